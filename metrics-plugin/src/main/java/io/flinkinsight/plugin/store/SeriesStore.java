@@ -1,12 +1,234 @@
 package io.flinkinsight.plugin.store;
 
-import java.time.Clock;
+import io.flinkinsight.plugin.store.series.SampleVisitor;
+import io.flinkinsight.plugin.store.series.Series;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Bounded history of sampled metric values (stub; being written). */
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
+
+/**
+ * Bounded history of sampled metric values: one Gorilla-compressed {@link Series} per {@link SeriesKey}, kept for
+ * the retention, at most {@code maxSeries} series. Writes come from the plugin's sampler (and the hub), reads
+ * from HTTP threads; both are safe concurrently. Nothing here blocks for longer than one series' decode.
+ */
 public final class SeriesStore {
 
-    public SeriesStore(StoreSettings settings, Clock clock) {}
+    private static final Logger LOG = LoggerFactory.getLogger(SeriesStore.class);
 
-    /** Appends one sample; called from the plugin's own sampling thread, never from a Flink thread. */
-    public void record(SeriesKey key, long timestampMillis, double value) {}
+    /** The most samples in one compressed chunk; the retention edge moves in whole chunks. */
+    static final int MAX_CHUNK_SAMPLES = 240;
+
+    /** The retention is cut into this many chunk spans, so at most 1/6 extra history is held before a drop. */
+    private static final int CHUNKS_PER_RETENTION = 6;
+
+    private final Clock clock;
+    private final long retentionMillis;
+    private final long resolutionMillis;
+    private final long chunkSpanMillis;
+    private final long sweepIntervalMillis;
+    private final int maxSeries;
+    private final ConcurrentHashMap<SeriesKey, Series> series = new ConcurrentHashMap<>();
+    private final AtomicInteger seriesCount = new AtomicInteger();
+    private final AtomicLong nextSweepMillis = new AtomicLong(Long.MIN_VALUE);
+    private final AtomicBoolean limitWarned = new AtomicBoolean();
+    private final LongAdder droppedForLimit = new LongAdder();
+    private final LongAdder droppedOutOfOrder = new LongAdder();
+    private final LongAdder expiredSeries = new LongAdder();
+
+    public SeriesStore(StoreSettings settings, Clock clock) {
+        this.clock = clock;
+        this.retentionMillis = settings.retention().toMillis();
+        this.resolutionMillis = settings.resolution().toMillis();
+        this.chunkSpanMillis = Math.max(1, retentionMillis / CHUNKS_PER_RETENTION);
+        this.sweepIntervalMillis = Math.max(1_000, Math.min(settings.resolution().toMillis(), 60_000));
+        this.maxSeries = settings.maxSeries();
+    }
+
+    /** Appends one sample; called from the plugin's own sampling thread (and the hub's), never a Flink thread. */
+    public void record(SeriesKey key, long timestampMillis, double value) {
+        long now = clock.millis();
+        maybeSweep(now);
+        for (int attempt = 0; attempt < 2; attempt++) {
+            Series s = series.get(key);
+            if (s == null) {
+                s = create(key);
+                if (s == null) {
+                    return;
+                }
+            }
+            if (s.append(timestampMillis, value, now, MAX_CHUNK_SAMPLES, chunkSpanMillis)) {
+                return;
+            }
+            if (!s.isRemoved()) {
+                droppedOutOfOrder.increment();
+                return;
+            }
+            // The sweep removed it between our lookup and the append: retry once with a fresh series.
+        }
+    }
+
+    private Series create(SeriesKey key) {
+        if (seriesCount.incrementAndGet() > maxSeries) {
+            seriesCount.decrementAndGet();
+            droppedForLimit.increment();
+            if (limitWarned.compareAndSet(false, true)) {
+                LOG.warn(
+                        "Flink Insight keeps at most {} series; samples of new series (first: {}) are dropped."
+                                + " Raise the max-series option or filter metrics.",
+                        maxSeries,
+                        key.name());
+            }
+            return null;
+        }
+        Series fresh = new Series(estimateKeyBytes(key));
+        Series previous = series.putIfAbsent(key, fresh);
+        if (previous != null) {
+            seriesCount.decrementAndGet();
+            return previous;
+        }
+        return fresh;
+    }
+
+    private void maybeSweep(long now) {
+        long next = nextSweepMillis.get();
+        if (now >= next && nextSweepMillis.compareAndSet(next, now + sweepIntervalMillis)) {
+            evictExpired();
+        }
+    }
+
+    /**
+     * Drops chunks older than the retention and removes series not written for longer than the retention. Runs
+     * by itself every resolution from {@link #record}; public so tests (and a quiet process) can run it.
+     */
+    public void evictExpired() {
+        long cutoff = clock.millis() - retentionMillis;
+        for (Map.Entry<SeriesKey, Series> e : series.entrySet()) {
+            if (e.getValue().evict(cutoff, cutoff) && series.remove(e.getKey(), e.getValue())) {
+                seriesCount.decrementAndGet();
+                expiredSeries.increment();
+            }
+        }
+    }
+
+    /** The oldest timestamp still inside the retention window, by the injected clock. */
+    public long retentionStartMillis() {
+        return clock.millis() - retentionMillis;
+    }
+
+    /** The sampling interval the history is written at. */
+    public long resolutionMillis() {
+        return resolutionMillis;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    /** Keys of the series whose key matches, in no particular order. */
+    public List<SeriesKey> keys(Predicate<SeriesKey> filter) {
+        List<SeriesKey> out = new ArrayList<>();
+        for (SeriesKey key : series.keySet()) {
+            if (filter.test(key)) {
+                out.add(key);
+            }
+        }
+        return out;
+    }
+
+    /** The distinct series names, sorted. */
+    public TreeSet<String> names() {
+        TreeSet<String> names = new TreeSet<>();
+        for (SeriesKey key : series.keySet()) {
+            names.add(key.name());
+        }
+        return names;
+    }
+
+    /** Visits the samples of {@code key} with {@code from <= t <= to} inside the retention, in time order. */
+    public void read(SeriesKey key, long fromMillis, long toMillis, SampleVisitor visitor) {
+        Series s = series.get(key);
+        if (s != null) {
+            s.read(Math.max(fromMillis, retentionStartMillis()), toMillis, visitor);
+        }
+    }
+
+    /** The newest sample's value of {@code key} inside the retention, if any. */
+    public OptionalDouble latest(SeriesKey key) {
+        Series s = series.get(key);
+        if (s == null) {
+            return OptionalDouble.empty();
+        }
+        long last = s.lastTimestamp();
+        if (last < retentionStartMillis()) {
+            return OptionalDouble.empty();
+        }
+        double[] value = {Double.NaN};
+        boolean[] found = {false};
+        s.read(last, last, (t, v) -> {
+            value[0] = v;
+            found[0] = true;
+        });
+        return found[0] ? OptionalDouble.of(value[0]) : OptionalDouble.empty();
+    }
+
+    public int seriesCount() {
+        return seriesCount.get();
+    }
+
+    public long sampleCount() {
+        long n = 0;
+        for (Series s : series.values()) {
+            n += s.sampleCount();
+        }
+        return n;
+    }
+
+    /** An estimate of the heap held by the history: keys, map entries, chunk payloads and object headers. */
+    public long estimatedBytes() {
+        long bytes = 64 + 16L + 8L * series.size() * 2; // the map and its table, about half full
+        for (Series s : series.values()) {
+            bytes += s.estimatedBytes();
+        }
+        return bytes;
+    }
+
+    /** Samples dropped because their series would have exceeded {@code maxSeries}. */
+    public long droppedForSeriesLimit() {
+        return droppedForLimit.sum();
+    }
+
+    /** Samples dropped because they were not newer than their series' last sample. */
+    public long droppedOutOfOrder() {
+        return droppedOutOfOrder.sum();
+    }
+
+    /** Series removed because they were not written for longer than the retention. */
+    public long expiredSeries() {
+        return expiredSeries.sum();
+    }
+
+    private static long estimateKeyBytes(SeriesKey key) {
+        long bytes = 32 /* map node */ + 24 /* key object */ + stringBytes(key.name()) + 2 * 32L;
+        for (int i = 0; i < key.labelNames().size(); i++) {
+            // label names are usually interned by the caller; count them once per key anyway (upper bound)
+            bytes += 16 + stringBytes(key.labelNames().get(i)) + stringBytes(key.labelValues().get(i));
+        }
+        return bytes;
+    }
+
+    private static long stringBytes(String s) {
+        return s == null ? 0 : 24 + 16 + ((s.length() + 7) & ~7);
+    }
 }

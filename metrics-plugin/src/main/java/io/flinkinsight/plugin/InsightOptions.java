@@ -1,0 +1,162 @@
+package io.flinkinsight.plugin;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Every option of the Flink Insight reporters, as Flink {@link ConfigOption}s. Keys are relative to the reporter:
+ * users write {@code metrics.reporter.insight.<key>} in Flink's configuration; Flink strips the prefix before the
+ * reporter sees it. The three reporters (metric, trace, event) share one HTTP server and one set of stores per
+ * process, configured by the reporter that opens first, which in Flink 2.2 is the metric reporter.
+ */
+public final class InsightOptions {
+
+    /** The prefix users put in front of every key; used in error messages so they name the key users wrote. */
+    public static final String USER_PREFIX = "metrics.reporter.insight.";
+
+    public static final ConfigOption<String> PORT =
+            ConfigOptions.key("port")
+                    .stringType()
+                    .defaultValue("9250-9260")
+                    .withDescription(
+                            "Port of the HTTP server: one port (9250), a list (9250,9251) or a range (9250-9260);"
+                                    + " the first free one is used, so several Flink processes on one host can share"
+                                    + " the setting. 0 picks any free port.");
+
+    public static final ConfigOption<String> BIND_HOST =
+            ConfigOptions.key("bind-host")
+                    .stringType()
+                    .defaultValue("0.0.0.0")
+                    .withDescription(
+                            "Address the HTTP server binds to. The default reaches as far as Flink's"
+                                    + " PrometheusReporter (all interfaces); use 127.0.0.1 to keep it local.");
+
+    public static final ConfigOption<Duration> HISTORY_RETENTION =
+            ConfigOptions.key("history.retention")
+                    .durationType()
+                    .defaultValue(Duration.ofHours(1))
+                    .withDescription("How long sampled metric history is kept (between 1 min and 7 d).");
+
+    public static final ConfigOption<Duration> HISTORY_RESOLUTION =
+            ConfigOptions.key("history.resolution")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(5))
+                    .withDescription(
+                            "Interval at which current metric values are sampled into the history"
+                                    + " (between 1 s and 1 h, at most 100000 samples per retention).");
+
+    public static final ConfigOption<Integer> HISTORY_MAX_SERIES =
+            ConfigOptions.key("history.max-series")
+                    .intType()
+                    .defaultValue(20000)
+                    .withDescription("Most time series kept in the history; further series are not recorded.");
+
+    public static final ConfigOption<Integer> CHECKPOINTS_MAX_PER_JOB =
+            ConfigOptions.key("checkpoints.max-per-job")
+                    .intType()
+                    .defaultValue(1000)
+                    .withDescription("Most checkpoints remembered per job (the oldest are dropped).");
+
+    public static final ConfigOption<Integer> JOBS_MAX =
+            ConfigOptions.key("jobs.max")
+                    .intType()
+                    .defaultValue(1000)
+                    .withDescription("Most jobs remembered (the oldest finished jobs are dropped first).");
+
+    public static final ConfigOption<Boolean> HUB_ENABLED =
+            ConfigOptions.key("hub.enabled")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Whether the JobManager's instance gathers what the panel needs from Flink's REST API."
+                                    + " Has no effect in other processes.");
+
+    public static final ConfigOption<String> HUB_FLINK_REST_URL =
+            ConfigOptions.key("hub.flink-rest-url")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(
+                            "Base URL of the JobManager's REST API for the hub (http://host:port); empty derives it"
+                                    + " from the JobManager's Flink configuration.");
+
+    public static final ConfigOption<Duration> HUB_POLL_INTERVAL =
+            ConfigOptions.key("hub.poll-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(10))
+                    .withDescription("How often the hub polls Flink's REST API (between 1 s and 1 h).");
+
+    public static final ConfigOption<Boolean> FILTER_LABEL_VALUE_CHARACTERS =
+            ConfigOptions.key("filterLabelValueCharacters")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Same key and meaning as in Flink's PrometheusReporter: replace characters outside"
+                                    + " [a-zA-Z0-9:_] in label values by '_'. When false, values are kept and"
+                                    + " escaped.");
+
+    public static final ConfigOption<String> ROLE =
+            ConfigOptions.key("role")
+                    .stringType()
+                    .defaultValue("auto")
+                    .withDescription(
+                            "Role of this process: auto (detected from the metrics Flink registers: jobmanager or"
+                                    + " taskmanager), jobmanager, taskmanager or client. When auto, the system"
+                                    + " property flink.insight.role is honoured, so a client process can declare"
+                                    + " itself.");
+
+    public static final ConfigOption<Integer> HTTP_MAX_REQUEST_HEADER_BYTES =
+            ConfigOptions.key("http.max-request-header-bytes")
+                    .intType()
+                    .defaultValue(8192)
+                    .withDescription(
+                            "Largest request header block accepted (between 1024 and 65536); larger requests get"
+                                    + " 431.");
+
+    public static final ConfigOption<Duration> HTTP_IDLE_TIMEOUT =
+            ConfigOptions.key("http.idle-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(60))
+                    .withDescription("Connections idle this long are closed (between 1 s and 1 h).");
+
+    public static final ConfigOption<Integer> HTTP_MAX_CONNECTIONS =
+            ConfigOptions.key("http.max-connections")
+                    .intType()
+                    .defaultValue(128)
+                    .withDescription(
+                            "Most open HTTP connections (between 1 and 10000); further ones are closed at once, so"
+                                    + " the server never takes the Flink process's file descriptors.");
+
+    public static final ConfigOption<Integer> HTTP_THREADS =
+            ConfigOptions.key("http.threads")
+                    .intType()
+                    .defaultValue(2)
+                    .withDescription(
+                            "Threads that render responses off the network thread (between 1 and 16); requests"
+                                    + " beyond what they and a short queue can take get 503.");
+
+    private InsightOptions() {}
+
+    /** Every option, in the order of the README's option table. */
+    public static List<ConfigOption<?>> all() {
+        return List.of(
+                PORT,
+                BIND_HOST,
+                HISTORY_RETENTION,
+                HISTORY_RESOLUTION,
+                HISTORY_MAX_SERIES,
+                CHECKPOINTS_MAX_PER_JOB,
+                JOBS_MAX,
+                HUB_ENABLED,
+                HUB_FLINK_REST_URL,
+                HUB_POLL_INTERVAL,
+                FILTER_LABEL_VALUE_CHARACTERS,
+                ROLE,
+                HTTP_MAX_REQUEST_HEADER_BYTES,
+                HTTP_IDLE_TIMEOUT,
+                HTTP_MAX_CONNECTIONS,
+                HTTP_THREADS);
+    }
+}

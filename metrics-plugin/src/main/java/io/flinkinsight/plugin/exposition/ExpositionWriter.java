@@ -1,0 +1,270 @@
+package io.flinkinsight.plugin.exposition;
+
+import io.flinkinsight.plugin.metrics.MetricFamily;
+import io.flinkinsight.plugin.metrics.MetricKind;
+import io.flinkinsight.plugin.metrics.RegisteredMetric;
+import org.apache.flink.metrics.HistogramStatistics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Writes the index as Prometheus text 0.0.4 or OpenMetrics 1.0: families sorted by name, HELP and TYPE once, samples
+ * contiguous. A pure function of the families and the metric values read while writing.
+ *
+ * <p>Differences from Flink's PrometheusReporter, none of which renames a series: counters are typed {@code counter}
+ * (Flink says gauge); histograms get {@code _sum} = mean x count, an approximation like Flink's OpenTelemetry
+ * reporter makes, because Flink's histograms keep only a window of recent values; label sets carry no trailing comma.
+ * Every value is read under a guard: a metric that throws is skipped and counted in
+ * {@code flink_insight_scrape_errors_total} instead of failing the scrape.
+ */
+public final class ExpositionWriter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ExpositionWriter.class);
+
+    /** The quantiles Flink's PrometheusReporter writes for a histogram. */
+    public static final double[] QUANTILES = {0.5, 0.75, 0.95, 0.98, 0.99, 0.999};
+
+    private static final byte[][] QUANTILE_LABELS = new byte[QUANTILES.length][];
+    private static final byte[] HELP = ascii("# HELP ");
+    private static final byte[] TYPE = ascii("# TYPE ");
+    private static final byte[] SUM = ascii("_sum");
+    private static final byte[] COUNT = ascii("_count");
+    private static final byte[] EOF = ascii("# EOF\n");
+    private static final byte[][] TYPE_NAMES_TEXT = new byte[MetricKind.values().length][];
+    private static final byte[][] TYPE_NAMES_OPENMETRICS = new byte[MetricKind.values().length][];
+
+    static {
+        for (int i = 0; i < QUANTILES.length; i++) {
+            // Double.toString, as Flink does: 0.5, 0.75, ... 0.999.
+            QUANTILE_LABELS[i] = ascii("quantile=\"" + QUANTILES[i] + "\"");
+        }
+        for (MetricKind kind : MetricKind.values()) {
+            TYPE_NAMES_TEXT[kind.ordinal()] = ascii(" " + kind.prometheusType() + "\n");
+            // OpenMetrics requires counter samples to end in _total. Prometheus asks for OpenMetrics first, so typing
+            // Flink's counters as counters there would rename every one of them and break existing dashboards;
+            // "unknown" keeps the names Flink users query today.
+            String om = kind == MetricKind.COUNTER ? "unknown" : kind.prometheusType();
+            TYPE_NAMES_OPENMETRICS[kind.ordinal()] = ascii(" " + om + "\n");
+        }
+    }
+
+    private final LongAdder scrapeErrors;
+    private final DerivedMetrics derivedMetrics;
+
+    /**
+     * @param scrapeErrors process-wide count of values that could not be read, exposed in every scrape
+     */
+    public ExpositionWriter(LongAdder scrapeErrors, DerivedMetrics derivedMetrics) {
+        this.scrapeErrors = scrapeErrors;
+        this.derivedMetrics = derivedMetrics;
+    }
+
+    /** Writes every family, then the derived ones, and drains the buffer. Returns the number of samples written. */
+    public int write(MetricFamily[] families, ExpositionFormat format, ExpositionBuffer out) {
+        boolean om = format == ExpositionFormat.OPENMETRICS;
+        double[] scratch = new double[QUANTILES.length + 1];
+        int samples = 0;
+        for (MetricFamily family : families) {
+            samples += writeFamily(family, om, out, scratch);
+        }
+        samples += writeDerived(families, om, out);
+        if (om) {
+            out.write(EOF);
+        }
+        out.drain();
+        return samples;
+    }
+
+    private int writeFamily(MetricFamily family, boolean om, ExpositionBuffer out, double[] scratch) {
+        RegisteredMetric[] members = family.members();
+        int samples = 0;
+        boolean headerWritten = false;
+        for (RegisteredMetric m : members) {
+            // Read first, write after: a metric that throws leaves nothing half-written.
+            long longValue = 0;
+            double doubleValue = 0;
+            boolean integral = false;
+            long count = 0;
+            try {
+                switch (family.kind()) {
+                    case COUNTER -> {
+                        longValue = m.counter().getCount();
+                        integral = true;
+                    }
+                    case METER -> doubleValue = m.meter().getRate();
+                    case GAUGE -> {
+                        Object v = m.gauge().getValue();
+                        if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+                            longValue = ((Number) v).longValue();
+                            integral = true;
+                        } else if (v instanceof Number n) {
+                            doubleValue = n.doubleValue();
+                        } else if (v instanceof Boolean b) {
+                            longValue = b ? 1 : 0;
+                            integral = true;
+                        } else {
+                            // null and non-numeric values read as 0, as in Flink's PrometheusReporter.
+                            integral = true;
+                        }
+                    }
+                    case HISTOGRAM -> {
+                        count = m.histogram().getCount();
+                        HistogramStatistics stats = m.histogram().getStatistics();
+                        for (int i = 0; i < QUANTILES.length; i++) {
+                            scratch[i] = stats.getQuantile(QUANTILES[i]);
+                        }
+                        scratch[QUANTILES.length] = stats.getMean() * count;
+                    }
+                }
+            } catch (Throwable t) {
+                scrapeErrors.increment();
+                LOG.debug("Skipping {} in this scrape: reading it failed", m, t);
+                continue;
+            }
+            if (!headerWritten) {
+                writeHeader(family, om, out);
+                headerWritten = true;
+            }
+            if (family.kind() == MetricKind.HISTOGRAM) {
+                samples += writeSummary(family, m, count, scratch, om, out);
+            } else {
+                writeSeries(family.nameBytes(), null, m, out);
+                if (integral) {
+                    out.writeLong(longValue);
+                } else {
+                    out.writeDouble(doubleValue);
+                }
+                out.write((byte) '\n');
+                samples++;
+            }
+        }
+        return samples;
+    }
+
+    private static int writeSummary(
+            MetricFamily family, RegisteredMetric m, long count, double[] values, boolean om, ExpositionBuffer out) {
+        for (int i = 0; i < QUANTILES.length; i++) {
+            writeSeriesWithExtraLabel(family.nameBytes(), m, QUANTILE_LABELS[i], out);
+            out.writeDouble(values[i]);
+            out.write((byte) '\n');
+        }
+        double sum = values[QUANTILES.length];
+        int samples = QUANTILES.length + 1;
+        // OpenMetrics forbids a NaN or negative summary sum; leave the (optional) _sum out rather than break parsers.
+        if (!om || (sum >= 0 && !Double.isInfinite(sum))) {
+            writeSeries(family.nameBytes(), SUM, m, out);
+            out.writeDouble(sum);
+            out.write((byte) '\n');
+            samples++;
+        }
+        writeSeries(family.nameBytes(), COUNT, m, out);
+        out.writeLong(count);
+        out.write((byte) '\n');
+        return samples;
+    }
+
+    private static void writeHeader(MetricFamily family, boolean om, ExpositionBuffer out) {
+        out.write(HELP);
+        out.write(family.nameBytes());
+        out.write((byte) ' ');
+        out.write(family.helpBytes(om));
+        out.write((byte) '\n');
+        out.write(TYPE);
+        out.write(family.nameBytes());
+        out.write((om ? TYPE_NAMES_OPENMETRICS : TYPE_NAMES_TEXT)[family.kind().ordinal()]);
+    }
+
+    /** Writes {@code name[suffix]{labels} }. */
+    private static void writeSeries(byte[] name, byte[] suffix, RegisteredMetric m, ExpositionBuffer out) {
+        out.write(name);
+        if (suffix != null) {
+            out.write(suffix);
+        }
+        if (!m.labels().isEmpty()) {
+            out.write((byte) '{');
+            out.write(m.labels().renderedBytes());
+            out.write((byte) '}');
+        }
+        out.write((byte) ' ');
+    }
+
+    private static void writeSeriesWithExtraLabel(byte[] name, RegisteredMetric m, byte[] extra, ExpositionBuffer out) {
+        out.write(name);
+        out.write((byte) '{');
+        if (!m.labels().isEmpty()) {
+            out.write(m.labels().renderedBytes());
+            out.write((byte) ',');
+        }
+        out.write(extra);
+        out.write((byte) '}');
+        out.write((byte) ' ');
+    }
+
+    private int writeDerived(MetricFamily[] families, boolean om, ExpositionBuffer out) {
+        List<DerivedFamily> derived = new ArrayList<>();
+        try {
+            derived.addAll(derivedMetrics.derive(families));
+        } catch (Throwable t) {
+            scrapeErrors.increment();
+            LOG.debug("Derived metrics failed in this scrape", t);
+        }
+        derived.add(DerivedFamily.single(
+                "flink_insight_scrape_errors_total",
+                "Metric values Flink Insight could not read while scraping; those samples were skipped.",
+                "counter",
+                scrapeErrors.sum()));
+        derived.sort(Comparator.comparing(DerivedFamily::name));
+        int samples = 0;
+        for (DerivedFamily f : derived) {
+            boolean counter = f.type().equals("counter");
+            // OpenMetrics names a counter family without its _total suffix; text 0.0.4 names it as its samples.
+            String familyName = counter && om ? f.name().substring(0, f.name().length() - "_total".length()) : f.name();
+            out.write(HELP);
+            out.writeAscii(familyName);
+            out.write((byte) ' ');
+            out.write(MetricFamily.escapeHelpBytes(f.help(), om));
+            out.write((byte) '\n');
+            out.write(TYPE);
+            out.writeAscii(familyName);
+            out.writeAscii(" " + f.type() + "\n");
+            for (DerivedFamily.Sample s : f.samples()) {
+                out.writeAscii(f.name());
+                if (!s.labels().isEmpty()) {
+                    out.write((byte) '{');
+                    boolean first = true;
+                    for (Map.Entry<String, String> e : s.labels().entrySet()) {
+                        if (!first) {
+                            out.write((byte) ',');
+                        }
+                        first = false;
+                        out.writeAscii(e.getKey());
+                        out.writeAscii("=\"");
+                        out.write(escapeLabelValue(e.getValue()));
+                        out.write((byte) '"');
+                    }
+                    out.write((byte) '}');
+                }
+                out.write((byte) ' ');
+                out.writeDouble(s.value());
+                out.write((byte) '\n');
+                samples++;
+            }
+        }
+        return samples;
+    }
+
+    private static byte[] escapeLabelValue(String value) {
+        return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+}

@@ -1,0 +1,65 @@
+package io.flinkinsight.plugin.http;
+
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.compression.StandardCompressionOptions;
+import io.netty.handler.codec.http.HttpContentCompressor;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.timeout.IdleStateHandler;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Builds each connection's pipeline: connection limit, idle timeout, HTTP codec with size limits, gzip, handler. */
+final class InsightChannelInitializer extends ChannelInitializer<SocketChannel> {
+
+    /** Headroom over the longest accepted request target for the method and protocol on the request line. */
+    private static final int REQUEST_LINE_OVERHEAD = 64;
+    /** gzip level 1: scrapes are large and repetitive, and CPU in a Flink process matters more than LAN bytes. */
+    private static final int GZIP_LEVEL = 1;
+    private static final int COMPRESSION_THRESHOLD_BYTES = 1024;
+
+    private final HttpServerSettings settings;
+    private final RequestRouter router;
+    private final Executor workers;
+    private final AtomicInteger open = new AtomicInteger();
+
+    InsightChannelInitializer(HttpServerSettings settings, RequestRouter router, Executor workers) {
+        this.settings = settings;
+        this.router = router;
+        this.workers = workers;
+    }
+
+    @Override
+    protected void initChannel(SocketChannel ch) {
+        if (open.incrementAndGet() > settings.maxConnections()) {
+            open.decrementAndGet();
+            ch.close();
+            return;
+        }
+        ch.closeFuture().addListener(f -> open.decrementAndGet());
+        configure(ch.pipeline(), settings, router, workers);
+    }
+
+    /** The handlers of one connection; also used on Netty's EmbeddedChannel in tests. */
+    static void configure(ChannelPipeline p, HttpServerSettings settings, RequestRouter router, Executor workers) {
+        HttpDecoderConfig decoder = new HttpDecoderConfig()
+                .setMaxInitialLineLength(HttpServerSettings.MAX_URI_LENGTH + REQUEST_LINE_OVERHEAD)
+                .setMaxHeaderSize(settings.maxRequestHeaderBytes())
+                .setMaxChunkSize(8192);
+        p.addLast("idle", new IdleStateHandler(0, 0, settings.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
+        p.addLast("codec", new HttpServerCodec(decoder));
+        p.addLast("compressor", new HttpContentCompressor(
+                COMPRESSION_THRESHOLD_BYTES,
+                StandardCompressionOptions.gzip(GZIP_LEVEL, 15, 8),
+                StandardCompressionOptions.deflate(GZIP_LEVEL, 15, 8)));
+        p.addLast("handler", new InsightHttpHandler(router, workers));
+    }
+
+    int openConnections() {
+        return open.get();
+    }
+}

@@ -1,0 +1,238 @@
+package io.flinkinsight.plugin.http;
+
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * One connection's requests: refuses what is malformed or not allowed on the network thread, hands the rest to the
+ * worker executor (so a slow gauge never stalls I/O) and writes answers back in request order. Read-only: GET and
+ * HEAD, OPTIONS for CORS preflight; request bodies are refused.
+ */
+final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(InsightHttpHandler.class);
+    private static final String ALLOW = "GET, HEAD, OPTIONS";
+    /** Pipelined requests waiting behind the one in progress; a client sending more is cut off. */
+    private static final int MAX_PENDING = 16;
+
+    private final RequestRouter router;
+    private final Executor workers;
+    private final ArrayDeque<HttpRequest> pending = new ArrayDeque<>();
+    private boolean busy;
+    private boolean closing;
+
+    InsightHttpHandler(RequestRouter router, Executor workers) {
+        this.router = router;
+        this.workers = workers;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
+        // Request bodies (HttpContent) are never read: requests that announce one are refused below.
+        if (!(msg instanceof HttpRequest request) || closing) {
+            return;
+        }
+        if (pending.size() >= MAX_PENDING) {
+            closing = true;
+            ctx.close();
+            return;
+        }
+        // Invalid messages from the decoder may carry content; keep only what is needed.
+        pending.add(request);
+        ReferenceCountUtil.retain(request);
+        if (!busy) {
+            processNext(ctx);
+        }
+    }
+
+    private void processNext(ChannelHandlerContext ctx) {
+        HttpRequest request = pending.poll();
+        if (request == null || !ctx.channel().isActive()) {
+            busy = false;
+            if (request != null) {
+                ReferenceCountUtil.release(request);
+            }
+            return;
+        }
+        busy = true;
+        try {
+            handle(ctx, request);
+        } finally {
+            ReferenceCountUtil.release(request);
+        }
+    }
+
+    private void handle(ChannelHandlerContext ctx, HttpRequest request) {
+        DecoderResult decoded = request.decoderResult();
+        if (decoded.isFailure()) {
+            Throwable cause = decoded.cause();
+            if (cause instanceof TooLongHttpLineException) {
+                finish(ctx, request, HttpReply.error(HttpResponseStatus.REQUEST_URI_TOO_LONG, "request line too long"),
+                        true);
+            } else if (cause instanceof TooLongHttpHeaderException) {
+                finish(ctx, request, HttpReply.error(HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
+                        "request headers too large"), true);
+            } else {
+                finish(ctx, request, HttpReply.error(HttpResponseStatus.BAD_REQUEST, "malformed request"), true);
+            }
+            return;
+        }
+        HttpMethod method = request.method();
+        if (method.equals(HttpMethod.OPTIONS)) {
+            finish(ctx, request, HttpReply.empty(HttpResponseStatus.NO_CONTENT, Map.of(
+                    "Allow", ALLOW,
+                    "Access-Control-Allow-Methods", ALLOW,
+                    "Access-Control-Allow-Headers", "*",
+                    "Access-Control-Max-Age", "600")), false);
+            return;
+        }
+        if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD)) {
+            finish(ctx, request, HttpReply.error(HttpResponseStatus.METHOD_NOT_ALLOWED,
+                    "method " + method + " not allowed", Map.of("Allow", ALLOW)), hasBody(request));
+            return;
+        }
+        if (hasBody(request)) {
+            // The body was not read, so the connection cannot be reused.
+            finish(ctx, request, HttpReply.error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+                    "request bodies are not accepted"), true);
+            return;
+        }
+        if (request.uri().length() > HttpServerSettings.MAX_URI_LENGTH) {
+            finish(ctx, request, HttpReply.error(HttpResponseStatus.REQUEST_URI_TOO_LONG, "request target too long"),
+                    true);
+            return;
+        }
+        RequestTarget target;
+        try {
+            target = RequestTarget.parse(request.uri());
+        } catch (BadRequestException e) {
+            finish(ctx, request, HttpReply.error(HttpResponseStatus.BAD_REQUEST, e.getMessage()), false);
+            return;
+        }
+        String accept = request.headers().get(HttpHeaderNames.ACCEPT);
+        ReferenceCountUtil.retain(request);
+        try {
+            workers.execute(() -> answerLater(ctx, request, router.route(target, accept, ctx.alloc())));
+        } catch (RejectedExecutionException e) {
+            ReferenceCountUtil.release(request);
+            finish(ctx, request, HttpReply.error(HttpResponseStatus.SERVICE_UNAVAILABLE,
+                    "too many requests in progress", Map.of("Retry-After", "1")), false);
+        }
+    }
+
+    /** Called on a worker thread: hands the reply back to the connection's event loop. */
+    private void answerLater(ChannelHandlerContext ctx, HttpRequest request, HttpReply reply) {
+        try {
+            ctx.executor().execute(() -> {
+                try {
+                    finish(ctx, request, reply, false);
+                } finally {
+                    ReferenceCountUtil.release(request);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // The server is shutting down and the connection with it.
+            reply.body().release();
+            ReferenceCountUtil.release(request);
+        }
+    }
+
+    private static boolean hasBody(HttpRequest request) {
+        return HttpUtil.getContentLength(request, 0L) > 0 || HttpUtil.isTransferEncodingChunked(request);
+    }
+
+    /** Writes {@code reply} for {@code request}, then closes or goes on with the next pipelined request. */
+    private void finish(ChannelHandlerContext ctx, HttpRequest request, HttpReply reply, boolean close) {
+        boolean keepAlive = !close && !closing && HttpUtil.isKeepAlive(request);
+        boolean head = request.method().equals(HttpMethod.HEAD);
+        int length = reply.body().readableBytes();
+        FullHttpResponse response;
+        if (head) {
+            reply.body().release();
+            response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, reply.status());
+        } else {
+            response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, reply.status(), reply.body());
+        }
+        var headers = response.headers();
+        if (reply.contentType() != null) {
+            headers.set(HttpHeaderNames.CONTENT_TYPE, reply.contentType());
+        }
+        if (reply.status() != HttpResponseStatus.NO_CONTENT) {
+            headers.setInt(HttpHeaderNames.CONTENT_LENGTH, length);
+        }
+        headers.set(HttpHeaderNames.ACCESS_CONTROL_ALLOW_ORIGIN, "*");
+        headers.set("X-Content-Type-Options", "nosniff");
+        reply.headers().forEach(headers::set);
+        if (!keepAlive) {
+            headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            closing = true;
+        } else if (request.protocolVersion().equals(HttpVersion.HTTP_1_0)) {
+            headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+        }
+        if (!ctx.channel().isActive()) {
+            ReferenceCountUtil.release(response);
+            busy = false;
+            return;
+        }
+        ctx.writeAndFlush(response).addListener((ChannelFutureListener) f -> {
+            if (!keepAlive || !f.isSuccess()) {
+                f.channel().close();
+                drainPending();
+            } else {
+                processNext(ctx);
+            }
+        });
+    }
+
+    private void drainPending() {
+        busy = false;
+        HttpRequest r;
+        while ((r = pending.poll()) != null) {
+            ReferenceCountUtil.release(r);
+        }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof IdleStateEvent) {
+            ctx.close();
+        } else {
+            super.userEventTriggered(ctx, evt);
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        drainPending();
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("Flink Insight HTTP connection failed; closing it", cause);
+        ctx.close();
+    }
+}

@@ -1,0 +1,100 @@
+package io.flinkinsight.plugin.http;
+
+import io.flinkinsight.plugin.exposition.ExpositionBuffer;
+import io.flinkinsight.plugin.exposition.ExpositionFormat;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufOutputStream;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Maps a validated GET/HEAD request to its answer: the scrape, a JSON endpoint, a panel file, or the panel's index
+ * for an app route. Runs on an HTTP worker thread, never on the network thread, and never throws.
+ */
+final class RequestRouter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RequestRouter.class);
+    private static final int MAX_LOGGED_FAILURES = 10;
+    private static final Map<String, String> NO_STORE = Map.of("Cache-Control", "no-store");
+
+    static final String METRICS_PATH = "/metrics";
+
+    private final ScrapeSource scrape;
+    private final Map<String, JsonEndpoint> endpoints;
+    private final StaticFiles files;
+    private final AtomicInteger loggedFailures = new AtomicInteger();
+    /** Size of the last scrape, so the next one allocates its buffer once. */
+    private volatile int lastScrapeBytes = 64 * 1024;
+
+    RequestRouter(ScrapeSource scrape, Map<String, JsonEndpoint> endpoints, StaticFiles files) {
+        this.scrape = scrape;
+        this.endpoints = Map.copyOf(endpoints);
+        this.files = files;
+    }
+
+    HttpReply route(RequestTarget target, String accept, ByteBufAllocator alloc) {
+        String path = target.path();
+        if (path.equals(METRICS_PATH)) {
+            return scrape(ExpositionFormat.negotiate(accept), alloc);
+        }
+        JsonEndpoint endpoint = endpoints.get(path);
+        if (endpoint != null) {
+            return json(path, endpoint, target.query());
+        }
+        if (path.equals("/api") || path.startsWith("/api/")) {
+            return HttpReply.error(HttpResponseStatus.NOT_FOUND, "no such endpoint: " + path);
+        }
+        StaticFiles.StaticFile file = files.find(path);
+        if (file == null && !StaticFiles.looksLikeFile(path)) {
+            // An app route of the panel (e.g. /checkpoints/abc): the panel's router resolves it in the browser.
+            file = files.index();
+        }
+        if (file == null) {
+            return HttpReply.error(HttpResponseStatus.NOT_FOUND, "not found: " + path);
+        }
+        Map<String, String> headers = file.isHtml()
+                ? Map.of("Cache-Control", "no-cache", "Content-Security-Policy", StaticFiles.CONTENT_SECURITY_POLICY)
+                : Map.of("Cache-Control", "no-cache");
+        return new HttpReply(HttpResponseStatus.OK, file.contentType(), Unpooled.wrappedBuffer(file.bytes()), headers);
+    }
+
+    private HttpReply scrape(ExpositionFormat format, ByteBufAllocator alloc) {
+        int estimate = lastScrapeBytes;
+        ByteBuf buf = alloc.buffer(estimate + estimate / 8);
+        try {
+            scrape.write(format, new ExpositionBuffer(new ByteBufOutputStream(buf)));
+            lastScrapeBytes = buf.readableBytes();
+            return new HttpReply(HttpResponseStatus.OK, format.contentType(), buf, NO_STORE);
+        } catch (Throwable t) {
+            buf.release();
+            logFailure("the scrape", t);
+            return HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "the scrape failed");
+        }
+    }
+
+    private HttpReply json(String path, JsonEndpoint endpoint, QueryParameters query) {
+        try {
+            byte[] body = Json.toBytes(endpoint.handle(query));
+            return new HttpReply(HttpResponseStatus.OK, HttpReply.JSON, Unpooled.wrappedBuffer(body), NO_STORE);
+        } catch (BadRequestException e) {
+            return HttpReply.error(HttpResponseStatus.BAD_REQUEST, e.getMessage());
+        } catch (Throwable t) {
+            logFailure(path, t);
+            return HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error in " + path);
+        }
+    }
+
+    private void logFailure(String what, Throwable t) {
+        if (loggedFailures.incrementAndGet() <= MAX_LOGGED_FAILURES) {
+            LOG.warn("Flink Insight HTTP: {} failed", what, t);
+        } else {
+            LOG.debug("Flink Insight HTTP: {} failed", what, t);
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package io.flinkinsight.plugin.hub;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.GlobalConfiguration;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.SecurityOptions;
+
+/**
+ * Where the JobManager's own REST API answers. An explicit URL wins; otherwise it is derived from Flink's
+ * configuration ({@code FLINK_CONF_DIR}): the REST bind address when it names one interface, else 127.0.0.1
+ * (the server listens on all interfaces, and the hub runs in the same process), and {@code rest.port}.
+ */
+final class FlinkRestUrl {
+
+    private FlinkRestUrl() {}
+
+    /** The explicit URL, or the one derived from the configuration {@code FLINK_CONF_DIR} points at. */
+    static String resolve(String configured) {
+        if (configured != null && !configured.isBlank()) {
+            return configured.trim();
+        }
+        return fromConfiguration(GlobalConfiguration.loadConfiguration());
+    }
+
+    static String fromConfiguration(Configuration conf) {
+        String bind = conf.get(RestOptions.BIND_ADDRESS);
+        String host = bind == null || bind.isBlank() || isWildcard(bind.trim()) ? "127.0.0.1" : bind.trim();
+        if (host.contains(":") && !host.startsWith("[")) {
+            host = "[" + host + "]"; // an IPv6 literal
+        }
+        int port = conf.get(RestOptions.PORT);
+        // TLS is detected so the URL is right; trusting Flink's REST certificate is not handled yet.
+        String scheme = conf.get(SecurityOptions.SSL_REST_ENABLED) ? "https" : "http";
+        return scheme + "://" + host + ":" + port;
+    }
+
+    private static boolean isWildcard(String address) {
+        return address.equals("0.0.0.0") || address.equals("::") || address.equals("[::]") || address.equals("*");
+    }
+}

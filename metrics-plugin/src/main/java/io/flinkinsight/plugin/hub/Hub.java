@@ -1,0 +1,94 @@
+package io.flinkinsight.plugin.hub;
+
+import io.flinkinsight.plugin.store.RateLimitedLog;
+import io.flinkinsight.plugin.store.SeriesStore;
+import io.flinkinsight.plugin.store.StoreSettings;
+import io.flinkinsight.plugin.store.job.JobStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The JobManager-side gatherer: every {@code hubPollInterval}, on its own daemon thread {@value #THREAD_NAME},
+ * it reads what the panel needs from Flink's own REST API (which already collects TaskManager metrics), so no
+ * TaskManager has to be listed by the user. Never runs on a Flink thread; failures are logged once a minute.
+ */
+public final class Hub implements AutoCloseable {
+
+    public static final String THREAD_NAME = "flink-insight-hub";
+
+    private static final Logger LOG = LoggerFactory.getLogger(Hub.class);
+    private static final long FIRST_POLL_DELAY_MILLIS = 1_000;
+    private static final long WARN_INTERVAL_MILLIS = 60_000;
+
+    private final StoreSettings settings;
+    private final SeriesStore series;
+    private final JobStore jobs;
+    private final Clock clock;
+    private final RateLimitedLog warnings;
+    private final ScheduledExecutorService executor;
+    private HubPoller poller; // created on the hub thread: resolving the URL reads Flink's configuration file
+
+    private Hub(StoreSettings settings, SeriesStore series, JobStore jobs, Clock clock) {
+        this.settings = settings;
+        this.series = series;
+        this.jobs = jobs;
+        this.clock = clock;
+        this.warnings = new RateLimitedLog(LOG, clock, WARN_INTERVAL_MILLIS);
+        this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, THREAD_NAME);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Starts polling; returns at once (nothing is resolved or fetched on the caller's thread). */
+    public static Hub start(StoreSettings settings, SeriesStore series, JobStore jobs, Clock clock) {
+        Hub hub = new Hub(settings, series, jobs, clock);
+        hub.executor.scheduleWithFixedDelay(
+                hub::pollSafely,
+                FIRST_POLL_DELAY_MILLIS,
+                settings.hubPollInterval().toMillis(),
+                TimeUnit.MILLISECONDS);
+        return hub;
+    }
+
+    private void pollSafely() {
+        try {
+            if (poller == null) {
+                String url = FlinkRestUrl.resolve(settings.flinkRestUrl());
+                LOG.info("Flink Insight hub polls Flink's REST API at {} every {}", url, settings.hubPollInterval());
+                poller = new HubPoller(new HttpRestSource(url), series, jobs, clock);
+            }
+            HubPoller.Outcome outcome = poller.poll();
+            if (outcome.failures() > 0) {
+                warnings.warn("Flink Insight hub: " + outcome.failures() + " of " + outcome.requests()
+                        + " REST requests failed, first " + outcome.firstFailure(), null);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Throwable t) {
+            // Whatever happens, the schedule must go on: an exception would cancel it silently.
+            warnings.warn("Flink Insight hub poll failed", t);
+        }
+    }
+
+    /** Stops polling; waits at most two seconds for a poll in flight (its requests are interrupted). */
+    @Override
+    public void close() {
+        executor.shutdownNow();
+        try {
+            executor.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    boolean isTerminated() {
+        return executor.isTerminated();
+    }
+}

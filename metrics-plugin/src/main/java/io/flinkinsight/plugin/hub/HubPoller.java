@@ -1,0 +1,307 @@
+package io.flinkinsight.plugin.hub;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.flinkinsight.plugin.hub.RestPayloads.JobOverview;
+import io.flinkinsight.plugin.hub.RestPayloads.Vertex;
+import io.flinkinsight.plugin.store.SeriesStore;
+import io.flinkinsight.plugin.store.job.JobStore;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * One round of gathering from Flink's REST API into the stores (see {@link HubSeries} for what is written).
+ * Bounded: at most {@value #MAX_REQUESTS_PER_POLL} requests per round, {@value #MAX_JOBS_PER_POLL} running jobs
+ * (rotating when there are more) and {@value #MAX_VERTICES_PER_JOB} vertices each. Runs on the hub's thread only.
+ */
+final class HubPoller {
+
+    static final int MAX_REQUESTS_PER_POLL = 200;
+    static final int MAX_JOBS_PER_POLL = 16;
+    static final int MAX_VERTICES_PER_JOB = 32;
+    static final int MAX_TASK_MANAGERS = 32;
+    static final int MAX_OVERVIEW_JOBS = 1_000;
+    static final int MAX_LATENCY_IDS_PER_VERTEX = 64;
+    /** Latency histograms come and go with sources; their ids are re-listed every this many polls. */
+    static final int LATENCY_DISCOVERY_EVERY = 6;
+    /** Flink's REST server refuses request lines over 4096 bytes; stay well below. */
+    static final int MAX_QUERY_CHARS = 2_000;
+
+    static final String VERTEX_METRICS =
+            "numRecordsInPerSecond,numRecordsOutPerSecond,busyTimeMsPerSecond,backPressuredTimeMsPerSecond";
+    static final String TM_METRICS = "Status.JVM.CPU.Load,Status.JVM.Memory.Heap.Used,Status.JVM.Memory.Heap.Max";
+
+    /**
+     * Latency-marker histograms in a vertex's metric list (Flink 2.2 registers them on the task group as {@code
+     * latency[.source_id.<id>[.source_subtask_index.<n>]].operator_id.<id>.operator_subtask_index.<n>.latency};
+     * the REST listing prefixes the subtask index and suffixes the statistic: {@code _median}, {@code _p99}, ...).
+     */
+    static final Pattern LATENCY_ID = Pattern.compile("\\d+\\.latency\\..+\\.latency_(median|p99)");
+
+    private final RestSource rest;
+    private final SeriesStore series;
+    private final JobStore jobs;
+    private final Clock clock;
+    private final Map<String, LatencyIds> latencyIds = new HashMap<>();
+    private long pollCount;
+
+    private int requests;
+    private int failures;
+    private String firstFailure;
+
+    HubPoller(RestSource rest, SeriesStore series, JobStore jobs, Clock clock) {
+        this.rest = rest;
+        this.series = series;
+        this.jobs = jobs;
+        this.clock = clock;
+    }
+
+    /** What one round did. */
+    record Outcome(int requests, int failures, String firstFailure) {}
+
+    private record LatencyIds(long discoveredAtPoll, List<String> ids) {}
+
+    /** Signals the per-round request budget is spent. */
+    private static final class BudgetSpent extends Exception {
+        BudgetSpent() {
+            super(null, null, false, false);
+        }
+    }
+
+    Outcome poll() throws InterruptedException {
+        long started = clock.millis();
+        requests = 0;
+        failures = 0;
+        firstFailure = null;
+        pollCount++;
+        try {
+            List<JobOverview> running = pollOverview(started);
+            List<String> taskManagers = pollTaskManagerList(started);
+            Set<String> polledVertices = new HashSet<>();
+            for (JobOverview job : rotate(running)) {
+                pollJob(job, started, polledVertices);
+            }
+            latencyIds.keySet().retainAll(polledVertices);
+            for (String tm : taskManagers) {
+                pollTaskManager(tm, started);
+            }
+        } catch (BudgetSpent e) {
+            // the rest waits for the next round
+        }
+        series.record(HubSeries.of(HubSeries.POLL_DURATION), started, clock.millis() - started);
+        series.record(HubSeries.of(HubSeries.POLL_REQUESTS), started, requests);
+        series.record(HubSeries.of(HubSeries.POLL_FAILURES), started, failures);
+        return new Outcome(requests, failures, firstFailure);
+    }
+
+    private List<JobOverview> pollOverview(long now) throws InterruptedException, BudgetSpent {
+        JsonNode root = fetch("/jobs/overview");
+        if (root == null) {
+            return List.of();
+        }
+        List<JobOverview> all = new ArrayList<>(RestPayloads.jobsOverview(root));
+        // Newest first, and no more than the job store keeps, so old jobs do not evict each other every round.
+        all.sort(Comparator.comparingLong(JobOverview::startTime).reversed());
+        int keep = Math.min(MAX_OVERVIEW_JOBS, jobs.capacity());
+        Map<String, Integer> perState = new TreeMap<>();
+        List<JobOverview> running = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            JobOverview job = all.get(i);
+            if (i < keep) {
+                jobs.onRestOverview(job.jobId(), job.name(), job.state(), job.startTime(), job.endTime());
+            }
+            if (job.state() != null) {
+                perState.merge(job.state(), 1, Integer::sum);
+            }
+            if ("RUNNING".equals(job.state())) {
+                running.add(job);
+            }
+        }
+        perState.forEach((state, n) -> series.record(HubSeries.of(HubSeries.CLUSTER_JOBS, "state", state), now, n));
+        running.sort(Comparator.comparingLong(JobOverview::startTime).reversed());
+        return running;
+    }
+
+    /** The running jobs to poll this round: all when few, else a window that moves on every round. */
+    private List<JobOverview> rotate(List<JobOverview> running) {
+        if (running.size() <= MAX_JOBS_PER_POLL) {
+            return running;
+        }
+        List<JobOverview> window = new ArrayList<>(MAX_JOBS_PER_POLL);
+        int start = (int) ((pollCount - 1) * MAX_JOBS_PER_POLL % running.size());
+        for (int i = 0; i < MAX_JOBS_PER_POLL; i++) {
+            window.add(running.get((start + i) % running.size()));
+        }
+        return window;
+    }
+
+    private void pollJob(JobOverview job, long now, Set<String> polledVertices)
+            throws InterruptedException, BudgetSpent {
+        JsonNode details = fetch("/jobs/" + job.jobId());
+        if (details == null) {
+            return;
+        }
+        List<Vertex> vertices = RestPayloads.vertices(details);
+        Map<String, String> names = new LinkedHashMap<>();
+        vertices.forEach(v -> names.put(v.id(), v.name()));
+        jobs.onVertices(job.jobId(), names);
+        for (Vertex v : vertices.subList(0, Math.min(vertices.size(), MAX_VERTICES_PER_JOB))) {
+            String base = "/jobs/" + job.jobId() + "/vertices/" + v.id();
+            JsonNode agg = fetch(base + "/subtasks/metrics?get=" + VERTEX_METRICS + "&agg=sum,max");
+            if (agg != null) {
+                Map<String, Map<String, Double>> values = RestPayloads.aggregated(agg);
+                recordVertex(HubSeries.RECORDS_IN, values, "numRecordsInPerSecond", "sum", job, v, now);
+                recordVertex(HubSeries.RECORDS_OUT, values, "numRecordsOutPerSecond", "sum", job, v, now);
+                recordVertex(HubSeries.BUSY, values, "busyTimeMsPerSecond", "max", job, v, now);
+                recordVertex(HubSeries.BACKPRESSURED, values, "backPressuredTimeMsPerSecond", "max", job, v, now);
+            }
+            String cacheKey = job.jobId() + "/" + v.id();
+            polledVertices.add(cacheKey);
+            pollLatency(base, cacheKey, job, v, now);
+        }
+    }
+
+    private void recordVertex(String name, Map<String, Map<String, Double>> values, String metric, String agg,
+            JobOverview job, Vertex v, long now) {
+        Double value = values.getOrDefault(metric, Map.of()).get(agg);
+        if (value != null) {
+            series.record(HubSeries.vertex(name, job.jobId(), job.name(), v.id(), v.name()), now, value);
+        }
+    }
+
+    private void pollLatency(String base, String cacheKey, JobOverview job, Vertex v, long now)
+            throws InterruptedException, BudgetSpent {
+        LatencyIds known = latencyIds.get(cacheKey);
+        if (known == null || pollCount - known.discoveredAtPoll() >= LATENCY_DISCOVERY_EVERY) {
+            JsonNode list = fetch(base + "/metrics");
+            if (list == null) {
+                return;
+            }
+            List<String> ids = new ArrayList<>();
+            for (String id : RestPayloads.metricIds(list)) {
+                if (ids.size() < MAX_LATENCY_IDS_PER_VERTEX && LATENCY_ID.matcher(id).matches()) {
+                    ids.add(id);
+                }
+            }
+            known = new LatencyIds(pollCount, ids);
+            latencyIds.put(cacheKey, known);
+        }
+        if (known.ids().isEmpty()) {
+            return;
+        }
+        Double median = null;
+        Double p99 = null;
+        for (String batch : batches(known.ids())) {
+            JsonNode values = fetch(base + "/metrics?get=" + batch);
+            if (values == null) {
+                continue;
+            }
+            for (Map.Entry<String, Double> e : RestPayloads.values(values).entrySet()) {
+                double value = e.getValue();
+                if (!Double.isFinite(value)) {
+                    continue;
+                }
+                if (e.getKey().endsWith("_median")) {
+                    median = median == null ? value : Math.max(median, value);
+                } else {
+                    p99 = p99 == null ? value : Math.max(p99, value);
+                }
+            }
+        }
+        if (median != null) {
+            series.record(HubSeries.latency(job.jobId(), job.name(), v.id(), v.name(), "0.5"), now, median);
+        }
+        if (p99 != null) {
+            series.record(HubSeries.latency(job.jobId(), job.name(), v.id(), v.name(), "0.99"), now, p99);
+        }
+    }
+
+    /** Comma-joined ids, cut so no request line grows past {@link #MAX_QUERY_CHARS}. */
+    static List<String> batches(List<String> ids) {
+        List<String> out = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        for (String id : ids) {
+            if (current.length() > 0 && current.length() + 1 + id.length() > MAX_QUERY_CHARS) {
+                out.add(current.toString());
+                current.setLength(0);
+            }
+            if (current.length() > 0) {
+                current.append(',');
+            }
+            current.append(id);
+        }
+        if (current.length() > 0) {
+            out.add(current.toString());
+        }
+        return out;
+    }
+
+    private List<String> pollTaskManagerList(long now) throws InterruptedException, BudgetSpent {
+        JsonNode root = fetch("/taskmanagers");
+        if (root == null) {
+            return List.of();
+        }
+        List<String> ids = RestPayloads.taskManagerIds(root);
+        series.record(HubSeries.of(HubSeries.TM_COUNT), now, ids.size());
+        return ids.subList(0, Math.min(ids.size(), MAX_TASK_MANAGERS));
+    }
+
+    private void pollTaskManager(String tmId, long now) throws InterruptedException, BudgetSpent {
+        JsonNode root = fetch("/taskmanagers/" + pathSegment(tmId) + "/metrics?get=" + TM_METRICS);
+        if (root == null) {
+            return;
+        }
+        Map<String, Double> values = RestPayloads.values(root);
+        recordTm(HubSeries.TM_CPU, values.get("Status.JVM.CPU.Load"), tmId, now);
+        recordTm(HubSeries.TM_HEAP_USED, values.get("Status.JVM.Memory.Heap.Used"), tmId, now);
+        recordTm(HubSeries.TM_HEAP_MAX, values.get("Status.JVM.Memory.Heap.Max"), tmId, now);
+    }
+
+    private void recordTm(String name, Double value, String tmId, long now) {
+        if (value != null) {
+            series.record(HubSeries.of(name, "tm_id", tmId), now, value);
+        }
+    }
+
+    /** TaskManager ids look like {@code 127.0.0.1:35827-4d5e1a}; anything outside a safe set is escaped. */
+    static String pathSegment(String s) {
+        StringBuilder out = new StringBuilder(s.length());
+        for (char c : s.toCharArray()) {
+            if (Character.isLetterOrDigit(c) && c < 128 || c == '.' || c == '-' || c == '_' || c == ':') {
+                out.append(c);
+            } else {
+                for (byte b : String.valueOf(c).getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+                    out.append('%').append(String.format("%02X", b & 0xff));
+                }
+            }
+        }
+        return out.toString();
+    }
+
+    /** One budgeted request; a failure is counted and answers null so the round goes on. */
+    private JsonNode fetch(String pathAndQuery) throws InterruptedException, BudgetSpent {
+        if (requests >= MAX_REQUESTS_PER_POLL) {
+            throw new BudgetSpent();
+        }
+        requests++;
+        try {
+            return rest.get(pathAndQuery);
+        } catch (IOException | RuntimeException e) {
+            failures++;
+            if (firstFailure == null) {
+                firstFailure = "GET " + pathAndQuery + ": " + e;
+            }
+            return null;
+        }
+    }
+}

@@ -1,0 +1,171 @@
+package io.flinkinsight.plugin.runtime;
+
+import io.flinkinsight.plugin.InsightOptions;
+import io.flinkinsight.plugin.http.PortRange;
+import io.flinkinsight.plugin.store.StoreSettings;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.util.TimeUtils;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Properties;
+
+/**
+ * The reporter options, read once from a reporter's {@code MetricConfig} and validated: a bad value fails with an
+ * {@link IllegalArgumentException} naming the full key the user wrote and what is accepted.
+ */
+public record InsightConfiguration(
+        PortRange ports,
+        String bindHost,
+        Duration historyRetention,
+        Duration historyResolution,
+        int historyMaxSeries,
+        int checkpointsMaxPerJob,
+        int jobsMax,
+        boolean hubEnabled,
+        String hubFlinkRestUrl,
+        Duration hubPollInterval,
+        boolean filterLabelValueCharacters,
+        String role,
+        int maxRequestHeaderBytes,
+        Duration idleTimeout,
+        int maxConnections,
+        int httpThreads) {
+
+    /** Caps samples per series so a long retention with a fine resolution cannot take the host's heap. */
+    static final long MAX_SAMPLES_PER_SERIES = 100_000;
+
+    public static InsightConfiguration defaults() {
+        return from(new Properties(), InsightOptions.USER_PREFIX);
+    }
+
+    /**
+     * Reads the options from {@code config} (keys without prefix, as Flink hands them to a reporter).
+     *
+     * @param userPrefix how the user spelled the prefix ({@code metrics.reporter.insight.}), for error messages
+     */
+    public static InsightConfiguration from(Properties config, String userPrefix) {
+        Reader r = new Reader(config, userPrefix);
+        PortRange ports;
+        String rawPort = r.raw(InsightOptions.PORT);
+        try {
+            ports = PortRange.parse(rawPort);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(userPrefix + InsightOptions.PORT.key() + ": " + e.getMessage());
+        }
+        String bindHost = r.raw(InsightOptions.BIND_HOST).trim();
+        if (bindHost.isEmpty() || bindHost.chars().anyMatch(Character::isWhitespace)) {
+            throw r.invalid(InsightOptions.BIND_HOST, "an IP address or host name such as 0.0.0.0 or 127.0.0.1");
+        }
+        Duration resolution = r.duration(InsightOptions.HISTORY_RESOLUTION, Duration.ofSeconds(1), Duration.ofHours(1));
+        Duration retention = r.duration(InsightOptions.HISTORY_RETENTION, Duration.ofMinutes(1), Duration.ofDays(7));
+        if (retention.toMillis() / resolution.toMillis() > MAX_SAMPLES_PER_SERIES) {
+            throw new IllegalArgumentException(
+                    userPrefix + InsightOptions.HISTORY_RETENTION.key() + " / " + userPrefix
+                            + InsightOptions.HISTORY_RESOLUTION.key() + " must be at most " + MAX_SAMPLES_PER_SERIES
+                            + " samples per series, but " + retention + " / " + resolution + " is "
+                            + retention.toMillis() / resolution.toMillis());
+        }
+        String restUrl = r.raw(InsightOptions.HUB_FLINK_REST_URL).trim();
+        if (!restUrl.isEmpty() && !isHttpUrl(restUrl)) {
+            throw r.invalid(InsightOptions.HUB_FLINK_REST_URL, "empty or an http(s)://host:port URL");
+        }
+        return new InsightConfiguration(
+                ports,
+                bindHost,
+                retention,
+                resolution,
+                r.integer(InsightOptions.HISTORY_MAX_SERIES, 1, 1_000_000),
+                r.integer(InsightOptions.CHECKPOINTS_MAX_PER_JOB, 1, 100_000),
+                r.integer(InsightOptions.JOBS_MAX, 1, 100_000),
+                r.bool(InsightOptions.HUB_ENABLED),
+                restUrl,
+                r.duration(InsightOptions.HUB_POLL_INTERVAL, Duration.ofSeconds(1), Duration.ofHours(1)),
+                r.bool(InsightOptions.FILTER_LABEL_VALUE_CHARACTERS),
+                ProcessRole.parseOption(r.raw(InsightOptions.ROLE), userPrefix + InsightOptions.ROLE.key()),
+                r.integer(InsightOptions.HTTP_MAX_REQUEST_HEADER_BYTES, 1024, 65536),
+                r.duration(InsightOptions.HTTP_IDLE_TIMEOUT, Duration.ofSeconds(1), Duration.ofHours(1)),
+                r.integer(InsightOptions.HTTP_MAX_CONNECTIONS, 1, 10_000),
+                r.integer(InsightOptions.HTTP_THREADS, 1, 16));
+    }
+
+    /** What the stores may keep, for {@code InsightStores}. */
+    public StoreSettings storeSettings() {
+        return new StoreSettings(
+                historyRetention,
+                historyResolution,
+                historyMaxSeries,
+                checkpointsMaxPerJob,
+                jobsMax,
+                hubFlinkRestUrl,
+                hubPollInterval,
+                hubEnabled);
+    }
+
+    private static boolean isHttpUrl(String s) {
+        try {
+            URI uri = URI.create(s);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            return (scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /** Typed, validated access to the raw properties. */
+    private static final class Reader {
+        private final Properties config;
+        private final String prefix;
+
+        Reader(Properties config, String prefix) {
+            this.config = config;
+            this.prefix = prefix;
+        }
+
+        String raw(ConfigOption<?> option) {
+            String v = config.getProperty(option.key());
+            return v == null ? String.valueOf(option.defaultValue()) : v;
+        }
+
+        IllegalArgumentException invalid(ConfigOption<?> option, String accepted) {
+            return new IllegalArgumentException(
+                    prefix + option.key() + ": '" + raw(option) + "' is invalid; expected " + accepted);
+        }
+
+        int integer(ConfigOption<Integer> option, int min, int max) {
+            try {
+                int v = Integer.parseInt(raw(option).trim());
+                if (v >= min && v <= max) {
+                    return v;
+                }
+            } catch (NumberFormatException e) {
+                // reported below with the accepted range
+            }
+            throw invalid(option, "an integer in [" + min + ", " + max + "]");
+        }
+
+        boolean bool(ConfigOption<Boolean> option) {
+            String v = raw(option).trim().toLowerCase(Locale.ROOT);
+            if (v.equals("true") || v.equals("false")) {
+                return Boolean.parseBoolean(v);
+            }
+            throw invalid(option, "true or false");
+        }
+
+        Duration duration(ConfigOption<Duration> option, Duration min, Duration max) {
+            String accepted = "a duration in [" + TimeUtils.formatWithHighestUnit(min) + ", "
+                    + TimeUtils.formatWithHighestUnit(max) + "] such as 5 s, 1 min or 1 h";
+            try {
+                String raw = config.getProperty(option.key());
+                Duration d = raw == null ? option.defaultValue() : TimeUtils.parseDuration(raw.trim());
+                if (d.compareTo(min) >= 0 && d.compareTo(max) <= 0) {
+                    return d;
+                }
+            } catch (RuntimeException e) {
+                // reported below with the accepted range
+            }
+            throw invalid(option, accepted);
+        }
+    }
+}

@@ -1,0 +1,230 @@
+package io.flinkinsight.plugin.runtime;
+
+import io.flinkinsight.plugin.exposition.DerivedMetrics;
+import io.flinkinsight.plugin.exposition.ExpositionWriter;
+import io.flinkinsight.plugin.exposition.MetricsJson;
+import io.flinkinsight.plugin.http.HttpServerSettings;
+import io.flinkinsight.plugin.http.InsightHttpServer;
+import io.flinkinsight.plugin.http.JsonEndpoint;
+import io.flinkinsight.plugin.metrics.MetricFamily;
+import io.flinkinsight.plugin.metrics.MetricIndex;
+import io.flinkinsight.plugin.metrics.MetricKind;
+import io.flinkinsight.plugin.metrics.RegisteredMetric;
+import io.flinkinsight.plugin.store.InsightStores;
+import org.apache.flink.events.Event;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.traces.Span;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Everything the plugin runs in one process: the metric index, the stores, the HTTP server and the sampler thread.
+ * Shared by the metric, trace and event reporters through {@link SharedRuntime}. Callbacks from Flink
+ * ({@link #metricAdded}, {@link #onSpan}, ...) are cheap and never throw.
+ */
+public final class InsightRuntime implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(InsightRuntime.class);
+
+    private final InsightConfiguration config;
+    private final Clock clock;
+    private final long startedAtMillis;
+    private final MetricIndex index;
+    private final InsightStores stores;
+    private final LongAdder scrapeErrors = new LongAdder();
+    private final ExpositionWriter writer;
+    private final MetricSampler sampler;
+    private final String declaredRole;
+    private volatile String role;
+    private InsightHttpServer server;
+    private ScheduledExecutorService samplerThread;
+
+    InsightRuntime(InsightConfiguration config, Clock clock) {
+        this.config = config;
+        this.clock = clock;
+        this.startedAtMillis = clock.millis();
+        this.index = new MetricIndex(config.filterLabelValueCharacters());
+        this.stores = new InsightStores(config.storeSettings(), clock);
+        this.writer = new ExpositionWriter(scrapeErrors, DerivedMetrics.NONE);
+        this.sampler = new MetricSampler(index, stores.series()::record, clock, config.historyResolution().toMillis());
+        this.declaredRole = ProcessRole.declared(config.role());
+    }
+
+    /** Starts the sampler and the HTTP server; a server that cannot bind is logged and left out. */
+    public static InsightRuntime start(InsightConfiguration config, Clock clock) {
+        InsightRuntime runtime = new InsightRuntime(config, clock);
+        if (runtime.declaredRole != null) {
+            runtime.setRole(runtime.declaredRole);
+        }
+        runtime.startSampler();
+        runtime.startServer();
+        return runtime;
+    }
+
+    private void startSampler() {
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "flink-insight-sampler");
+            t.setDaemon(true);
+            return t;
+        });
+        executor.setRemoveOnCancelPolicy(true);
+        long resolution = config.historyResolution().toMillis();
+        // Start at the next multiple of the resolution so all processes sample at the same instants.
+        long delay = resolution - Math.floorMod(clock.millis(), resolution);
+        executor.scheduleAtFixedRate(sampler, delay, resolution, TimeUnit.MILLISECONDS);
+        samplerThread = executor;
+    }
+
+    private void startServer() {
+        HttpServerSettings settings = new HttpServerSettings(
+                config.ports(), config.bindHost(), config.maxRequestHeaderBytes(), config.idleTimeout(),
+                config.maxConnections(), config.httpThreads());
+        InsightHttpServer s = new InsightHttpServer(
+                settings, (format, out) -> writer.write(index.families(), format, out), endpoints());
+        if (s.start() != null) {
+            server = s;
+        }
+    }
+
+    /** The JSON endpoints: the runtime's own, then the stores' (a store path never replaces a runtime path). */
+    Map<String, JsonEndpoint> endpoints() {
+        Map<String, JsonEndpoint> all = new LinkedHashMap<>();
+        all.put("/api/v1/overview", query -> overview());
+        all.put("/api/v1/metrics", query -> MetricsJson.read(
+                index.families(),
+                query.get("prefix").orElse(""),
+                (int) query.getLong("limit", 1000, 1, 100_000),
+                scrapeErrors));
+        try {
+            stores.endpoints().forEach(all::putIfAbsent);
+        } catch (Throwable t) {
+            LOG.warn("Flink Insight: the stores' endpoints are not available", t);
+        }
+        return all;
+    }
+
+    /** The answer of {@code GET /api/v1/overview}. */
+    public Map<String, Object> overview() {
+        long series = 0;
+        for (MetricFamily family : index.families()) {
+            int perMember = family.kind() == MetricKind.HISTOGRAM
+                    ? ExpositionWriter.QUANTILES.length + 2
+                    : 1;
+            series += (long) perMember * family.members().length;
+        }
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("role", role);
+        o.put("flinkVersion", VersionInfo.flinkVersion());
+        o.put("insightVersion", VersionInfo.insightVersion());
+        o.put("startedAt", Instant.ofEpochMilli(startedAtMillis).toString());
+        o.put("uptimeMs", clock.millis() - startedAtMillis);
+        o.put("metricCount", index.metricCount());
+        o.put("seriesCount", series);
+        o.put("rejectedMetrics", index.rejectedCount());
+        o.put("scrapeErrors", scrapeErrors.sum());
+        o.put("samplerErrors", sampler.errorCount());
+        o.put("port", port());
+        o.put("historyResolutionMs", config.historyResolution().toMillis());
+        o.put("historyRetentionMs", config.historyRetention().toMillis());
+        return o;
+    }
+
+    /** Flink registered a metric (under its registry lock). */
+    public void metricAdded(Metric metric, String metricName, MetricGroup group) {
+        RegisteredMetric m = index.add(metric, metricName, group);
+        if (m != null && declaredRole == null && !ProcessRole.JOBMANAGER.equals(role)) {
+            String detected = ProcessRole.fromLogicalScope(m.family().logicalScope());
+            // JobManager wins over TaskManager: a MiniCluster runs both, and the hub belongs to the JobManager.
+            if (detected != null && (role == null || detected.equals(ProcessRole.JOBMANAGER))) {
+                setRole(detected);
+            }
+        }
+    }
+
+    /** Flink unregistered a metric (under its registry lock). */
+    public void metricRemoved(Metric metric, String metricName, MetricGroup group) {
+        index.remove(metric, metricName, group);
+    }
+
+    public void onSpan(Span span) {
+        try {
+            stores.onSpan(span);
+        } catch (Throwable t) {
+            LOG.debug("Flink Insight: span not stored", t);
+        }
+    }
+
+    public void onEvent(Event event) {
+        try {
+            stores.onEvent(event);
+        } catch (Throwable t) {
+            LOG.debug("Flink Insight: event not stored", t);
+        }
+    }
+
+    private void setRole(String newRole) {
+        role = newRole;
+        try {
+            stores.onRoleKnown(newRole);
+        } catch (Throwable t) {
+            LOG.warn("Flink Insight: the stores could not take role {}", newRole, t);
+        }
+    }
+
+    public InsightConfiguration config() {
+        return config;
+    }
+
+    public MetricIndex index() {
+        return index;
+    }
+
+    public InsightStores stores() {
+        return stores;
+    }
+
+    public MetricSampler sampler() {
+        return sampler;
+    }
+
+    public ExpositionWriter writer() {
+        return writer;
+    }
+
+    /** The role known so far (jobmanager, taskmanager, client), or null. */
+    public String role() {
+        return role;
+    }
+
+    /** The HTTP port, or -1 when the server is not running. */
+    public int port() {
+        InsightHttpServer s = server;
+        return s == null ? -1 : s.port();
+    }
+
+    /** Stops the sampler, the server (its port is free on return) and the stores. */
+    @Override
+    public void close() {
+        if (samplerThread != null) {
+            samplerThread.shutdownNow();
+        }
+        if (server != null) {
+            server.close();
+        }
+        try {
+            stores.close();
+        } catch (Throwable t) {
+            LOG.debug("Flink Insight: closing the stores failed", t);
+        }
+    }
+}

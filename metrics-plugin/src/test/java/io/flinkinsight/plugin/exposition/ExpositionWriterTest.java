@@ -1,0 +1,130 @@
+package io.flinkinsight.plugin.exposition;
+
+import io.flinkinsight.plugin.metrics.MetricIndex;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.SimpleCounter;
+import org.apache.flink.metrics.util.TestHistogram;
+import org.apache.flink.metrics.util.TestMeter;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+import static io.flinkinsight.plugin.metrics.TestingGroups.group;
+import static io.flinkinsight.plugin.metrics.TestingGroups.taskGroup;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ExpositionWriterTest {
+
+    /** One metric of every kind and value shape, including one whose gauge throws. */
+    static MetricIndex fixture() {
+        MetricIndex index = new MetricIndex(true);
+        SimpleCounter records0 = new SimpleCounter();
+        records0.inc(42);
+        SimpleCounter records1 = new SimpleCounter();
+        records1.inc(7);
+        index.add(records0, "numRecordsIn", taskGroup("0"));
+        index.add(records1, "numRecordsIn", taskGroup("1"));
+        index.add(new TestMeter(100, 2.5), "numRecordsInPerSecond", taskGroup("0"));
+        TestHistogram latency = new TestHistogram();
+        latency.setCount(3);
+        latency.setMean(4.5);
+        index.add(latency, "latency", taskGroup("0"));
+        Map<String, String> jm = Map.of("<host>", "jm-host");
+        index.add((Gauge<Integer>) () -> 2, "numRegisteredTaskManagers", group("jobmanager", jm));
+        index.add((Gauge<Double>) () -> 0.25, "Status.JVM.CPU.Load", group("jobmanager", jm));
+        index.add((Gauge<Boolean>) () -> true, "isBackPressured", taskGroup("0"));
+        index.add((Gauge<String>) () -> "RUNNING", "jobStatus", group("jobmanager", jm));
+        index.add((Gauge<Object>) () -> null, "nothingYet", group("jobmanager", jm));
+        index.add((Gauge<Double>) () -> Double.NaN, "watermarkLag", group("jobmanager", jm));
+        index.add((Gauge<Double>) () -> Double.POSITIVE_INFINITY, "upper", group("jobmanager", jm));
+        index.add((Gauge<Double>) () -> Double.NEGATIVE_INFINITY, "lower", group("jobmanager", jm));
+        index.add((Gauge<Long>) () -> Long.MAX_VALUE, "bigLong", group("jobmanager", jm));
+        index.add((Gauge<Integer>) () -> {
+            throw new IllegalStateException("broken gauge");
+        }, "broken", group("jobmanager", jm));
+        return index;
+    }
+
+    @Test
+    void prometheusTextMatchesGoldenFile() throws IOException {
+        assertThat(ScrapeText.scrape(fixture(), ExpositionFormat.PROMETHEUS_TEXT))
+                .isEqualTo(golden("golden/prometheus-text-0.0.4.txt"));
+    }
+
+    @Test
+    void openMetricsMatchesGoldenFile() throws IOException {
+        assertThat(ScrapeText.scrape(fixture(), ExpositionFormat.OPENMETRICS))
+                .isEqualTo(golden("golden/openmetrics-1.0.0.txt"));
+    }
+
+    @Test
+    void throwingGaugeIsSkippedAndCountedWhileTheRestIsWritten() {
+        LongAdder errors = new LongAdder();
+        String text = ScrapeText.scrape(fixture(), ExpositionFormat.PROMETHEUS_TEXT, errors);
+
+        assertThat(errors.sum()).isEqualTo(1);
+        assertThat(text).doesNotContain("broken");
+        assertThat(text).contains("flink_insight_scrape_errors_total 1\n");
+        assertThat(text).contains("flink_jobmanager_upper{host=\"jm_host\"} +Inf\n");
+    }
+
+    @Test
+    void familyHeaderIsWrittenOnceWithSamplesContiguous() {
+        String text = ScrapeText.scrape(fixture(), ExpositionFormat.PROMETHEUS_TEXT);
+        List<String> lines = text.lines().toList();
+
+        assertThat(lines.stream().filter(l -> l.equals("# TYPE flink_taskmanager_job_task_numRecordsIn counter")))
+                .hasSize(1);
+        int type = lines.indexOf("# TYPE flink_taskmanager_job_task_numRecordsIn counter");
+        assertThat(lines.get(type + 1)).startsWith("flink_taskmanager_job_task_numRecordsIn{").endsWith(" 42");
+        assertThat(lines.get(type + 2)).startsWith("flink_taskmanager_job_task_numRecordsIn{").endsWith(" 7");
+    }
+
+    @Test
+    void derivedFamiliesAreWrittenAfterFlinkFamilies() {
+        DerivedMetrics derived = families -> List.of(DerivedFamily.single(
+                "flink_insight_client_pool_hit_rate", "Share of requests served by a pooled client.", "gauge", 0.75));
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        new ExpositionWriter(new LongAdder(), derived)
+                .write(fixture().families(), ExpositionFormat.OPENMETRICS, new ExpositionBuffer(bytes));
+        String text = bytes.toString(StandardCharsets.UTF_8);
+
+        assertThat(text).contains("# TYPE flink_insight_client_pool_hit_rate gauge\n"
+                + "flink_insight_client_pool_hit_rate 0.75\n");
+        assertThat(text).endsWith("# EOF\n");
+    }
+
+    @Test
+    void throwingDerivedMetricsAreSkippedAndCounted() {
+        LongAdder errors = new LongAdder();
+        DerivedMetrics derived = families -> {
+            throw new IllegalStateException("bug");
+        };
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        new ExpositionWriter(errors, derived)
+                .write(new MetricIndex(true).families(), ExpositionFormat.PROMETHEUS_TEXT, new ExpositionBuffer(bytes));
+
+        assertThat(errors.sum()).isEqualTo(1);
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("flink_insight_scrape_errors_total 1\n");
+    }
+
+    @Test
+    void openMetricsIsChosenOnlyWhenAccepted() {
+        assertThat(ExpositionFormat.negotiate("application/openmetrics-text;version=1.0.0,text/plain;q=0.5"))
+                .isEqualTo(ExpositionFormat.OPENMETRICS);
+        assertThat(ExpositionFormat.negotiate("text/plain")).isEqualTo(ExpositionFormat.PROMETHEUS_TEXT);
+        assertThat(ExpositionFormat.negotiate(null)).isEqualTo(ExpositionFormat.PROMETHEUS_TEXT);
+    }
+
+    static String golden(String resource) throws IOException {
+        try (InputStream in = ExpositionWriterTest.class.getClassLoader().getResourceAsStream(resource)) {
+            assertThat(in).as(resource).isNotNull();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}

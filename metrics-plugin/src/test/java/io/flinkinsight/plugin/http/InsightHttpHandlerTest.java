@@ -1,0 +1,261 @@
+package io.flinkinsight.plugin.http;
+
+import io.flinkinsight.plugin.exposition.DerivedMetrics;
+import io.flinkinsight.plugin.exposition.ExpositionWriter;
+import io.flinkinsight.plugin.metrics.MetricIndex;
+import io.flinkinsight.plugin.metrics.TestingGroups;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.timeout.IdleStateEvent;
+import org.apache.flink.metrics.SimpleCounter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.zip.GZIPInputStream;
+
+import static io.flinkinsight.plugin.http.TestingHttpChannel.body;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class InsightHttpHandlerTest {
+
+    private static final Executor DIRECT = Runnable::run;
+
+    private final MetricIndex index = new MetricIndex(true);
+    private TestingHttpChannel http;
+
+    InsightHttpHandlerTest() {
+        SimpleCounter c = new SimpleCounter();
+        c.inc(5);
+        index.add(c, "numRecordsIn", TestingGroups.taskGroup("0"));
+        http = channel(DIRECT);
+    }
+
+    private TestingHttpChannel channel(Executor workers) {
+        ExpositionWriter writer = new ExpositionWriter(new LongAdder(), DerivedMetrics.NONE);
+        Map<String, JsonEndpoint> endpoints = new LinkedHashMap<>();
+        endpoints.put("/api/v1/echo", q -> Map.of("n", q.getLong("n", 0, 0, 10)));
+        endpoints.put("/api/v1/boom", q -> {
+            throw new IllegalStateException("secret detail");
+        });
+        RequestRouter router = new RequestRouter(
+                (format, out) -> writer.write(index.families(), format, out),
+                endpoints,
+                new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()));
+        return new TestingHttpChannel(router, workers);
+    }
+
+    @AfterEach
+    void close() {
+        http.close();
+    }
+
+    @Test
+    void metricsAreServedAsPrometheusText() {
+        FullHttpResponse r = http.get("/metrics");
+
+        assertThat(r.status().code()).isEqualTo(200);
+        assertThat(r.headers().get("Content-Type")).isEqualTo("text/plain; version=0.0.4; charset=utf-8");
+        assertThat(body(r)).contains("# TYPE flink_taskmanager_job_task_numRecordsIn counter\n");
+        assertThat(body(r)).doesNotContain("# EOF");
+    }
+
+    @Test
+    void metricsAreServedAsOpenMetricsWhenAccepted() {
+        FullHttpResponse r = http.get("/metrics",
+                "Accept: application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5\r\n");
+
+        assertThat(r.headers().get("Content-Type")).startsWith("application/openmetrics-text; version=1.0.0");
+        assertThat(body(r)).endsWith("# EOF\n");
+    }
+
+    @Test
+    void metricsAreGzippedWhenAsked() throws IOException {
+        for (int i = 1; i < 50; i++) {
+            index.add(new SimpleCounter(), "numRecordsIn", TestingGroups.taskGroup(String.valueOf(i)));
+        }
+        FullHttpResponse r = http.get("/metrics", "Accept-Encoding: gzip\r\n");
+
+        assertThat(r.headers().get("Content-Encoding")).isEqualTo("gzip");
+        byte[] compressed = new byte[r.content().readableBytes()];
+        r.content().readBytes(compressed);
+        String text = new String(new GZIPInputStream(new ByteArrayInputStream(compressed)).readAllBytes(),
+                StandardCharsets.UTF_8);
+        assertThat(text).contains("subtask_index=\"49\"");
+    }
+
+    @Test
+    void jsonEndpointAnswersWithJsonAndBadParameterWith400() {
+        FullHttpResponse ok = http.get("/api/v1/echo?n=3");
+        assertThat(ok.status().code()).isEqualTo(200);
+        assertThat(ok.headers().get("Content-Type")).isEqualTo("application/json; charset=utf-8");
+        assertThat(body(ok)).isEqualTo("{\"n\":3}");
+
+        FullHttpResponse bad = http.get("/api/v1/echo?n=11");
+        assertThat(bad.status().code()).isEqualTo(400);
+        assertThat(body(bad)).isEqualTo(
+                "{\"error\":\"parameter 'n' must be an integer in [0, 10]\",\"status\":400}");
+    }
+
+    @Test
+    void failingEndpointAnswers500WithoutDetails() {
+        FullHttpResponse r = http.get("/api/v1/boom");
+
+        assertThat(r.status().code()).isEqualTo(500);
+        assertThat(body(r)).contains("\"status\":500").doesNotContain("secret");
+    }
+
+    @Test
+    void unknownApiPathIs404Json() {
+        FullHttpResponse r = http.get("/api/v1/nope");
+
+        assertThat(r.status().code()).isEqualTo(404);
+        assertThat(body(r)).startsWith("{\"error\":").endsWith("\"status\":404}");
+    }
+
+    @Test
+    void rootServesThePanelWithAContentSecurityPolicy() {
+        FullHttpResponse r = http.get("/");
+
+        assertThat(r.status().code()).isEqualTo(200);
+        assertThat(r.headers().get("Content-Type")).isEqualTo("text/html; charset=utf-8");
+        assertThat(r.headers().get("Content-Security-Policy")).contains("default-src 'self'");
+        assertThat(body(r)).contains("Flink Insight");
+    }
+
+    @Test
+    void appRouteServesTheIndexButMissingFileIs404() {
+        FullHttpResponse route = http.get("/checkpoints/abc");
+        assertThat(route.status().code()).isEqualTo(200);
+        assertThat(body(route)).contains("<html");
+
+        FullHttpResponse file = http.get("/missing.js");
+        assertThat(file.status().code()).isEqualTo(404);
+    }
+
+    @Test
+    void traversalAndEncodedSeparatorsAre400() {
+        for (String path : List.of("/../etc/passwd", "/%2e%2e/x", "/%2E%2e/x", "/a%2fb", "/a%5cb", "/a\\b",
+                "/a%00b", "/index.html/..")) {
+            TestingHttpChannel c = channel(DIRECT);
+            FullHttpResponse r = c.get(path);
+            assertThat(r.status().code()).as(path).isEqualTo(400);
+            assertThat(body(r)).as(path).contains("\"status\":400");
+            c.close();
+        }
+    }
+
+    @Test
+    void malformedPercentEscapeIs400() {
+        assertThat(http.get("/api/v1/echo?n=%zz").status().code()).isEqualTo(400);
+        assertThat(http.get("/a%2").status().code()).isEqualTo(400);
+    }
+
+    @Test
+    void otherMethodsAre405WithAllow() {
+        List<FullHttpResponse> r = http.send("DELETE /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+
+        assertThat(r.get(0).status().code()).isEqualTo(405);
+        assertThat(r.get(0).headers().get("Allow")).isEqualTo("GET, HEAD, OPTIONS");
+    }
+
+    @Test
+    void preflightIs204WithCorsHeaders() {
+        List<FullHttpResponse> r = http.send("OPTIONS /api/v1/echo HTTP/1.1\r\nHost: x\r\n"
+                + "Origin: http://localhost:8081\r\nAccess-Control-Request-Method: GET\r\n\r\n");
+
+        assertThat(r.get(0).status().code()).isEqualTo(204);
+        assertThat(r.get(0).headers().get("Access-Control-Allow-Origin")).isEqualTo("*");
+        assertThat(r.get(0).headers().get("Allow")).isEqualTo("GET, HEAD, OPTIONS");
+    }
+
+    @Test
+    void headAnswersHeadersWithoutBody() {
+        String raw = http.sendRaw("HEAD /api/v1/echo?n=1 HTTP/1.1\r\nHost: x\r\n\r\n");
+
+        assertThat(raw).startsWith("HTTP/1.1 200 OK\r\n").contains("content-length: 7\r\n").endsWith("\r\n\r\n");
+    }
+
+    @Test
+    void requestBodyIs413AndClosesTheConnection() {
+        List<FullHttpResponse> r = http.send("GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello");
+
+        assertThat(r.get(0).status().code()).isEqualTo(413);
+        assertThat(http.isOpen()).isFalse();
+    }
+
+    @Test
+    void overlongUriIs414() {
+        FullHttpResponse r = http.get("/api/v1/echo?x=" + "a".repeat(5000));
+
+        assertThat(r.status().code()).isEqualTo(414);
+        assertThat(http.isOpen()).isFalse();
+    }
+
+    @Test
+    void uriJustOverTheLimitIs414Too() {
+        // Short enough for the decoder's line limit, caught by the explicit request-target check.
+        FullHttpResponse r = http.get("/api/v1/echo?x=" + "a".repeat(HttpServerSettings.MAX_URI_LENGTH - 10));
+
+        assertThat(r.status().code()).isEqualTo(414);
+    }
+
+    @Test
+    void overlongHeadersAre431() {
+        FullHttpResponse r = http.get("/metrics", "X-Big: " + "b".repeat(9000) + "\r\n");
+
+        assertThat(r.status().code()).isEqualTo(431);
+        assertThat(http.isOpen()).isFalse();
+    }
+
+    @Test
+    void malformedRequestLineIs400AndCloses() {
+        List<FullHttpResponse> r = http.send("THIS IS NOT HTTP\r\n\r\n");
+
+        assertThat(r).hasSize(1);
+        assertThat(r.get(0).status().code()).isEqualTo(400);
+        assertThat(http.isOpen()).isFalse();
+    }
+
+    @Test
+    void pipelinedRequestsAreAnsweredInOrder() {
+        List<FullHttpResponse> r = http.send("GET /api/v1/echo?n=1 HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /api/v1/echo?n=2 HTTP/1.1\r\nHost: x\r\n\r\n");
+
+        assertThat(r).extracting(TestingHttpChannel::body).containsExactly("{\"n\":1}", "{\"n\":2}");
+        assertThat(http.isOpen()).isTrue();
+    }
+
+    @Test
+    void rejectedWorkIs503() {
+        TestingHttpChannel busy = channel(task -> {
+            throw new RejectedExecutionException();
+        });
+        FullHttpResponse r = busy.get("/metrics");
+
+        assertThat(r.status().code()).isEqualTo(503);
+        assertThat(body(r)).contains("\"status\":503");
+        busy.close();
+    }
+
+    @Test
+    void idleConnectionIsClosed() {
+        http.channel().pipeline().fireUserEventTriggered(IdleStateEvent.ALL_IDLE_STATE_EVENT);
+
+        assertThat(http.isOpen()).isFalse();
+    }
+
+    @Test
+    void connectionCloseIsHonoured() {
+        http.get("/metrics", "Connection: close\r\n");
+
+        assertThat(http.isOpen()).isFalse();
+    }
+}

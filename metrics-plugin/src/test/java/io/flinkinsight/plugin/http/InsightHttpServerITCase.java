@@ -1,0 +1,155 @@
+package io.flinkinsight.plugin.http;
+
+import io.flinkinsight.plugin.TestingLogCapture;
+import io.flinkinsight.plugin.exposition.DerivedMetrics;
+import io.flinkinsight.plugin.exposition.ExpositionWriter;
+import io.flinkinsight.plugin.metrics.MetricIndex;
+import io.flinkinsight.plugin.metrics.TestingGroups;
+import org.apache.flink.metrics.SimpleCounter;
+import org.junit.jupiter.api.Test;
+
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.flinkinsight.plugin.TestingHttpClient.exchange;
+import static io.flinkinsight.plugin.TestingHttpClient.freePort;
+import static io.flinkinsight.plugin.TestingHttpClient.get;
+import static io.flinkinsight.plugin.TestingHttpClient.status;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The server on a real socket on 127.0.0.1: binding, the log line tests parse, and hostile bytes. */
+class InsightHttpServerITCase {
+
+    /** The regex the harness uses to find the server in a Flink process's log. */
+    private static final Pattern LISTENING =
+            Pattern.compile("Flink Insight HTTP server listening on http://([^:/\\s]+):(\\d+)");
+
+    private static InsightHttpServer server(String ports, int maxConnections) {
+        MetricIndex index = new MetricIndex(true);
+        index.add(new SimpleCounter(), "numRecordsIn", TestingGroups.taskGroup("0"));
+        ExpositionWriter writer = new ExpositionWriter(new LongAdder(), DerivedMetrics.NONE);
+        HttpServerSettings settings = new HttpServerSettings(
+                PortRange.parse(ports), "127.0.0.1", 8192, Duration.ofSeconds(60), maxConnections, 2);
+        return new InsightHttpServer(settings, (f, out) -> writer.write(index.families(), f, out),
+                Map.of("/api/v1/ping", q -> Map.of("pong", true)));
+    }
+
+    @Test
+    void bindsLoopbackAndLogsTheLineTheHarnessParses() throws Exception {
+        try (TestingLogCapture log = new TestingLogCapture(); InsightHttpServer s = server("0", 16)) {
+            InetSocketAddress address = s.start();
+
+            assertThat(address).isNotNull();
+            List<String> info = log.linesAt("INFO").stream().filter(l -> LISTENING.matcher(l).find()).toList();
+            assertThat(info).hasSize(1);
+            Matcher m = LISTENING.matcher(info.get(0));
+            assertThat(m.find()).isTrue();
+            assertThat(m.group(1)).isEqualTo("127.0.0.1");
+            assertThat(Integer.parseInt(m.group(2))).isEqualTo(s.port());
+            String response = get(s.port(), "/metrics");
+            assertThat(status(response)).isEqualTo(200);
+            assertThat(response).contains("flink_taskmanager_job_task_numRecordsIn{");
+        }
+    }
+
+    @Test
+    void serverKeepsServingAfterHostileBytes() throws Exception {
+        try (InsightHttpServer s = server("0", 16)) {
+            s.start();
+            int port = s.port();
+
+            // Leading control characters are skipped (as HTTP allows); the binary line after them is not HTTP.
+            assertThat(status(exchange(port, new byte[] {0, 1, 'G', 'A', 'R', 'B', (byte) 0xff, (byte) 0xfe,
+                '\r', '\n', '\r', '\n'}))).isEqualTo(400);
+            assertThat(status(exchange(port, "GET /../../etc/passwd HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII)))).isEqualTo(400);
+            assertThat(status(exchange(port, ("GET /metrics HTTP/1.1\r\nHost: x\r\nX: " + "y".repeat(10_000)
+                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII)))).isEqualTo(431);
+            assertThat(status(exchange(port, ("GET /" + "a".repeat(9000) + " HTTP/1.1\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII)))).isEqualTo(414);
+            assertThat(status(exchange(port, "POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"
+                    .getBytes(StandardCharsets.US_ASCII)))).isEqualTo(405);
+            // A client that sends half a request and disappears.
+            try (Socket half = new Socket("127.0.0.1", port)) {
+                half.getOutputStream().write("GET /met".getBytes(StandardCharsets.US_ASCII));
+            }
+
+            String good = get(port, "/api/v1/ping");
+            assertThat(status(good)).isEqualTo(200);
+            assertThat(good).endsWith("{\"pong\":true}");
+        }
+    }
+
+    @Test
+    void nextPortOfTheRangeIsUsedWhenTheFirstIsTaken() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            int first = taken.getLocalPort();
+            try (InsightHttpServer s = server(first + "," + freePort(), 16)) {
+                assertThat(s.start()).isNotNull();
+                assertThat(s.port()).isNotEqualTo(first);
+                assertThat(status(get(s.port(), "/metrics"))).isEqualTo(200);
+            }
+        }
+    }
+
+    @Test
+    void noFreePortLogsOneErrorNamingTheOptionAndDoesNotThrow() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                TestingLogCapture log = new TestingLogCapture();
+                InsightHttpServer s = server(String.valueOf(taken.getLocalPort()), 16)) {
+            assertThat(s.start()).isNull();
+
+            assertThat(s.isRunning()).isFalse();
+            assertThat(log.linesAt("ERROR")).singleElement().asString()
+                    .contains("metrics.reporter.insight.port=" + taken.getLocalPort())
+                    .contains("127.0.0.1");
+        }
+    }
+
+    @Test
+    void connectionsBeyondTheLimitAreClosed() throws Exception {
+        try (InsightHttpServer s = server("0", 1)) {
+            s.start();
+            try (Socket first = new Socket("127.0.0.1", s.port()); Socket second = new Socket("127.0.0.1", s.port())) {
+                second.setSoTimeout(5000);
+                InputStream in = second.getInputStream();
+                assertThat(in.read()).isEqualTo(-1);
+                assertThat(first.isClosed()).isFalse();
+            }
+            // The limit counts open connections only: once they are gone, new ones are served.
+            String response = null;
+            for (int attempt = 0; attempt < 50 && response == null; attempt++) {
+                String r = get(s.port(), "/metrics");
+                if (!r.isEmpty()) {
+                    response = r;
+                } else {
+                    Thread.sleep(20);
+                }
+            }
+            assertThat(response).isNotNull();
+            assertThat(status(response)).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void closeFreesThePort() throws Exception {
+        InsightHttpServer s = server("0", 16);
+        s.start();
+        int port = s.port();
+        s.close();
+
+        try (ServerSocket again = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            assertThat(again.getLocalPort()).isEqualTo(port);
+        }
+    }
+}

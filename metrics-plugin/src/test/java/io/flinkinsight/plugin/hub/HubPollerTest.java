@@ -1,0 +1,130 @@
+package io.flinkinsight.plugin.hub;
+
+import io.flinkinsight.plugin.store.SeriesKey;
+import io.flinkinsight.plugin.store.SeriesStore;
+import io.flinkinsight.plugin.store.StoreSettings;
+import io.flinkinsight.plugin.store.TestingClock;
+import io.flinkinsight.plugin.store.job.JobStore;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalDouble;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class HubPollerTest {
+
+    private static final String JOB = "f3a874d12c3a7e77b32fe710c1a72ba2";
+    private static final String SOURCE = "cbc357ccb763df2852fee8c4fc7d55f2";
+    private static final String SINK = "90bea66de1c231edf33913ecd54406c1";
+
+    private final TestingClock clock = new TestingClock(1_795_321_760_000L);
+    private final SeriesStore series = new SeriesStore(StoreSettings.defaults(), clock);
+    private final JobStore jobs = new JobStore(10, clock);
+
+    private OptionalDouble latest(String name, String vertexId, String vertexName) {
+        return series.latest(HubSeries.vertex(name, JOB, "recorded-job", vertexId, vertexName));
+    }
+
+    @Test
+    void aPollRecordsVertexRatesLatencyAndTaskManagerFigures() throws Exception {
+        TestingRestSource rest = TestingRestSource.recordedCluster();
+        HubPoller.Outcome outcome = new HubPoller(rest, series, jobs, clock).poll();
+
+        assertThat(outcome.failures()).isZero();
+        assertThat(latest(HubSeries.RECORDS_OUT, SOURCE, "Source: numbers -> double")).hasValue(839.6500000000001);
+        assertThat(latest(HubSeries.BUSY, SOURCE, "Source: numbers -> double")).hasValue(1000.0);
+        SeriesKey p99 = HubSeries.latency(JOB, "recorded-job", SINK, "plus one -> Sink: discard", "0.99");
+        SeriesKey p50 = HubSeries.latency(JOB, "recorded-job", SINK, "plus one -> Sink: discard", "0.5");
+        assertThat(series.latest(p99).getAsDouble()).isEqualTo(maxOfRecorded("_p99"));
+        assertThat(series.latest(p50).getAsDouble()).isEqualTo(maxOfRecorded("_median"));
+        assertThat(series.latest(HubSeries.of(HubSeries.TM_COUNT))).hasValue(1.0);
+        assertThat(series.latest(HubSeries.of(HubSeries.TM_HEAP_MAX, "tm_id", "aae5604d-9443-442e-bd50-0e7b521211ae")))
+                .hasValue(536870912.0);
+        assertThat(series.latest(HubSeries.of(HubSeries.CLUSTER_JOBS, "state", "RUNNING"))).hasValue(1.0);
+        assertThat(jobs.get(JOB).jobName()).isEqualTo("recorded-job");
+        assertThat(jobs.vertexName(JOB, SINK)).isEqualTo("plus one -> Sink: discard");
+    }
+
+    private static double maxOfRecorded(String suffix) throws IOException {
+        return RestPayloads.values(TestingRestSource.fixture("vertex-latency-values.json")).entrySet().stream()
+                .filter(e -> e.getKey().endsWith(suffix))
+                .mapToDouble(java.util.Map.Entry::getValue)
+                .max()
+                .orElseThrow();
+    }
+
+    @Test
+    void latencyIdsAreListedOnceAndReusedUntilTheRediscoveryRound() throws Exception {
+        TestingRestSource rest = TestingRestSource.recordedCluster();
+        HubPoller poller = new HubPoller(rest, series, jobs, clock);
+        for (int i = 0; i < HubPoller.LATENCY_DISCOVERY_EVERY + 1; i++) {
+            poller.poll();
+            clock.advance(10_000);
+        }
+        long listings = rest.requested.stream().filter(p -> p.endsWith("/metrics")).count();
+        // two vertices, listed in the first round and again LATENCY_DISCOVERY_EVERY rounds later
+        assertThat(listings).isEqualTo(4);
+    }
+
+    @Test
+    void failingRequestsAreCountedAndTheRoundGoesOn() throws Exception {
+        TestingRestSource rest = new TestingRestSource()
+                .route(p -> p.equals("/taskmanagers"), "taskmanagers.json")
+                .route(p -> p.startsWith("/taskmanagers/"), "taskmanager-metrics.json");
+
+        HubPoller.Outcome outcome = new HubPoller(rest, series, jobs, clock).poll();
+
+        assertThat(outcome.failures()).isEqualTo(1);
+        assertThat(outcome.firstFailure()).contains("/jobs/overview");
+        assertThat(series.latest(HubSeries.of(HubSeries.TM_COUNT))).hasValue(1.0);
+        assertThat(series.latest(HubSeries.of(HubSeries.POLL_FAILURES))).hasValue(1.0);
+    }
+
+    @Test
+    void aRoundNeverExceedsItsRequestBudget() throws Exception {
+        // every job details request answers the recorded job, so 60 running jobs would need far more requests
+        StringBuilder overview = new StringBuilder("{\"jobs\":[");
+        for (int i = 0; i < 60; i++) {
+            overview.append(i == 0 ? "" : ",").append(String.format(
+                    "{\"jid\":\"%032x\",\"name\":\"j%d\",\"state\":\"RUNNING\",\"start-time\":%d,\"end-time\":-1}", i, i, i));
+        }
+        overview.append("]}");
+        var parsed = new com.fasterxml.jackson.databind.ObjectMapper().readTree(overview.toString());
+        TestingRestSource fixtures = TestingRestSource.recordedCluster();
+        List<String> requested = new ArrayList<>();
+        RestSource rest = path -> {
+            requested.add(path);
+            return path.equals("/jobs/overview") ? parsed : fixtures.get(path);
+        };
+
+        HubPoller.Outcome outcome = new HubPoller(rest, series, new JobStore(100, clock), clock).poll();
+
+        assertThat(outcome.requests()).isLessThanOrEqualTo(HubPoller.MAX_REQUESTS_PER_POLL);
+        assertThat(requested).hasSizeLessThanOrEqualTo(HubPoller.MAX_REQUESTS_PER_POLL);
+        assertThat(requested.stream().filter(p -> p.matches("/jobs/[0-9a-f]{32}")).count())
+                .isLessThanOrEqualTo(HubPoller.MAX_JOBS_PER_POLL);
+    }
+
+    @Test
+    void longIdListsAreSplitIntoShortRequests() {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            ids.add("0.latency.source_id.cbc357ccb763df2852fee8c4fc7d55f2.operator_id.90bea66de1c231edf33913ecd54406c1"
+                    + ".operator_subtask_index." + i + ".latency_p99");
+        }
+        List<String> batches = HubPoller.batches(ids);
+
+        assertThat(batches).hasSizeGreaterThan(1);
+        assertThat(batches).allSatisfy(b -> assertThat(b.length()).isLessThanOrEqualTo(HubPoller.MAX_QUERY_CHARS));
+        assertThat(String.join(",", batches).split(",")).hasSize(64);
+    }
+
+    @Test
+    void taskManagerIdsAreSafeInAPath() {
+        assertThat(HubPoller.pathSegment("127.0.0.1:35827-4d5e1a")).isEqualTo("127.0.0.1:35827-4d5e1a");
+        assertThat(HubPoller.pathSegment("a b/c")).isEqualTo("a%20b%2Fc");
+    }
+}

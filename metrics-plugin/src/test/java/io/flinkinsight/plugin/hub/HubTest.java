@@ -1,0 +1,41 @@
+package io.flinkinsight.plugin.hub;
+
+import io.flinkinsight.plugin.store.SeriesStore;
+import io.flinkinsight.plugin.store.StoreSettings;
+import io.flinkinsight.plugin.store.TestingClock;
+import io.flinkinsight.plugin.store.job.JobStore;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class HubTest {
+
+    @Test
+    void runsOnItsOwnDaemonThreadAndStopsOnClose() throws Exception {
+        TestingClock clock = new TestingClock(0);
+        // port 1 refuses connections: the polls fail fast, are counted, and the schedule goes on
+        StoreSettings settings = new StoreSettings(Duration.ofHours(1), Duration.ofSeconds(5), 100, 10, 10,
+                "http://127.0.0.1:1", Duration.ofMillis(100));
+        SeriesStore series = new SeriesStore(settings, clock);
+        Hub hub = Hub.start(settings, series, new JobStore(10, clock), clock);
+
+        Thread hubThread = null;
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (System.nanoTime() < deadline && series.names().isEmpty()) {
+            Thread.sleep(50);
+        }
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().equals(Hub.THREAD_NAME)) {
+                hubThread = t;
+            }
+        }
+        assertThat(series.names()).contains(HubSeries.POLL_FAILURES);
+        assertThat(hubThread).isNotNull();
+        assertThat(hubThread.isDaemon()).isTrue();
+
+        hub.close();
+        assertThat(hub.isTerminated()).isTrue();
+    }
+}

@@ -1,0 +1,127 @@
+package io.flinkinsight.plugin.runtime;
+
+import io.flinkinsight.plugin.InsightOptions;
+import org.apache.flink.configuration.ConfigOption;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class InsightConfigurationTest {
+
+    private static final String PREFIX = InsightOptions.USER_PREFIX;
+
+    private static InsightConfiguration parse(String key, String value) {
+        Properties p = new Properties();
+        p.setProperty(key, value);
+        return InsightConfiguration.from(p, PREFIX);
+    }
+
+    @Test
+    void defaultsAreTheDocumentedOnes() {
+        InsightConfiguration c = InsightConfiguration.defaults();
+
+        assertThat(c.ports().toString()).isEqualTo("9250-9260");
+        assertThat(c.bindHost()).isEqualTo("0.0.0.0");
+        assertThat(c.historyRetention()).isEqualTo(Duration.ofHours(1));
+        assertThat(c.historyResolution()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(c.historyMaxSeries()).isEqualTo(20000);
+        assertThat(c.checkpointsMaxPerJob()).isEqualTo(1000);
+        assertThat(c.jobsMax()).isEqualTo(1000);
+        assertThat(c.hubEnabled()).isTrue();
+        assertThat(c.hubFlinkRestUrl()).isEmpty();
+        assertThat(c.hubPollInterval()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(c.filterLabelValueCharacters()).isTrue();
+        assertThat(c.role()).isEqualTo("auto");
+    }
+
+    @Test
+    void everyOptionHasADescriptionAndADefault() {
+        for (ConfigOption<?> option : InsightOptions.all()) {
+            assertThat(option.hasDefaultValue()).as(option.key()).isTrue();
+            assertThat(option.description().toString()).as(option.key()).isNotBlank();
+        }
+        assertThat(InsightOptions.all()).extracting(ConfigOption::key).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void valuesAreParsed() {
+        Properties p = new Properties();
+        p.setProperty("port", "9300,9400-9401");
+        p.setProperty("history.retention", "30 min");
+        p.setProperty("history.resolution", "10s");
+        p.setProperty("hub.enabled", "false");
+        p.setProperty("hub.flink-rest-url", "http://127.0.0.1:8081");
+        p.setProperty("role", "Client");
+        InsightConfiguration c = InsightConfiguration.from(p, PREFIX);
+
+        assertThat(c.ports().iterator()).toIterable().containsExactly(9300, 9400, 9401);
+        assertThat(c.historyRetention()).isEqualTo(Duration.ofMinutes(30));
+        assertThat(c.historyResolution()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(c.hubEnabled()).isFalse();
+        assertThat(c.hubFlinkRestUrl()).isEqualTo("http://127.0.0.1:8081");
+        assertThat(c.role()).isEqualTo("client");
+    }
+
+    @Test
+    void badPortNamesTheFullKeyAndWhatIsAccepted() {
+        assertThatThrownBy(() -> parse("port", "9260-9250"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("metrics.reporter.insight.port")
+                .hasMessageContaining("[0, 65535]");
+        assertThatThrownBy(() -> parse("port", "70000"))
+                .hasMessageContaining("metrics.reporter.insight.port");
+        assertThatThrownBy(() -> parse("port", "abc"))
+                .hasMessageContaining("metrics.reporter.insight.port");
+    }
+
+    @Test
+    void badIntegerNamesTheFullKeyAndRange() {
+        assertThatThrownBy(() -> parse("history.max-series", "0"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("metrics.reporter.insight.history.max-series")
+                .hasMessageContaining("[1, 1000000]");
+    }
+
+    @Test
+    void badDurationNamesTheFullKeyAndRange() {
+        assertThatThrownBy(() -> parse("history.resolution", "5 parsecs"))
+                .hasMessageContaining("metrics.reporter.insight.history.resolution")
+                .hasMessageContaining("1 s");
+        assertThatThrownBy(() -> parse("history.retention", "8 d"))
+                .hasMessageContaining("metrics.reporter.insight.history.retention");
+    }
+
+    @Test
+    void retentionFinerThanTheSampleCapIsRefused() {
+        Properties p = new Properties();
+        p.setProperty("history.retention", "7 d");
+        p.setProperty("history.resolution", "1 s");
+
+        assertThatThrownBy(() -> InsightConfiguration.from(p, PREFIX))
+                .hasMessageContaining("metrics.reporter.insight.history.retention")
+                .hasMessageContaining("100000");
+    }
+
+    @Test
+    void badBooleanRoleAndUrlAreRefused() {
+        assertThatThrownBy(() -> parse("hub.enabled", "yes"))
+                .hasMessageContaining("metrics.reporter.insight.hub.enabled").hasMessageContaining("true or false");
+        assertThatThrownBy(() -> parse("role", "gateway"))
+                .hasMessageContaining("metrics.reporter.insight.role").hasMessageContaining("client");
+        assertThatThrownBy(() -> parse("hub.flink-rest-url", "localhost:8081"))
+                .hasMessageContaining("metrics.reporter.insight.hub.flink-rest-url");
+    }
+
+    @Test
+    void messageUsesThePrefixOfTheReporterThatReadIt() {
+        Properties p = new Properties();
+        p.setProperty("port", "x");
+
+        assertThatThrownBy(() -> InsightConfiguration.from(p, "traces.reporter.insight."))
+                .hasMessageStartingWith("traces.reporter.insight.port");
+    }
+}

@@ -1,0 +1,70 @@
+package io.flinkinsight.plugin.runtime;
+
+import org.apache.flink.metrics.SimpleCounter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.util.Map;
+import java.util.Properties;
+
+import static io.flinkinsight.plugin.metrics.TestingGroups.group;
+import static io.flinkinsight.plugin.metrics.TestingGroups.taskGroup;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RoleDetectionTest {
+
+    private InsightRuntime runtime;
+
+    @AfterEach
+    void closeRuntime() {
+        System.clearProperty(ProcessRole.SYSTEM_PROPERTY);
+        if (runtime != null) {
+            runtime.close();
+        }
+    }
+
+    private InsightRuntime runtime(Properties p) {
+        runtime = new InsightRuntime(InsightConfiguration.from(p, "metrics.reporter.insight."), Clock.systemUTC());
+        return runtime;
+    }
+
+    @Test
+    void taskManagerScopeMakesTheProcessATaskManager() {
+        InsightRuntime r = runtime(new Properties());
+        r.metricAdded(new SimpleCounter(), "numRecordsIn", taskGroup("0"));
+
+        assertThat(r.role()).isEqualTo("taskmanager");
+    }
+
+    @Test
+    void jobManagerScopeWinsOverTaskManagerScope() {
+        InsightRuntime r = runtime(new Properties());
+        r.metricAdded(new SimpleCounter(), "numRecordsIn", taskGroup("0"));
+        r.metricAdded(new SimpleCounter(), "numRegisteredTaskManagers", group("jobmanager", Map.of()));
+        r.metricAdded(new SimpleCounter(), "numRecordsOut", taskGroup("0"));
+
+        assertThat(r.role()).isEqualTo("jobmanager");
+    }
+
+    @Test
+    void declaredRoleIsNotOverriddenByScopes() {
+        Properties p = new Properties();
+        p.setProperty("role", "client");
+        p.setProperty("port", "0");
+        p.setProperty("bind-host", "127.0.0.1");
+        InsightRuntime r = InsightRuntime.start(InsightConfiguration.from(p, "x."), Clock.systemUTC());
+        runtime = r;
+        r.metricAdded(new SimpleCounter(), "numRegisteredTaskManagers", group("jobmanager", Map.of()));
+
+        assertThat(r.role()).isEqualTo("client");
+    }
+
+    @Test
+    void systemPropertyDeclaresTheRoleWhenTheOptionIsAuto() {
+        System.setProperty(ProcessRole.SYSTEM_PROPERTY, "client");
+
+        assertThat(ProcessRole.declared("auto")).isEqualTo("client");
+        assertThat(ProcessRole.declared("taskmanager")).isEqualTo("taskmanager");
+    }
+}
