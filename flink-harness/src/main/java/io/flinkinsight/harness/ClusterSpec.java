@@ -1,0 +1,47 @@
+package io.flinkinsight.harness;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What to start, as the builder collected it: immutable, ports still 0 where the harness picks a free one.
+ *
+ * @param workDir conf, logs, plugins, tmp and checkpoints of this cluster
+ * @param pluginJar the Insight plugin jar for {@code plugins/insight/}, or null for a cluster without it
+ * @param config extra Flink options; they win over the harness defaults
+ * @param gatewayClasspath jars added to the SQL Gateway's classpath only (its {@code lib/}), e.g. a client jar
+ */
+public record ClusterSpec(
+        Path workDir,
+        Path pluginJar,
+        int taskManagers,
+        int slotsPerTaskManager,
+        boolean sqlGateway,
+        int restPort,
+        int rpcPort,
+        int gatewayPort,
+        String insightPortRange,
+        Map<String, String> config,
+        String jobManagerProcessSize,
+        String taskManagerProcessSize,
+        String gatewayHeap,
+        Duration startTimeout,
+        List<Path> gatewayClasspath) {
+
+    public ClusterSpec {
+        if (taskManagers < 0) {
+            throw new IllegalArgumentException("taskManagers must be >= 0, was " + taskManagers);
+        }
+        if (slotsPerTaskManager < 1) {
+            throw new IllegalArgumentException("slotsPerTaskManager must be >= 1, was " + slotsPerTaskManager);
+        }
+        config = Map.copyOf(config);
+        gatewayClasspath = List.copyOf(gatewayClasspath);
+    }
+
+    public boolean withPlugin() {
+        return pluginJar != null;
+    }
+}

@@ -1,0 +1,106 @@
+package io.flinkinsight.harness;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** One JVM the harness started, with the files it writes; stops only itself and its descendants. */
+public final class FlinkProcess {
+
+    private final Role role;
+    private final Process process;
+    private final Path logFile;
+    private final Path outFile;
+
+    FlinkProcess(Role role, Process process, Path logFile, Path outFile) {
+        this.role = role;
+        this.process = process;
+        this.logFile = logFile;
+        this.outFile = outFile;
+    }
+
+    public Role role() {
+        return role;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** The log4j file of the process. */
+    public Path logFile() {
+        return logFile;
+    }
+
+    /** Stdout and stderr of the JVM: start failures before log4j is up land here. */
+    public Path outFile() {
+        return outFile;
+    }
+
+    /** Exit code, or null while it runs. */
+    public Integer exitCode() {
+        return process.isAlive() ? null : process.exitValue();
+    }
+
+    /** The tail of the log and of the out file, for error messages. */
+    public String describeTail(int lines) {
+        return "---- " + role + " (pid " + pid() + ", " + (isAlive() ? "running" : "exited " + exitCode()) + ")"
+                + "\n---- tail of " + logFile + ":\n" + LogFiles.tail(logFile, lines)
+                + "\n---- tail of " + outFile + ":\n" + LogFiles.tail(outFile, lines);
+    }
+
+    /**
+     * Stops the processes (and their descendants) together: SIGTERM first so Flink's shutdown hooks clean up, then,
+     * for whatever still runs when {@code grace} is over, SIGKILL. Returns the pids that were still alive even then.
+     */
+    static List<Long> stopAll(List<FlinkProcess> processes, Duration grace) {
+        List<ProcessHandle> handles = new ArrayList<>();
+        for (FlinkProcess p : processes) {
+            ProcessHandle handle = p.process.toHandle();
+            // Descendants are collected before the parent dies, when they can still be found.
+            handle.descendants().forEach(handles::add);
+            handles.add(handle);
+        }
+        handles.forEach(ProcessHandle::destroy);
+        long deadline = System.nanoTime() + grace.toNanos();
+        for (ProcessHandle handle : handles) {
+            long left = Math.max(0, deadline - System.nanoTime());
+            try {
+                handle.onExit().get(left, TimeUnit.NANOSECONDS);
+            } catch (Exception e) {
+                // Timed out or interrupted: the forcible pass below handles it.
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+        List<Long> survivors = new ArrayList<>();
+        for (ProcessHandle handle : handles) {
+            if (handle.isAlive()) {
+                handle.destroyForcibly();
+                try {
+                    handle.onExit().get(10, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    if (e instanceof InterruptedException) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                if (handle.isAlive()) {
+                    survivors.add(handle.pid());
+                }
+            }
+        }
+        return survivors;
+    }
+
+    @Override
+    public String toString() {
+        return role + "(pid " + pid() + ")";
+    }
+}

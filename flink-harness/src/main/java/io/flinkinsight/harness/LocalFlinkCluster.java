@@ -1,0 +1,230 @@
+package io.flinkinsight.harness;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A running Flink 2.2 session cluster on 127.0.0.1: JobManager, TaskManagers and optionally the SQL Gateway as
+ * separate JVMs, optionally with the Insight plugin. {@link #close()} (or JVM exit) stops exactly those JVMs.
+ */
+public final class LocalFlinkCluster implements AutoCloseable {
+
+    /** The line the plugin logs once its HTTP server is bound. */
+    public static final Pattern INSIGHT_LISTENING =
+            Pattern.compile("Flink Insight HTTP server listening on http://([^:/\\s]+):(\\d+)");
+
+    static final Duration DEFAULT_INSIGHT_WAIT = Duration.ofSeconds(30);
+    private static final Duration STOP_GRACE = Duration.ofSeconds(20);
+    private static final int TAIL_LINES = 60;
+
+    private final ClusterSpec spec;
+    private final ClusterPorts ports;
+    private final List<FlinkProcess> processes;
+    private final FlinkRestClient rest = new FlinkRestClient();
+    private final Map<Role, String> insightUrls = new ConcurrentHashMap<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Thread shutdownHook;
+
+    LocalFlinkCluster(ClusterSpec spec, ClusterPorts ports, List<FlinkProcess> processes) {
+        this.spec = spec;
+        this.ports = ports;
+        // The launcher appends to this list while starting, so a failed start still stops what it started.
+        this.processes = processes;
+        this.shutdownHook = new Thread(this::stopProcesses, "flink-insight-harness-shutdown");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    public static LocalFlinkClusterBuilder builder() {
+        return new LocalFlinkClusterBuilder();
+    }
+
+    public ClusterSpec spec() {
+        return spec;
+    }
+
+    public ClusterPorts ports() {
+        return ports;
+    }
+
+    /** Flink's REST API and dashboard, e.g. {@code http://127.0.0.1:8081}. */
+    public String restUrl() {
+        return "http://" + ClusterConfiguration.LOOPBACK + ":" + ports.rest();
+    }
+
+    /** The SQL Gateway's REST endpoint. */
+    public String gatewayUrl() {
+        requireGateway();
+        return "http://" + ClusterConfiguration.LOOPBACK + ":" + ports.gateway();
+    }
+
+    /** The JDBC URL of the SQL Gateway: {@code jdbc:flink://127.0.0.1:<port>}. */
+    public String jdbcUrl() {
+        requireGateway();
+        return "jdbc:flink://" + ClusterConfiguration.LOOPBACK + ":" + ports.gateway();
+    }
+
+    public Path workDir() {
+        return spec.workDir();
+    }
+
+    public Path logFile(Role role) {
+        return process(role).logFile();
+    }
+
+    /** The processes started, in start order. */
+    public List<FlinkProcess> processes() {
+        return List.copyOf(processes);
+    }
+
+    public FlinkProcess process(Role role) {
+        return processes.stream().filter(p -> p.role().equals(role)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("No process " + role + " in this cluster: " + processes));
+    }
+
+    /** The pids of the processes started, in start order. */
+    public List<Long> pids() {
+        return processes.stream().map(FlinkProcess::pid).toList();
+    }
+
+    /** Opens a JDBC session on the gateway; close it (try-with-resources). */
+    public SqlSession sqlSession() {
+        return SqlSession.open(jdbcUrl());
+    }
+
+    /** The base URL of the plugin's HTTP server in that process, from the process's log (waits up to 30 s). */
+    public String insightUrl(Role role) {
+        return insightUrl(role, DEFAULT_INSIGHT_WAIT);
+    }
+
+    public String insightUrl(Role role, Duration timeout) {
+        if (!spec.withPlugin()) {
+            throw new IllegalStateException("This cluster was started without the Insight plugin");
+        }
+        String known = insightUrls.get(role);
+        if (known != null) {
+            return known;
+        }
+        FlinkProcess process = process(role);
+        String url = Waits.until("the Insight HTTP server line in " + process.logFile(), timeout,
+                Duration.ofMillis(200), () -> {
+                    Optional<Matcher> match = LogFiles.firstMatch(process.logFile(), INSIGHT_LISTENING);
+                    if (match.isEmpty() && !process.isAlive()) {
+                        throw new Waits.AbortException(role + " exited");
+                    }
+                    return match.map(m -> "http://" + m.group(1) + ":" + m.group(2));
+                }, () -> process.describeTail(TAIL_LINES));
+        insightUrls.put(role, url);
+        return url;
+    }
+
+    /** GET a path of Flink's REST API (e.g. {@code /overview}) as JSON. */
+    public JsonNode restGet(String path) {
+        return rest.getJson(restUrl() + path);
+    }
+
+    /** GET a path of the plugin's HTTP server in that process and return the body; fails on non-200. */
+    public String insightGet(Role role, String path) {
+        return rest.getString(insightUrl(role) + path);
+    }
+
+    /** The HTTP client the harness uses, for requests the helpers above don't cover. */
+    public FlinkRestClient http() {
+        return rest;
+    }
+
+    /** Uploads a job jar through REST and runs it; returns the job id. */
+    public String submitJar(Path jar, String mainClass, List<String> args) {
+        return runJar(uploadJar(jar), mainClass, args);
+    }
+
+    /** Uploads a job jar through {@code /jars/upload}; returns the jar id for {@link #runJar}. */
+    public String uploadJar(Path jar) {
+        JsonNode uploaded = rest.uploadFile(restUrl() + "/jars/upload", "jarfile", jar);
+        String filename = uploaded.path("filename").asText("");
+        if (filename.isEmpty()) {
+            throw new IllegalStateException("Uploading " + jar + " answered without a file name: " + uploaded);
+        }
+        return Path.of(filename).getFileName().toString();
+    }
+
+    /** Runs an uploaded jar's main class through {@code /jars/:id/run}; returns the job id. */
+    public String runJar(String jarId, String mainClass, List<String> args) {
+        Map<String, Object> run = new HashMap<>();
+        run.put("entryClass", mainClass);
+        run.put("programArgsList", args);
+        JsonNode answer = rest.postJson(restUrl() + "/jars/" + jarId + "/run", run);
+        String jobId = answer.path("jobid").asText("");
+        if (jobId.isEmpty()) {
+            throw new IllegalStateException("Running jar " + jarId + " answered without a job id: " + answer);
+        }
+        return jobId;
+    }
+
+    /** The job's state as Flink's REST reports it, e.g. {@code RUNNING} or {@code FINISHED}. */
+    public String jobState(String jobId) {
+        return restGet("/jobs/" + jobId).path("state").asText();
+    }
+
+    /** Waits until the job reaches {@code state}; fails early when it ends in another terminal state. */
+    public JsonNode awaitJobState(String jobId, String state, Duration timeout) {
+        return Waits.until("job " + jobId + " in state " + state, timeout, Duration.ofMillis(250), () -> {
+            JsonNode job = restGet("/jobs/" + jobId);
+            String current = job.path("state").asText();
+            if (current.equals(state)) {
+                return Optional.of(job);
+            }
+            if (List.of("FAILED", "CANCELED", "FINISHED").contains(current)) {
+                throw new Waits.AbortException("job is " + current);
+            }
+            return Optional.empty();
+        }, () -> diagnostics(List.of(Role.JOBMANAGER)));
+    }
+
+    /** Tails of the logs of the given roles (or of all processes when empty), for error messages. */
+    public String diagnostics(List<Role> roles) {
+        StringBuilder text = new StringBuilder();
+        for (FlinkProcess process : new ArrayList<>(processes)) {
+            if (roles.isEmpty() || roles.contains(process.role())) {
+                text.append(process.describeTail(TAIL_LINES)).append('\n');
+            }
+        }
+        return text.toString();
+    }
+
+    /** Stops every process this cluster started; idempotent. Fails if one survived even SIGKILL. */
+    @Override
+    public void close() {
+        List<Long> survivors = stopProcesses();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // The JVM is already shutting down: the hook runs or ran anyway.
+        }
+        if (!survivors.isEmpty()) {
+            throw new IllegalStateException("Processes still alive after SIGKILL: " + survivors);
+        }
+    }
+
+    private List<Long> stopProcesses() {
+        if (!closed.compareAndSet(false, true)) {
+            return List.of();
+        }
+        return FlinkProcess.stopAll(new ArrayList<>(processes), STOP_GRACE);
+    }
+
+    private void requireGateway() {
+        if (!spec.sqlGateway()) {
+            throw new IllegalStateException("This cluster was started without the SQL Gateway");
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package io.flinkinsight.harness.demo;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * Command line of the demo: {@code [--duration <seconds>] [--work-dir <dir>] [--plugin-jar <jar>|--no-plugin]}.
+ *
+ * @param duration how long to run; null runs until Ctrl-C
+ * @param pluginJar null starts the cluster without the plugin
+ */
+record DemoOptions(Duration duration, Path workDir, Path pluginJar) {
+
+    static final Path DEFAULT_WORK_DIR = Path.of("flink-harness", "target", "demo");
+    static final Path DEFAULT_PLUGIN_JAR = Path.of("metrics-plugin", "target", "metrics-plugin-0.1.0-SNAPSHOT.jar");
+
+    static final String USAGE = "usage: InsightDemo [--duration <seconds>] [--work-dir <dir>]"
+            + " [--plugin-jar <jar> | --no-plugin]";
+
+    static DemoOptions parse(String... args) {
+        Duration duration = null;
+        Path workDir = DEFAULT_WORK_DIR;
+        Path pluginJar = DEFAULT_PLUGIN_JAR;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--duration" -> {
+                    long seconds = parseSeconds(value(args, ++i, "--duration"));
+                    duration = Duration.ofSeconds(seconds);
+                }
+                case "--work-dir" -> workDir = Path.of(value(args, ++i, "--work-dir"));
+                case "--plugin-jar" -> pluginJar = Path.of(value(args, ++i, "--plugin-jar"));
+                case "--no-plugin" -> pluginJar = null;
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + "\n" + USAGE);
+            }
+        }
+        return new DemoOptions(duration, workDir, pluginJar);
+    }
+
+    private static String value(String[] args, int index, String option) {
+        if (index >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
+        }
+        return args[index];
+    }
+
+    private static long parseSeconds(String text) {
+        try {
+            long seconds = Long.parseLong(text);
+            if (seconds > 0) {
+                return seconds;
+            }
+        } catch (NumberFormatException e) {
+            // Reported below with the usage.
+        }
+        throw new IllegalArgumentException("--duration needs a positive number of seconds, got " + text + "\n" + USAGE);
+    }
+}

@@ -1,0 +1,45 @@
+package io.flinkinsight.harness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LogFilesTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void tailKeepsTheLastLines() throws Exception {
+        Path log = Files.writeString(dir.resolve("a.log"), "one\ntwo\nthree\nfour\n");
+
+        assertThat(LogFiles.tail(log, 2)).isEqualTo("three\nfour");
+    }
+
+    @Test
+    void tailOfMissingFileSaysSo() {
+        assertThat(LogFiles.tail(dir.resolve("none.log"), 5)).startsWith("(no file");
+    }
+
+    @Test
+    void insightLineGivesHostAndPort() throws Exception {
+        Path log = Files.writeString(dir.resolve("jm.log"), "2025 INFO x - starting\n"
+                + "2025 INFO io.flinkinsight.plugin.http.InsightHttpServer - Flink Insight HTTP server listening on"
+                + " http://127.0.0.1:9251\n");
+
+        var match = LogFiles.firstMatch(log, LocalFlinkCluster.INSIGHT_LISTENING).orElseThrow();
+
+        assertThat(match.group(1)).isEqualTo("127.0.0.1");
+        assertThat(match.group(2)).isEqualTo("9251");
+    }
+
+    @Test
+    void noMatchWhileTheLineIsNotWritten() throws Exception {
+        Path log = Files.writeString(dir.resolve("tm.log"), "2025 INFO x - starting\n");
+
+        assertThat(LogFiles.firstMatch(log, LocalFlinkCluster.INSIGHT_LISTENING)).isEmpty();
+    }
+}

@@ -1,0 +1,45 @@
+package io.flinkinsight.harness.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class DemoOptionsTest {
+
+    @Test
+    void withoutArgumentsTheDemoRunsUntilStoppedWithThePlugin() {
+        DemoOptions options = DemoOptions.parse();
+
+        assertThat(options.duration()).isNull();
+        assertThat(options.pluginJar()).isEqualTo(DemoOptions.DEFAULT_PLUGIN_JAR);
+        assertThat(options.workDir()).isEqualTo(DemoOptions.DEFAULT_WORK_DIR);
+    }
+
+    @Test
+    void durationWorkDirAndPluginAreRead() {
+        DemoOptions options = DemoOptions.parse("--duration", "60", "--work-dir", "/tmp/d", "--plugin-jar", "p.jar");
+
+        assertThat(options.duration()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(options.workDir()).isEqualTo(Path.of("/tmp/d"));
+        assertThat(options.pluginJar()).isEqualTo(Path.of("p.jar"));
+    }
+
+    @Test
+    void laterNoPluginWinsOverAnEarlierPluginJar() {
+        assertThat(DemoOptions.parse("--plugin-jar", "p.jar", "--no-plugin").pluginJar()).isNull();
+    }
+
+    @Test
+    void nonPositiveDurationIsRejectedWithUsage() {
+        assertThatThrownBy(() -> DemoOptions.parse("--duration", "0")).hasMessageContaining("usage:");
+        assertThatThrownBy(() -> DemoOptions.parse("--duration", "soon")).hasMessageContaining("positive");
+    }
+
+    @Test
+    void unknownOptionIsRejected() {
+        assertThatThrownBy(() -> DemoOptions.parse("--fast")).hasMessageContaining("unknown option --fast");
+    }
+}

@@ -1,0 +1,211 @@
+package io.flinkinsight.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.flinkinsight.harness.LocalFlinkCluster;
+import io.flinkinsight.harness.Role;
+import io.flinkinsight.harness.SqlSession;
+import io.flinkinsight.harness.Waits;
+import io.flinkinsight.harness.demo.DemoWorkload;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The built plugin jar in plugins/insight/ of a real session cluster (JobManager, TaskManager and SQL Gateway as
+ * separate JVMs): a checkpointing streaming job with RocksDB incremental checkpoints and short SQL queries through the
+ * gateway, then the scrape endpoint and the JSON API, as a user and Prometheus see them.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PluginOnSessionClusterITCase {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private LocalFlinkCluster cluster;
+    private SqlSession streamingSession;
+    private final List<String> shortQueryJobIds = new ArrayList<>();
+
+    @BeforeAll
+    void startClusterAndWorkload() {
+        cluster = TestClusters.withPlugin("session-cluster")
+                .config("metrics.latency.interval", "200")
+                .config("metrics.reporter.insight.history.resolution", "1 s")
+                .config("metrics.reporter.insight.hub.poll-interval", "2 s")
+                .start();
+        streamingSession = cluster.sqlSession();
+        DemoWorkload.startStreamingJob(cluster, streamingSession, Duration.ofSeconds(60));
+        try (SqlSession queries = cluster.sqlSession()) {
+            DemoWorkload.prepareShortQueries(queries);
+            for (String query : DemoWorkload.shortQueries()) {
+                assertThat(queries.query(query)).as("rows of %s", query).hasSize(1);
+            }
+        }
+        JsonNode jobs = cluster.restGet("/jobs/overview").path("jobs");
+        for (JsonNode job : jobs) {
+            if (job.path("state").asText().equals("FINISHED")) {
+                shortQueryJobIds.add(job.path("jid").asText());
+            }
+        }
+        assertThat(shortQueryJobIds).as("finished query jobs in Flink's REST").hasSize(DemoWorkload.shortQueries().size());
+    }
+
+    @AfterAll
+    void stop() {
+        if (streamingSession != null) {
+            streamingSession.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void jobManagerScrapePassesPromtoolAndAnIndependentParser() throws Exception {
+        String body = cluster.insightGet(Role.JOBMANAGER, "/metrics");
+        ExpositionCheckers.assertPromtoolAccepts(body);
+        ExpositionCheckers.assertPythonParserAccepts(body);
+        assertThat(body).contains("# TYPE flink_jobmanager_numRegisteredTaskManagers gauge");
+        assertThat(ExpositionCheckers.labelNames(body, "flink_jobmanager_numRegisteredTaskManagers"))
+                .containsExactly("host");
+        assertThat(ExpositionCheckers.labelNames(body, "flink_jobmanager_job_lastCheckpointSize"))
+                .contains("host", "job_id", "job_name");
+    }
+
+    @Test
+    void taskManagerScrapeHoldsTaskAndOperatorMetricsWithFlinksLabels() throws Exception {
+        String body = Waits.until("operator metrics of the streaming job on the TaskManager",
+                Duration.ofSeconds(60), Duration.ofSeconds(1), () -> {
+                    String b = cluster.insightGet(Role.TASKMANAGER, "/metrics");
+                    return b.contains("flink_taskmanager_job_task_operator_numRecordsOut{")
+                            ? Optional.of(b) : Optional.empty();
+                }, () -> cluster.diagnostics(List.of(Role.TASKMANAGER)));
+        ExpositionCheckers.assertPromtoolAccepts(body);
+        ExpositionCheckers.assertPythonParserAccepts(body);
+        assertThat(ExpositionCheckers.labelNames(body, "flink_taskmanager_Status_JVM_Memory_Heap_Used"))
+                .containsExactlyInAnyOrder("host", "tm_id");
+        assertThat(ExpositionCheckers.labelNames(body, "flink_taskmanager_job_task_numRecordsIn"))
+                .containsExactlyInAnyOrder("host", "tm_id", "job_id", "job_name", "task_id", "task_name",
+                        "task_attempt_id", "task_attempt_num", "subtask_index");
+        assertThat(ExpositionCheckers.labelNames(body, "flink_taskmanager_job_task_operator_numRecordsOut"))
+                .contains("operator_id", "operator_name", "task_name", "job_id");
+        // Counters are typed as counters (Flink's reporter says gauge); names stay the same.
+        assertThat(body).contains("# TYPE flink_taskmanager_job_task_numRecordsIn counter");
+    }
+
+    @Test
+    void checkpointsListCompletedCheckpointsWithAsyncPhaseFigures() throws Exception {
+        JsonNode completed = Waits.until("3 completed checkpoints with a checkpointed size", Duration.ofSeconds(90),
+                Duration.ofSeconds(1), () -> {
+                    List<JsonNode> found = new ArrayList<>();
+                    JsonNode jobs = json(cluster.insightGet(Role.JOBMANAGER, "/api/v1/checkpoints")).path("jobs");
+                    for (JsonNode job : jobs) {
+                        for (JsonNode cp : job.path("checkpoints")) {
+                            if (cp.path("status").asText().equals("COMPLETED")
+                                    && cp.path("checkpointedSize").asLong() > 0) {
+                                found.add(cp);
+                            }
+                        }
+                    }
+                    return found.size() >= 3 ? Optional.of(JSON.valueToTree(found)) : Optional.empty();
+                }, () -> cluster.diagnostics(List.of(Role.JOBMANAGER)));
+        for (JsonNode cp : completed) {
+            assertThat(cp.path("fullSize").asLong()).isGreaterThanOrEqualTo(cp.path("checkpointedSize").asLong());
+            assertThat(cp.path("max").path("asyncDurationMs").isIntegralNumber()).as("max async duration").isTrue();
+            assertThat(cp.path("sum").path("asyncDurationMs").asLong())
+                    .isGreaterThanOrEqualTo(cp.path("max").path("asyncDurationMs").asLong());
+            assertThat(cp.path("endTime").asLong()).isGreaterThanOrEqualTo(cp.path("triggerTime").asLong());
+            assertThat(cp.path("tasks").size()).as("per-task figures (CHILDREN_SPANS_PER_TASK)").isPositive();
+        }
+    }
+
+    @Test
+    void jobsListEachQueryWithItsClusterSideLatency() throws Exception {
+        JsonNode jobs = json(cluster.insightGet(Role.JOBMANAGER, "/api/v1/jobs")).path("jobs");
+        for (String jobId : shortQueryJobIds) {
+            JsonNode job = find(jobs, "jobId", jobId);
+            assertThat(job).as("job %s in /api/v1/jobs", jobId).isNotNull();
+            assertThat(job.path("status").asText()).isEqualTo("FINISHED");
+            long latency = job.path("clusterLatencyMs").asLong(-1);
+            JsonNode flinkView = cluster.restGet("/jobs/" + jobId);
+            long flinkDuration = flinkView.path("duration").asLong();
+            assertThat(latency).as("cluster-side latency of %s", jobId).isPositive();
+            // Flink's own duration runs from INITIALIZING to the end; ours from the first status event: same span.
+            assertThat(Math.abs(latency - flinkDuration)).as("vs Flink's duration %s ms", flinkDuration)
+                    .isLessThanOrEqualTo(Math.max(200, flinkDuration / 2));
+            assertThat(job.path("transitions").size()).isGreaterThanOrEqualTo(2);
+        }
+    }
+
+    @Test
+    void seriesHistoryGrowsOverTime() throws Exception {
+        String query = "/api/v1/series?metric=flink_jobmanager_numRegisteredTaskManagers&from=-1h";
+        int first = points(query);
+        int later = Waits.until("more history points", Duration.ofSeconds(30), Duration.ofSeconds(1), () -> {
+            int now = points(query);
+            return now > first ? Optional.of(now) : Optional.empty();
+        }, () -> "");
+        assertThat(later).isGreaterThan(first);
+    }
+
+    @Test
+    void hubGathersVertexThroughputFromTaskManagersThroughFlinksRestApi() throws Exception {
+        JsonNode series = Waits.until("hub series of records-out per vertex", Duration.ofSeconds(60),
+                Duration.ofSeconds(1), () -> {
+                    JsonNode s = json(cluster.insightGet(Role.JOBMANAGER,
+                            "/api/v1/series?metric=insight_vertex_records_out_per_second&from=-1h")).path("series");
+                    return s.size() > 0 ? Optional.of(s) : Optional.empty();
+                }, () -> cluster.diagnostics(List.of(Role.JOBMANAGER)));
+        assertThat(series.get(0).path("labels").path("vertex_id").asText()).isNotEmpty();
+        JsonNode latency = Waits.until("hub series of latency-marker quantiles per vertex", Duration.ofSeconds(60),
+                Duration.ofSeconds(1), () -> {
+                    JsonNode s = json(cluster.insightGet(Role.JOBMANAGER,
+                            "/api/v1/series?metric=insight_vertex_latency_ms&from=-1h")).path("series");
+                    return s.size() > 0 ? Optional.of(s) : Optional.empty();
+                }, () -> cluster.diagnostics(List.of(Role.JOBMANAGER)));
+        List<String> quantiles = new ArrayList<>();
+        latency.forEach(s -> quantiles.add(s.path("labels").path("quantile").asText()));
+        assertThat(quantiles).contains("0.5", "0.99");
+    }
+
+    @Test
+    void overviewNamesTheRoleOfEachProcess() throws Exception {
+        assertThat(json(cluster.insightGet(Role.JOBMANAGER, "/api/v1/overview")).path("role").asText())
+                .isEqualTo("jobmanager");
+        assertThat(json(cluster.insightGet(Role.TASKMANAGER, "/api/v1/overview")).path("role").asText())
+                .isEqualTo("taskmanager");
+    }
+
+    @Test
+    void hostileRequestsAreRefusedAndTheServerKeepsServing() throws Exception {
+        HostileHttp.assertRefusesHostileInputAndKeepsServing(cluster.insightUrl(Role.JOBMANAGER));
+        assertThat(cluster.restGet("/overview").path("taskmanagers").asInt()).isEqualTo(1);
+    }
+
+    private int points(String query) throws Exception {
+        int total = 0;
+        for (JsonNode s : json(cluster.insightGet(Role.JOBMANAGER, query)).path("series")) {
+            total += s.path("points").size();
+        }
+        return total;
+    }
+
+    private static JsonNode find(JsonNode array, String field, String value) {
+        for (JsonNode node : array) {
+            if (node.path(field).asText().equals(value)) {
+                return node;
+            }
+        }
+        return null;
+    }
+
+    static JsonNode json(String body) throws Exception {
+        return JSON.readTree(body);
+    }
+}

@@ -1,0 +1,42 @@
+package io.flinkinsight.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flinkinsight.harness.LocalFlinkCluster;
+import io.flinkinsight.harness.LocalFlinkClusterBuilder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Cluster set-ups shared by the integration tests: the built plugin jar, a private work dir, loopback ports. */
+final class TestClusters {
+
+    /** Away from the default 9250-9260, so a running demo on this machine does not collide with the tests. */
+    static final String INSIGHT_PORTS = "19250-19290";
+
+    private TestClusters() {}
+
+    static Path pluginJar() {
+        Path jar = Path.of(System.getProperty("insight.plugin.jar", "../metrics-plugin/target/metrics-plugin.jar"));
+        assertThat(jar).as("the built plugin jar (run the build first)").exists();
+        return jar;
+    }
+
+    static Path workDir(String name) {
+        try {
+            Path root = Path.of(System.getProperty("insight.work", "target/clusters"));
+            Files.createDirectories(root);
+            return Files.createTempDirectory(root, name + "-");
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** JobManager, one TaskManager and the SQL Gateway, with the plugin in plugins/insight/. */
+    static LocalFlinkClusterBuilder withPlugin(String name) {
+        return LocalFlinkCluster.builder()
+                .workDir(workDir(name))
+                .pluginJar(pluginJar())
+                .insightPortRange(INSIGHT_PORTS)
+                .sqlGateway(true);
+    }
+}
