@@ -1,0 +1,226 @@
+// End-to-end check of the panel in headless Chromium (playwright-core, no browser download), against a running hub
+// (the lead runs it on the real cluster) or the stub (`node e2e/stub-server.mjs`).
+//
+//   INSIGHT_URL=http://127.0.0.1:9250 [INSIGHT_DOWN_URL=http://127.0.0.1:1] [SCREENSHOT_DIR=/tmp/shots]
+//   [INSIGHT_JOB=<job id>] [CHROMIUM_PATH=/usr/bin/chromium] node e2e/panel.e2e.mjs
+//
+// Checks: every view renders charts with data points (read from the ECharts instances), a deep link to a job page
+// loads directly, no dialog ever opens (job and operator names are HTML injection attempts in the fixtures), the
+// unreachable-hub state shows, and the URL keeps range and refresh. Prints each check; exits 1 if any failed.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const base = (process.env.INSIGHT_URL ?? '').replace(/\/+$/, '');
+if (!base) {
+  console.error('set INSIGHT_URL to the hub, e.g. INSIGHT_URL=http://127.0.0.1:9250');
+  process.exit(2);
+}
+const downUrl = process.env.INSIGHT_DOWN_URL?.replace(/\/+$/, '');
+const shots = process.env.SCREENSHOT_DIR;
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const WAIT_MS = Number(process.env.E2E_WAIT_MS ?? 20_000);
+
+const failures = [];
+let passed = 0;
+function check(name, ok, detail = '') {
+  if (ok) {
+    passed++;
+    console.log(`ok   ${name}`);
+  } else {
+    failures.push(`${name}${detail ? `: ${detail}` : ''}`);
+    console.log(`FAIL ${name}${detail ? `: ${detail}` : ''}`);
+  }
+}
+
+async function getJson(path) {
+  const response = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(10_000) });
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+  return response.json();
+}
+
+/** Per chart on the page: series count and data points, read from ECharts itself. */
+function chartFigures(page) {
+  return page.evaluate(() => {
+    const api = globalThis.insightEcharts;
+    return [...document.querySelectorAll('[_echarts_instance_]')].map((el) => {
+      const chart = api?.getInstanceByDom(el);
+      const series = chart?.getOption()?.series ?? [];
+      const points = series.reduce(
+        (n, s) => n + (Array.isArray(s.data) ? s.data.filter((d) => Array.isArray(d) && d[1] != null).length : 0), 0);
+      const title = el.closest('section')?.querySelector('h2')?.textContent?.trim() ?? '';
+      return { title, series: series.length, points };
+    });
+  });
+}
+
+/**
+ * Waits until a chart has points — the one whose title starts with {@link title}, or any — (charts are drawn a
+ * tick after the data arrives), and returns the figures of all charts.
+ */
+async function waitForCharts(page, title) {
+  const deadline = Date.now() + WAIT_MS;
+  let figures = [];
+  while (Date.now() < deadline) {
+    figures = await chartFigures(page);
+    if (figures.some((f) => f.points > 0 && (!title || f.title.startsWith(title)))) break;
+    await page.waitForTimeout(250);
+  }
+  return figures;
+}
+
+async function noInjectedMarkup(page, where) {
+  const injected = await page.evaluate(
+    () => document.querySelectorAll('img[src="x"], .fi-content script, .fi-tooltip img').length,
+  );
+  check(`${where}: names render as text (no injected elements)`, injected === 0, `${injected} injected elements`);
+}
+
+async function screenshot(page, name) {
+  if (shots) {
+    mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+    console.log(`     screenshot ${join(shots, `${name}.png`)}`);
+  }
+}
+
+const browser = await chromium.launch({
+  executablePath,
+  headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync'],
+});
+try {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+  context.setDefaultTimeout(WAIT_MS);
+  const page = await context.newPage();
+  page.on('dialog', async (dialog) => {
+    check('no dialog opens', false, `a ${dialog.type()} dialog opened: ${dialog.message()}`);
+    await dialog.dismiss().catch(() => {});
+  });
+  page.on('pageerror', (err) => check('no uncaught page error', false, err.message));
+
+  // What the hub has, to know what each view must show.
+  const [jobs, checkpoints, client] = await Promise.all([
+    getJson('/api/v1/jobs'), getJson('/api/v1/checkpoints'), getJson('/api/v1/client')]);
+  const cpJob = process.env.INSIGHT_JOB
+    ?? checkpoints.jobs.find((j) => j.checkpoints.length > 0)?.jobId
+    ?? jobs.jobs[0]?.jobId;
+
+  // Overview
+  await page.goto(`${base}/overview?range=1h`);
+  await page.getByRole('heading', { name: 'Overview' }).waitFor();
+  const hasCheckpoints = checkpoints.jobs.some((j) => j.checkpoints.length);
+  const overviewCharts = await waitForCharts(page, hasCheckpoints ? 'Checkpoint async-phase size' : undefined);
+  check('overview: charts with data points', overviewCharts.some((f) => f.points > 0), JSON.stringify(overviewCharts));
+  if (hasCheckpoints) {
+    const size = overviewCharts.find((f) => f.title.startsWith('Checkpoint async-phase size'));
+    check('overview: checkpoint async-phase size chart has points', (size?.points ?? 0) > 0, JSON.stringify(size));
+  }
+  // Hover across a chart so tooltips (HTML) render the series names.
+  const canvas = page.locator('[_echarts_instance_]').first();
+  if (await canvas.count()) {
+    const box = await canvas.boundingBox();
+    for (let x = 0.2; box && x <= 0.9; x += 0.1) {
+      await page.mouse.move(box.x + box.width * x, box.y + box.height * 0.6);
+      await page.waitForTimeout(60);
+    }
+  }
+  await noInjectedMarkup(page, 'overview');
+  await screenshot(page, 'overview');
+
+  // URL state: the range and refresh survive clicks and navigation.
+  await page.goto(`${base}/overview?range=5m&refresh=off`);
+  await page.getByRole('radio', { name: '1h' }).click();
+  await page.waitForURL(/range=1h/);
+  check('url: range change is written to the URL', /refresh=off/.test(page.url()), page.url());
+  await page.getByRole('link', { name: 'Jobs' }).click();
+  await page.waitForURL(/\/jobs/);
+  check('url: navigation keeps range and refresh', /range=1h/.test(page.url()) && /refresh=off/.test(page.url()), page.url());
+
+  // Jobs
+  await page.getByRole('heading', { name: 'Jobs' }).waitFor();
+  if (jobs.jobs.length) {
+    await page.locator('table.fi-table tbody tr').first().waitFor();
+    const rows = await page.locator('table.fi-table tbody tr').count();
+    check('jobs: table lists jobs', rows > 0, `${rows} rows`);
+    const hostile = jobs.jobs.find((j) => /[<>]/.test(j.jobName ?? ''));
+    if (hostile) {
+      const shown = await page.getByText(hostile.jobName, { exact: true }).count();
+      check('jobs: a job named like HTML shows its name as text', shown > 0);
+    }
+  } else {
+    check('jobs: empty state when the hub has seen no job', await page.locator('fi-state').count() > 0);
+  }
+  await noInjectedMarkup(page, 'jobs');
+  await screenshot(page, 'jobs');
+
+  // Job detail, loaded directly (deep link: the hub answers index.html for app routes)
+  if (cpJob) {
+    const deep = await context.newPage();
+    deep.on('dialog', async (d) => { check('no dialog opens', false, d.message()); await d.dismiss().catch(() => {}); });
+    const response = await deep.goto(`${base}/jobs/${cpJob}?range=1h`);
+    check('deep link: /jobs/<id> answers the panel', response?.status() === 200, `HTTP ${response?.status()}`);
+    await deep.locator('h1').first().waitFor();
+    const jobHasCheckpoints = checkpoints.jobs.some((j) => j.jobId === cpJob && j.checkpoints.length);
+    const jobCharts = await waitForCharts(deep, jobHasCheckpoints ? 'Checkpointed size' : undefined);
+    if (jobHasCheckpoints) {
+      const size = jobCharts.find((f) => f.title.startsWith('Checkpointed size'));
+      check('job: checkpointed vs full size chart has points', (size?.points ?? 0) > 0, JSON.stringify(jobCharts));
+      await deep.locator('fi-checkpoint-table tbody tr').first().waitFor();
+      const cpRows = await deep.locator('fi-checkpoint-table tbody tr').count();
+      check('job: checkpoint table has rows', cpRows > 0, `${cpRows} rows`);
+      await deep.locator('fi-checkpoint-table button.fi-expand').first().click();
+      const opened = await deep.locator('tr.fi-subrow').first().waitFor({ timeout: 5_000 }).then(() => true, () => false);
+      check('job: a checkpoint row opens to its tasks', opened);
+    } else {
+      check('job: page renders charts or empty states', jobCharts.length > 0 || await deep.locator('fi-state').count() > 0);
+    }
+    await noInjectedMarkup(deep, 'job');
+    await screenshot(deep, 'job-checkpoints');
+    await deep.close();
+  } else {
+    check('job: the hub knows at least one job to open', false, 'no job in /api/v1/jobs or /api/v1/checkpoints');
+  }
+
+  // Client
+  await page.goto(`${base}/client?range=1h`);
+  await page.getByRole('heading', { name: 'Client' }).waitFor();
+  if (client.available) {
+    const clientCharts = await waitForCharts(page);
+    check('client: charts with data points', clientCharts.some((f) => f.points > 0), JSON.stringify(clientCharts));
+  } else {
+    await page.getByText('No client figures yet').waitFor();
+    const text = await page.locator('fi-state').first().textContent();
+    check('client: empty state says how to install the client', /interactive-client/.test(text ?? ''), text ?? '');
+  }
+  await screenshot(page, 'client');
+
+  // Hub unreachable: every API call fails at the network level.
+  const down = await context.newPage();
+  down.on('dialog', async (d) => { check('no dialog opens', false, d.message()); await d.dismiss().catch(() => {}); });
+  await down.route('**/api/v1/**', (route) => {
+    if (downUrl) {
+      const url = new URL(route.request().url());
+      return route.continue({ url: `${downUrl}${url.pathname}${url.search}` });
+    }
+    return route.abort('connectionrefused');
+  });
+  await down.goto(`${base}/overview?refresh=off`);
+  await down.locator('.fi-state-error').first().waitFor();
+  const message = await down.locator('.fi-state-error').first().textContent();
+  check('error: unreachable hub shows the error state', /unreachable/i.test(message ?? ''), message ?? '');
+  await screenshot(down, 'hub-unreachable');
+  await down.close();
+} catch (err) {
+  check('run completes', false, err instanceof Error ? err.stack ?? err.message : String(err));
+} finally {
+  await browser.close();
+}
+
+console.log(`\n${passed} passed, ${failures.length} failed`);
+if (failures.length) {
+  console.log('failed:');
+  for (const f of failures) console.log(`  - ${f}`);
+  process.exit(1);
+}

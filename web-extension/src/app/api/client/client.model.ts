@@ -1,0 +1,43 @@
+/** p50/p99 of a latency in ms; null until reported. */
+export interface Quantiles {
+  readonly p50: number | null;
+  readonly p99: number | null;
+}
+
+/** `GET /api/v1/client`: the interactive client's figures, summed over client processes. */
+export interface ClientFigures {
+  /** False until an interactive client has reported; then {@link hint} says how to install one. */
+  readonly available: boolean;
+  readonly hint: string | null;
+  readonly pool: {
+    readonly requests: number;
+    readonly hits: number;
+    readonly misses: number;
+    readonly hitRate: number | null;
+    readonly size: number;
+    readonly evictions: number;
+  };
+  readonly channels: {
+    readonly opened: number;
+    readonly reused: number;
+    readonly reuseRatio: number | null;
+    readonly inFlight: number;
+    readonly requestLatencyMs: Quantiles;
+  };
+  readonly collect: {
+    readonly requests: number;
+    readonly retries: number;
+    readonly retriesPerQuery: number | null;
+  };
+  readonly queries: {
+    readonly submitted: number;
+    readonly succeeded: number;
+    readonly failed: number;
+    readonly e2eLatencyMs: Quantiles;
+    readonly breakdownMs: {
+      readonly submit: number | null;
+      readonly clusterRun: number | null;
+      readonly resultFetch: number | null;
+    };
+  };
+}

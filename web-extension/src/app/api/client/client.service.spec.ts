@@ -1,0 +1,80 @@
+import { TestBed } from '@angular/core/testing';
+import { HttpTestingController } from '@angular/common/http/testing';
+
+import { timeWindow } from '../../core/time-range';
+import { panelTestProviders } from '../../../testing/testing-providers';
+import { Series } from '../series/series.model';
+import { clientFigureOf, ClientHistory, ClientService, deriveHistory } from './client.service';
+
+const counter = (name: string, values: number[]): Series => ({
+  name: `flink_sqlgateway_insight_client_${name}`,
+  labels: {},
+  points: values.map((v, i) => [i * 1000, v]),
+});
+
+describe('ClientService', () => {
+  beforeEach(() => TestBed.configureTestingModule({ providers: panelTestProviders() }));
+
+  it('findsTheFigureInAScopedMetricName', () => {
+    expect(clientFigureOf('flink_sqlgateway_insight_client_pool_hits')).toBe('pool_hits');
+    expect(clientFigureOf('flink_taskmanager_busy')).toBe('');
+  });
+
+  it('derivesHitRateReuseAndRetriesPerIntervalSummedOverProcesses', () => {
+    const h = deriveHistory({
+      pool_hits: [counter('pool_hits', [0, 4, 8]), counter('pool_hits', [0, 5, 10])],
+      pool_misses: [counter('pool_misses', [0, 1, 2])],
+      channels_reused: [counter('channels_reused', [0, 3])],
+      channels_opened: [counter('channels_opened', [0, 1])],
+      collect_retries: [counter('collect_retries', [0, 6])],
+      queries_submitted: [counter('queries_submitted', [0, 3])],
+    });
+    expect(h.available).toBe(true);
+    expect(h.hitRate).toEqual([[1000, 0.9], [2000, 0.9]]);
+    expect(h.reuseRatio).toEqual([[1000, 0.75]]);
+    expect(h.retriesPerQuery).toEqual([[1000, 2]]);
+  });
+
+  it('readsHistoryOfTheClientSeriesTheHubHas', () => {
+    const http = TestBed.inject(HttpTestingController);
+    let result: ClientHistory | undefined;
+    TestBed.inject(ClientService).history(timeWindow({ range: '15m', refresh: true })).subscribe((h) => (result = h));
+
+    http.expectOne((r) => r.url === 'api/v1/series/names').flush({
+      prefix: '',
+      truncated: false,
+      names: ['flink_jobmanager_Status_JVM_CPU_Load', 'flink_sqlgateway_insight_client_pool_hits',
+        'flink_sqlgateway_insight_client_pool_misses', 'flink_sqlgateway_insight_client_query_e2e_latency_ms'],
+    });
+    const requests = http.match((r) => r.url === 'api/v1/series');
+    expect(requests.map((r) => r.request.params.get('metric')).sort()).toEqual([
+      'flink_sqlgateway_insight_client_pool_hits',
+      'flink_sqlgateway_insight_client_pool_misses',
+      'flink_sqlgateway_insight_client_query_e2e_latency_ms',
+      'flink_sqlgateway_insight_client_query_e2e_latency_ms',
+    ]);
+    for (const r of requests) {
+      expect(r.request.params.get('from')).toBe('-15m');
+      expect(r.request.params.get('step')).toBe('3s');
+      const metric = r.request.params.get('metric') ?? '';
+      const quantile = r.request.params.get('quantile');
+      const points = metric.endsWith('pool_hits') ? [[0, 0], [1000, 9]] : metric.endsWith('pool_misses')
+        ? [[0, 0], [1000, 1]] : [[0, quantile === '0.99' ? 500 : 250]];
+      r.flush({ metric, from: 0, to: 1, step: 1000, matched: 1, truncated: false,
+        series: [{ name: metric, labels: quantile ? { quantile } : {}, points }] });
+    }
+    expect(result?.hitRate).toEqual([[1000, 0.9]]);
+    expect(result?.e2eP50).toEqual([[0, 250]]);
+    expect(result?.e2eP99).toEqual([[0, 500]]);
+    http.verify();
+  });
+
+  it('isUnavailableWhenNoClientSeriesExist', () => {
+    const http = TestBed.inject(HttpTestingController);
+    let result: ClientHistory | undefined;
+    TestBed.inject(ClientService).history(timeWindow({ range: '5m', refresh: true })).subscribe((h) => (result = h));
+    http.expectOne((r) => r.url === 'api/v1/series/names').flush({ prefix: '', truncated: false, names: ['x'] });
+    expect(result?.available).toBe(false);
+    http.verify();
+  });
+});

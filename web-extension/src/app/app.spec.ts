@@ -1,0 +1,74 @@
+import { TestBed } from '@angular/core/testing';
+import { Router } from '@angular/router';
+
+import { answer, failNetwork, panelTestProviders, settle } from '../testing/testing-providers';
+import { App } from './app';
+
+describe('App', () => {
+  beforeEach(() => TestBed.configureTestingModule({ providers: panelTestProviders() }));
+
+  it('linksEveryPageKeepingTheViewInTheUrl', async () => {
+    const router = TestBed.inject(Router);
+    const fixture = TestBed.createComponent(App);
+    await router.navigateByUrl('/overview?range=1h&refresh=off');
+    await settle();
+    const links = [...fixture.nativeElement.querySelectorAll('.fi-menu a')] as HTMLAnchorElement[];
+    expect(links.map((a) => a.textContent?.trim())).toEqual(['◔Overview', '☰Jobs', '⇄Client']);
+    expect(links[1].getAttribute('href')).toBe('/jobs?range=1h&refresh=off');
+  });
+
+  it('writesTheChosenRangeAndPausedRefreshToTheUrl', async () => {
+    const router = TestBed.inject(Router);
+    const fixture = TestBed.createComponent(App);
+    await router.navigateByUrl('/overview');
+    await settle();
+    const radio = [...fixture.nativeElement.querySelectorAll('.fi-radio')].find(
+      (b) => (b as HTMLElement).textContent?.trim() === '6h',
+    ) as HTMLButtonElement;
+    radio.click();
+    await settle();
+    expect(router.url).toBe('/overview?range=6h');
+    const pause = fixture.nativeElement.querySelector('button[aria-pressed]') as HTMLButtonElement;
+    expect(pause.getAttribute('aria-pressed')).toBe('true');
+    pause.click();
+    await settle();
+    expect(router.url).toBe('/overview?range=6h&refresh=off');
+    expect(pause.getAttribute('aria-pressed')).toBe('false');
+  });
+
+  it('appliesACustomRange', async () => {
+    const router = TestBed.inject(Router);
+    const fixture = TestBed.createComponent(App);
+    await router.navigateByUrl('/overview');
+    await settle();
+    const custom = [...fixture.nativeElement.querySelectorAll('.fi-radio')].find(
+      (b) => (b as HTMLElement).textContent?.trim() === 'custom',
+    ) as HTMLButtonElement;
+    custom.click();
+    await settle();
+    const [from, to] = [...fixture.nativeElement.querySelectorAll('input[type="datetime-local"]')] as HTMLInputElement[];
+    from.value = '2025-11-22T10:00';
+    to.value = '2025-11-22T11:00';
+    (fixture.nativeElement.querySelector('form button[type="submit"]') as HTMLButtonElement).click();
+    await settle();
+    const expected = `from=${new Date(2025, 10, 22, 10).getTime()}&to=${new Date(2025, 10, 22, 11).getTime()}`;
+    expect(router.url).toContain(`range=custom&${expected}`);
+  });
+
+  it('warnsWhenTheHubIsUnreachable', async () => {
+    const fixture = TestBed.createComponent(App);
+    await settle();
+    expect(failNetwork('api/v1/overview')).toBe(1);
+    await settle();
+    expect(fixture.nativeElement.querySelector('.fi-sider-error')?.textContent).toContain('hub unreachable');
+  });
+
+  it('showsTheProcessItServesFrom', async () => {
+    const fixture = TestBed.createComponent(App);
+    await settle();
+    answer('api/v1/overview', { role: 'jobmanager', flinkVersion: '2.2.0', uptimeMs: 3_660_000, version: '0.1.0' });
+    await settle();
+    expect(fixture.nativeElement.querySelector('.fi-sider-foot')?.textContent).toContain('jobmanager · Flink 2.2.0 · up 1 h 1 min');
+    expect(fixture.nativeElement.querySelector('.fi-sider-error')).toBeNull();
+  });
+});

@@ -1,0 +1,36 @@
+import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
+import { RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
+
+import { OverviewService } from './api/overview/overview.service';
+import { liveQuery } from './core/live-query';
+import { TimeToolbar } from './shell/time-toolbar';
+import { formatDuration } from './shared/format/units';
+
+/** The shell: Flink-dashboard-like sider with the pages, a header with the time controls, and the page. */
+@Component({
+  selector: 'fi-root',
+  imports: [RouterOutlet, RouterLink, RouterLinkActive, TimeToolbar],
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  templateUrl: './app.html',
+})
+export class App {
+  private readonly overviewApi = inject(OverviewService);
+  protected readonly overview = liveQuery(() => this.overviewApi.overview());
+
+  protected readonly links = [
+    { path: '/overview', label: 'Overview', icon: '◔' },
+    { path: '/jobs', label: 'Jobs', icon: '☰' },
+    { path: '/client', label: 'Client', icon: '⇄' },
+  ];
+
+  protected readonly processText = computed(() => {
+    const o = this.overview.value();
+    if (!o) {
+      return '';
+    }
+    const parts = [o.role, o.flinkVersion ? `Flink ${o.flinkVersion}` : undefined,
+      o.uptimeMs != null ? `up ${formatDuration(o.uptimeMs)}` : undefined];
+    return parts.filter(Boolean).join(' · ');
+  });
+  protected readonly version = computed(() => this.overview.value()?.insightVersion ?? this.overview.value()?.version);
+}

@@ -1,0 +1,42 @@
+import { TestBed } from '@angular/core/testing';
+import { RouterTestingHarness } from '@angular/router/testing';
+
+import { clientFigures } from '../../../testing/payloads';
+import { answer, panelTestProviders, settle } from '../../../testing/testing-providers';
+import { ClientPage } from './client-page';
+
+async function open() {
+  TestBed.configureTestingModule({ providers: panelTestProviders() });
+  const harness = await RouterTestingHarness.create();
+  await harness.navigateByUrl('/client?refresh=off', ClientPage);
+  await settle();
+  return harness;
+}
+
+describe('ClientPage', () => {
+  it('explainsHowToInstallTheClientUntilItReports', async () => {
+    const harness = await open();
+    answer('api/v1/client', clientFigures(false));
+    await settle();
+    const empty = harness.routeNativeElement?.querySelector('fi-state.fi-state-empty');
+    expect(empty?.textContent).toContain('No client figures yet');
+    expect(empty?.textContent).toContain('execution.target: remote-interactive');
+    // No history is asked for while there is no client.
+    expect(answer('api/v1/series/names', {}).length).toBe(0);
+  });
+
+  it('showsPoolChannelAndRetryFiguresAndTheirHistory', async () => {
+    const harness = await open();
+    answer('api/v1/client', clientFigures(true));
+    await settle();
+    expect(answer('api/v1/series/names', { prefix: '', truncated: false, names: [] }).length).toBe(1);
+    await settle();
+    const text = harness.routeNativeElement?.textContent ?? '';
+    expect(text).toContain('90 %');
+    expect(text).toContain('95 %');
+    expect(text).toContain('0.5');
+    expect(text).toContain('submit 40 ms');
+    expect(text).toContain('end-to-end p50 260 ms');
+    expect(harness.routeNativeElement?.querySelectorAll('fi-time-chart').length).toBe(5);
+  });
+});

@@ -1,0 +1,91 @@
+import { TestBed } from '@angular/core/testing';
+import { RouterTestingHarness } from '@angular/router/testing';
+
+import { checkpointRecord, clientFigures, HOSTILE_NAME, JOB_ID, jobRecord, seriesResponse } from '../../../testing/payloads';
+import { answer, failNetwork, panelTestProviders, settle } from '../../../testing/testing-providers';
+import { TestingEcharts } from '../../../testing/testing-echarts';
+import { checkpointLimit, OverviewPage } from './overview-page';
+
+async function open(echarts = new TestingEcharts()) {
+  TestBed.configureTestingModule({ providers: panelTestProviders(echarts) });
+  const harness = await RouterTestingHarness.create();
+  await harness.navigateByUrl('/overview?refresh=off', OverviewPage);
+  await settle();
+  return harness;
+}
+
+describe('OverviewPage', () => {
+  it('showsClientPathFiguresBesideClusterSideJobTime', async () => {
+    const harness = await open();
+    const now = Date.now();
+    answer('api/v1/client', clientFigures(true));
+    answer('api/v1/jobs', {
+      total: 2,
+      matched: 2,
+      jobs: [
+        jobRecord({ jobId: 'a'.repeat(32), status: 'FINISHED', terminal: true, endedAt: now - 1000, clusterLatencyMs: 200 }),
+        jobRecord({ jobId: 'b'.repeat(32), status: 'RUNNING' }),
+      ],
+    });
+    answer('api/v1/checkpoints', { jobs: [] });
+    answer('api/v1/series', seriesResponse('insight_vertex_latency_ms', []));
+    await settle();
+    const text = harness.routeNativeElement?.textContent ?? '';
+    expect(text).toContain('90 %');
+    expect(text).toContain('95 %');
+    expect(text).toContain('260 ms · 540 ms');
+    expect(text).toContain('1 jobs ended in range · 1 running');
+    expect(text).toContain('No checkpoints in this time range yet.');
+  });
+
+  it('chartsCheckpointSizesPerJobWithEscapedNames', async () => {
+    const echarts = new TestingEcharts();
+    await open(echarts);
+    answer('api/v1/client', clientFigures(false));
+    answer('api/v1/jobs', { total: 0, matched: 0, jobs: [] });
+    answer('api/v1/checkpoints', {
+      jobs: [{ jobId: JOB_ID, jobName: HOSTILE_NAME, checkpoints: [checkpointRecord({ endTime: Date.now() - 1000 })] }],
+    });
+    answer('api/v1/series', seriesResponse('insight_vertex_latency_ms', []));
+    await settle();
+    const size = echarts.charts
+      .map((c) => c.calls.find((call) => call.notMerge)?.option)
+      .find((o) => (o?.['series'] as { id: string }[]).some((s) => s.id === `size:${JOB_ID}`));
+    expect(size).toBeDefined();
+    const tooltip = size!['tooltip'] as { formatter: (p: unknown) => string };
+    const html = tooltip.formatter([{ seriesIndex: 0, seriesName: HOSTILE_NAME, value: [1, 1024] }]);
+    expect(html).toContain('&lt;img');
+    expect(html).not.toContain('<img');
+  });
+
+  it('saysHowToGetClientFiguresWhenThereAreNone', async () => {
+    const harness = await open();
+    answer('api/v1/client', clientFigures(false));
+    await settle();
+    const text = harness.routeNativeElement?.textContent ?? '';
+    expect(text).toContain('No client figures yet');
+    expect(text).toContain('interactive-client jar');
+    expect(text).not.toContain('Client-pool hit rate');
+  });
+
+  it('showsTheErrorStateWhenTheHubIsUnreachable', async () => {
+    const harness = await open();
+    for (const path of ['api/v1/client', 'api/v1/jobs', 'api/v1/checkpoints', 'api/v1/series']) {
+      expect(failNetwork(path)).toBe(1);
+    }
+    await settle();
+    const page = harness.routeNativeElement as HTMLElement;
+    expect(page.querySelectorAll('fi-state.fi-state-error').length).toBe(1);
+    expect(page.querySelector('fi-state.fi-state-error')?.textContent).toContain('unreachable');
+    // No section pretends the cluster has no data.
+    expect(page.textContent).not.toContain('No checkpoints in this time range yet.');
+    expect(page.textContent).not.toContain('No client figures yet');
+    expect(page.textContent).toContain('Not available: the hub did not answer.');
+  });
+
+  it('asksForEnoughCheckpointsToCoverTheRange', () => {
+    expect(checkpointLimit(5 * 60_000)).toBe(60);
+    expect(checkpointLimit(60_000)).toBe(50);
+    expect(checkpointLimit(24 * 3_600_000)).toBe(1000);
+  });
+});

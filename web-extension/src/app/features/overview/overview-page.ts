@@ -1,0 +1,147 @@
+import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
+import { RouterLink } from '@angular/router';
+
+import { checkpointsInWindow, CheckpointsService, MAX_CHECKPOINTS } from '../../api/checkpoints/checkpoints.service';
+import { ClientService } from '../../api/client/client.service';
+import { JobsService } from '../../api/jobs/jobs.service';
+import { seriesLabel, toChartPoints } from '../../api/series/series-math';
+import { SeriesService } from '../../api/series/series.service';
+import { liveQuery } from '../../core/live-query';
+import { ViewState } from '../../core/view-state';
+import { ChartSeries } from '../../shared/chart/chart-options';
+import { TimeChart } from '../../shared/chart/time-chart';
+import { MsPipe } from '../../shared/format/unit-pipes';
+import { formatCount, formatMs, formatPercent } from '../../shared/format/units';
+import { percentiles } from '../../shared/stats/percentiles';
+import { BreakdownBar, BreakdownPart } from '../../shared/ui/breakdown-bar';
+import { StatCard } from '../../shared/ui/stat-card';
+import { StatePanel, UNAVAILABLE } from '../../shared/ui/state-panel';
+
+/** How many jobs / vertices a cluster-wide chart draws: beyond that a chart is unreadable. */
+export const MAX_CHART_JOBS = 6;
+export const MAX_LATENCY_SERIES = 10;
+
+/**
+ * Checkpoints to ask per job: enough to cover the range at one checkpoint every 5 s, within the hub's cap. The
+ * API has no time filter yet, so a short range asks for fewer.
+ */
+export function checkpointLimit(spanMs: number): number {
+  return Math.min(MAX_CHECKPOINTS, Math.max(50, Math.ceil(spanMs / 5_000)));
+}
+
+/**
+ * Cluster-wide view: client-path efficiency (pool hit rate, channel reuse, collect retries), where a query's time
+ * goes next to the cluster-side job time, checkpoint async-phase size and duration trends, and streaming latency.
+ */
+@Component({
+  selector: 'fi-overview-page',
+  imports: [RouterLink, TimeChart, StatCard, StatePanel, BreakdownBar, MsPipe],
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  templateUrl: './overview-page.html',
+})
+export class OverviewPage {
+  protected readonly unavailable = UNAVAILABLE;
+  private readonly view = inject(ViewState);
+  private readonly clientApi = inject(ClientService);
+  private readonly jobsApi = inject(JobsService);
+  private readonly checkpointsApi = inject(CheckpointsService);
+  private readonly seriesApi = inject(SeriesService);
+
+  protected readonly client = liveQuery(() => this.clientApi.figures());
+  protected readonly jobs = liveQuery(() => this.jobsApi.list());
+  protected readonly checkpoints = liveQuery(() => this.checkpointsApi.all(checkpointLimit(this.view.window().spanMs)));
+  protected readonly latency = liveQuery(() =>
+    this.seriesApi.series('insight_vertex_latency_ms', this.view.window(), { quantile: '0.99' }, MAX_LATENCY_SERIES),
+  );
+
+  /** The hub's answer to the first request that failed, shown once at the top. */
+  protected readonly error = computed(
+    () => this.client.error() ?? this.jobs.error() ?? this.checkpoints.error() ?? this.latency.error(),
+  );
+
+  /** The chart window, recomputed with each answer so the axis follows "now". */
+  protected readonly bounds = computed(() => {
+    this.checkpoints.value();
+    this.latency.value();
+    return this.view.window().bounds(Date.now());
+  });
+
+  protected readonly clientAvailable = computed(() => this.client.value()?.available === true);
+
+  protected readonly clientStats = computed(() => {
+    const c = this.client.value();
+    if (!c?.available) {
+      return undefined;
+    }
+    return {
+      hitRate: formatPercent(c.pool.hitRate),
+      hitDetail: `${formatCount(c.pool.hits)} hits · ${formatCount(c.pool.misses)} misses`,
+      reuse: formatPercent(c.channels.reuseRatio),
+      reuseDetail: `${formatCount(c.channels.reused)} reused · ${formatCount(c.channels.opened)} opened`,
+      retries: formatCount(c.collect.retriesPerQuery),
+      retriesDetail: `${formatCount(c.collect.retries)} retries · ${formatCount(c.queries.submitted)} queries`,
+      e2e: `${formatMs(c.queries.e2eLatencyMs.p50)} · ${formatMs(c.queries.e2eLatencyMs.p99)}`,
+    };
+  });
+
+  /** Cluster-side time (created → terminal) of the jobs that ended in the range: short queries' jobs. */
+  protected readonly clusterTime = computed(() => {
+    const list = this.jobs.value()?.jobs ?? [];
+    const { from, to } = this.bounds();
+    const ended = list.filter((j) => j.terminal && j.endedAt != null && j.endedAt >= from && j.endedAt <= to);
+    return { ...percentiles(ended.map((j) => j.clusterLatencyMs)), running: list.filter((j) => !j.terminal).length };
+  });
+
+  protected readonly breakdown = computed<readonly BreakdownPart[]>(() => {
+    const b = this.client.value()?.queries.breakdownMs;
+    return [
+      { label: 'submit', ms: b?.submit ?? null },
+      { label: 'cluster run', ms: b?.clusterRun ?? null },
+      { label: 'result fetch', ms: b?.resultFetch ?? null },
+    ];
+  });
+
+  private readonly checkpointJobs = computed(() => {
+    const { from, to } = this.bounds();
+    return (this.checkpoints.value()?.jobs ?? [])
+      .map((j) => ({ job: j, inWindow: checkpointsInWindow(j.checkpoints, from, to) }))
+      .filter((j) => j.inWindow.length > 0)
+      .slice(0, MAX_CHART_JOBS);
+  });
+
+  protected readonly checkpointCount = computed(() =>
+    this.checkpointJobs().reduce((n, j) => n + j.inWindow.length, 0),
+  );
+
+  protected readonly sizeSeries = computed<ChartSeries[]>(() =>
+    this.checkpointJobs().map(({ job, inWindow }) => ({
+      id: `size:${job.jobId}`,
+      name: job.jobName || job.jobId,
+      points: inWindow.map((c) => [c.endTime, c.checkpointedSize]),
+    })),
+  );
+
+  protected readonly durationSeries = computed<ChartSeries[]>(() =>
+    this.checkpointJobs().flatMap(({ job, inWindow }) => [
+      {
+        id: `duration:${job.jobId}`,
+        name: `${job.jobName || job.jobId} · duration`,
+        points: inWindow.map((c) => [c.endTime, c.durationMs] as [number, number | null]),
+      },
+      {
+        id: `async:${job.jobId}`,
+        name: `${job.jobName || job.jobId} · async phase (max)`,
+        dashed: true,
+        points: inWindow.map((c) => [c.endTime, c.max?.asyncDurationMs ?? null] as [number, number | null]),
+      },
+    ]),
+  );
+
+  protected readonly latencySeries = computed<ChartSeries[]>(() =>
+    (this.latency.value()?.series ?? []).map((s) => ({
+      id: `latency:${s.labels['job_id']}:${s.labels['vertex_id']}`,
+      name: seriesLabel(s, ['job_name', 'vertex_name']),
+      points: toChartPoints(s),
+    })),
+  );
+}

@@ -1,0 +1,87 @@
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+
+import { RefreshClock } from '../core/refresh-clock';
+import { RANGE_PRESETS, RangePreset, REFRESH_INTERVAL_MS } from '../core/time-range';
+import { ViewState } from '../core/view-state';
+import { formatDateTime, fromDateTimeLocal, toDateTimeLocal } from '../shared/format/time';
+
+/** The header's controls: time range (presets or a custom window) and auto-refresh; all state lives in the URL. */
+@Component({
+  selector: 'fi-time-toolbar',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  host: { class: 'fi-toolbar' },
+  template: `
+    <div class="fi-radio-group" role="radiogroup" aria-label="Time range">
+      @for (r of presets; track r) {
+        <button type="button" role="radio" class="fi-radio" [class.checked]="view.params().range === r"
+                [attr.aria-checked]="view.params().range === r" (click)="setRange(r)">{{ r }}</button>
+      }
+      <button type="button" role="radio" class="fi-radio" [class.checked]="view.params().range === 'custom'"
+              [attr.aria-checked]="view.params().range === 'custom'" (click)="openCustom()">custom</button>
+    </div>
+    @if (editing()) {
+      <form class="fi-custom-range" (submit)="applyCustom($event, from.value, to.value)">
+        <label>from <input #from type="datetime-local" name="from" [value]="draftFrom()" required></label>
+        <label>to <input #to type="datetime-local" name="to" [value]="draftTo()" required></label>
+        <button type="submit" class="fi-btn fi-btn-primary">Apply</button>
+        <button type="button" class="fi-btn" (click)="editing.set(false)">Cancel</button>
+        @if (customError()) {
+          <span class="fi-error-text">{{ customError() }}</span>
+        }
+      </form>
+    } @else if (view.params().range === 'custom') {
+      <span class="fi-range-text">{{ customText() }}</span>
+    }
+    <span class="fi-toolbar-spacer"></span>
+    <button type="button" class="fi-btn" [class.fi-btn-active]="view.refreshing()"
+            [attr.aria-pressed]="view.refreshing()" (click)="view.setRefresh(!view.refreshing())"
+            [title]="view.refreshing() ? 'Pause auto-refresh' : 'Resume auto-refresh'">
+      {{ view.refreshing() ? '❚❚ Auto-refresh ' + intervalText : '▶ Auto-refresh off' }}
+    </button>
+    <button type="button" class="fi-btn" (click)="clock.refreshNow()" title="Refresh now">↻</button>
+  `,
+})
+export class TimeToolbar {
+  protected readonly view = inject(ViewState);
+  protected readonly clock = inject(RefreshClock);
+  protected readonly presets = RANGE_PRESETS;
+  protected readonly intervalText = `${REFRESH_INTERVAL_MS / 1000} s`;
+
+  protected readonly editing = signal(false);
+  protected readonly draftFrom = signal('');
+  protected readonly draftTo = signal('');
+  protected readonly customError = signal('');
+
+  protected readonly customText = computed(() => {
+    const p = this.view.params();
+    return `${formatDateTime(p.from)} → ${formatDateTime(p.to)}`;
+  });
+
+  protected setRange(range: RangePreset): void {
+    this.editing.set(false);
+    void this.view.setRange(range);
+  }
+
+  protected openCustom(): void {
+    const p = this.view.params();
+    const bounds = p.range === 'custom' && p.from != null && p.to != null
+      ? { from: p.from, to: p.to }
+      : this.view.window().bounds(Date.now());
+    this.draftFrom.set(toDateTimeLocal(bounds.from));
+    this.draftTo.set(toDateTimeLocal(bounds.to));
+    this.customError.set('');
+    this.editing.set(true);
+  }
+
+  protected applyCustom(event: Event, fromText: string, toText: string): void {
+    event.preventDefault();
+    const from = fromDateTimeLocal(fromText);
+    const to = fromDateTimeLocal(toText);
+    if (!Number.isFinite(from) || !Number.isFinite(to) || from >= to) {
+      this.customError.set('"from" must be before "to"');
+      return;
+    }
+    this.editing.set(false);
+    void this.view.setCustomRange(from, to);
+  }
+}

@@ -1,0 +1,87 @@
+import { CheckpointRecord, PhaseFigures } from '../app/api/checkpoints/checkpoints.model';
+import { ClientFigures } from '../app/api/client/client.model';
+import { JobRecord } from '../app/api/jobs/jobs.model';
+import { Series, SeriesResponse } from '../app/api/series/series.model';
+
+/** A job name that would run script if it were ever rendered as HTML. */
+export const HOSTILE_NAME = '<img src=x onerror=alert(1)>';
+export const JOB_ID = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+
+export function phases(partial: Partial<PhaseFigures> = {}): PhaseFigures {
+  return {
+    stateSizeBytes: null,
+    checkpointedSizeBytes: null,
+    startDelayMs: null,
+    alignmentDurationMs: null,
+    syncDurationMs: null,
+    asyncDurationMs: null,
+    processedDataBytes: null,
+    persistedDataBytes: null,
+    ...partial,
+  };
+}
+
+export function jobRecord(partial: Partial<JobRecord> = {}): JobRecord {
+  return {
+    jobId: JOB_ID,
+    jobName: 'wordcount',
+    status: 'RUNNING',
+    terminal: false,
+    createdAt: Date.now() - 60_000,
+    endedAt: null,
+    clusterLatencyMs: 60_000,
+    allSubtasksRunningAt: null,
+    transitions: [],
+    failureCount: 0,
+    failures: [],
+    initialization: null,
+    lastCheckpoint: null,
+    vertices: {},
+    updatedAt: Date.now(),
+    ...partial,
+  };
+}
+
+export function checkpointRecord(partial: Partial<CheckpointRecord> = {}): CheckpointRecord {
+  const endTime = partial.endTime ?? Date.now() - 10_000;
+  return {
+    jobId: JOB_ID,
+    jobName: 'wordcount',
+    checkpointId: 1,
+    status: 'COMPLETED',
+    type: 'Checkpoint',
+    unaligned: false,
+    triggerTime: endTime - 300,
+    endTime,
+    durationMs: 300,
+    fullSize: 100 * 1024 * 1024,
+    checkpointedSize: 3 * 1024 * 1024,
+    metadataSize: 1024,
+    max: phases({ asyncDurationMs: 250, syncDurationMs: 10, alignmentDurationMs: 5, startDelayMs: 3 }),
+    sum: phases(),
+    tasks: [],
+    source: 'span',
+    ...partial,
+  };
+}
+
+export function clientFigures(available: boolean): ClientFigures {
+  return {
+    available,
+    hint: available ? null : 'install the interactive-client jar in the SQL Gateway\'s lib/ and set execution.target: remote-interactive',
+    pool: { requests: 100, hits: 90, misses: 10, hitRate: available ? 0.9 : null, size: 2, evictions: 0 },
+    channels: { opened: 5, reused: 95, reuseRatio: available ? 0.95 : null, inFlight: 1, requestLatencyMs: { p50: 1, p99: 3 } },
+    collect: { requests: 300, retries: 50, retriesPerQuery: available ? 0.5 : null },
+    queries: {
+      submitted: 100,
+      succeeded: 99,
+      failed: 1,
+      e2eLatencyMs: { p50: available ? 260 : null, p99: available ? 540 : null },
+      breakdownMs: { submit: available ? 40 : null, clusterRun: available ? 190 : null, resultFetch: available ? 25 : null },
+    },
+  };
+}
+
+export function seriesResponse(metric: string, series: Series[]): SeriesResponse {
+  return { metric, from: 0, to: Date.now(), step: 1000, matched: series.length, truncated: false, series };
+}
