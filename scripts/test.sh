@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 source scripts/lib/prerequisites.sh
 
 require_java_and_maven
+require_node
+require_chromium
 require_promtool
 require_python_parser "$PWD/.venv"
 

@@ -39,3 +39,18 @@ require_python_parser() {
     "$venv/bin/pip" install -q --disable-pip-version-check 'prometheus_client>=0.20,<1'
   fi
 }
+
+# Debian's Chromium for the browser tests, driven by playwright-core (no browser download).
+require_chromium() {
+  apt_install chromium chromium
+}
+
+require_node() {
+  command -v node >/dev/null || apt_install node nodejs npm
+  local major
+  major=$(node -p 'process.versions.node.split(".")[0]')
+  if [ "$major" -lt 20 ]; then
+    echo "Node 20 or newer is needed (found $(node -v))" >&2
+    return 1
+  fi
+}

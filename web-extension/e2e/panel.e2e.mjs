@@ -2,11 +2,13 @@
 // (the lead runs it on the real cluster) or the stub (`node e2e/stub-server.mjs`).
 //
 //   INSIGHT_URL=http://127.0.0.1:9250 [INSIGHT_DOWN_URL=http://127.0.0.1:1] [SCREENSHOT_DIR=/tmp/shots]
+//   [INSIGHT_STOP_HOOK='kill <pid>']
 //   [INSIGHT_JOB=<job id>] [CHROMIUM_PATH=/usr/bin/chromium] node e2e/panel.e2e.mjs
 //
 // Checks: every view renders charts with data points (read from the ECharts instances), a deep link to a job page
 // loads directly, no dialog ever opens (job and operator names are HTML injection attempts in the fixtures), the
-// unreachable-hub state shows, and the URL keeps range and refresh. Prints each check; exits 1 if any failed.
+// unreachable-hub state shows (also for real, when INSIGHT_STOP_HOOK stops the hub), and the URL keeps range and refresh. Prints each check; exits 1 if any failed.
+import { execSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -17,6 +19,8 @@ if (!base) {
   process.exit(2);
 }
 const downUrl = process.env.INSIGHT_DOWN_URL?.replace(/\/+$/, '');
+// A shell command that stops the hub (the integration test passes one that stops the JobManager it started).
+const stopHook = process.env.INSIGHT_STOP_HOOK;
 const shots = process.env.SCREENSHOT_DIR;
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WAIT_MS = Number(process.env.E2E_WAIT_MS ?? 20_000);
@@ -212,6 +216,19 @@ try {
   check('error: unreachable hub shows the error state', /unreachable/i.test(message ?? ''), message ?? '');
   await screenshot(down, 'hub-unreachable');
   await down.close();
+
+  // The real thing, last: the hub process stops while the panel is open and refreshing.
+  if (stopHook) {
+    const live = await context.newPage();
+    live.on('dialog', async (d) => { check('no dialog opens', false, d.message()); await d.dismiss().catch(() => {}); });
+    await live.goto(`${base}/overview?range=1h`);
+    await live.getByRole('heading', { name: 'Overview' }).waitFor();
+    execSync(stopHook, { stdio: 'inherit', timeout: 60_000 });
+    const shown = await live.locator('.fi-sider-error').first().waitFor({ timeout: 30_000 }).then(() => true, () => false);
+    const text = shown ? await live.locator('.fi-sider-error').first().textContent() : '';
+    check('error: stopping the hub shows "hub unreachable" on the next refresh', /unreachable/i.test(text ?? ''), text ?? 'no error shown');
+    await live.close();
+  }
 } catch (err) {
   check('run completes', false, err instanceof Error ? err.stack ?? err.message : String(err));
 } finally {

@@ -1,0 +1,90 @@
+package io.flinkinsight.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.flinkinsight.harness.LocalFlinkCluster;
+import io.flinkinsight.harness.Role;
+import io.flinkinsight.harness.SqlSession;
+import io.flinkinsight.harness.Waits;
+import io.flinkinsight.harness.demo.DemoWorkload;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The panel in Debian's Chromium (playwright-core), served by the hub of a real cluster that runs the demo workload
+ * and a query whose job is named like an XSS payload: the e2e scripts in web-extension/e2e drive the browser; this
+ * test sets up the cluster, hands them its URLs, and fails when they fail.
+ */
+class PanelInBrowserITCase {
+
+    static final String HOSTILE_NAME = "<img src=x onerror=alert(1)>";
+
+    @Test
+    void panelShowsTheClusterInChromium() throws Exception {
+        try (LocalFlinkCluster cluster = TestClusters.withPlugin("panel")
+                .config("metrics.reporter.insight.history.resolution", "1 s")
+                .config("metrics.reporter.insight.hub.poll-interval", "2 s")
+                .start();
+                SqlSession streaming = cluster.sqlSession()) {
+            DemoWorkload.startStreamingJob(cluster, streaming, Duration.ofSeconds(60));
+            try (SqlSession queries = cluster.sqlSession()) {
+                DemoWorkload.prepareShortQueries(queries);
+                for (String query : DemoWorkload.shortQueries()) {
+                    queries.query(query);
+                }
+                queries.execute("SET 'pipeline.name' = '" + HOSTILE_NAME + "'");
+                assertThat(queries.query(DemoWorkload.shortQueries().get(0))).hasSize(1);
+            }
+            String hub = cluster.insightUrl(Role.JOBMANAGER);
+            awaitCompletedCheckpoints(cluster, 3);
+
+            long jobManagerPid = cluster.process(Role.JOBMANAGER).pid();
+            runE2e("e2e/panel.e2e.mjs", Map.of(
+                    "INSIGHT_URL", hub,
+                    "INSIGHT_STOP_HOOK", "kill " + jobManagerPid,
+                    "SCREENSHOT_DIR", System.getProperty("insight.screenshots",
+                            Path.of("target", "panel-screenshots").toAbsolutePath().toString())));
+        }
+    }
+
+    private static void awaitCompletedCheckpoints(LocalFlinkCluster cluster, int count) {
+        Waits.until(count + " completed checkpoints", Duration.ofSeconds(90), Duration.ofSeconds(1), () -> {
+            int completed = 0;
+            JsonNode jobs = PluginOnSessionClusterITCase.json(
+                    cluster.insightGet(Role.JOBMANAGER, "/api/v1/checkpoints")).path("jobs");
+            for (JsonNode job : jobs) {
+                for (JsonNode cp : job.path("checkpoints")) {
+                    if ("COMPLETED".equals(cp.path("status").asText())) {
+                        completed++;
+                    }
+                }
+            }
+            return completed >= count ? Optional.of(completed) : Optional.empty();
+        }, () -> cluster.diagnostics(List.of(Role.JOBMANAGER)));
+    }
+
+    /** Runs one of web-extension's e2e scripts with the machine's Node; its output goes to this test's log. */
+    static void runE2e(String script, Map<String, String> env) throws IOException, InterruptedException {
+        Path webExtension = Path.of(System.getProperty("insight.web-extension", "../web-extension"));
+        ProcessBuilder builder = new ProcessBuilder("node", script)
+                .directory(webExtension.toFile())
+                .redirectErrorStream(true);
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(5, TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            throw new AssertionError(script + " did not finish within 5 minutes:\n" + output);
+        }
+        System.out.println(output);
+        assertThat(process.exitValue()).as("%s in Chromium:%n%s", script, output).isZero();
+    }
+}
