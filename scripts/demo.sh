@@ -2,12 +2,13 @@
 # The demo: builds the plugin and the harness, starts a Flink 2.2 session cluster on 127.0.0.1 with the plugin
 # (dashboard :8081, SQL Gateway :8083, Insight :9250-9260), runs a checkpointing streaming job (RocksDB,
 # incremental) and a trickle of short SQL queries through the gateway, and prints the URLs.
-# Ctrl-C stops everything it started. Options: --duration <seconds>, --work-dir <dir>, --no-plugin.
+# Ctrl-C stops everything it started. The panel is built with the machine's Node (npm ci on first use). Options: --duration <seconds>, --work-dir <dir>, --no-plugin.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/prerequisites.sh
 
 require_java_and_maven
+require_node
 
 echo "Building the Flink jars, the plugin and the harness (mvn package, tests skipped) ..."
 mvn -q -B -DskipTests package -pl flink-dist-local,metrics-plugin,flink-harness -am

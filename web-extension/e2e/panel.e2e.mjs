@@ -83,7 +83,13 @@ async function noInjectedMarkup(page, where) {
 async function screenshot(page, name) {
   if (shots) {
     mkdirSync(shots, { recursive: true });
-    await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+    // The sider and the toolbar are fixed: grow the viewport to the page instead of stitching a full-page shot.
+    const before = page.viewportSize();
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.setViewportSize({ width: before.width, height: Math.min(Math.max(height, before.height), 4000) });
+    await page.waitForTimeout(400); // charts resize
+    await page.screenshot({ path: join(shots, `${name}.png`) });
+    await page.setViewportSize(before);
     console.log(`     screenshot ${join(shots, `${name}.png`)}`);
   }
 }
