@@ -53,6 +53,9 @@ class StaleMetricsITCase {
             assertThat(seriesCount(cluster, Role.TASKMANAGER)).as("TaskManager series vs baseline")
                     .isLessThanOrEqualTo(tmBaseline + 5);
             double heapAfter = heapUsedAfterGc(cluster);
+            System.out.printf("after %d jobs: JM series %d -> %d, TM series %d -> %d, TM heap after GC %.1f -> %.1f MiB%n",
+                    JOBS, jmBaseline, seriesCount(cluster, Role.JOBMANAGER), tmBaseline,
+                    seriesCount(cluster, Role.TASKMANAGER), heapBaseline / 1048576, heapAfter / 1048576);
             assertThat(heapAfter - heapBaseline).as("TaskManager heap growth after %s jobs (bytes)", JOBS)
                     .isLessThan(32.0 * 1024 * 1024);
             JsonNode jobs = PluginOnSessionClusterITCase.json(cluster.insightGet(Role.JOBMANAGER, "/api/v1/jobs"));
