@@ -28,7 +28,8 @@ import java.util.concurrent.RejectedExecutionException;
 
 /**
  * One connection's requests: refuses what is malformed or not allowed on the network thread, hands the rest to the
- * worker executor (so a slow gauge never stalls I/O) and writes answers back in request order. Read-only: GET and
+ * worker executor (so a slow gauge never stalls I/O; the dashboard proxy answers later from its own threads) and
+ * writes answers back in request order. Read-only: GET and
  * HEAD, OPTIONS for CORS preflight; request bodies are refused.
  */
 final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
@@ -132,10 +133,11 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
             finish(ctx, request, HttpReply.error(HttpResponseStatus.BAD_REQUEST, e.getMessage()), false);
             return;
         }
-        String accept = request.headers().get(HttpHeaderNames.ACCEPT);
         ReferenceCountUtil.retain(request);
         try {
-            workers.execute(() -> answerLater(ctx, request, router.route(target, accept, ctx.alloc())));
+            workers.execute(() -> router.route(target, request.headers(), ctx.alloc())
+                    .whenComplete((reply, error) -> answerLater(ctx, request, reply != null ? reply
+                            : HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error"))));
         } catch (RejectedExecutionException e) {
             ReferenceCountUtil.release(request);
             finish(ctx, request, HttpReply.error(HttpResponseStatus.SERVICE_UNAVAILABLE,
@@ -143,7 +145,7 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
         }
     }
 
-    /** Called on a worker thread: hands the reply back to the connection's event loop. */
+    /** Called on a worker (or the dashboard proxy's) thread: hands the reply back to the connection's event loop. */
     private void answerLater(ChannelHandlerContext ctx, HttpRequest request, HttpReply reply) {
         try {
             ctx.executor().execute(() -> {

@@ -38,17 +38,29 @@ public final class InsightHttpServer implements AutoCloseable {
     private ThreadPoolExecutor workers;
     private volatile Channel serverChannel;
 
+    /** A server that does not proxy Flink's dashboard. */
     public InsightHttpServer(HttpServerSettings settings, ScrapeSource scrape, Map<String, JsonEndpoint> endpoints) {
-        this(settings, scrape, endpoints, InsightHttpServer.class.getClassLoader());
+        this(settings, scrape, endpoints, DashboardUpstream.NONE);
+    }
+
+    /** @param dashboard where Flink's dashboard is, for the read-only proxy under {@code /flink/} */
+    public InsightHttpServer(
+            HttpServerSettings settings,
+            ScrapeSource scrape,
+            Map<String, JsonEndpoint> endpoints,
+            DashboardUpstream dashboard) {
+        this(settings, scrape, endpoints, new FlinkDashboardProxy(dashboard), InsightHttpServer.class.getClassLoader());
     }
 
     InsightHttpServer(
             HttpServerSettings settings,
             ScrapeSource scrape,
             Map<String, JsonEndpoint> endpoints,
+            FlinkDashboardProxy dashboard,
             ClassLoader staticFiles) {
         this.settings = settings;
-        this.router = new RequestRouter(scrape, endpoints, new StaticFiles(staticFiles));
+        this.router = new RequestRouter(scrape, endpoints, new StaticFiles(staticFiles),
+                new StaticFiles(staticFiles, StaticFiles.TAB_ROOT), dashboard);
     }
 
     /** Binds and starts serving. Returns the bound address, or null when no port was free (logged). */
@@ -118,6 +130,7 @@ public final class InsightHttpServer implements AutoCloseable {
             c.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
         }
         stopThreads();
+        router.close();
     }
 
     private void stopThreads() {

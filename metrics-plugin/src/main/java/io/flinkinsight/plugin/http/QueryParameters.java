@@ -33,6 +33,19 @@ public final class QueryParameters {
         return get(name).orElseThrow(() -> new BadRequestException("missing parameter '" + name + "'"));
     }
 
+    /** {@code true} or {@code false} (any case), or {@code fallback} when absent. */
+    public boolean getBoolean(String name, boolean fallback) throws BadRequestException {
+        Optional<String> v = get(name);
+        if (v.isEmpty()) {
+            return fallback;
+        }
+        String s = v.get().trim();
+        if (s.equalsIgnoreCase("true") || s.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(s.toLowerCase(java.util.Locale.ROOT));
+        }
+        throw new BadRequestException("parameter '" + name + "' must be true or false");
+    }
+
     /** A long in [min, max], or {@code fallback} when absent. */
     public long getLong(String name, long fallback, long min, long max) throws BadRequestException {
         Optional<String> v = get(name);

@@ -6,16 +6,20 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Maps a validated GET/HEAD request to its answer: the scrape, a JSON endpoint, a panel file, or the panel's index
- * for an app route. Runs on an HTTP worker thread, never on the network thread, and never throws.
+ * Maps a validated GET/HEAD request to its answer: the scrape, a JSON endpoint, Flink's dashboard through the proxy,
+ * the tab's script, a panel file, or the panel's index for an app route. Runs on an HTTP worker thread, never on the
+ * network thread, and never throws; only the proxy answers later, every other answer is complete on return.
  */
 final class RequestRouter {
 
@@ -24,21 +28,52 @@ final class RequestRouter {
     private static final Map<String, String> NO_STORE = Map.of("Cache-Control", "no-store");
 
     static final String METRICS_PATH = "/metrics";
+    /** The folder of the tab's script, e.g. {@value TabInjection#SCRIPT_PATH}. */
+    static final String TAB_PATH = "/insight-tab/";
 
     private final ScrapeSource scrape;
     private final Map<String, JsonEndpoint> endpoints;
     private final StaticFiles files;
+    private final StaticFiles tabFiles;
+    private final FlinkDashboardProxy dashboard;
     private final AtomicInteger loggedFailures = new AtomicInteger();
     /** Size of the last scrape, so the next one allocates its buffer once. */
     private volatile int lastScrapeBytes = 64 * 1024;
 
+    /** A router without Flink's dashboard (answered 404 under /flink/). */
     RequestRouter(ScrapeSource scrape, Map<String, JsonEndpoint> endpoints, StaticFiles files) {
+        this(scrape, endpoints, files, new StaticFiles(RequestRouter.class.getClassLoader(), StaticFiles.TAB_ROOT),
+                new FlinkDashboardProxy(DashboardUpstream.NONE));
+    }
+
+    RequestRouter(
+            ScrapeSource scrape,
+            Map<String, JsonEndpoint> endpoints,
+            StaticFiles files,
+            StaticFiles tabFiles,
+            FlinkDashboardProxy dashboard) {
         this.scrape = scrape;
         this.endpoints = Map.copyOf(endpoints);
         this.files = files;
+        this.tabFiles = tabFiles;
+        this.dashboard = dashboard;
     }
 
-    HttpReply route(RequestTarget target, String accept, ByteBufAllocator alloc) {
+    /** The answer to a request; complete on return except for the dashboard proxy's. Never fails. */
+    CompletableFuture<HttpReply> route(RequestTarget target, HttpHeaders headers, ByteBufAllocator alloc) {
+        try {
+            if (ProxiedPath.isProxied(target.path())) {
+                return dashboard.forward(target, headers);
+            }
+            return CompletableFuture.completedFuture(routeNow(target, headers.get(HttpHeaderNames.ACCEPT), alloc));
+        } catch (Throwable t) {
+            logFailure(target.path(), t);
+            return CompletableFuture.completedFuture(
+                    HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error"));
+        }
+    }
+
+    private HttpReply routeNow(RequestTarget target, String accept, ByteBufAllocator alloc) {
         String path = target.path();
         if (path.equals(METRICS_PATH)) {
             return scrape(ExpositionFormat.negotiate(accept), alloc);
@@ -49,6 +84,13 @@ final class RequestRouter {
         }
         if (path.equals("/api") || path.startsWith("/api/")) {
             return HttpReply.error(HttpResponseStatus.NOT_FOUND, "no such endpoint: " + path);
+        }
+        if (path.startsWith(TAB_PATH)) {
+            StaticFiles.StaticFile script = tabFiles.find(path.substring(TAB_PATH.length() - 1));
+            return script == null
+                    ? HttpReply.error(HttpResponseStatus.NOT_FOUND, "not found: " + path)
+                    : new HttpReply(HttpResponseStatus.OK, script.contentType(), Unpooled.wrappedBuffer(script.bytes()),
+                            Map.of("Cache-Control", "no-cache"));
         }
         StaticFiles.StaticFile file = files.find(path);
         if (file == null && !StaticFiles.looksLikeFile(path)) {
@@ -88,6 +130,11 @@ final class RequestRouter {
             logFailure(path, t);
             return HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error in " + path);
         }
+    }
+
+    /** Stops the dashboard proxy's threads. */
+    void close() {
+        dashboard.close();
     }
 
     private void logFailure(String what, Throwable t) {

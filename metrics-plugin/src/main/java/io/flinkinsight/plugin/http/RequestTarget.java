@@ -11,8 +11,13 @@ import java.util.Map;
  * The validated path and query of a request target. Anything that could walk out of the served folders or confuse a
  * path check ({@code ..}, encoded dots or slashes, backslashes, NUL and other control characters) is refused before
  * any decoding, and again after it.
+ *
+ * @param path the decoded path
+ * @param query the decoded query parameters
+ * @param rawPath the path as sent (validated like {@code path}), for forwarding without re-encoding
+ * @param rawQuery the query string as sent, without {@code ?}; empty when there is none
  */
-record RequestTarget(String path, QueryParameters query) {
+record RequestTarget(String path, QueryParameters query, String rawPath, String rawQuery) {
 
     private static final String[] FORBIDDEN_RAW = {"..", "%2e", "%2f", "%5c", "%00", "\\"};
     private static final int MAX_QUERY_PARAMETERS = 64;
@@ -28,6 +33,7 @@ record RequestTarget(String path, QueryParameters query) {
             end = hash;
         }
         String rawPath = uri.substring(0, q >= 0 && q < end ? q : end);
+        String rawQuery = q >= 0 && q < end ? uri.substring(q + 1, end) : "";
         checkPath(rawPath.toLowerCase(Locale.ROOT));
         try {
             QueryStringDecoder decoder = new QueryStringDecoder(
@@ -35,13 +41,13 @@ record RequestTarget(String path, QueryParameters query) {
             String path = decoder.path();
             checkPath(path);
             Map<String, List<String>> params = decoder.parameters();
-            return new RequestTarget(path, new QueryParameters(params));
+            return new RequestTarget(path, new QueryParameters(params), rawPath, rawQuery);
         } catch (IllegalArgumentException e) {
             throw new BadRequestException("malformed percent-encoding in the request target");
         }
     }
 
-    private static void checkPath(String path) throws BadRequestException {
+    static void checkPath(String path) throws BadRequestException {
         for (String forbidden : FORBIDDEN_RAW) {
             if (path.contains(forbidden)) {
                 throw new BadRequestException("path not allowed");

@@ -11,12 +11,14 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The panel's files, served from the classpath folder {@code insight-web/} inside the plugin jar. Files found are
- * cached (the set is fixed by the jar, so the cache is bounded); misses are not.
+ * Files served from one classpath folder inside the plugin jar: the panel's ({@code insight-web/}) or the Insight
+ * tab's script for Flink's dashboard ({@code flink-tab/}). Files found are cached (the set is fixed by the jar, so
+ * the cache is bounded); misses are not.
  */
 final class StaticFiles {
 
     static final String ROOT = "insight-web/";
+    static final String TAB_ROOT = "flink-tab/";
     static final String INDEX = "index.html";
 
     /** Allows what an Angular build needs (its own scripts, inline component styles) and nothing from elsewhere. */
@@ -52,10 +54,18 @@ final class StaticFiles {
     }
 
     private final ClassLoader classLoader;
+    private final String root;
     private final Map<String, StaticFile> cache = new ConcurrentHashMap<>();
 
+    /** The panel's files. */
     StaticFiles(ClassLoader classLoader) {
+        this(classLoader, ROOT);
+    }
+
+    /** @param root the classpath folder, ending with '/' */
+    StaticFiles(ClassLoader classLoader, String root) {
         this.classLoader = classLoader;
+        this.root = root;
     }
 
     /** The file at {@code path} (already validated, starting with '/'), or null. "/" is the index. */
@@ -86,7 +96,7 @@ final class StaticFiles {
     }
 
     private StaticFile load(String relative) {
-        URL url = classLoader.getResource(ROOT + relative);
+        URL url = classLoader.getResource(root + relative);
         if (url == null || url.toString().endsWith("/")) {
             return null; // jars resolve "dir" to the entry "dir/": never serve a directory
         }

@@ -32,6 +32,7 @@ public final class Hub implements AutoCloseable {
     private final RateLimitedLog warnings;
     private final ScheduledExecutorService executor;
     private HubPoller poller; // created on the hub thread: resolving the URL reads Flink's configuration file
+    private volatile String restUrl;
 
     private Hub(StoreSettings settings, SeriesStore series, JobStore jobs, Clock clock) {
         this.settings = settings;
@@ -60,7 +61,10 @@ public final class Hub implements AutoCloseable {
     private void pollSafely() {
         try {
             if (poller == null) {
-                String url = FlinkRestUrl.resolve(settings.flinkRestUrl());
+                String url = flinkRestUrl();
+                if (url == null) {
+                    return; // logged once a minute by flinkRestUrl(); retried at the next poll
+                }
                 LOG.info("Flink Insight hub polls Flink's REST API at {} every {}", url, settings.hubPollInterval());
                 poller = new HubPoller(new HttpRestSource(url), series, jobs, clock);
             }
@@ -75,6 +79,28 @@ public final class Hub implements AutoCloseable {
             // Whatever happens, the schedule must go on: an exception would cancel it silently.
             warnings.warn("Flink Insight hub poll failed", t);
         }
+    }
+
+    /**
+     * Flink's REST base URL (e.g. {@code http://127.0.0.1:8081}): the configured one, else derived from Flink's
+     * configuration on first use; null while it cannot be resolved. Never called on a Flink thread: the hub's and
+     * the HTTP server's threads read Flink's configuration file here.
+     */
+    public String flinkRestUrl() {
+        String url = restUrl;
+        if (url == null) {
+            synchronized (this) {
+                if (restUrl == null) {
+                    try {
+                        restUrl = FlinkRestUrl.resolve(settings.flinkRestUrl());
+                    } catch (Throwable t) {
+                        warnings.warn("Flink Insight hub: Flink's REST URL could not be resolved", t);
+                    }
+                }
+                url = restUrl;
+            }
+        }
+        return url;
     }
 
     /** Stops polling; waits at most two seconds for a poll in flight (its requests are interrupted). */

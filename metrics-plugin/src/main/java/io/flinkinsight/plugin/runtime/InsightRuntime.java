@@ -3,6 +3,7 @@ package io.flinkinsight.plugin.runtime;
 import io.flinkinsight.plugin.exposition.DerivedMetrics;
 import io.flinkinsight.plugin.exposition.ExpositionWriter;
 import io.flinkinsight.plugin.exposition.MetricsJson;
+import io.flinkinsight.plugin.http.DashboardUpstream;
 import io.flinkinsight.plugin.http.HttpServerSettings;
 import io.flinkinsight.plugin.http.InsightHttpServer;
 import io.flinkinsight.plugin.http.JsonEndpoint;
@@ -35,6 +36,8 @@ import java.util.concurrent.atomic.LongAdder;
 public final class InsightRuntime implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(InsightRuntime.class);
+    /** Where the hub serves Flink's own dashboard, with the Insight tab, through its read-only proxy. */
+    public static final String DASHBOARD_PATH = "/flink/";
 
     private final InsightConfiguration config;
     private final Clock clock;
@@ -90,7 +93,7 @@ public final class InsightRuntime implements AutoCloseable {
                 config.ports(), config.bindHost(), config.maxRequestHeaderBytes(), config.idleTimeout(),
                 config.maxConnections(), config.httpThreads());
         InsightHttpServer s = new InsightHttpServer(
-                settings, (format, out) -> writer.write(index.families(), format, out), endpoints());
+                settings, (format, out) -> writer.write(index.families(), format, out), endpoints(), dashboard());
         if (s.start() != null) {
             server = s;
         }
@@ -111,6 +114,21 @@ public final class InsightRuntime implements AutoCloseable {
             LOG.warn("Flink Insight: the stores' endpoints are not available", t);
         }
         return all;
+    }
+
+    /** Flink's dashboard for the proxy under {@value #DASHBOARD_PATH}: there while this process runs the hub. */
+    private DashboardUpstream dashboard() {
+        return new DashboardUpstream() {
+            @Override
+            public boolean available() {
+                return stores.hubRunning();
+            }
+
+            @Override
+            public String baseUrl() {
+                return stores.flinkWebUrl();
+            }
+        };
     }
 
     /** The answer of {@code GET /api/v1/overview}. */
@@ -136,6 +154,9 @@ public final class InsightRuntime implements AutoCloseable {
         o.put("port", port());
         o.put("historyResolutionMs", config.historyResolution().toMillis());
         o.put("historyRetentionMs", config.historyRetention().toMillis());
+        boolean hub = stores.hubRunning();
+        o.put("flinkWebUrl", hub ? stores.flinkWebUrl() : null);
+        o.put("flinkDashboardPath", hub ? DASHBOARD_PATH : null);
         return o;
     }
 

@@ -54,7 +54,7 @@ public final class InsightStores implements AutoCloseable {
         Map<String, JsonEndpoint> map = new LinkedHashMap<>();
         map.put(SeriesEndpoint.PATH, new SeriesEndpoint(series));
         map.put(SeriesNamesEndpoint.PATH, new SeriesNamesEndpoint(series));
-        map.put(CheckpointsEndpoint.PATH, new CheckpointsEndpoint(checkpoints, jobs));
+        map.put(CheckpointsEndpoint.PATH, new CheckpointsEndpoint(checkpoints, jobs, clock));
         map.put(JobsEndpoint.PATH, new JobsEndpoint(jobs, checkpoints));
         map.put(ClientEndpoint.PATH, new ClientEndpoint(series));
         this.endpoints = Map.copyOf(map);
@@ -125,6 +125,15 @@ public final class InsightStores implements AutoCloseable {
     /** Whether this process runs the hub (a JobManager with the hub enabled). */
     public synchronized boolean hubRunning() {
         return hub != null;
+    }
+
+    /** Flink's REST base URL as the hub resolved it, or null when this process runs no hub (or it is unresolved). */
+    public String flinkWebUrl() {
+        Hub h;
+        synchronized (this) {
+            h = hub;
+        }
+        return h == null ? null : h.flinkRestUrl();
     }
 
     /** Callbacks that failed (and were swallowed) since start. */

@@ -195,7 +195,13 @@ public final class SeriesStore {
         return n;
     }
 
-    /** An estimate of the heap held by the history: keys, map entries, chunk payloads and object headers. */
+    /**
+     * An estimate of the heap this store owns, i.e. what dropping the history would free: the map and its entries,
+     * each series' key object and label lists, its chunks and their compressed payloads. The name and label strings
+     * are not counted: they are Flink's metric-group strings, shared with the metric index and held by Flink
+     * whether or not history is kept. Object sizes assume a 64-bit JVM with compressed references (heaps below
+     * 32 GiB); the benchmark {@code scripts/bench-history-memory.sh} prints this beside the measured heap.
+     */
     public long estimatedBytes() {
         long bytes = 64 + 16L + 8L * series.size() * 2; // the map and its table, about half full
         for (Series s : series.values()) {
@@ -219,16 +225,20 @@ public final class SeriesStore {
         return expiredSeries.sum();
     }
 
+    /** The map node, the key record and its two label lists; the strings they point to are shared, see above. */
     private static long estimateKeyBytes(SeriesKey key) {
-        long bytes = 32 /* map node */ + 24 /* key object */ + stringBytes(key.name()) + 2 * 32L;
-        for (int i = 0; i < key.labelNames().size(); i++) {
-            // label names are usually interned by the caller; count them once per key anyway (upper bound)
-            bytes += 16 + stringBytes(key.labelNames().get(i)) + stringBytes(key.labelValues().get(i));
-        }
-        return bytes;
+        int labels = key.labelNames().size();
+        return 32 /* map node */ + 24 /* the key record */ + 2 * listBytes(labels);
     }
 
-    private static long stringBytes(String s) {
-        return s == null ? 0 : 24 + 16 + ((s.length() + 7) & ~7);
+    /** An immutable list of {@code n} references as {@code List.copyOf} makes it. */
+    private static long listBytes(int n) {
+        if (n == 0) {
+            return 0; // the shared empty list
+        }
+        if (n <= 2) {
+            return 24; // List12: header and two fields
+        }
+        return 16 + ((16 + 4L * n + 7) & ~7); // ListN and its array
     }
 }

@@ -1,5 +1,7 @@
 package io.flinkinsight.plugin.store;
 
+import io.flinkinsight.plugin.InsightOptions;
+
 import java.time.Duration;
 import java.util.Objects;
 
@@ -25,12 +27,13 @@ public record StoreSettings(
         Duration hubPollInterval,
         boolean hubEnabled) {
 
-    public static final Duration DEFAULT_RETENTION = Duration.ofHours(1);
-    public static final Duration DEFAULT_RESOLUTION = Duration.ofSeconds(5);
-    public static final int DEFAULT_MAX_SERIES = 20_000;
-    public static final int DEFAULT_MAX_CHECKPOINTS_PER_JOB = 100;
-    public static final int DEFAULT_MAX_JOBS = 500;
-    public static final Duration DEFAULT_HUB_POLL_INTERVAL = Duration.ofSeconds(10);
+    // The defaults are InsightOptions' defaults: one source of truth for the README's table, the options and tests.
+    public static final Duration DEFAULT_RETENTION = InsightOptions.HISTORY_RETENTION.defaultValue();
+    public static final Duration DEFAULT_RESOLUTION = InsightOptions.HISTORY_RESOLUTION.defaultValue();
+    public static final int DEFAULT_MAX_SERIES = InsightOptions.HISTORY_MAX_SERIES.defaultValue();
+    public static final int DEFAULT_MAX_CHECKPOINTS_PER_JOB = InsightOptions.CHECKPOINTS_MAX_PER_JOB.defaultValue();
+    public static final int DEFAULT_MAX_JOBS = InsightOptions.JOBS_MAX.defaultValue();
+    public static final Duration DEFAULT_HUB_POLL_INTERVAL = InsightOptions.HUB_POLL_INTERVAL.defaultValue();
 
     public StoreSettings {
         Objects.requireNonNull(retention, "retention");
@@ -60,7 +63,7 @@ public record StoreSettings(
         this(retention, resolution, maxSeries, maxCheckpointsPerJob, maxJobs, flinkRestUrl, hubPollInterval, true);
     }
 
-    /** The documented defaults: 1 h at 5 s, 20k series, 100 checkpoints per job, 500 jobs, hub every 10 s. */
+    /** The settings the options' defaults ({@link InsightOptions}) give, as a reporter without options gets them. */
     public static StoreSettings defaults() {
         return new StoreSettings(
                 DEFAULT_RETENTION,
@@ -68,9 +71,9 @@ public record StoreSettings(
                 DEFAULT_MAX_SERIES,
                 DEFAULT_MAX_CHECKPOINTS_PER_JOB,
                 DEFAULT_MAX_JOBS,
-                "",
+                InsightOptions.HUB_FLINK_REST_URL.defaultValue(),
                 DEFAULT_HUB_POLL_INTERVAL,
-                true);
+                InsightOptions.HUB_ENABLED.defaultValue());
     }
 
     public StoreSettings withHubEnabled(boolean enabled) {

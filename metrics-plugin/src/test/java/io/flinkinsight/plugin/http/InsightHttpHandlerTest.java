@@ -141,6 +141,34 @@ class InsightHttpHandlerTest {
     }
 
     @Test
+    void tabScriptIsServedAsJavaScript() {
+        FullHttpResponse r = http.get(TabInjection.SCRIPT_PATH);
+
+        assertThat(r.status().code()).isEqualTo(200);
+        assertThat(r.headers().get("Content-Type")).startsWith("text/javascript");
+        assertThat(body(r)).contains("MutationObserver", "nz-menu-item");
+        assertThat(http.get("/insight-tab/missing.js").status().code()).isEqualTo(404);
+    }
+
+    @Test
+    void flinkDashboardIs404JsonOutsideTheHub() {
+        for (String path : List.of("/flink", "/flink/", "/flink/jobs/overview")) {
+            FullHttpResponse r = http.get(path);
+            assertThat(r.status().code()).as(path).isEqualTo(404);
+            assertThat(body(r)).as(path).contains("JobManager", "hub", "\"status\":404");
+        }
+    }
+
+    @Test
+    void traversalFromTheDashboardPathIs400() {
+        for (String path : List.of("/flink/../metrics", "/flink/%2e%2e/metrics", "/flink/..%2fmetrics")) {
+            TestingHttpChannel c = channel(DIRECT);
+            assertThat(c.get(path).status().code()).as(path).isEqualTo(400);
+            c.close();
+        }
+    }
+
+    @Test
     void traversalAndEncodedSeparatorsAre400() {
         for (String path : List.of("/../etc/passwd", "/%2e%2e/x", "/%2E%2e/x", "/a%2fb", "/a%5cb", "/a\\b",
                 "/a%00b", "/index.html/..")) {

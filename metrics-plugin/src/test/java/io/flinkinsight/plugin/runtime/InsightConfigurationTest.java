@@ -1,6 +1,7 @@
 package io.flinkinsight.plugin.runtime;
 
 import io.flinkinsight.plugin.InsightOptions;
+import io.flinkinsight.plugin.store.StoreSettings;
 import org.apache.flink.configuration.ConfigOption;
 import org.junit.jupiter.api.Test;
 
@@ -123,5 +124,15 @@ class InsightConfigurationTest {
 
         assertThatThrownBy(() -> InsightConfiguration.from(p, "traces.reporter.insight."))
                 .hasMessageStartingWith("traces.reporter.insight.port");
+    }
+
+    @Test
+    void storeDefaultsAreTheOptionsDefaults() {
+        StoreSettings fromOptions = InsightConfiguration.defaults().storeSettings();
+
+        assertThat(StoreSettings.defaults()).isEqualTo(fromOptions);
+        assertThat(StoreSettings.DEFAULT_MAX_CHECKPOINTS_PER_JOB)
+                .isEqualTo(InsightOptions.CHECKPOINTS_MAX_PER_JOB.defaultValue());
+        assertThat(StoreSettings.DEFAULT_MAX_JOBS).isEqualTo(InsightOptions.JOBS_MAX.defaultValue());
     }
 }

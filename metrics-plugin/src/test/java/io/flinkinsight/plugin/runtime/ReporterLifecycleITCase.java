@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.runtime;
 
+import io.flinkinsight.plugin.TestingFlinkWeb;
 import io.flinkinsight.plugin.TestingLogCapture;
 import io.flinkinsight.plugin.events.InsightEventReporterFactory;
 import io.flinkinsight.plugin.metrics.InsightMetricReporterFactory;
@@ -108,8 +109,37 @@ class ReporterLifecycleITCase {
                     "\"insightVersion\":\"0.1.0-SNAPSHOT\"");
             assertThat(get(port, "/api/v1/metrics?prefix=flink_taskmanager"))
                     .contains("\"name\":\"flink_taskmanager_job_task_numRecordsIn\"", "\"value\":0");
+            assertThat(body).contains("\"flinkWebUrl\":null", "\"flinkDashboardPath\":null");
+            String dashboard = get(port, "/flink/");
+            assertThat(status(dashboard)).isEqualTo(404);
+            assertThat(dashboard).contains("JobManager", "hub");
         } finally {
             metrics.close();
+        }
+    }
+
+    @Test
+    void hubLinksFlinksDashboardThroughItsProxyWithTheTab() throws Exception {
+        int port = freePort();
+        try (TestingFlinkWeb flink = new TestingFlinkWeb()
+                .on("/", TestingFlinkWeb.Answer.of("text/html", "<html><body><flink-root></flink-root></body></html>"))) {
+            MetricConfig c = config(port);
+            c.setProperty("role", "jobmanager");
+            c.setProperty("hub.flink-rest-url", flink.baseUrl());
+            MetricReporter metrics = new InsightMetricReporterFactory().createMetricReporter(new java.util.Properties());
+            metrics.open(c);
+            try {
+                String overview = get(port, "/api/v1/overview");
+                String dashboard = get(port, "/flink/");
+
+                assertThat(overview).contains("\"role\":\"jobmanager\"", "\"flinkDashboardPath\":\"/flink/\"",
+                        "\"flinkWebUrl\":\"" + flink.baseUrl() + "\"");
+                assertThat(status(dashboard)).isEqualTo(200);
+                assertThat(dashboard).contains("<flink-root></flink-root><script src=\"/insight-tab/tab.js\">"
+                        + "</script></body>");
+            } finally {
+                metrics.close();
+            }
         }
     }
 }

@@ -212,4 +212,20 @@ class SeriesStoreTest {
         assertThat(store.sampleCount()).isEqualTo((long) seriesCount * samples);
         assertThat(store.estimatedBytes()).isLessThan(64L * 1024 * 1024);
     }
+
+    @Test
+    void estimatedBytesCountsTheKeyObjectsButNotTheirSharedStrings() {
+        SeriesStore shortStrings = new SeriesStore(StoreSettings.defaults(), clock);
+        SeriesStore longStrings = new SeriesStore(StoreSettings.defaults(), clock);
+        SeriesStore moreLabels = new SeriesStore(StoreSettings.defaults(), clock);
+        String longValue = "x".repeat(10_000);
+
+        shortStrings.record(key("m", "a", "1", "b", "2", "c", "3"), clock.millis(), 1);
+        longStrings.record(key("m" + longValue, "a", longValue, "b", longValue, "c", longValue), clock.millis(), 1);
+        moreLabels.record(key("m", "a", "1", "b", "2", "c", "3", "d", "4", "e", "5", "f", "6"), clock.millis(), 1);
+
+        assertThat(longStrings.estimatedBytes()).isEqualTo(shortStrings.estimatedBytes());
+        assertThat(moreLabels.estimatedBytes()).isGreaterThan(shortStrings.estimatedBytes());
+        assertThat(shortStrings.estimatedBytes()).isLessThan(1_024);
+    }
 }

@@ -3,6 +3,7 @@ package io.flinkinsight.plugin.store.api;
 import io.flinkinsight.plugin.http.BadRequestException;
 import io.flinkinsight.plugin.http.JsonEndpoint;
 import io.flinkinsight.plugin.http.QueryParameters;
+import io.flinkinsight.plugin.store.Attributes;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointRecord;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointStore;
 import io.flinkinsight.plugin.store.job.JobRecord;
@@ -19,8 +20,9 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * {@code GET /api/v1/jobs?status=RUNNING,FINISHED&limit=}: jobs newest first with status transitions,
- * cluster-side latency (created to terminal, or so far) and the last checkpoint.
+ * {@code GET /api/v1/jobs?status=RUNNING,FINISHED&limit=&job=}: jobs newest first with status transitions,
+ * cluster-side latency (created to terminal, or so far) and the last checkpoint. {@code job=<32 hex>} narrows the
+ * answer to that one job (an empty list when it is not known).
  */
 public final class JobsEndpoint implements JsonEndpoint {
 
@@ -53,10 +55,14 @@ public final class JobsEndpoint implements JsonEndpoint {
             statuses = new HashSet<>(Arrays.asList(s.toUpperCase(Locale.ROOT).split(",")));
         }
         int limit = (int) query.getLong("limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
+        String onlyJob = jobParameter(query);
         List<JobRecord> all = jobs.newestFirst();
         List<JobRecord> out = new ArrayList<>();
         int matched = 0;
         for (JobRecord job : all) {
+            if (onlyJob != null && !onlyJob.equals(job.jobId())) {
+                continue;
+            }
             if (statuses != null && (job.status() == null || !statuses.contains(job.status()))) {
                 continue;
             }
@@ -69,5 +75,18 @@ public final class JobsEndpoint implements JsonEndpoint {
             }
         }
         return new Response(all.size(), matched, out);
+    }
+
+    /** The job id asked for, lower case, or null when the parameter is absent. */
+    private static String jobParameter(QueryParameters query) throws BadRequestException {
+        Optional<String> job = query.get("job");
+        if (job.isEmpty()) {
+            return null;
+        }
+        String id = job.get().trim();
+        if (!Attributes.isJobId(id)) {
+            throw new BadRequestException("parameter 'job' must be a job id of 32 hex characters");
+        }
+        return id.toLowerCase(Locale.ROOT);
     }
 }

@@ -55,6 +55,15 @@ public record CheckpointRecord(
                 durationMs, fullSize, checkpointedSize, metadataSize, max, sum, lean, source);
     }
 
+    /** A copy without per-task details, for answers that only need the checkpoint's own figures. */
+    public CheckpointRecord withoutTasks() {
+        if (tasks.isEmpty()) {
+            return this;
+        }
+        return new CheckpointRecord(jobId, jobName, checkpointId, status, type, unaligned, triggerTime, endTime,
+                durationMs, fullSize, checkpointedSize, metadataSize, max, sum, List.of(), source);
+    }
+
     /** A copy with vertex names filled in from {@code names} (vertex id to name; null when unknown). */
     public CheckpointRecord withVertexNames(Function<String, String> names) {
         if (tasks.isEmpty()) {

@@ -106,13 +106,22 @@ public final class CheckpointStore {
     }
 
     /** The checkpoints of {@code jobId}, newest first, at most {@code limit}. */
-    public synchronized List<CheckpointRecord> newestFirst(String jobId, int limit) {
+    public List<CheckpointRecord> newestFirst(String jobId, int limit) {
+        return newestFirst(jobId, limit, Long.MIN_VALUE);
+    }
+
+    /** The checkpoints of {@code jobId} triggered at or after {@code fromMillis}, newest first, at most {@code limit}. */
+    public synchronized List<CheckpointRecord> newestFirst(String jobId, int limit, long fromMillis) {
         ArrayDeque<CheckpointRecord> checkpoints = byJob.get(jobId);
         List<CheckpointRecord> out = new ArrayList<>();
         if (checkpoints != null) {
             Iterator<CheckpointRecord> it = checkpoints.descendingIterator();
             while (it.hasNext() && out.size() < limit) {
-                out.add(it.next());
+                CheckpointRecord r = it.next();
+                // Not a break: ids come in order, trigger times almost always do, but a savepoint may interleave.
+                if (r.triggerTime() >= fromMillis) {
+                    out.add(r);
+                }
             }
         }
         return out;

@@ -16,7 +16,7 @@ public final class Series {
     private long lastWriteMillis;
     private boolean removed;
 
-    /** @param keyBytes the estimated heap size of this series' key and map entry, counted in its footprint */
+    /** @param keyBytes the estimated heap this series' key objects and map entry take, counted in its footprint */
     public Series(long keyBytes) {
         this.keyBytes = keyBytes;
     }

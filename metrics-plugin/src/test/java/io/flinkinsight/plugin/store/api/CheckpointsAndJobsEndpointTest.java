@@ -24,7 +24,7 @@ class CheckpointsAndJobsEndpointTest {
     private final TestingClock clock = new TestingClock(10_000);
     private final CheckpointStore checkpoints = new CheckpointStore(100, 10);
     private final JobStore jobs = new JobStore(10, clock);
-    private final CheckpointsEndpoint checkpointsEndpoint = new CheckpointsEndpoint(checkpoints, jobs);
+    private final CheckpointsEndpoint checkpointsEndpoint = new CheckpointsEndpoint(checkpoints, jobs, clock);
     private final JobsEndpoint jobsEndpoint = new JobsEndpoint(jobs, checkpoints);
 
     private void checkpoint(String job, long id, int subtasks) {
@@ -76,6 +76,69 @@ class CheckpointsAndJobsEndpointTest {
                 .isInstanceOf(BadRequestException.class);
         assertThatThrownBy(() -> checkpointsEndpoint.handle(QueryParams.of("limit", "0")))
                 .isInstanceOf(BadRequestException.class);
+    }
+
+    @Test
+    void fromKeepsOnlyCheckpointsTriggeredSinceThen() throws Exception {
+        for (int id = 1; id <= 5; id++) {
+            checkpoint(JOB_ID, id, 0); // triggered at id * 1000
+        }
+        checkpoint(OTHER_JOB, 1, 0);
+
+        CheckpointsEndpoint.Response absolute = checkpointsEndpoint.handle(QueryParams.of("from", "3000"));
+        assertThat(absolute.jobs()).singleElement().satisfies(j -> {
+            assertThat(j.jobId()).isEqualTo(JOB_ID);
+            assertThat(j.checkpoints()).extracting(CheckpointRecord::checkpointId).containsExactly(5L, 4L, 3L);
+        });
+        clock.set(6_000);
+        assertThat(checkpointsEndpoint.handle(QueryParams.of("job", JOB_ID, "from", "-2s")).jobs().get(0).checkpoints())
+                .extracting(CheckpointRecord::checkpointId).containsExactly(5L, 4L);
+        assertThat(checkpointsEndpoint.handle(QueryParams.of("job", JOB_ID, "from", "-2s", "limit", "1")).jobs()
+                .get(0).checkpoints()).extracting(CheckpointRecord::checkpointId).containsExactly(5L);
+    }
+
+    @Test
+    void tasksFalseLeavesOutPerTaskDetailsButKeepsTheFigures() throws Exception {
+        checkpoint(JOB_ID, 1, 2);
+
+        CheckpointRecord lean = checkpointsEndpoint.handle(QueryParams.of("tasks", "false")).jobs().get(0)
+                .checkpoints().get(0);
+        CheckpointRecord full = checkpointsEndpoint.handle(QueryParams.of("tasks", "true")).jobs().get(0)
+                .checkpoints().get(0);
+
+        assertThat(lean.tasks()).isEmpty();
+        assertThat(full.tasks()).isNotEmpty();
+        assertThat(lean.checkpointedSize()).isEqualTo(full.checkpointedSize()).isNotNull();
+        assertThat(lean.max()).isEqualTo(full.max());
+    }
+
+    @Test
+    void malformedFromOrTasksIsABadRequest() {
+        assertThatThrownBy(() -> checkpointsEndpoint.handle(QueryParams.of("from", "yesterday")))
+                .isInstanceOf(BadRequestException.class).hasMessageContaining("'from'");
+        assertThatThrownBy(() -> checkpointsEndpoint.handle(QueryParams.of("tasks", "no")))
+                .isInstanceOf(BadRequestException.class).hasMessageContaining("'tasks'");
+    }
+
+    @Test
+    void jobParameterNarrowsTheJobsToThatOne() throws Exception {
+        jobs.onStatus(JOB_ID, "a", "RUNNING", 1_000);
+        jobs.onStatus(OTHER_JOB, "b", "FINISHED", 2_000);
+
+        JobsEndpoint.Response one = jobsEndpoint.handle(QueryParams.of("job", JOB_ID.toUpperCase()));
+        assertThat(one.jobs()).extracting(JobRecord::jobId).containsExactly(JOB_ID);
+        assertThat(one.matched()).isEqualTo(1);
+        assertThat(one.total()).isEqualTo(2);
+        assertThat(jobsEndpoint.handle(QueryParams.of("job", JOB_ID, "status", "FINISHED")).jobs()).isEmpty();
+    }
+
+    @Test
+    void unknownJobIsAnEmptyListAndMalformedJobIdABadRequest() throws Exception {
+        jobs.onStatus(JOB_ID, "a", "RUNNING", 1_000);
+
+        assertThat(jobsEndpoint.handle(QueryParams.of("job", OTHER_JOB)).jobs()).isEmpty();
+        assertThatThrownBy(() -> jobsEndpoint.handle(QueryParams.of("job", "not-a-job")))
+                .isInstanceOf(BadRequestException.class).hasMessageContaining("32 hex");
     }
 
     @Test

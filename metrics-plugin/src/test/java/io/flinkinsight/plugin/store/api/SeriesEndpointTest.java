@@ -156,4 +156,25 @@ class SeriesEndpointTest {
         assertThat(limited.truncated()).isTrue();
         assertThat(names.handle(QueryParams.of()).names()).hasSize(4);
     }
+
+    @Test
+    void namesAreFilteredByContainedTextIgnoringCaseAndBounded() throws Exception {
+        clock.set(NOW);
+        for (String name : List.of("flink_a_numRecordsIn", "flink_b_numRecordsOut", "flink_c_uptime", "records")) {
+            store.record(new SeriesKey(name, List.of(), List.of()), NOW, 1);
+        }
+        SeriesNamesEndpoint names = new SeriesNamesEndpoint(store);
+
+        SeriesNamesEndpoint.Response matching = names.handle(QueryParams.of("contains", "RECORDS"));
+        assertThat(matching.names()).containsExactly("flink_a_numRecordsIn", "flink_b_numRecordsOut", "records");
+        assertThat(matching.contains()).isEqualTo("RECORDS");
+        assertThat(names.handle(QueryParams.of("prefix", "flink_", "contains", "records")).names())
+                .containsExactly("flink_a_numRecordsIn", "flink_b_numRecordsOut");
+        SeriesNamesEndpoint.Response limited = names.handle(QueryParams.of("contains", "records", "limit", "1"));
+        assertThat(limited.names()).containsExactly("flink_a_numRecordsIn");
+        assertThat(limited.truncated()).isTrue();
+        assertThat(names.handle(QueryParams.of("contains", "nothing")).names()).isEmpty();
+        assertThatThrownBy(() -> names.handle(QueryParams.of("contains", "x".repeat(257))))
+                .isInstanceOf(BadRequestException.class);
+    }
 }

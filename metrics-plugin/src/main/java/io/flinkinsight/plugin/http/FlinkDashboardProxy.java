@@ -1,0 +1,203 @@
+package io.flinkinsight.plugin.http;
+
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Read-only reverse proxy of Flink's own web dashboard and REST API under {@code /flink/}, served by the hub only,
+ * so Flink's dashboard (with the Insight tab injected into its {@code index.html}) is reachable through the plugin's
+ * port. Only GET is sent to Flink (a HEAD is fetched as GET; the server drops the body). Requests run
+ * asynchronously on the proxy's own daemon threads, at most {@value #MAX_IN_FLIGHT} at once: neither Netty's event
+ * loop nor an HTTP worker waits on Flink, and buffered answers are bounded by count and size.
+ */
+final class FlinkDashboardProxy implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FlinkDashboardProxy.class);
+
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    /** Generous: Flink answers thread dumps and log files slower than JSON. */
+    static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+    static final long MAX_BODY_BYTES = 64L * 1024 * 1024;
+    /** What one browser opens per host over HTTP/1.1; more wait in line. */
+    static final int MAX_IN_FLIGHT = 6;
+    static final int MAX_WAITING = 64;
+
+    static final String NOT_THE_HUB = "Flink's dashboard is proxied only by the JobManager's Flink Insight instance"
+            + " (the hub) at /flink/; this process is not it";
+    private static final String SET_URL_HINT = "set metrics.reporter.insight.hub.flink-rest-url if it listens elsewhere";
+
+    private final DashboardUpstream upstream;
+    private final Duration connectTimeout;
+    private final Duration requestTimeout;
+    private final long maxBodyBytes;
+    private final InFlightLimit limit = new InFlightLimit(MAX_IN_FLIGHT, MAX_WAITING);
+    private HttpClient client;
+    private ThreadPoolExecutor executor;
+    private boolean closed;
+
+    FlinkDashboardProxy(DashboardUpstream upstream) {
+        this(upstream, CONNECT_TIMEOUT, REQUEST_TIMEOUT, MAX_BODY_BYTES);
+    }
+
+    FlinkDashboardProxy(DashboardUpstream upstream, Duration connectTimeout, Duration requestTimeout, long maxBody) {
+        this.upstream = upstream;
+        this.connectTimeout = connectTimeout;
+        this.requestTimeout = requestTimeout;
+        this.maxBodyBytes = maxBody;
+    }
+
+    /**
+     * Forwards a validated GET/HEAD under {@code /flink}. Returns at once; the future completes on the proxy's
+     * threads and never exceptionally: every failure is a JSON error reply.
+     */
+    CompletableFuture<HttpReply> forward(RequestTarget target, HttpHeaders browserHeaders) {
+        try {
+            return start(target, browserHeaders);
+        } catch (BadRequestException e) {
+            return done(HttpReply.error(HttpResponseStatus.BAD_REQUEST, e.getMessage()));
+        } catch (Throwable t) {
+            LOG.debug("Flink Insight: proxying {} failed", target.path(), t);
+            return done(HttpReply.error(HttpResponseStatus.BAD_GATEWAY, "the dashboard proxy failed: " + t));
+        }
+    }
+
+    private CompletableFuture<HttpReply> start(RequestTarget target, HttpHeaders browserHeaders)
+            throws BadRequestException {
+        if (!upstream.available()) {
+            return done(HttpReply.error(HttpResponseStatus.NOT_FOUND, NOT_THE_HUB));
+        }
+        if (target.rawPath().equals(ProxiedPath.PREFIX)) {
+            // Flink's page resolves its files against <base href="./">: it must be loaded from /flink/, not /flink.
+            String location = ProxiedPath.ROOT + (target.rawQuery().isEmpty() ? "" : "?" + target.rawQuery());
+            return done(HttpReply.empty(HttpResponseStatus.FOUND, Map.of("Location", location)));
+        }
+        String base = upstream.baseUrl();
+        if (base == null || base.isBlank()) {
+            return done(HttpReply.error(HttpResponseStatus.BAD_GATEWAY,
+                    "Flink's REST URL could not be resolved from Flink's configuration; " + SET_URL_HINT));
+        }
+        String upstreamPath = ProxiedPath.upstreamPath(target.rawPath());
+        URI uri = ProxiedPath.upstreamUri(base, target.rawPath(), target.rawQuery());
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(requestTimeout).GET();
+        ProxyHeaders.request(browserHeaders).forEach(request::header);
+        HttpRequest built = request.build();
+        boolean index = ProxiedPath.isIndex(upstreamPath);
+
+        CompletableFuture<HttpReply> reply = new CompletableFuture<>();
+        boolean admitted = limit.submit(() -> send(built, base, index, reply));
+        if (!admitted) {
+            return done(HttpReply.error(HttpResponseStatus.SERVICE_UNAVAILABLE,
+                    "too many dashboard requests in progress", Map.of("Retry-After", "1")));
+        }
+        return reply;
+    }
+
+    /** Sends one request; completes {@code reply} whatever happens, and returns when the exchange is over. */
+    private CompletableFuture<?> send(HttpRequest request, String base, boolean index,
+            CompletableFuture<HttpReply> reply) {
+        try {
+            return client().sendAsync(request, LimitedBodySubscriber.handler(maxBodyBytes))
+                    .handle((response, error) -> {
+                        try {
+                            return reply.complete(error == null ? toReply(response, base, index) : failure(error, base));
+                        } catch (Throwable t) {
+                            return reply.complete(failure(t, base));
+                        }
+                    });
+        } catch (Throwable t) {
+            reply.complete(failure(t, base));
+            return reply;
+        }
+    }
+
+    private static HttpReply toReply(HttpResponse<byte[]> response, String base, boolean index) {
+        HttpResponseStatus status = HttpResponseStatus.valueOf(response.statusCode());
+        String contentType = response.headers().firstValue("content-type").orElse(null);
+        Map<String, String> headers = new LinkedHashMap<>(ProxyHeaders.response(response.headers(), base));
+        byte[] body = response.body();
+        if (index && status.code() == 200 && TabInjection.isHtml(contentType)) {
+            body = TabInjection.inject(body);
+            // The page now differs from Flink's file: Flink's validators no longer describe it.
+            headers.keySet().removeIf(name -> name.equalsIgnoreCase("etag")
+                    || name.equalsIgnoreCase("last-modified") || name.equalsIgnoreCase("expires")
+                    || name.equalsIgnoreCase("cache-control"));
+            headers.put("Cache-Control", "no-cache");
+        }
+        return new HttpReply(status, contentType, Unpooled.wrappedBuffer(body), headers);
+    }
+
+    private HttpReply failure(Throwable error, String base) {
+        Throwable cause = error;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+                && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        if (cause instanceof LimitedBodySubscriber.BodyTooLargeException) {
+            return HttpReply.error(HttpResponseStatus.BAD_GATEWAY,
+                    "Flink's answer is larger than the proxy's limit of " + maxBodyBytes + " bytes");
+        }
+        if (cause instanceof HttpTimeoutException && !(cause instanceof HttpConnectTimeoutException)) {
+            return HttpReply.error(HttpResponseStatus.GATEWAY_TIMEOUT,
+                    "Flink's REST API at " + base + " did not answer in time");
+        }
+        boolean unreachable = cause instanceof ConnectException || cause instanceof HttpConnectTimeoutException;
+        String message = unreachable
+                ? "Flink's REST API at " + base + " is unreachable (" + cause.getClass().getSimpleName()
+                        + "); is the JobManager's REST endpoint up? " + SET_URL_HINT
+                : "Flink's REST API at " + base + " failed: " + cause;
+        return HttpReply.error(HttpResponseStatus.BAD_GATEWAY, message);
+    }
+
+    private static CompletableFuture<HttpReply> done(HttpReply reply) {
+        return CompletableFuture.completedFuture(reply);
+    }
+
+    /** The client, made on first use so processes that never proxy start no threads. */
+    private synchronized HttpClient client() {
+        if (closed) {
+            throw new IllegalStateException("the dashboard proxy is closed");
+        }
+        if (client == null) {
+            executor = new ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                    InsightHttpServer.daemonThreads("flink-insight-proxy-"));
+            executor.allowCoreThreadTimeOut(true);
+            client = HttpClient.newBuilder()
+                    .connectTimeout(connectTimeout)
+                    .followRedirects(HttpClient.Redirect.NEVER)
+                    .executor(executor)
+                    .build();
+        }
+        return client;
+    }
+
+    /** Stops the proxy's threads; requests still in flight are abandoned with their connections. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (executor != null) {
+            executor.shutdownNow();
+            executor = null;
+        }
+        client = null;
+    }
+}
