@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates screenshots/ from a real cluster: runs the demo (Flink 2.2 with the plugin, the streaming job and the
 # short queries), lets history build up, then drives the panel in Debian's Chromium with the e2e script, which saves
-# overview, jobs, a job's checkpoints, client and hub-unreachable views. Stops the demo it started.
+# overview, jobs, a job's checkpoints, client and hub-unreachable views, and the Insight entry in Flink's dashboard. Stops the demo it started.
 # Environment: HISTORY_SECONDS (default 150) of workload before the shots.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,5 +28,6 @@ echo "hub at $hub; letting the workload run ${HISTORY_SECONDS:-150} s ..."
 sleep "${HISTORY_SECONDS:-150}"
 
 mkdir -p screenshots
+(cd web-extension && INSIGHT_URL="$hub" SCREENSHOT_DIR="$PWD/../screenshots" node e2e/flink-tab.e2e.mjs)
 (cd web-extension && INSIGHT_URL="$hub" SCREENSHOT_DIR="$PWD/../screenshots" node e2e/panel.e2e.mjs)
 echo "screenshots written to screenshots/"

@@ -1,7 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
 
-import { OverviewService } from './api/overview/overview.service';
+import { flinkDashboardUrl, OverviewService } from './api/overview/overview.service';
 import { liveQuery } from './core/live-query';
 import { TimeToolbar } from './shell/time-toolbar';
 import { formatDuration } from './shared/format/units';
@@ -32,5 +32,7 @@ export class App {
       o.uptimeMs != null ? `up ${formatDuration(o.uptimeMs)}` : undefined];
     return parts.filter(Boolean).join(' · ');
   });
+  /** The link back to Flink's dashboard (the hub's copy with the Insight tab, when it serves one). */
+  protected readonly flinkDashboard = computed(() => flinkDashboardUrl(this.overview.value()));
   protected readonly version = computed(() => this.overview.value()?.insightVersion ?? this.overview.value()?.version);
 }

@@ -1,6 +1,7 @@
 /**
  * `GET /api/v1/overview`: the process that serves the panel. Every field is optional because the hub's answer
- * may grow or lag behind the panel; {@link flinkWebUrl}, when present, links jobs to Flink's own dashboard.
+ * may grow or lag behind the panel; {@link flinkDashboardPath} or
+ * {@link flinkWebUrl}, when present, link the panel back to Flink's own dashboard.
  */
 export interface Overview {
   readonly role?: 'jobmanager' | 'taskmanager' | 'client' | string;
@@ -21,4 +22,9 @@ export interface Overview {
   readonly historyResolutionMs?: number;
   readonly historyRetentionMs?: number;
   readonly flinkWebUrl?: string | null;
+  /**
+   * Where the hub serves Flink's dashboard on its own port (with the "Insight" tab added), e.g. `/flink/`;
+   * preferred over {@link flinkWebUrl} because it keeps the user on the port where the tab exists.
+   */
+  readonly flinkDashboardPath?: string | null;
 }

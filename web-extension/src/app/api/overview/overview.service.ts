@@ -15,12 +15,24 @@ export class OverviewService {
 }
 
 /**
- * The job's page in Flink's dashboard, or undefined when the dashboard's URL is unknown or not http(s) (a
- * `javascript:` URL from a misconfigured hub must never become a link).
+ * Flink's dashboard as the panel links to it: the hub's same-origin copy (`flinkDashboardPath`, made relative so it
+ * also works behind a path prefix) when there is one, else Flink's own URL if it is http(s); otherwise undefined. A
+ * `javascript:` or protocol-relative value from a misconfigured hub never becomes a link.
  */
-export function flinkJobUrl(flinkWebUrl: string | null | undefined, jobId: string): string | undefined {
-  if (!flinkWebUrl || !/^https?:\/\//i.test(flinkWebUrl) || !/^[0-9a-f]{32}$/i.test(jobId)) {
+export function flinkDashboardUrl(overview: Overview | null | undefined): string | undefined {
+  const path = overview?.flinkDashboardPath;
+  if (path && /^\/[a-z0-9][a-z0-9/_-]*$/i.test(path)) {
+    return path.replace(/^\/+/, '');
+  }
+  const url = overview?.flinkWebUrl;
+  return url && /^https?:\/\//i.test(url) ? url : undefined;
+}
+
+/** The job's page in Flink's dashboard (see {@link flinkDashboardUrl}), or undefined for an odd job id. */
+export function flinkJobUrl(overview: Overview | null | undefined, jobId: string): string | undefined {
+  const dashboard = flinkDashboardUrl(overview);
+  if (!dashboard || !/^[0-9a-f]{32}$/i.test(jobId)) {
     return undefined;
   }
-  return `${flinkWebUrl.replace(/\/+$/, '')}/#/job/running/${jobId}/overview`;
+  return `${dashboard.replace(/\/+$/, '')}/#/job/running/${jobId}/overview`;
 }

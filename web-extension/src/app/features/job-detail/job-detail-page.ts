@@ -75,7 +75,7 @@ export class JobDetailPage {
   protected readonly jobName = computed(
     () => this.job.value()?.jobName ?? this.checkpoints.value()?.jobs[0]?.jobName ?? this.jobId(),
   );
-  protected readonly flinkUrl = computed(() => flinkJobUrl(this.overview.value()?.flinkWebUrl, this.jobId()));
+  protected readonly flinkUrl = computed(() => flinkJobUrl(this.overview.value(), this.jobId()));
 
   protected readonly bounds = computed(() => {
     this.checkpoints.value();

@@ -2,7 +2,7 @@ import { ChangeDetectionStrategy, Component, computed, inject, input, signal } f
 import { Router, RouterLink } from '@angular/router';
 
 import { JobsService } from '../../api/jobs/jobs.service';
-import { flinkJobUrl, OverviewService } from '../../api/overview/overview.service';
+import { flinkDashboardUrl, flinkJobUrl, OverviewService } from '../../api/overview/overview.service';
 import { liveQuery } from '../../core/live-query';
 import { UNIT_PIPES } from '../../shared/format/unit-pipes';
 import { Pager, pageOf } from '../../shared/ui/pager';
@@ -53,13 +53,14 @@ export class JobsPage {
       .sort((a, b) => Number(a.terminal) - Number(b.terminal) || (b.createdAt ?? 0) - (a.createdAt ?? 0));
   });
 
+  protected readonly flinkDashboard = computed(() => flinkDashboardUrl(this.overview.value()));
   protected readonly pageSize = PAGE_SIZE;
   protected readonly page = signal(0);
   protected readonly rows = computed(() => {
-    const flinkUrl = this.overview.value()?.flinkWebUrl;
+    const overview = this.overview.value();
     return pageOf(this.matching(), this.page(), PAGE_SIZE).map((job) => ({
       job,
-      flinkUrl: flinkJobUrl(flinkUrl, job.jobId),
+      flinkUrl: flinkJobUrl(overview, job.jobId),
     }));
   });
 

@@ -10,6 +10,7 @@ import io.flinkinsight.harness.Waits;
 import io.flinkinsight.harness.demo.DemoWorkload;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -45,13 +46,20 @@ class PanelInBrowserITCase {
             }
             String hub = cluster.insightUrl(Role.JOBMANAGER);
             awaitCompletedCheckpoints(cluster, 3);
+            // The streaming charts need the hub's series of TaskManager figures, gathered over Flink's REST API.
+            awaitSeries(cluster, "insight_vertex_latency_ms");
+            awaitSeries(cluster, "insight_vertex_records_out_per_second");
 
+            String screenshots = System.getProperty("insight.screenshots",
+                    Path.of("target", "panel-screenshots").toAbsolutePath().toString());
+            // First the tab in Flink's own dashboard (the hub's copy under /flink/), while the JobManager is up.
+            runE2e("e2e/flink-tab.e2e.mjs", Map.of("INSIGHT_URL", hub, "SCREENSHOT_DIR", screenshots));
+            // The panel's script ends by stopping the JobManager, to see the panel's hub-unreachable state.
             long jobManagerPid = cluster.process(Role.JOBMANAGER).pid();
             runE2e("e2e/panel.e2e.mjs", Map.of(
                     "INSIGHT_URL", hub,
                     "INSIGHT_STOP_HOOK", "kill " + jobManagerPid,
-                    "SCREENSHOT_DIR", System.getProperty("insight.screenshots",
-                            Path.of("target", "panel-screenshots").toAbsolutePath().toString())));
+                    "SCREENSHOT_DIR", screenshots));
         }
     }
 
@@ -71,17 +79,31 @@ class PanelInBrowserITCase {
         }, () -> cluster.diagnostics(List.of(Role.JOBMANAGER)));
     }
 
+    private static void awaitSeries(LocalFlinkCluster cluster, String name) {
+        Waits.until("hub series " + name, Duration.ofSeconds(60), Duration.ofSeconds(1), () -> {
+            JsonNode names = PluginOnSessionClusterITCase.json(cluster.insightGet(
+                    Role.JOBMANAGER, "/api/v1/series/names?contains=" + name)).path("names");
+            return names.size() > 0 ? Optional.of(names.size()) : Optional.empty();
+        }, () -> cluster.diagnostics(List.of(Role.JOBMANAGER)));
+    }
+
     /** Runs one of web-extension's e2e scripts with the machine's Node; its output goes to this test's log. */
     static void runE2e(String script, Map<String, String> env) throws IOException, InterruptedException {
         Path webExtension = Path.of(System.getProperty("insight.web-extension", "../web-extension"));
+        Path log = Files.createTempFile("e2e-", ".log");
         ProcessBuilder builder = new ProcessBuilder("node", script)
                 .directory(webExtension.toFile())
-                .redirectErrorStream(true);
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile()); // a file, so a hung browser cannot block this thread on a pipe
         builder.environment().putAll(env);
         Process process = builder.start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(5, TimeUnit.MINUTES)) {
+        boolean finished = process.waitFor(5, TimeUnit.MINUTES);
+        if (!finished) {
             process.destroyForcibly();
+        }
+        String output = Files.readString(log, StandardCharsets.UTF_8);
+        Files.deleteIfExists(log);
+        if (!finished) {
             throw new AssertionError(script + " did not finish within 5 minutes:\n" + output);
         }
         System.out.println(output);

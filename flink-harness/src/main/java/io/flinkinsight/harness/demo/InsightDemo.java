@@ -90,10 +90,12 @@ public final class InsightDemo {
             Optional<String> tm = insightUrl(cluster, Role.TASKMANAGER, Duration.ofSeconds(hub.isPresent() ? 30 : 2));
             if (hub.isPresent()) {
                 out.println("Insight panel (hub):    " + hub.get() + "/");
+                out.println("Flink dashboard + tab:  " + hub.get() + "/flink/   (Flink's dashboard with an \"Insight\" entry)");
                 out.println("JobManager /metrics:    " + hub.get() + "/metrics");
                 out.println("Overview:               " + hub.get() + "/api/v1/overview");
                 out.println("Checkpoints:            " + hub.get() + "/api/v1/checkpoints");
                 out.println("Jobs:                   " + hub.get() + "/api/v1/jobs");
+                out.println("Client path:            " + hub.get() + "/api/v1/client");
             } else {
                 out.println("Flink Insight:          not serving in the JobManager; see " + cluster.logFile(Role.JOBMANAGER));
             }
