@@ -1,0 +1,95 @@
+package io.flinkinsight.harness.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Command line of the interactive-client benchmark: {@code --client-jar <jar> [--plugin-jar <jar>]
+ * [--concurrency 1,8,32] [--seconds 20] [--rounds 2] [--warmup 300] [--set key=value]... [--work-dir dir]
+ * [--output file.md]}. Each {@code --set} is a session setting of the {@code remote-interactive} sessions only.
+ */
+record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<Integer> concurrency, int seconds, int rounds,
+        int warmupQueries, Map<String, String> interactiveSettings, Path workDir, Path output) {
+
+    static final String USAGE = "usage: InteractiveQueryBenchmark --client-jar <jar> [--plugin-jar <jar>]"
+            + " [--concurrency 1,8,32] [--seconds 20] [--rounds 2] [--warmup 300] [--set key=value]..."
+            + " [--work-dir dir] [--output file.md]";
+
+    /** The collect strategy the interactive sessions use unless {@code --set} says otherwise. */
+    static final Map<String, String> DEFAULT_INTERACTIVE_SETTINGS = Map.of(
+            "collect-strategy.type", "incremental",
+            "collect-strategy.incremental-delay.initial-delay", "5 ms",
+            "collect-strategy.incremental-delay.increment", "5 ms",
+            "collect-strategy.incremental-delay.max-delay", "50 ms");
+
+    static InteractiveBenchOptions parse(String... args) {
+        Path clientJar = null;
+        Path pluginJar = null;
+        List<Integer> concurrency = List.of(1, 8, 32);
+        int seconds = 20;
+        int rounds = 2;
+        int warmup = 300;
+        Map<String, String> settings = new LinkedHashMap<>();
+        Path workDir = Path.of("flink-harness", "target", "bench-interactive");
+        Path output = Path.of("flink-harness", "target", "bench-interactive.md");
+        for (int i = 0; i < args.length; i += 2) {
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(args[i] + " needs a value\n" + USAGE);
+            }
+            String value = args[i + 1];
+            switch (args[i]) {
+                case "--client-jar" -> clientJar = Path.of(value);
+                case "--plugin-jar" -> pluginJar = Path.of(value);
+                case "--concurrency" -> concurrency = concurrencyList(value);
+                case "--seconds" -> seconds = positive(args[i], value);
+                case "--rounds" -> rounds = positive(args[i], value);
+                case "--warmup" -> warmup = positive(args[i], value);
+                case "--set" -> {
+                    int eq = value.indexOf('=');
+                    if (eq <= 0) {
+                        throw new IllegalArgumentException("--set needs key=value, got " + value + "\n" + USAGE);
+                    }
+                    settings.put(value.substring(0, eq).trim(), value.substring(eq + 1).trim());
+                }
+                case "--work-dir" -> workDir = Path.of(value);
+                case "--output" -> output = Path.of(value);
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + "\n" + USAGE);
+            }
+        }
+        if (clientJar == null || !Files.isRegularFile(clientJar)) {
+            throw new IllegalArgumentException("--client-jar: no file " + clientJar
+                    + " (build it: mvn -pl interactive-client -DskipTests package)\n" + USAGE);
+        }
+        if (pluginJar != null && !Files.isRegularFile(pluginJar)) {
+            throw new IllegalArgumentException("--plugin-jar: no file " + pluginJar + "\n" + USAGE);
+        }
+        Map<String, String> interactive = new LinkedHashMap<>(settings.isEmpty() ? DEFAULT_INTERACTIVE_SETTINGS : Map.of());
+        interactive.putAll(settings);
+        return new InteractiveBenchOptions(clientJar, pluginJar, concurrency, seconds, rounds, warmup, interactive,
+                workDir.toAbsolutePath(), output);
+    }
+
+    private static List<Integer> concurrencyList(String value) {
+        List<Integer> list = new ArrayList<>();
+        for (String part : value.split(",")) {
+            list.add(positive("--concurrency", part.trim()));
+        }
+        return List.copyOf(list);
+    }
+
+    private static int positive(String option, String value) {
+        try {
+            int n = Integer.parseInt(value);
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // Reported below.
+        }
+        throw new IllegalArgumentException(option + " needs a positive number, got " + value + "\n" + USAGE);
+    }
+}

@@ -1,0 +1,296 @@
+package io.flinkinsight.harness.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.flinkinsight.harness.LocalFlinkCluster;
+import io.flinkinsight.harness.LocalFlinkClusterBuilder;
+import io.flinkinsight.harness.Role;
+import io.flinkinsight.harness.SqlSession;
+import io.flinkinsight.harness.demo.DemoWorkload;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Seed 000's experiment on this machine: JDBC driver → SQL Gateway → session cluster, the three queries (source,
+ * wordcount, join over 1-row {@code datagen} tables, streaming mode), at each concurrency, with Flink's stock
+ * {@code remote} executor and with {@code remote-interactive}, in one run on one cluster: blocks of a fixed duration,
+ * the two clients interleaved (ABBA across rounds) after a warm-up of both. Per block: E2E latency of every query as
+ * the JDBC client sees it (execute → last row read), QPS, the cluster-side duration of the same jobs (Flink's REST
+ * {@code /jobs/overview}, jobs found by a per-block {@code pipeline.name}), and the CPU time of the JobManager,
+ * TaskManager and gateway processes ({@code /proc/<pid>/stat}). Prints and writes a Markdown report.
+ */
+public final class InteractiveQueryBenchmark {
+
+    enum Client {
+        STOCK("remote"),
+        INTERACTIVE("remote-interactive");
+
+        final String target;
+
+        Client(String target) {
+            this.target = target;
+        }
+    }
+
+    static final List<String> QUERY_NAMES = List.of("source", "wordcount", "join");
+    private static final long QUERY_TIMEOUT_SECONDS = 120;
+
+    private final InteractiveBenchOptions options;
+    private final List<Block> blocks = new ArrayList<>();
+
+    InteractiveQueryBenchmark(InteractiveBenchOptions options) {
+        this.options = options;
+    }
+
+    public static void main(String[] args) throws Exception {
+        InteractiveBenchOptions options;
+        try {
+            options = InteractiveBenchOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        String markdown = new InteractiveQueryBenchmark(options).run();
+        System.out.println();
+        System.out.println(markdown);
+        Files.createDirectories(options.output().toAbsolutePath().getParent());
+        Files.writeString(options.output(), markdown, StandardCharsets.UTF_8);
+        System.out.println("Written to " + options.output());
+    }
+
+    String run() throws Exception {
+        int maxConcurrency = options.concurrency().stream().max(Integer::compare).orElse(1);
+        LocalFlinkClusterBuilder builder = LocalFlinkCluster.builder()
+                .workDir(options.workDir())
+                .pluginJar(options.pluginJar())
+                .sqlGateway(true)
+                .gatewayClasspath(options.clientJar())
+                .taskManagers(1)
+                // Every concurrent query gets a slot: the benchmark measures the client path, not slot queueing.
+                .slotsPerTaskManager(maxConcurrency)
+                .taskManagerProcessSize("2g")
+                .gatewayHeap("1g")
+                .config("rest.server.numThreads", "32");
+        System.out.println("Starting the cluster in " + options.workDir() + " ...");
+        try (LocalFlinkCluster cluster = builder.start()) {
+            Map<Role, Long> pids = new LinkedHashMap<>();
+            for (Role role : List.of(Role.JOBMANAGER, Role.TASKMANAGER, Role.SQL_GATEWAY)) {
+                pids.put(role, cluster.process(role).pid());
+            }
+            ProcessCpu cpu = new ProcessCpu(pids);
+            warmUp(cluster);
+            for (int concurrency : options.concurrency()) {
+                measure(cluster, cpu, concurrency);
+            }
+            return new InteractiveReport(blocks, options, OverheadBenchmark.machine()).markdown();
+        }
+    }
+
+    /** Both clients, all three queries, until the JIT has seen several hundred queries (a fresh cluster is slow). */
+    private void warmUp(LocalFlinkCluster cluster) throws Exception {
+        int concurrency = Math.min(4, options.concurrency().stream().max(Integer::compare).orElse(1));
+        System.out.printf(Locale.ROOT, "Warm-up: %d queries, both clients, concurrency %d ...%n",
+                options.warmupQueries(), concurrency);
+        for (Client client : Client.values()) {
+            List<SqlSession> sessions = openSessions(cluster, client, concurrency);
+            try {
+                ExecutorService workers = Executors.newFixedThreadPool(concurrency);
+                try {
+                    AtomicInteger next = new AtomicInteger();
+                    int perClient = options.warmupQueries() / 2;
+                    List<Future<?>> done = new ArrayList<>();
+                    for (SqlSession session : sessions) {
+                        done.add(workers.submit(() -> {
+                            for (int i = next.getAndIncrement(); i < perClient; i = next.getAndIncrement()) {
+                                checkRows(session.query(DemoWorkload.shortQueries().get(i % 3)), i % 3);
+                            }
+                            return null;
+                        }));
+                    }
+                    for (Future<?> f : done) {
+                        f.get(30, TimeUnit.MINUTES);
+                    }
+                } finally {
+                    workers.shutdownNow();
+                }
+            } finally {
+                sessions.forEach(SqlSession::close);
+            }
+        }
+    }
+
+    private void measure(LocalFlinkCluster cluster, ProcessCpu cpu, int concurrency) throws Exception {
+        Map<Client, List<SqlSession>> sessions = new EnumMap<>(Client.class);
+        ExecutorService workers = Executors.newFixedThreadPool(concurrency);
+        try {
+            for (Client client : Client.values()) {
+                sessions.put(client, openSessions(cluster, client, concurrency));
+            }
+            for (int round = 1; round <= options.rounds(); round++) {
+                for (int q = 0; q < 3; q++) {
+                    // ABBA: the client that runs first alternates, so drift in machine load hits both alike.
+                    boolean stockFirst = (round + q) % 2 == 1;
+                    for (Client client : stockFirst
+                            ? List.of(Client.STOCK, Client.INTERACTIVE)
+                            : List.of(Client.INTERACTIVE, Client.STOCK)) {
+                        Block block = runBlock(cluster, cpu, workers, sessions.get(client), client, concurrency, q,
+                                round);
+                        blocks.add(block);
+                        System.out.println(block.summary());
+                    }
+                }
+            }
+        } finally {
+            workers.shutdownNow();
+            sessions.values().forEach(list -> list.forEach(SqlSession::close));
+        }
+    }
+
+    private Block runBlock(LocalFlinkCluster cluster, ProcessCpu cpu, ExecutorService workers,
+            List<SqlSession> sessions, Client client, int concurrency, int query, int round) throws Exception {
+        String tag = String.format(Locale.ROOT, "bench-%s-%s-c%d-r%d", client.target, QUERY_NAMES.get(query),
+                concurrency, round);
+        for (SqlSession session : sessions) {
+            session.execute("SET 'pipeline.name' = '" + tag + "'");
+        }
+        String sql = DemoWorkload.shortQueries().get(query);
+        ConcurrentLinkedQueue<Double> latencies = new ConcurrentLinkedQueue<>();
+        AtomicInteger failures = new AtomicInteger();
+        Map<Role, Double> cpuBefore = cpu.seconds();
+        long start = System.nanoTime();
+        long deadline = start + TimeUnit.SECONDS.toNanos(options.seconds());
+        List<Future<Long>> done = new ArrayList<>();
+        for (SqlSession session : sessions) {
+            done.add(workers.submit(() -> {
+                long lastEnd = System.nanoTime();
+                while (System.nanoTime() < deadline) {
+                    long t0 = System.nanoTime();
+                    try {
+                        checkRows(session.query(sql), query);
+                        lastEnd = System.nanoTime();
+                        latencies.add((lastEnd - t0) / 1e6);
+                    } catch (RuntimeException e) {
+                        lastEnd = System.nanoTime();
+                        if (failures.incrementAndGet() <= 3) {
+                            System.out.println("  query failed (" + tag + "): " + e.getMessage());
+                        }
+                    }
+                }
+                return lastEnd;
+            }));
+        }
+        long end = start;
+        for (Future<Long> f : done) {
+            end = Math.max(end, f.get(options.seconds() + QUERY_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        }
+        Map<Role, Double> cpuAfter = cpu.seconds();
+        double wallSeconds = (end - start) / 1e9;
+        Map<Role, Double> cpuPercent = new LinkedHashMap<>();
+        cpuAfter.forEach((role, after) -> cpuPercent.put(role, 100 * (after - cpuBefore.get(role)) / wallSeconds));
+        return new Block(client, concurrency, QUERY_NAMES.get(query), round, List.copyOf(latencies), failures.get(),
+                wallSeconds, jobDurations(cluster, tag), cpuPercent);
+    }
+
+    /** The cluster-side durations (ms) of the finished jobs named {@code tag}. */
+    private static List<Double> jobDurations(LocalFlinkCluster cluster, String tag) {
+        List<Double> durations = new ArrayList<>();
+        for (JsonNode job : cluster.restGet("/jobs/overview").path("jobs")) {
+            if (tag.equals(job.path("name").asText()) && "FINISHED".equals(job.path("state").asText())) {
+                durations.add(job.path("duration").asDouble());
+            }
+        }
+        return durations;
+    }
+
+    private List<SqlSession> openSessions(LocalFlinkCluster cluster, Client client, int count) {
+        List<SqlSession> sessions = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            SqlSession session = cluster.sqlSession();
+            sessions.add(session);
+            DemoWorkload.shortQueryTables().forEach(session::execute);
+            session.execute("SET 'execution.runtime-mode' = 'streaming'");
+            session.execute("SET 'execution.target' = '" + client.target + "'");
+            if (client == Client.INTERACTIVE) {
+                options.interactiveSettings().forEach(
+                        (key, value) -> session.execute("SET '" + key + "' = '" + value + "'"));
+            }
+        }
+        return sessions;
+    }
+
+    /** Each of the seed's queries returns exactly one row over its 1-row tables. */
+    private static void checkRows(List<List<Object>> rows, int query) {
+        if (rows.size() != 1) {
+            throw new IllegalStateException(QUERY_NAMES.get(query) + " returned " + rows.size() + " rows: " + rows);
+        }
+    }
+
+    /** One measured block: one client, one query, one concurrency, a fixed duration. */
+    record Block(Client client, int concurrency, String query, int round, List<Double> latenciesMs, int failures,
+            double wallSeconds, List<Double> jobMs, Map<Role, Double> cpuPercent) {
+
+        double qps() {
+            return latenciesMs.size() / wallSeconds;
+        }
+
+        String summary() {
+            return String.format(Locale.ROOT,
+                    "c=%-2d %-9s %-18s round %d: %4d queries, %5.1f QPS, E2E p50 %6.1f ms, p99 %6.1f ms,"
+                            + " job p50 %6.1f ms (%d jobs), %d failed; CPU JM %.0f%%, TM %.0f%%, gateway %.0f%%",
+                    concurrency, query, client.target, round, latenciesMs.size(), qps(),
+                    Stats.percentile(latenciesMs, 50), Stats.percentile(latenciesMs, 99),
+                    Stats.percentile(jobMs, 50), jobMs.size(), failures,
+                    cpuPercent.get(Role.JOBMANAGER), cpuPercent.get(Role.TASKMANAGER),
+                    cpuPercent.get(Role.SQL_GATEWAY));
+        }
+    }
+
+    /** CPU seconds (user + system) of processes, from {@code /proc/<pid>/stat}. */
+    static final class ProcessCpu {
+        private static final double TICKS_PER_SECOND = 100; // USER_HZ, 100 on Linux
+
+        private final Map<Role, Long> pids;
+
+        ProcessCpu(Map<Role, Long> pids) {
+            this.pids = pids;
+        }
+
+        Map<Role, Double> seconds() throws java.io.IOException {
+            Map<Role, Double> out = new LinkedHashMap<>();
+            for (Map.Entry<Role, Long> e : pids.entrySet()) {
+                String stat = Files.readString(Path.of("/proc", e.getValue().toString(), "stat"));
+                // Fields after the command name in parentheses (which may hold spaces): utime is field 14, stime 15.
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                out.put(e.getKey(), (Long.parseLong(f[11]) + Long.parseLong(f[12])) / TICKS_PER_SECOND);
+            }
+            return out;
+        }
+    }
+
+    /** Percentiles by the nearest-rank method. */
+    static final class Stats {
+        private Stats() {}
+
+        static double percentile(List<Double> values, double p) {
+            if (values.isEmpty()) {
+                return Double.NaN;
+            }
+            double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+            return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+        }
+    }
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Seed 000's experiment (FLIP-407) on this machine: JDBC driver -> SQL Gateway -> session cluster, the three queries
+# (source, wordcount, join over 1-row datagen tables, streaming mode) at concurrency 1, 8 and 32, Flink's stock
+# `remote` executor against `remote-interactive` interleaved in one run on one cluster. Prints p50/p99 E2E latency,
+# QPS, the cluster-side job time of the same jobs and the CPU of JobManager, TaskManager and gateway, then the
+# ratios against the issue's targets; writes the Markdown to flink-harness/target/bench-interactive.md.
+# Options: --concurrency 1,8,32 --seconds 20 --rounds 2 --warmup 300 --set key=value (interactive sessions only;
+# default: the incremental collect strategy) --output file.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib/prerequisites.sh
+
+require_java_and_maven
+
+echo "Building the Flink jars, the plugin, the interactive client and the harness (mvn package, tests skipped) ..."
+mvn -q -B -DskipTests package -pl flink-dist-local,metrics-plugin,interactive-client,flink-harness -am
+
+classpath_file=flink-harness/target/bench-classpath.txt
+mvn -q -B -pl flink-harness dependency:build-classpath -Dmdep.includeScope=runtime \
+  -Dmdep.outputFile="$PWD/$classpath_file"
+
+exec java -Xmx512m -cp "flink-harness/target/classes:$(cat "$classpath_file")" \
+  io.flinkinsight.harness.bench.InteractiveQueryBenchmark \
+  --client-jar interactive-client/target/interactive-client-0.1.0-SNAPSHOT.jar \
+  --plugin-jar metrics-plugin/target/metrics-plugin-0.1.0-SNAPSHOT.jar \
+  "$@"
