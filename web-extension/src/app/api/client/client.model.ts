@@ -27,15 +27,28 @@ export interface ClientFigures {
   readonly collect: {
     readonly requests: number;
     readonly retries: number;
+    /** Median collect retries per query (from the client's histogram), else retries / queries submitted. */
     readonly retriesPerQuery: number | null;
+    /** The client's retries-per-query histogram; optional: hubs before it have none. */
+    readonly retriesPerQueryQuantiles?: Quantiles;
   };
   readonly queries: {
     readonly submitted: number;
     readonly succeeded: number;
     readonly failed: number;
     readonly e2eLatencyMs: Quantiles;
+    /** p50 of each phase of a query's end-to-end latency. */
     readonly breakdownMs: {
       readonly submit: number | null;
+      /** Accepted by the JobManager → RUNNING; optional: hubs before it have none. */
+      readonly jobStartWait?: number | null;
+      readonly clusterRun: number | null;
+      readonly resultFetch: number | null;
+    };
+    /** p99 of each phase; optional: hubs before it have none. */
+    readonly breakdownP99Ms?: {
+      readonly submit: number | null;
+      readonly jobStartWait: number | null;
       readonly clusterRun: number | null;
       readonly resultFetch: number | null;
     };

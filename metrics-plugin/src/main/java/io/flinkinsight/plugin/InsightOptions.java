@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin;
 
+import io.flinkinsight.plugin.hub.ClientTarget;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
@@ -88,6 +89,20 @@ public final class InsightOptions {
                     .defaultValue(Duration.ofSeconds(10))
                     .withDescription("How often the hub polls Flink's REST API (between 1 s and 1 h).");
 
+    public static final ConfigOption<String> HUB_CLIENTS =
+            ConfigOptions.key("hub.clients")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(
+                            "Insight endpoints of client processes (SQL Gateways running the interactive client)"
+                                    + " whose figures the hub gathers every poll, as a comma-separated list of"
+                                    + " host:port or host:first-last, e.g. gateway-1:9250-9260 (at most "
+                                    + ClientTarget.MAX_ENTRIES + " entries of at most "
+                                    + ClientTarget.MAX_PORTS_PER_ENTRY + " ports; a range is scanned for the plugin"
+                                    + " whose role is client). They must be listed because the JobManager does not know its"
+                                    + " clients: they call its REST API but never register with it. Empty gathers"
+                                    + " none. Has no effect in other processes.");
+
     public static final ConfigOption<Boolean> FILTER_LABEL_VALUE_CHARACTERS =
             ConfigOptions.key("filterLabelValueCharacters")
                     .booleanType()
@@ -102,10 +117,10 @@ public final class InsightOptions {
                     .stringType()
                     .defaultValue("auto")
                     .withDescription(
-                            "Role of this process: auto (detected from the metrics Flink registers: jobmanager or"
-                                    + " taskmanager), jobmanager, taskmanager or client. When auto, the system"
-                                    + " property flink.insight.role is honoured, so a client process can declare"
-                                    + " itself.");
+                            "Role of this process: auto (detected from the metrics registered: jobmanager,"
+                                    + " taskmanager, or client when the interactive client's insight_client metrics"
+                                    + " appear), jobmanager, taskmanager or client. When auto, the system property"
+                                    + " flink.insight.role is honoured, so a client process can declare itself.");
 
     public static final ConfigOption<Integer> HTTP_MAX_REQUEST_HEADER_BYTES =
             ConfigOptions.key("http.max-request-header-bytes")
@@ -152,6 +167,7 @@ public final class InsightOptions {
                 HUB_ENABLED,
                 HUB_FLINK_REST_URL,
                 HUB_POLL_INTERVAL,
+                HUB_CLIENTS,
                 FILTER_LABEL_VALUE_CHARACTERS,
                 ROLE,
                 HTTP_MAX_REQUEST_HEADER_BYTES,

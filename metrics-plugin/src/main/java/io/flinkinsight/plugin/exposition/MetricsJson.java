@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Current metric values as JSON-ready records, for {@code GET /api/v1/metrics?prefix=...&limit=...}. Same names and
- * labels as the scrape; values that fail to read are skipped and counted, like in the scrape.
+ * Current metric values as JSON-ready records, for {@code GET /api/v1/metrics?prefix=...&contains=...&limit=...}. Same
+ * names and labels as the scrape; values that fail to read are skipped and counted, like in the scrape.
  */
 public final class MetricsJson {
 
@@ -38,11 +38,16 @@ public final class MetricsJson {
     private MetricsJson() {}
 
     public static Answer read(MetricFamily[] families, String prefix, int limit, LongAdder errors) {
+        return read(families, prefix, "", limit, errors);
+    }
+
+    /** The metrics whose name starts with {@code prefix} and contains {@code contains} (both may be empty). */
+    public static Answer read(MetricFamily[] families, String prefix, String contains, int limit, LongAdder errors) {
         List<MetricValue> out = new ArrayList<>(Math.min(limit, 1024));
         boolean truncated = false;
         outer:
         for (MetricFamily family : families) {
-            if (!family.name().startsWith(prefix)) {
+            if (!family.name().startsWith(prefix) || !family.name().contains(contains)) {
                 continue;
             }
             for (RegisteredMetric m : family.members()) {

@@ -13,7 +13,7 @@ import java.util.concurrent.Flow;
  * Collects a response body into one array, but at most {@code maxBytes}: a longer body (announced or streamed)
  * cancels the download and fails with {@link BodyTooLargeException}, so a proxied answer never takes unbounded heap.
  */
-final class LimitedBodySubscriber implements HttpResponse.BodySubscriber<byte[]> {
+public final class LimitedBodySubscriber implements HttpResponse.BodySubscriber<byte[]> {
 
     /** The body was longer than the limit. */
     static final class BodyTooLargeException extends IOException {
@@ -36,7 +36,7 @@ final class LimitedBodySubscriber implements HttpResponse.BodySubscriber<byte[]>
     }
 
     /** A body handler that reads the announced length from the response headers. */
-    static HttpResponse.BodyHandler<byte[]> handler(long maxBytes) {
+    public static HttpResponse.BodyHandler<byte[]> handler(long maxBytes) {
         return info -> new LimitedBodySubscriber(
                 maxBytes, info.headers().firstValueAsLong("content-length").orElse(-1L));
     }

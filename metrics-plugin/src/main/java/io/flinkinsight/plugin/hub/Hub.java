@@ -15,7 +15,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The JobManager-side gatherer: every {@code hubPollInterval}, on its own daemon thread {@value #THREAD_NAME},
  * it reads what the panel needs from Flink's own REST API (which already collects TaskManager metrics), so no
- * TaskManager has to be listed by the user. Never runs on a Flink thread; failures are logged once a minute.
+ * TaskManager has to be listed by the user; then the interactive client's figures from the client processes listed
+ * in {@code hub.clients} ({@link ClientGatherer}), which Flink does not know. Never runs on a Flink thread;
+ * failures are logged once a minute.
  */
 public final class Hub implements AutoCloseable {
 
@@ -31,6 +33,7 @@ public final class Hub implements AutoCloseable {
     private final Clock clock;
     private final RateLimitedLog warnings;
     private final ScheduledExecutorService executor;
+    private final ClientGatherer clients; // null when no client process is listed
     private HubPoller poller; // created on the hub thread: resolving the URL reads Flink's configuration file
     private volatile String restUrl;
 
@@ -45,6 +48,9 @@ public final class Hub implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        this.clients = settings.hubClients().isEmpty()
+                ? null
+                : new ClientGatherer(settings.hubClients(), series, clock);
     }
 
     /** Starts polling; returns at once (nothing is resolved or fetched on the caller's thread). */
@@ -59,6 +65,23 @@ public final class Hub implements AutoCloseable {
     }
 
     private void pollSafely() {
+        pollFlink();
+        if (clients != null && !Thread.currentThread().isInterrupted()) {
+            pollClients();
+        }
+    }
+
+    private void pollClients() {
+        try {
+            clients.poll();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Throwable t) {
+            warnings.warn("Flink Insight hub: gathering the client processes' figures failed", t);
+        }
+    }
+
+    private void pollFlink() {
         try {
             if (poller == null) {
                 String url = flinkRestUrl();

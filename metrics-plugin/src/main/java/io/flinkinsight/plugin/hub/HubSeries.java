@@ -5,7 +5,8 @@ import io.flinkinsight.plugin.store.SeriesKey;
 import java.util.List;
 
 /**
- * The series the hub writes into the JobManager's history, gathered from Flink's REST API:
+ * The series the hub writes into the JobManager's history, gathered from Flink's REST API and from the client
+ * processes listed in {@code hub.clients}:
  * <table>
  *   <caption>hub series</caption>
  *   <tr><th>name</th><th>labels</th><th>value</th></tr>
@@ -30,6 +31,10 @@ import java.util.List;
  *   <tr><td>{@code insight_hub_poll_duration_ms}</td><td></td><td>wall time of the last poll</td></tr>
  *   <tr><td>{@code insight_hub_poll_requests}</td><td></td><td>REST requests the last poll made</td></tr>
  *   <tr><td>{@code insight_hub_poll_failures}</td><td></td><td>failed requests of the last poll</td></tr>
+ *   <tr><td>{@code insight_hub_clients}</td><td></td>
+ *       <td>client processes (of {@code hub.clients}) whose figures the last poll gathered</td></tr>
+ *   <tr><td>{@code flink_insight_client_*}</td><td>the client's, plus client (host:port)</td>
+ *       <td>the interactive client's figures, gathered by {@link ClientGatherer}</td></tr>
  * </table>
  */
 final class HubSeries {
@@ -47,6 +52,7 @@ final class HubSeries {
     static final String POLL_DURATION = "insight_hub_poll_duration_ms";
     static final String POLL_REQUESTS = "insight_hub_poll_requests";
     static final String POLL_FAILURES = "insight_hub_poll_failures";
+    static final String CLIENTS = "insight_hub_clients";
 
     private static final List<String> VERTEX_LABELS = List.of("job_id", "job_name", "vertex_id", "vertex_name");
     private static final List<String> LATENCY_LABELS =

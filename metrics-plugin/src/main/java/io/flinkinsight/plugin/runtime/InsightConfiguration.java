@@ -2,12 +2,14 @@ package io.flinkinsight.plugin.runtime;
 
 import io.flinkinsight.plugin.InsightOptions;
 import io.flinkinsight.plugin.http.PortRange;
+import io.flinkinsight.plugin.hub.ClientTarget;
 import io.flinkinsight.plugin.store.StoreSettings;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.util.TimeUtils;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 
@@ -26,6 +28,7 @@ public record InsightConfiguration(
         boolean hubEnabled,
         String hubFlinkRestUrl,
         Duration hubPollInterval,
+        List<ClientTarget> hubClients,
         boolean filterLabelValueCharacters,
         String role,
         int maxRequestHeaderBytes,
@@ -71,6 +74,12 @@ public record InsightConfiguration(
         if (!restUrl.isEmpty() && !isHttpUrl(restUrl)) {
             throw r.invalid(InsightOptions.HUB_FLINK_REST_URL, "empty or an http(s)://host:port URL");
         }
+        List<ClientTarget> clients;
+        try {
+            clients = ClientTarget.parseList(r.raw(InsightOptions.HUB_CLIENTS));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(userPrefix + InsightOptions.HUB_CLIENTS.key() + ": " + e.getMessage());
+        }
         return new InsightConfiguration(
                 ports,
                 bindHost,
@@ -82,6 +91,7 @@ public record InsightConfiguration(
                 r.bool(InsightOptions.HUB_ENABLED),
                 restUrl,
                 r.duration(InsightOptions.HUB_POLL_INTERVAL, Duration.ofSeconds(1), Duration.ofHours(1)),
+                clients,
                 r.bool(InsightOptions.FILTER_LABEL_VALUE_CHARACTERS),
                 ProcessRole.parseOption(r.raw(InsightOptions.ROLE), userPrefix + InsightOptions.ROLE.key()),
                 r.integer(InsightOptions.HTTP_MAX_REQUEST_HEADER_BYTES, 1024, 65536),
@@ -100,7 +110,8 @@ public record InsightConfiguration(
                 jobsMax,
                 hubFlinkRestUrl,
                 hubPollInterval,
-                hubEnabled);
+                hubEnabled,
+                hubClients);
     }
 
     private static boolean isHttpUrl(String s) {

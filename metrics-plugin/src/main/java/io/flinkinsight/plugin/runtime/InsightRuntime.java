@@ -106,6 +106,7 @@ public final class InsightRuntime implements AutoCloseable {
         all.put("/api/v1/metrics", query -> MetricsJson.read(
                 index.families(),
                 query.get("prefix").orElse(""),
+                query.get("contains").orElse(""),
                 (int) query.getLong("limit", 1000, 1, 100_000),
                 scrapeErrors));
         try {
@@ -165,7 +166,8 @@ public final class InsightRuntime implements AutoCloseable {
         RegisteredMetric m = index.add(metric, metricName, group);
         if (m != null && declaredRole == null && !ProcessRole.JOBMANAGER.equals(role)) {
             String detected = ProcessRole.fromLogicalScope(m.family().logicalScope());
-            // JobManager wins over TaskManager: a MiniCluster runs both, and the hub belongs to the JobManager.
+            // JobManager wins over TaskManager and client: a MiniCluster runs several, and the hub belongs to the
+            // JobManager.
             if (detected != null && (role == null || detected.equals(ProcessRole.JOBMANAGER))) {
                 setRole(detected);
             }

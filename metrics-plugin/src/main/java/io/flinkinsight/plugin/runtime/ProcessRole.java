@@ -14,6 +14,9 @@ public final class ProcessRole {
     public static final String CLIENT = "client";
     public static final String AUTO = "auto";
 
+    /** Logical scope of the interactive client's metrics, which it registers only in client processes. */
+    public static final String CLIENT_SCOPE = "insight_client";
+
     /** System property a client process (e.g. the SQL Gateway) sets to declare its role. */
     public static final String SYSTEM_PROPERTY = "flink.insight.role";
 
@@ -42,7 +45,9 @@ public final class ProcessRole {
 
     /**
      * The role a metric's logical scope reveals, or null. JobManager scopes start with "jobmanager", TaskManager
-     * scopes with "taskmanager" (Flink's default scope formats; logical scopes ignore user scope formats).
+     * scopes with "taskmanager" (Flink's default scope formats; logical scopes ignore user scope formats), and the
+     * interactive client's with "insight_client": a client process such as the SQL Gateway has no Flink metrics of
+     * its own, so the client's figures are what reveals it.
      */
     static String fromLogicalScope(String logicalScope) {
         if (logicalScope.startsWith(JOBMANAGER)) {
@@ -50,6 +55,9 @@ public final class ProcessRole {
         }
         if (logicalScope.startsWith(TASKMANAGER)) {
             return TASKMANAGER;
+        }
+        if (logicalScope.startsWith(CLIENT_SCOPE)) {
+            return CLIENT;
         }
         return null;
     }

@@ -56,7 +56,7 @@ public final class InsightStores implements AutoCloseable {
         map.put(SeriesNamesEndpoint.PATH, new SeriesNamesEndpoint(series));
         map.put(CheckpointsEndpoint.PATH, new CheckpointsEndpoint(checkpoints, jobs, clock));
         map.put(JobsEndpoint.PATH, new JobsEndpoint(jobs, checkpoints));
-        map.put(ClientEndpoint.PATH, new ClientEndpoint(series));
+        map.put(ClientEndpoint.PATH, new ClientEndpoint(series, ClientEndpoint.freshness(settings)));
         this.endpoints = Map.copyOf(map);
     }
 

@@ -166,12 +166,17 @@ public final class SeriesStore {
 
     /** The newest sample's value of {@code key} inside the retention, if any. */
     public OptionalDouble latest(SeriesKey key) {
+        return latest(key, Long.MIN_VALUE);
+    }
+
+    /** The newest sample's value of {@code key} if it is inside the retention and not older than {@code notBefore}. */
+    public OptionalDouble latest(SeriesKey key, long notBeforeMillis) {
         Series s = series.get(key);
         if (s == null) {
             return OptionalDouble.empty();
         }
         long last = s.lastTimestamp();
-        if (last < retentionStartMillis()) {
+        if (last < retentionStartMillis() || last < notBeforeMillis) {
             return OptionalDouble.empty();
         }
         double[] value = {Double.NaN};

@@ -1,8 +1,10 @@
 package io.flinkinsight.plugin.store;
 
 import io.flinkinsight.plugin.InsightOptions;
+import io.flinkinsight.plugin.hub.ClientTarget;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -16,6 +18,7 @@ import java.util.Objects;
  * @param flinkRestUrl the JobManager's REST base URL for the hub, or empty to derive it from Flink's configuration
  * @param hubPollInterval how often the hub polls Flink's REST API
  * @param hubEnabled whether a JobManager's stores run the hub at all
+ * @param hubClients the client processes' Insight endpoints the hub gathers the interactive client's figures from
  */
 public record StoreSettings(
         Duration retention,
@@ -25,7 +28,8 @@ public record StoreSettings(
         int maxJobs,
         String flinkRestUrl,
         Duration hubPollInterval,
-        boolean hubEnabled) {
+        boolean hubEnabled,
+        List<ClientTarget> hubClients) {
 
     // The defaults are InsightOptions' defaults: one source of truth for the README's table, the options and tests.
     public static final Duration DEFAULT_RETENTION = InsightOptions.HISTORY_RETENTION.defaultValue();
@@ -49,6 +53,21 @@ public record StoreSettings(
             throw new IllegalArgumentException("maxSeries, maxCheckpointsPerJob and maxJobs must be positive");
         }
         flinkRestUrl = flinkRestUrl == null ? "" : flinkRestUrl.trim();
+        hubClients = hubClients == null ? List.of() : List.copyOf(hubClients);
+    }
+
+    /** The settings without client endpoints for the hub. */
+    public StoreSettings(
+            Duration retention,
+            Duration resolution,
+            int maxSeries,
+            int maxCheckpointsPerJob,
+            int maxJobs,
+            String flinkRestUrl,
+            Duration hubPollInterval,
+            boolean hubEnabled) {
+        this(retention, resolution, maxSeries, maxCheckpointsPerJob, maxJobs, flinkRestUrl, hubPollInterval, hubEnabled,
+                List.of());
     }
 
     /** The settings without the hub switch (the hub is enabled). */
@@ -73,17 +92,23 @@ public record StoreSettings(
                 DEFAULT_MAX_JOBS,
                 InsightOptions.HUB_FLINK_REST_URL.defaultValue(),
                 DEFAULT_HUB_POLL_INTERVAL,
-                InsightOptions.HUB_ENABLED.defaultValue());
+                InsightOptions.HUB_ENABLED.defaultValue(),
+                ClientTarget.parseList(InsightOptions.HUB_CLIENTS.defaultValue()));
     }
 
     public StoreSettings withHubEnabled(boolean enabled) {
-        return new StoreSettings(
-                retention, resolution, maxSeries, maxCheckpointsPerJob, maxJobs, flinkRestUrl, hubPollInterval, enabled);
+        return new StoreSettings(retention, resolution, maxSeries, maxCheckpointsPerJob, maxJobs, flinkRestUrl,
+                hubPollInterval, enabled, hubClients);
     }
 
     public StoreSettings withMaxSeries(int max) {
-        return new StoreSettings(
-                retention, resolution, max, maxCheckpointsPerJob, maxJobs, flinkRestUrl, hubPollInterval, hubEnabled);
+        return new StoreSettings(retention, resolution, max, maxCheckpointsPerJob, maxJobs, flinkRestUrl,
+                hubPollInterval, hubEnabled, hubClients);
+    }
+
+    public StoreSettings withHubClients(List<ClientTarget> clients) {
+        return new StoreSettings(retention, resolution, maxSeries, maxCheckpointsPerJob, maxJobs, flinkRestUrl,
+                hubPollInterval, hubEnabled, clients);
     }
 
     private static void requirePositive(Duration d, String name) {

@@ -1,6 +1,7 @@
 package io.flinkinsight.plugin.runtime;
 
 import io.flinkinsight.plugin.InsightOptions;
+import io.flinkinsight.plugin.hub.ClientTarget;
 import io.flinkinsight.plugin.store.StoreSettings;
 import org.apache.flink.configuration.ConfigOption;
 import org.junit.jupiter.api.Test;
@@ -35,6 +36,7 @@ class InsightConfigurationTest {
         assertThat(c.hubEnabled()).isTrue();
         assertThat(c.hubFlinkRestUrl()).isEmpty();
         assertThat(c.hubPollInterval()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(c.hubClients()).isEmpty();
         assertThat(c.filterLabelValueCharacters()).isTrue();
         assertThat(c.role()).isEqualTo("auto");
     }
@@ -115,6 +117,18 @@ class InsightConfigurationTest {
                 .hasMessageContaining("metrics.reporter.insight.role").hasMessageContaining("client");
         assertThatThrownBy(() -> parse("hub.flink-rest-url", "localhost:8081"))
                 .hasMessageContaining("metrics.reporter.insight.hub.flink-rest-url");
+    }
+
+    @Test
+    void hubClientsAreParsedIntoTheStoreSettingsOrRefusedNamingTheKey() {
+        InsightConfiguration c = parse("hub.clients", "gateway-1:9250-9260,gateway-2:9250");
+
+        assertThat(c.storeSettings().hubClients()).containsExactly(
+                new ClientTarget("gateway-1", 9250, 9260), new ClientTarget("gateway-2", 9250, 9250));
+        assertThatThrownBy(() -> parse("hub.clients", "gateway-1"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("metrics.reporter.insight.hub.clients: 'gateway-1' is invalid")
+                .hasMessageContaining("host:port or host:first-last");
     }
 
     @Test

@@ -48,6 +48,26 @@ class RoleDetectionTest {
     }
 
     @Test
+    void interactiveClientScopeMakesTheProcessAClient() {
+        InsightRuntime r = runtime(new Properties());
+        r.metricAdded(new SimpleCounter(), "hits", group("insight_client.pool", Map.of("<host>", "gateway-1")));
+
+        assertThat(r.role()).isEqualTo("client");
+        assertThat(ProcessRole.fromLogicalScope("insight_client_queries")).isEqualTo("client");
+        assertThat(ProcessRole.fromLogicalScope("sql_gateway")).isNull();
+    }
+
+    @Test
+    void jobManagerScopeWinsOverClientScope() {
+        InsightRuntime r = runtime(new Properties());
+        r.metricAdded(new SimpleCounter(), "hits", group("insight_client.pool", Map.of("<host>", "localhost")));
+        r.metricAdded(new SimpleCounter(), "numRegisteredTaskManagers", group("jobmanager", Map.of()));
+        r.metricAdded(new SimpleCounter(), "misses", group("insight_client.pool", Map.of("<host>", "localhost")));
+
+        assertThat(r.role()).isEqualTo("jobmanager");
+    }
+
+    @Test
     void declaredRoleIsNotOverriddenByScopes() {
         Properties p = new Properties();
         p.setProperty("role", "client");

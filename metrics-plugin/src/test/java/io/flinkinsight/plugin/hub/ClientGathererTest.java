@@ -1,0 +1,74 @@
+package io.flinkinsight.plugin.hub;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.flinkinsight.plugin.TestingClientMetrics;
+import io.flinkinsight.plugin.exposition.MetricsJson;
+import io.flinkinsight.plugin.http.Json;
+import io.flinkinsight.plugin.http.QueryParameters;
+import io.flinkinsight.plugin.metrics.MetricIndex;
+import io.flinkinsight.plugin.metrics.TestingGroups;
+import io.flinkinsight.plugin.store.SeriesKey;
+import io.flinkinsight.plugin.store.SeriesStore;
+import io.flinkinsight.plugin.store.StoreSettings;
+import io.flinkinsight.plugin.store.TestingClock;
+import io.flinkinsight.plugin.store.api.ClientEndpoint;
+import org.apache.flink.metrics.SimpleCounter;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What the hub makes of a client process's {@code /api/v1/metrics?contains=insight_client_} answer. */
+class ClientGathererTest {
+
+    private final TestingClock clock = new TestingClock(1_000_000);
+    private final SeriesStore hubStore = new SeriesStore(StoreSettings.defaults(), clock);
+
+    /** The JSON a client process's plugin answers, from real metric objects, as the hub receives it. */
+    private static JsonNode answerOf(MetricIndex clientIndex, String contains) throws Exception {
+        byte[] body = Json.toBytes(MetricsJson.read(clientIndex.families(), "", contains, 1000, new LongAdder()));
+        return Json.mapper().readTree(body);
+    }
+
+    @Test
+    void aClientsAnswerBecomesTheSeriesItsOwnSamplerWouldKeepWithAClientLabel() throws Exception {
+        MetricIndex client = new MetricIndex(true);
+        TestingClientMetrics.register(client::add, "gateway-1", 1);
+
+        int recorded = ClientGatherer.record(hubStore, answerOf(client, ClientEndpoint.PREFIX), "gw:9251",
+                clock.millis());
+
+        // 16 counters and gauges, 7 histograms of three series each
+        assertThat(recorded).isEqualTo(16 + 7 * 3);
+        SeriesKey hits = new SeriesKey("flink_insight_client_pool_hits", List.of("host", "client"),
+                List.of("gateway_1", "gw:9251")); // label values filtered as in the client's scrape
+        assertThat(hubStore.keys(k -> k.name().endsWith("pool_hits"))).containsExactly(hits);
+        assertThat(hubStore.latest(hits)).hasValue(9.0);
+        SeriesKey e2eP99 = new SeriesKey("flink_insight_client_queries_e2eLatencyMs",
+                List.of("host", "client", "quantile"), List.of("gateway_1", "gw:9251", "0.99"));
+        assertThat(hubStore.latest(e2eP99)).hasValue(4000.0);
+        assertThat(hubStore.names()).contains("flink_insight_client_queries_e2eLatencyMs_count");
+        String figures = new String(Json.toBytes(new ClientEndpoint(hubStore, Duration.ofMinutes(1))
+                .handle(new QueryParameters(Map.of()))), StandardCharsets.UTF_8);
+        assertThat(figures).isEqualTo(TestingClientMetrics.EXPECTED_JSON);
+    }
+
+    @Test
+    void otherMetricsAndValuesWithoutANumberAreLeftOut() throws Exception {
+        MetricIndex client = new MetricIndex(true);
+        client.add(new SimpleCounter(), "numRecordsIn", TestingGroups.taskGroup("0"));
+        client.add(TestingClientMetrics.histogram(), "e2eLatencyMs",
+                TestingGroups.group("insight_client.queries", Map.of("<host>", "h")));
+
+        // as an older client plugin that ignores 'contains' would answer
+        int recorded = ClientGatherer.record(hubStore, answerOf(client, ""), "h:9250", clock.millis());
+
+        assertThat(recorded).as("only the empty histogram's count; its quantiles are NaN").isEqualTo(1);
+        assertThat(hubStore.names()).containsExactly("flink_insight_client_queries_e2eLatencyMs_count");
+    }
+}
