@@ -12,6 +12,8 @@ import java.util.Map;
  * @param pluginJar the Insight plugin jar for {@code plugins/insight/}, or null for a cluster without it
  * @param config extra Flink options; they win over the harness defaults
  * @param gatewayClasspath jars added to the SQL Gateway's classpath only (its {@code lib/}), e.g. a client jar
+ * @param gatewayConfig options for the SQL Gateway only (its {@code -D} dynamic properties); they win over
+ *     {@code config}, e.g. a port range of its own for the plugin inside the gateway
  */
 public record ClusterSpec(
         Path workDir,
@@ -28,7 +30,8 @@ public record ClusterSpec(
         String taskManagerProcessSize,
         String gatewayHeap,
         Duration startTimeout,
-        List<Path> gatewayClasspath) {
+        List<Path> gatewayClasspath,
+        Map<String, String> gatewayConfig) {
 
     public ClusterSpec {
         if (taskManagers < 0) {
@@ -39,6 +42,7 @@ public record ClusterSpec(
         }
         config = Map.copyOf(config);
         gatewayClasspath = List.copyOf(gatewayClasspath);
+        gatewayConfig = Map.copyOf(gatewayConfig);
     }
 
     public boolean withPlugin() {

@@ -48,11 +48,13 @@ final class ClusterStarter {
 
             // TaskManagers retry registering until the JobManager is up, so all start at once.
             processes.add(launcher.startJobManager(jmMemory));
+            cluster.jobManagerStarter(() -> launcher.startJobManager(jmMemory));
             for (int i = 0; i < spec.taskManagers(); i++) {
                 processes.add(launcher.startTaskManager(i, tmMemory));
             }
             if (spec.sqlGateway()) {
-                processes.add(launcher.startSqlGateway(spec.gatewayHeap(), spec.gatewayClasspath()));
+                processes.add(launcher.startSqlGateway(
+                        spec.gatewayHeap(), spec.gatewayClasspath(), spec.gatewayConfig()));
             }
             long deadline = System.nanoTime() + spec.startTimeout().toNanos();
             awaitTaskManagers(cluster, processes);

@@ -1,5 +1,9 @@
 package io.flinkinsight.harness;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,6 +50,39 @@ public final class FlinkProcess {
     /** Exit code, or null while it runs. */
     public Integer exitCode() {
         return process.isAlive() ? null : process.exitValue();
+    }
+
+    /** The number of threads the process has now, from {@code /proc/<pid>/status} (Linux). */
+    public int threadCount() {
+        Path status = Path.of("/proc", Long.toString(pid()), "status");
+        try {
+            for (String line : Files.readAllLines(status, StandardCharsets.UTF_8)) {
+                if (line.startsWith("Threads:")) {
+                    return Integer.parseInt(line.substring("Threads:".length()).trim());
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + status + " (has " + this + " exited?)", e);
+        }
+        throw new IllegalStateException("No Threads line in " + status);
+    }
+
+    /** SIGKILL to the process and its descendants, as a crash: no shutdown hook runs. Waits until they are gone. */
+    void kill(Duration timeout) {
+        ProcessHandle handle = process.toHandle();
+        List<ProcessHandle> handles = new ArrayList<>(handle.descendants().toList());
+        handles.add(handle);
+        handles.forEach(ProcessHandle::destroyForcibly);
+        for (ProcessHandle h : handles) {
+            try {
+                h.onExit().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (Exception e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                throw new IllegalStateException("pid " + h.pid() + " of " + this + " survived SIGKILL for " + timeout, e);
+            }
+        }
     }
 
     /** The tail of the log and of the out file, for error messages. */

@@ -1,6 +1,9 @@
 package io.flinkinsight.harness;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -34,6 +38,7 @@ public final class LocalFlinkCluster implements AutoCloseable {
     private final Map<Role, String> insightUrls = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Thread shutdownHook;
+    private volatile Supplier<FlinkProcess> jobManagerStarter;
 
     LocalFlinkCluster(ClusterSpec spec, ClusterPorts ports, List<FlinkProcess> processes) {
         this.spec = spec;
@@ -188,6 +193,56 @@ public final class LocalFlinkCluster implements AutoCloseable {
             }
             return Optional.empty();
         }, () -> diagnostics(List.of(Role.JOBMANAGER)));
+    }
+
+    /** Kills that process with SIGKILL, as a crash would (no shutdown hook runs), and waits until it is gone. */
+    public void kill(Role role) {
+        process(role).kill(STOP_GRACE);
+        insightUrls.remove(role);
+    }
+
+    /**
+     * Starts a new JobManager after {@link #kill}: same configuration, same ports. The old one's log and out file
+     * are kept as {@code jobmanager-killed-<pid>.log/.out}. Waits until every TaskManager registered again; they
+     * notice the old JobManager's loss after {@code heartbeat.timeout}.
+     */
+    public void restartJobManager() {
+        FlinkProcess old = process(Role.JOBMANAGER);
+        if (old.isAlive()) {
+            throw new IllegalStateException("The JobManager still runs (pid " + old.pid() + "): kill it first");
+        }
+        if (closed.get() || jobManagerStarter == null) {
+            throw new IllegalStateException("This cluster is closed or was not started by the harness");
+        }
+        keepAside(old.logFile(), "jobmanager-killed-" + old.pid() + ".log");
+        keepAside(old.outFile(), "jobmanager-killed-" + old.pid() + ".out");
+        insightUrls.remove(Role.JOBMANAGER);
+        FlinkProcess fresh = jobManagerStarter.get();
+        processes.set(processes.indexOf(old), fresh);
+        String url = restUrl() + "/taskmanagers";
+        Waits.until(spec.taskManagers() + " TaskManager(s) registered with the restarted JobManager at " + url,
+                spec.startTimeout(), Duration.ofMillis(250), () -> {
+                    if (!fresh.isAlive()) {
+                        throw new Waits.AbortException("the new JobManager exited with code " + fresh.exitCode());
+                    }
+                    int registered = rest.getJson(url).path("taskmanagers").size();
+                    return registered >= spec.taskManagers() ? Optional.of(registered) : Optional.empty();
+                }, () -> diagnostics(List.of()));
+    }
+
+    /** How {@link ClusterStarter} starts a JobManager, for {@link #restartJobManager()}. */
+    void jobManagerStarter(Supplier<FlinkProcess> starter) {
+        this.jobManagerStarter = starter;
+    }
+
+    private static void keepAside(Path file, String newName) {
+        try {
+            if (Files.exists(file)) {
+                Files.move(file, file.resolveSibling(newName));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot move " + file + " aside", e);
+        }
     }
 
     /** Tails of the logs of the given roles (or of all processes when empty), for error messages. */

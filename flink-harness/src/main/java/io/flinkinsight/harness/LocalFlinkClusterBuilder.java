@@ -28,6 +28,7 @@ public final class LocalFlinkClusterBuilder {
     private String gatewayHeap = "512m";
     private Duration startTimeout = Duration.ofSeconds(120);
     private final List<Path> gatewayClasspath = new ArrayList<>();
+    private final Map<String, String> gatewayConfig = new LinkedHashMap<>();
     private FlinkDistribution distribution;
 
     LocalFlinkClusterBuilder() {}
@@ -118,6 +119,12 @@ public final class LocalFlinkClusterBuilder {
         return this;
     }
 
+    /** A Flink option for the SQL Gateway only (a {@code -D} dynamic property); wins over {@link #config}. */
+    public LocalFlinkClusterBuilder gatewayConfig(String key, String value) {
+        this.gatewayConfig.put(key, value);
+        return this;
+    }
+
     /** How long {@link #start()} waits for the TaskManagers and the gateway; default 120 s. */
     public LocalFlinkClusterBuilder startTimeout(Duration timeout) {
         this.startTimeout = timeout;
@@ -142,7 +149,8 @@ public final class LocalFlinkClusterBuilder {
         }
         return new ClusterSpec(dir.toAbsolutePath(), pluginJar == null ? null : pluginJar.toAbsolutePath(),
                 taskManagers, slotsPerTaskManager, sqlGateway, restPort, rpcPort, gatewayPort, insightPortRange,
-                config, jobManagerProcessSize, taskManagerProcessSize, gatewayHeap, startTimeout, gatewayClasspath);
+                config, jobManagerProcessSize, taskManagerProcessSize, gatewayHeap, startTimeout, gatewayClasspath,
+                gatewayConfig);
     }
 
     /** Starts the processes and waits until the TaskManagers registered and the gateway answers. */

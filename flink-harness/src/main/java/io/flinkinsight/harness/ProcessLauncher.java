@@ -77,9 +77,14 @@ final class ProcessLauncher {
         return startFlink(Role.taskManager(index), memory.jvmFlags(), TASKMANAGER_MAIN, args, List.of());
     }
 
-    /** The gateway reads its configuration from {@code FLINK_CONF_DIR}, set for every process. */
-    FlinkProcess startSqlGateway(String heap, List<Path> extraClasspath) {
-        return startFlink(Role.SQL_GATEWAY, List.of("-Xmx" + heap, "-Xms128m"), SQL_GATEWAY_MAIN, List.of(),
+    /**
+     * The gateway reads its configuration from {@code FLINK_CONF_DIR}, set for every process; {@code dynamicConfig}
+     * goes on its command line as {@code -Dkey=value}, as {@code sql-gateway.sh start -Dkey=value} does.
+     */
+    FlinkProcess startSqlGateway(String heap, List<Path> extraClasspath, Map<String, String> dynamicConfig) {
+        List<String> args = new ArrayList<>();
+        dynamicConfig.forEach((key, value) -> args.add("-D" + key + "=" + value));
+        return startFlink(Role.SQL_GATEWAY, List.of("-Xmx" + heap, "-Xms128m"), SQL_GATEWAY_MAIN, args,
                 extraClasspath);
     }
 

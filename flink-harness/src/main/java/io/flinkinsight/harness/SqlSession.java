@@ -47,20 +47,41 @@ public final class SqlSession implements AutoCloseable {
     /** Runs a query and returns all its rows; meant for small, bounded results. */
     public List<List<Object>> query(String sql) {
         return withDriverLoader(() -> {
-            List<List<Object>> rows = new ArrayList<>();
             try (Statement statement = connection.createStatement();
                     ResultSet result = statement.executeQuery(sql)) {
-                int columns = result.getMetaData().getColumnCount();
-                while (result.next()) {
-                    List<Object> row = new ArrayList<>(columns);
-                    for (int i = 1; i <= columns; i++) {
-                        row.add(result.getObject(i));
-                    }
-                    rows.add(row);
+                return readAll(result);
+            }
+        }, sql);
+    }
+
+    /**
+     * Runs any statement and returns the rows it answers with: SHOW JOBS, DESCRIBE JOB, STOP JOB, an INSERT's job
+     * id; none when it answers without content. The driver's {@code executeQuery} refuses all but queries.
+     */
+    public List<List<Object>> rows(String sql) {
+        return withDriverLoader(() -> {
+            try (Statement statement = connection.createStatement()) {
+                if (!statement.execute(sql)) {
+                    return List.of();
+                }
+                try (ResultSet result = statement.getResultSet()) {
+                    return readAll(result);
                 }
             }
-            return rows;
         }, sql);
+    }
+
+    private static List<List<Object>> readAll(ResultSet result) throws SQLException {
+        List<List<Object>> rows = new ArrayList<>();
+        int columns = result.getMetaData().getColumnCount();
+        while (result.next()) {
+            List<Object> row = new ArrayList<>(columns);
+            for (int i = 1; i <= columns; i++) {
+                row.add(result.getObject(i));
+            }
+            rows.add(row);
+        }
+        return rows;
     }
 
     @Override

@@ -12,7 +12,7 @@ class ClusterConfigurationTest {
 
     private static ClusterSpec spec(Path plugin, Map<String, String> extra) {
         return new ClusterSpec(Path.of("/work/cluster"), plugin, 1, 4, true, 0, 0, 0, "9250-9260", extra, "1g",
-                "1536m", "512m", Duration.ofSeconds(60), List.of());
+                "1536m", "512m", Duration.ofSeconds(60), List.of(), Map.of());
     }
 
     private static final ClusterPorts PORTS = new ClusterPorts(18081, 16123, 18083);
