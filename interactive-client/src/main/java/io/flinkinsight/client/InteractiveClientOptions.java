@@ -1,0 +1,117 @@
+package io.flinkinsight.client;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.Configuration;
+
+import java.time.Duration;
+
+/**
+ * Options of the interactive client (everything but the REST channel pool, see {@code ChannelPoolOptions}). They are
+ * read from the client's configuration: the SQL Gateway's {@code config.yaml} or a session's {@code SET}.
+ */
+public final class InteractiveClientOptions {
+
+    /** The value of {@code execution.target} that selects this client. */
+    public static final String TARGET = "remote-interactive";
+
+    public static final ConfigOption<Duration> CLIENT_POOL_EXPIRE_AFTER_ACCESS =
+            ConfigOptions.key("execution.interactive.client-pool.expire-after-access")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(30))
+                    .withDescription(
+                            "A pooled cluster client that no query or request has used for this long is closed"
+                                    + " (between 1 s and 7 d). Clients in use are never closed.");
+
+    public static final ConfigOption<Integer> IO_THREADS =
+            ConfigOptions.key("execution.interactive.io-threads")
+                    .intType()
+                    .defaultValue(2)
+                    .withDescription(
+                            "Threads of the one Netty event loop shared by all pooled cluster clients of the process"
+                                    + " (between 1 and 64). Read once per process, from the configuration of the"
+                                    + " first query.");
+
+    public static final ConfigOption<String> COLLECT_STRATEGY_TYPE =
+            ConfigOptions.key("collect-strategy.type")
+                    .stringType()
+                    .defaultValue("fixed")
+                    .withDescription(
+                            "How long the client waits between two polls for query results that came back empty:"
+                                    + " fixed (the default; fixed-delay.delay, 100 ms as in Flink's own client),"
+                                    + " exponential or incremental.");
+
+    public static final ConfigOption<Duration> COLLECT_FIXED_DELAY =
+            ConfigOptions.key("collect-strategy.fixed-delay.delay")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(100))
+                    .withDescription("Wait between two result polls with the fixed strategy (between 1 ms and 1 min).");
+
+    public static final ConfigOption<Duration> COLLECT_EXPONENTIAL_INITIAL_BACKOFF =
+            ConfigOptions.key("collect-strategy.exponential-delay.initial-backoff")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(100))
+                    .withDescription("First wait of the exponential strategy (between 1 ms and 1 min).");
+
+    public static final ConfigOption<Duration> COLLECT_EXPONENTIAL_MAX_BACKOFF =
+            ConfigOptions.key("collect-strategy.exponential-delay.max-backoff")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(1))
+                    .withDescription(
+                            "Longest wait of the exponential strategy (at least the initial backoff, at most 10 min).");
+
+    public static final ConfigOption<Double> COLLECT_EXPONENTIAL_MULTIPLIER =
+            ConfigOptions.key("collect-strategy.exponential-delay.backoff-multiplier")
+                    .doubleType()
+                    .defaultValue(1.0)
+                    .withDescription(
+                            "Factor by which each wait of the exponential strategy grows (between 1 and 100).");
+
+    public static final ConfigOption<Integer> COLLECT_EXPONENTIAL_ATTEMPTS =
+            ConfigOptions.key("collect-strategy.exponential-delay.attempts")
+                    .intType()
+                    .defaultValue(Integer.MAX_VALUE)
+                    .withDescription(
+                            "Empty polls in a row after which the exponential strategy starts over from the"
+                                    + " initial backoff (at least 1).");
+
+    public static final ConfigOption<Duration> COLLECT_INCREMENTAL_INITIAL_DELAY =
+            ConfigOptions.key("collect-strategy.incremental-delay.initial-delay")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(10))
+                    .withDescription("First wait of the incremental strategy (between 1 ms and 1 min).");
+
+    public static final ConfigOption<Duration> COLLECT_INCREMENTAL_INCREMENT =
+            ConfigOptions.key("collect-strategy.incremental-delay.increment")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(10))
+                    .withDescription(
+                            "Amount added to each next wait of the incremental strategy (between 0 and 1 min).");
+
+    public static final ConfigOption<Duration> COLLECT_INCREMENTAL_MAX_DELAY =
+            ConfigOptions.key("collect-strategy.incremental-delay.max-delay")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(100))
+                    .withDescription(
+                            "Longest wait of the incremental strategy (at least the initial delay, at most 10 min).");
+
+    public static final ConfigOption<Integer> COLLECT_INCREMENTAL_ATTEMPTS =
+            ConfigOptions.key("collect-strategy.incremental-delay.attempts")
+                    .intType()
+                    .defaultValue(Integer.MAX_VALUE)
+                    .withDescription(
+                            "Empty polls in a row after which the incremental strategy starts over from the"
+                                    + " initial delay (at least 1).");
+
+    private InteractiveClientOptions() {}
+
+    /** {@link #CLIENT_POOL_EXPIRE_AFTER_ACCESS}, checked. */
+    public static Duration expireAfterAccess(Configuration conf) {
+        return ConfigChecks.duration(conf, CLIENT_POOL_EXPIRE_AFTER_ACCESS, Duration.ofSeconds(1), Duration.ofDays(7));
+    }
+
+    /** {@link #IO_THREADS}, checked. */
+    public static int ioThreads(Configuration conf) {
+        return ConfigChecks.integer(conf, IO_THREADS, 1, 64);
+    }
+}

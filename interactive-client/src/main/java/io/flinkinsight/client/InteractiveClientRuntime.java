@@ -1,0 +1,127 @@
+package io.flinkinsight.client;
+
+import io.flinkinsight.client.metrics.ClientMetricRegistry;
+import io.flinkinsight.client.metrics.ClientMetrics;
+import io.flinkinsight.client.pool.ClusterClientPool;
+import io.flinkinsight.client.transport.ChannelPoolSettings;
+import io.flinkinsight.client.transport.KeepAliveClusterClients;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.shaded.netty4.io.netty.channel.nio.NioEventLoopGroup;
+import org.apache.flink.util.ShutdownHookUtil;
+import org.apache.flink.util.concurrent.ExecutorThreadFactory;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Everything the interactive client shares within a process, created once, lazily, from the configuration of the
+ * first query: the pool of cluster clients, one Netty event loop for all of them, one small scheduler for waits and
+ * sweeps, one background thread for blocking work, and the client's metric registry. Flink creates executor
+ * factories and executors per query, so they keep no state and use this instead.
+ */
+public final class InteractiveClientRuntime implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(InteractiveClientRuntime.class);
+
+    private static final Object LOCK = new Object();
+    private static volatile InteractiveClientRuntime instance;
+
+    private final NioEventLoopGroup eventLoop;
+    private final ScheduledThreadPoolExecutor scheduler;
+    private final ThreadPoolExecutor background;
+    private final ClientMetricRegistry metricRegistry;
+    private final ClusterClientPool pool;
+
+    private InteractiveClientRuntime(Configuration conf) {
+        int ioThreads = InteractiveClientOptions.ioThreads(conf);
+        // Threads of all three start on first use; the event loop is built first as the only part that can fail.
+        this.eventLoop = new NioEventLoopGroup(ioThreads, threads("flink-insight-client-io"));
+        this.scheduler = new ScheduledThreadPoolExecutor(1, threads("flink-insight-client-scheduler"));
+        scheduler.setRemoveOnCancelPolicy(true);
+        this.background = new ThreadPoolExecutor(
+                0, 1, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads("flink-insight-client-background"));
+        this.metricRegistry = ClientMetricRegistry.create(conf);
+        ClientMetrics metrics = metricRegistry.metrics();
+        this.pool = new ClusterClientPool(
+                identity -> KeepAliveClusterClients.create(
+                        identity.configuration(),
+                        eventLoop,
+                        scheduler,
+                        ChannelPoolSettings.fromConfiguration(identity.configuration()),
+                        metrics.transportListener()),
+                metrics,
+                scheduler,
+                background,
+                System::nanoTime);
+    }
+
+    /** The process's runtime, created from {@code conf} if this is the first call. */
+    public static InteractiveClientRuntime get(Configuration conf) {
+        InteractiveClientRuntime current = instance;
+        if (current != null) {
+            return current;
+        }
+        synchronized (LOCK) {
+            if (instance == null) {
+                InteractiveClientRuntime created = new InteractiveClientRuntime(conf);
+                ShutdownHookUtil.addShutdownHook(created, "Flink Insight interactive client", LOG);
+                LOG.info("Flink Insight interactive client started ({} IO threads, metrics {}).",
+                        InteractiveClientOptions.ioThreads(conf),
+                        created.metricRegistry.isReporting() ? "reported" : "not reported");
+                instance = created;
+            }
+            return instance;
+        }
+    }
+
+    public ClusterClientPool pool() {
+        return pool;
+    }
+
+    public ClientMetrics metrics() {
+        return metricRegistry.metrics();
+    }
+
+    /** For short, non-blocking tasks only: delayed polls and expiry sweeps. */
+    public ScheduledExecutorService scheduler() {
+        return scheduler;
+    }
+
+    /** For work that may block (closing evicted clients, job status listeners); one thread, started on demand. */
+    public Executor background() {
+        return background;
+    }
+
+    /** Runs at JVM shutdown; closes without waiting for anything. */
+    @Override
+    public void close() {
+        pool.close();
+        metricRegistry.close();
+        scheduler.shutdownNow();
+        eventLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Daemon threads that log instead of killing the host process on an uncaught exception, and that do not pin the
+     * class loader of whichever query happened to create them.
+     */
+    private static ThreadFactory threads(String name) {
+        ThreadFactory base = new ExecutorThreadFactory(
+                name, (thread, t) -> LOG.error("Uncaught exception in {}", thread.getName(), t));
+        ClassLoader ownLoader = InteractiveClientRuntime.class.getClassLoader();
+        return runnable -> {
+            Thread thread = base.newThread(runnable);
+            thread.setContextClassLoader(ownLoader);
+            return thread;
+        };
+    }
+}

@@ -1,0 +1,37 @@
+package io.flinkinsight.client;
+
+import org.apache.flink.client.deployment.ClusterClientFactory;
+import org.apache.flink.client.deployment.ClusterDescriptor;
+import org.apache.flink.client.deployment.ClusterSpecification;
+import org.apache.flink.client.deployment.StandaloneClusterId;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
+
+/**
+ * The cluster client factory of {@code execution.target: remote-interactive}, which Flink code uses for cluster
+ * actions outside a query (the SQL Gateway's STOP JOB, SHOW JOBS, DESCRIBE JOB): clients are leases on the pooled
+ * client, so closing them after one action costs nothing.
+ */
+public final class InteractiveClusterClientFactory implements ClusterClientFactory<StandaloneClusterId> {
+
+    @Override
+    public boolean isCompatibleWith(Configuration configuration) {
+        return InteractiveClientOptions.TARGET.equalsIgnoreCase(configuration.get(DeploymentOptions.TARGET));
+    }
+
+    @Override
+    public ClusterDescriptor<StandaloneClusterId> createClusterDescriptor(Configuration configuration) {
+        InteractiveExecutor.checkOptions(configuration);
+        return new InteractiveClusterDescriptor(configuration);
+    }
+
+    @Override
+    public StandaloneClusterId getClusterId(Configuration configuration) {
+        return StandaloneClusterId.getInstance();
+    }
+
+    @Override
+    public ClusterSpecification getClusterSpecification(Configuration configuration) {
+        return new ClusterSpecification.ClusterSpecificationBuilder().createClusterSpecification();
+    }
+}

@@ -1,0 +1,63 @@
+package io.flinkinsight.client;
+
+import io.flinkinsight.client.pool.ClusterIdentity;
+import io.flinkinsight.client.pool.LeasedClusterClient;
+
+import org.apache.flink.client.deployment.ClusterDescriptor;
+import org.apache.flink.client.deployment.ClusterSpecification;
+import org.apache.flink.client.deployment.StandaloneClusterId;
+import org.apache.flink.client.deployment.application.ApplicationConfiguration;
+import org.apache.flink.client.program.ClusterClientProvider;
+import org.apache.flink.configuration.Configuration;
+
+/**
+ * Describes an existing session cluster; every client it hands out is a new lease on the cluster's pooled client,
+ * which its user closes after use (closing ends the lease only).
+ */
+final class InteractiveClusterDescriptor implements ClusterDescriptor<StandaloneClusterId> {
+
+    private final Configuration configuration;
+
+    InteractiveClusterDescriptor(Configuration configuration) {
+        this.configuration = configuration;
+    }
+
+    @Override
+    public String getClusterDescription() {
+        return "Session " + ClusterIdentity.of(configuration) + " (pooled interactive client)";
+    }
+
+    @Override
+    public ClusterClientProvider<StandaloneClusterId> retrieve(StandaloneClusterId clusterId) {
+        ClusterIdentity cluster = ClusterIdentity.of(configuration);
+        return () -> {
+            try {
+                return new LeasedClusterClient(InteractiveClientRuntime.get(configuration).pool().lease(cluster));
+            } catch (Exception e) {
+                // the same failure as Flink's StandaloneClusterDescriptor
+                throw new RuntimeException("Couldn't retrieve standalone cluster", e);
+            }
+        };
+    }
+
+    @Override
+    public ClusterClientProvider<StandaloneClusterId> deploySessionCluster(ClusterSpecification spec) {
+        throw new UnsupportedOperationException("Can't deploy a standalone cluster.");
+    }
+
+    @Override
+    public ClusterClientProvider<StandaloneClusterId> deployApplicationCluster(
+            ClusterSpecification spec, ApplicationConfiguration applicationConfiguration) {
+        throw new UnsupportedOperationException("Application Mode not supported by standalone deployments.");
+    }
+
+    @Override
+    public void killCluster(StandaloneClusterId clusterId) {
+        throw new UnsupportedOperationException("Cannot terminate a standalone cluster.");
+    }
+
+    @Override
+    public void close() {
+        // nothing to release: the pooled client outlives the descriptor
+    }
+}

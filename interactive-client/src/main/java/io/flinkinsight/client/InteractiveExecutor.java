@@ -1,0 +1,197 @@
+package io.flinkinsight.client;
+
+import io.flinkinsight.client.collect.CollectRetryStrategy;
+import io.flinkinsight.client.collect.InstrumentedJobClient;
+import io.flinkinsight.client.collect.PooledJobClient;
+import io.flinkinsight.client.pool.ClusterClientPool;
+import io.flinkinsight.client.pool.ClusterIdentity;
+import io.flinkinsight.client.transport.ChannelPoolSettings;
+
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.api.dag.Pipeline;
+import org.apache.flink.client.deployment.executors.PipelineExecutorUtils;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.CacheSupportedPipelineExecutor;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.JobStatusChangedListener;
+import org.apache.flink.core.execution.JobStatusChangedListenerUtils;
+import org.apache.flink.runtime.client.JobInitializationException;
+import org.apache.flink.runtime.jobgraph.IntermediateDataSetID;
+import org.apache.flink.runtime.jobmaster.JobResult;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.util.AbstractID;
+import org.apache.flink.util.SerializedThrowable;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs a pipeline on a session cluster like Flink's {@code AbstractSessionClusterExecutor}, but on the pooled client
+ * of that cluster, waiting for the job's initialization without blocking a thread, and returning an {@link
+ * InstrumentedJobClient}. Holds no state: Flink creates an executor per query.
+ */
+public final class InteractiveExecutor implements CacheSupportedPipelineExecutor {
+
+    private static final Logger LOG = LoggerFactory.getLogger(InteractiveExecutor.class);
+
+    /** Waits between status polls while the job initializes: 5 ms, doubling, at most this. */
+    private static final long MAX_INITIALIZATION_POLL_MILLIS = 200;
+
+    @Override
+    public CompletableFuture<JobClient> execute(
+            Pipeline pipeline, Configuration configuration, ClassLoader userCodeClassloader) throws Exception {
+        // Options are checked before the runtime exists, so a bad value never leaves half-built state behind.
+        CollectRetryStrategy strategy = checkOptions(configuration);
+        InteractiveClientRuntime runtime = InteractiveClientRuntime.get(configuration);
+        QueryRecord record = new QueryRecord(runtime.metrics(), System::nanoTime);
+        try {
+            return submit(runtime, pipeline, configuration, userCodeClassloader, strategy, record);
+        } catch (Throwable t) {
+            record.finish(false);
+            throw t;
+        }
+    }
+
+    /** Reads every option of the client once, so a bad value fails the query with a clear message. */
+    static CollectRetryStrategy checkOptions(Configuration configuration) {
+        InteractiveClientOptions.ioThreads(configuration);
+        InteractiveClientOptions.expireAfterAccess(configuration);
+        ChannelPoolSettings.fromConfiguration(configuration);
+        return CollectRetryStrategy.fromConfiguration(configuration);
+    }
+
+    private CompletableFuture<JobClient> submit(
+            InteractiveClientRuntime runtime,
+            Pipeline pipeline,
+            Configuration configuration,
+            ClassLoader userCodeClassloader,
+            CollectRetryStrategy strategy,
+            QueryRecord record)
+            throws Exception {
+        StreamGraph streamGraph = PipelineExecutorUtils.getStreamGraph(pipeline, configuration);
+        ClusterIdentity cluster = ClusterIdentity.of(configuration);
+        ClusterClientPool pool = runtime.pool();
+        List<JobStatusChangedListener> listeners = JobStatusChangedListenerUtils.createJobStatusChangedListeners(
+                userCodeClassloader, configuration, runtime.background());
+
+        ClusterClientPool.Lease lease = pool.lease(cluster);
+        CompletableFuture<JobID> submitted;
+        try {
+            streamGraph.serializeUserDefinedInstances();
+            submitted = lease.client().submitJob(streamGraph);
+        } catch (Throwable t) {
+            lease.failed(t);
+            lease.close();
+            throw t;
+        }
+        CompletableFuture<JobID> initialized = submitted.thenCompose(jobId -> {
+            record.accepted();
+            CompletableFuture<JobID> done = new CompletableFuture<>();
+            awaitInitialization(runtime, lease, jobId, userCodeClassloader, record, 0, done);
+            return done;
+        });
+        return lease.track(initialized)
+                .thenApply(jobId -> (JobClient) new InstrumentedJobClient(
+                        new PooledJobClient(pool, cluster, jobId, userCodeClassloader),
+                        strategy,
+                        runtime.scheduler(),
+                        runtime.metrics(),
+                        record,
+                        System::nanoTime,
+                        InstrumentedJobClient.LONG_POLL_BUDGET))
+                .whenComplete((jobClient, failure) -> {
+                    if (failure == null) {
+                        PipelineExecutorUtils.notifyJobStatusListeners(pipeline, streamGraph, listeners);
+                    } else {
+                        record.finish(false);
+                        LOG.error("Failed to submit job to the session cluster.", failure);
+                    }
+                });
+    }
+
+    /**
+     * Polls the job status until it is past INITIALIZING, like Flink's {@code
+     * ClientUtils.waitUntilJobInitializationFinished}, but with short waits on the shared scheduler instead of
+     * sleeping on the common pool: 5 ms, doubling, at most {@value #MAX_INITIALIZATION_POLL_MILLIS} ms.
+     */
+    private static void awaitInitialization(
+            InteractiveClientRuntime runtime,
+            ClusterClientPool.Lease lease,
+            JobID jobId,
+            ClassLoader userCodeClassloader,
+            QueryRecord record,
+            int attempt,
+            CompletableFuture<JobID> done) {
+        lease.client().getJobStatus(jobId).whenComplete((status, failure) -> {
+            if (failure != null) {
+                lease.failed(failure);
+                done.completeExceptionally(
+                        new RuntimeException("Error while waiting for job to be initialized", failure));
+                return;
+            }
+            record.statusSeen(status);
+            if (status == JobStatus.INITIALIZING) {
+                long delay = Math.min(MAX_INITIALIZATION_POLL_MILLIS, 5L << Math.min(attempt, 10));
+                try {
+                    runtime.scheduler().schedule(
+                            () -> awaitInitialization(
+                                    runtime, lease, jobId, userCodeClassloader, record, attempt + 1, done),
+                            delay,
+                            TimeUnit.MILLISECONDS);
+                } catch (Throwable t) {
+                    done.completeExceptionally(t);
+                }
+            } else if (status == JobStatus.FAILED) {
+                lease.client().requestJobResult(jobId).whenComplete((result, resultFailure) -> {
+                    Throwable initFailure = resultFailure == null
+                            ? initializationFailure(result, userCodeClassloader)
+                            : null;
+                    if (initFailure != null) {
+                        done.completeExceptionally(new CompletionException(initFailure));
+                    } else {
+                        done.complete(jobId);
+                    }
+                });
+            } else {
+                done.complete(jobId);
+            }
+        });
+    }
+
+    private static Throwable initializationFailure(JobResult result, ClassLoader userCodeClassloader) {
+        Optional<SerializedThrowable> serialized = result.getSerializedThrowable();
+        if (serialized.isEmpty()) {
+            return null;
+        }
+        Throwable t = serialized.get().deserializeError(userCodeClassloader);
+        return t instanceof JobInitializationException ? t : null;
+    }
+
+    @Override
+    public CompletableFuture<Set<AbstractID>> listCompletedClusterDatasetIds(
+            Configuration configuration, ClassLoader userCodeClassloader) {
+        checkOptions(configuration);
+        return InteractiveClientRuntime.get(configuration)
+                .pool()
+                .call(ClusterIdentity.of(configuration), client -> client.listCompletedClusterDatasetIds());
+    }
+
+    @Override
+    public CompletableFuture<Void> invalidateClusterDataset(
+            AbstractID clusterDatasetId, Configuration configuration, ClassLoader userCodeClassloader) {
+        checkOptions(configuration);
+        return InteractiveClientRuntime.get(configuration)
+                .pool()
+                .call(ClusterIdentity.of(configuration),
+                        client -> client.invalidateClusterDataset(new IntermediateDataSetID(clusterDatasetId))
+                                .thenApply(ignored -> null));
+    }
+}

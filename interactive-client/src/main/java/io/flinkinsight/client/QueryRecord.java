@@ -1,0 +1,107 @@
+package io.flinkinsight.client;
+
+import io.flinkinsight.client.metrics.ClientMetrics;
+
+import org.apache.flink.api.common.JobStatus;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+/**
+ * The client-side timeline of one query, recorded into the query metrics exactly once.
+ *
+ * <p>End-to-end latency starts when the executor's {@code execute()} is entered, i.e. after the SQL Gateway (or any
+ * client) has parsed, validated and planned the statement and built the job, and ends when the query's job client
+ * has delivered its last result: the collect fetcher saw the job terminated and fetched the final results (its call
+ * of {@code getJobExecutionResult()} completed), or the query failed or was cancelled through its job client. The
+ * parts: submit = {@code execute()} entered to job accepted by the JobManager; jobStartWait = accepted to the job
+ * first seen RUNNING (or already past it); clusterRun = seen RUNNING to first seen terminal; resultFetch = seen
+ * terminal to last result delivered. Parts a query did not reach are not recorded. Queries whose job client nobody
+ * asks about the end (e.g. a detached INSERT) count as submitted only.
+ */
+public final class QueryRecord {
+
+    private static final long UNSET = -1;
+
+    private final ClientMetrics metrics;
+    private final LongSupplier nanoClock;
+    private final long startNanos;
+    private final AtomicLong acceptedNanos = new AtomicLong(UNSET);
+    private final AtomicLong runningNanos = new AtomicLong(UNSET);
+    private final AtomicLong terminalNanos = new AtomicLong(UNSET);
+    private final AtomicLong collectRetries = new AtomicLong();
+    private final AtomicBoolean finished = new AtomicBoolean();
+
+    /** Starts the record now and counts the query as submitted. */
+    public QueryRecord(ClientMetrics metrics, LongSupplier nanoClock) {
+        this.metrics = metrics;
+        this.nanoClock = nanoClock;
+        this.startNanos = nanoClock.getAsLong();
+        metrics.queriesSubmitted.inc();
+    }
+
+    /** The JobManager accepted the job. */
+    public void accepted() {
+        acceptedNanos.compareAndSet(UNSET, nanoClock.getAsLong());
+    }
+
+    /** The client learnt the job's status. */
+    public void statusSeen(JobStatus status) {
+        if (status == JobStatus.RUNNING || status.isGloballyTerminalState()) {
+            runningSeen();
+        }
+        if (status.isGloballyTerminalState()) {
+            terminalNanos.compareAndSet(UNSET, nanoClock.getAsLong());
+        }
+    }
+
+    /** Results arrived, so the job runs. */
+    public void runningSeen() {
+        runningNanos.compareAndSet(UNSET, nanoClock.getAsLong());
+    }
+
+    /** A poll for results repeated the previous one, because that one came back empty or failed. */
+    public void collectRetried() {
+        collectRetries.incrementAndGet();
+    }
+
+    public long collectRetries() {
+        return collectRetries.get();
+    }
+
+    public boolean isFinished() {
+        return finished.get();
+    }
+
+    /** Ends the record and writes it into the metrics; returns false if it had already ended. */
+    public boolean finish(boolean succeeded) {
+        if (!finished.compareAndSet(false, true)) {
+            return false;
+        }
+        long end = nanoClock.getAsLong();
+        long accepted = acceptedNanos.get();
+        long running = runningNanos.get();
+        long terminal = terminalNanos.get();
+        metrics.e2eLatencyMs.update(millis(end - startNanos));
+        if (accepted != UNSET) {
+            metrics.submitMs.update(millis(accepted - startNanos));
+            if (running != UNSET) {
+                metrics.jobStartWaitMs.update(millis(running - accepted));
+            }
+        }
+        if (running != UNSET && terminal != UNSET) {
+            metrics.clusterRunMs.update(millis(terminal - running));
+        }
+        if (terminal != UNSET) {
+            metrics.resultFetchMs.update(millis(end - terminal));
+        }
+        metrics.retriesPerQuery.update(collectRetries.get());
+        (succeeded ? metrics.queriesSucceeded : metrics.queriesFailed).inc();
+        return true;
+    }
+
+    private static long millis(long nanos) {
+        return Math.max(0, (nanos + 500_000L) / 1_000_000L);
+    }
+}

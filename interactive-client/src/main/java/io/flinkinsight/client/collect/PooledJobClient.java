@@ -1,0 +1,95 @@
+package io.flinkinsight.client.collect;
+
+import io.flinkinsight.client.pool.ClusterClientPool;
+import io.flinkinsight.client.pool.ClusterIdentity;
+
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.client.program.ProgramInvocationException;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
+import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
+
+import javax.annotation.Nullable;
+
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * A job client whose every call runs on the pooled cluster client of the job's cluster (a lease per call), where
+ * Flink's {@code ClusterClientJobClientAdapter} builds and closes a new {@code RestClusterClient} per call.
+ */
+public final class PooledJobClient implements JobClientGateway {
+
+    private final ClusterClientPool pool;
+    private final ClusterIdentity cluster;
+    private final JobID jobId;
+    private final ClassLoader userCodeClassLoader;
+
+    public PooledJobClient(
+            ClusterClientPool pool, ClusterIdentity cluster, JobID jobId, ClassLoader userCodeClassLoader) {
+        this.pool = pool;
+        this.cluster = cluster;
+        this.jobId = jobId;
+        this.userCodeClassLoader = userCodeClassLoader;
+    }
+
+    @Override
+    public JobID getJobID() {
+        return jobId;
+    }
+
+    @Override
+    public CompletableFuture<JobStatus> getJobStatus() {
+        return pool.call(cluster, client -> client.getJobStatus(jobId));
+    }
+
+    @Override
+    public CompletableFuture<Void> cancel() {
+        return pool.call(cluster, client -> client.cancel(jobId).thenApply(ack -> null));
+    }
+
+    @Override
+    public CompletableFuture<String> stopWithSavepoint(
+            boolean advanceToEndOfEventTime, @Nullable String savepointDirectory, SavepointFormatType formatType) {
+        return pool.call(cluster,
+                client -> client.stopWithSavepoint(jobId, advanceToEndOfEventTime, savepointDirectory, formatType));
+    }
+
+    @Override
+    public CompletableFuture<String> triggerSavepoint(
+            @Nullable String savepointDirectory, SavepointFormatType formatType) {
+        return pool.call(cluster, client -> client.triggerSavepoint(jobId, savepointDirectory, formatType));
+    }
+
+    @Override
+    public CompletableFuture<Map<String, Object>> getAccumulators() {
+        return pool.call(cluster, client -> client.getAccumulators(jobId, userCodeClassLoader));
+    }
+
+    @Override
+    public CompletableFuture<JobExecutionResult> getJobExecutionResult() {
+        return pool.call(cluster, client -> client.requestJobResult(jobId))
+                .thenApply(jobResult -> {
+                    try {
+                        return jobResult.toJobExecutionResult(userCodeClassLoader);
+                    } catch (Throwable t) {
+                        // same failure as Flink's own job client
+                        throw new CompletionException(new ProgramInvocationException("Job failed", jobId, t));
+                    }
+                });
+    }
+
+    @Override
+    public CompletableFuture<CoordinationResponse> sendCoordinationRequest(
+            String operatorUid, CoordinationRequest request) {
+        return pool.call(cluster, client -> client.sendCoordinationRequest(jobId, operatorUid, request));
+    }
+
+    @Override
+    public void reportHeartbeat(long expiredTimestamp) {
+        pool.call(cluster, client -> client.reportHeartbeat(jobId, expiredTimestamp));
+    }
+}

@@ -1,0 +1,143 @@
+package io.flinkinsight.client.metrics;
+
+import io.flinkinsight.client.transport.TransportListener;
+
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.ThreadSafeSimpleCounter;
+import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
+
+/**
+ * Every figure of the interactive client, as Flink metric objects: the client pool, the REST channels, result
+ * collection and queries. The objects work whether or not they are registered with a reporter.
+ */
+public final class ClientMetrics {
+
+    /** Values kept by each latency histogram (a sliding window of the most recent ones). */
+    static final int HISTOGRAM_WINDOW = 1024;
+
+    // group "pool"
+    public final Counter poolRequests = new ThreadSafeSimpleCounter();
+    public final Counter poolHits = new ThreadSafeSimpleCounter();
+    public final Counter poolMisses = new ThreadSafeSimpleCounter();
+    public final Counter poolEvictions = new ThreadSafeSimpleCounter();
+    /** Pooled clients; set by the pool. */
+    public volatile IntSupplier poolSize = () -> 0;
+
+    // group "channels"
+    public final Counter channelRequests = new ThreadSafeSimpleCounter();
+    public final Counter channelsOpened = new ThreadSafeSimpleCounter();
+    public final Counter channelsReused = new ThreadSafeSimpleCounter();
+    public final AtomicInteger channelsInFlight = new AtomicInteger();
+    public final Histogram requestLatencyMs = newHistogram();
+
+    // group "collect"
+    public final Counter collectRequests = new ThreadSafeSimpleCounter();
+    public final Counter collectRetries = new ThreadSafeSimpleCounter();
+    public final Histogram retriesPerQuery = newHistogram();
+
+    // group "queries"
+    public final Counter queriesSubmitted = new ThreadSafeSimpleCounter();
+    public final Counter queriesSucceeded = new ThreadSafeSimpleCounter();
+    public final Counter queriesFailed = new ThreadSafeSimpleCounter();
+    public final Histogram e2eLatencyMs = newHistogram();
+    public final Histogram submitMs = newHistogram();
+    public final Histogram jobStartWaitMs = newHistogram();
+    public final Histogram clusterRunMs = newHistogram();
+    public final Histogram resultFetchMs = newHistogram();
+
+    private final TransportListener transportListener = new ChannelFigures();
+
+    /** Metrics that are not registered anywhere (tests, or when no registry could be built). */
+    public ClientMetrics() {}
+
+    /** Registers every figure under {@code root} (groups pool, channels, collect, queries). */
+    public ClientMetrics registerOn(MetricGroup root) {
+        MetricGroup pool = root.addGroup("pool");
+        pool.counter("requests", poolRequests);
+        pool.counter("hits", poolHits);
+        pool.counter("misses", poolMisses);
+        pool.counter("evictions", poolEvictions);
+        pool.gauge("hitRate", (Gauge<Double>) this::poolHitRate);
+        pool.gauge("size", (Gauge<Integer>) () -> poolSize.getAsInt());
+
+        MetricGroup channels = root.addGroup("channels");
+        channels.counter("requests", channelRequests);
+        channels.counter("opened", channelsOpened);
+        channels.counter("reused", channelsReused);
+        channels.gauge("reuseRatio", (Gauge<Double>) this::channelReuseRatio);
+        channels.gauge("inFlight", (Gauge<Integer>) channelsInFlight::get);
+        channels.histogram("requestLatencyMs", requestLatencyMs);
+
+        MetricGroup collect = root.addGroup("collect");
+        collect.counter("requests", collectRequests);
+        collect.counter("retries", collectRetries);
+        collect.histogram("retriesPerQuery", retriesPerQuery);
+
+        MetricGroup queries = root.addGroup("queries");
+        queries.counter("submitted", queriesSubmitted);
+        queries.counter("succeeded", queriesSucceeded);
+        queries.counter("failed", queriesFailed);
+        queries.histogram("e2eLatencyMs", e2eLatencyMs);
+        queries.histogram("submitMs", submitMs);
+        queries.histogram("jobStartWaitMs", jobStartWaitMs);
+        queries.histogram("clusterRunMs", clusterRunMs);
+        queries.histogram("resultFetchMs", resultFetchMs);
+        return this;
+    }
+
+    /** Share of pool requests served by an existing client, 0 before the first request. */
+    public double poolHitRate() {
+        return ratio(poolHits.getCount(), poolRequests.getCount());
+    }
+
+    /** Share of REST requests that rode an already open channel, 0 before the first request. */
+    public double channelReuseRatio() {
+        long reused = channelsReused.getCount();
+        return ratio(reused, reused + channelsOpened.getCount());
+    }
+
+    /** Feeds the channel figures; handed to the keep-alive transport. */
+    public TransportListener transportListener() {
+        return transportListener;
+    }
+
+    private static double ratio(long part, long whole) {
+        return whole == 0 ? 0.0 : (double) part / whole;
+    }
+
+    private static Histogram newHistogram() {
+        return new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW);
+    }
+
+    /** The channel group's side of {@link TransportListener}: counters only, so it is cheap on the event loop. */
+    private final class ChannelFigures implements TransportListener {
+
+        @Override
+        public void channelOpened() {
+            channelsOpened.inc();
+        }
+
+        @Override
+        public void channelReused() {
+            channelsReused.inc();
+        }
+
+        @Override
+        public void requestFinished(long latencyNanos, boolean success) {
+            channelRequests.inc();
+            // rounded, not truncated: keep-alive requests often take less than a millisecond
+            requestLatencyMs.update((latencyNanos + 500_000L) / 1_000_000L);
+        }
+
+        @Override
+        public void inFlightChanged(int delta) {
+            channelsInFlight.addAndGet(delta);
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package io.flinkinsight.client.transport;
+
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.runtime.rest.ConnectionClosedException;
+import org.apache.flink.runtime.rest.ConnectionIdleException;
+import org.apache.flink.runtime.rest.util.RestClientException;
+import org.apache.flink.shaded.netty4.io.netty.buffer.ByteBufUtil;
+import org.apache.flink.shaded.netty4.io.netty.channel.Channel;
+import org.apache.flink.shaded.netty4.io.netty.channel.ChannelHandlerContext;
+import org.apache.flink.shaded.netty4.io.netty.channel.SimpleChannelInboundHandler;
+import org.apache.flink.shaded.netty4.io.netty.handler.codec.TooLongFrameException;
+import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.FullHttpResponse;
+import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpObject;
+import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpResponse;
+import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpResponseStatus;
+import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpUtil;
+import org.apache.flink.shaded.netty4.io.netty.handler.timeout.IdleStateEvent;
+
+import java.util.function.BooleanSupplier;
+
+import static org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE;
+
+/**
+ * The last handler of a pooled channel: hands each full response to the one request in flight, and closes the
+ * channel when it sat unused for the pool's idle timeout (or fails the request when the server stays silent for
+ * {@code rest.idleness-timeout}, as Flink's RestClient does). All state is confined to the channel's event loop.
+ */
+final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
+
+    private final TransportListener listener;
+    private final long checkEveryNanos;
+    private final long poolIdleNanos;
+    private final long requestIdleNanos; // 0: requests never time out, as with rest.idleness-timeout 0
+    private final BooleanSupplier transportClosed;
+
+    private PooledExchange current;
+    private boolean currentOnUsedChannel;
+    private int served;
+    private boolean lent;
+    private boolean reusable = true;
+    private long idleChecks;
+
+    ExchangeHandler(
+            TransportListener listener,
+            long checkEveryNanos,
+            long poolIdleNanos,
+            long requestIdleNanos,
+            BooleanSupplier transportClosed) {
+        this.listener = listener;
+        this.checkEveryNanos = checkEveryNanos;
+        this.poolIdleNanos = poolIdleNanos;
+        this.requestIdleNanos = requestIdleNanos;
+        this.transportClosed = transportClosed;
+    }
+
+    /** Whether the channel already carried a request (so a new one reuses it). */
+    boolean hasServed() {
+        return served > 0;
+    }
+
+    /** False once the channel must not carry another request (server said close, or an error). */
+    boolean isReusable() {
+        return reusable;
+    }
+
+    void lent() {
+        lent = true;
+    }
+
+    void returned() {
+        lent = false;
+    }
+
+    /** Starts {@code exchange} on this channel; the caller writes the request next. */
+    void begin(PooledExchange exchange) {
+        current = exchange;
+        currentOnUsedChannel = served > 0;
+        lent = true;
+    }
+
+    /** Fails {@code exchange} if it is still the one in flight (e.g. its request could not be written). */
+    void fail(Channel channel, PooledExchange exchange, Throwable cause) {
+        if (current == exchange) {
+            current = null;
+            reusable = false;
+            exchange.onFailure(channel, cause, currentOnUsedChannel);
+        }
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        listener.channelOpened();
+        super.channelActive(ctx);
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
+        PooledExchange exchange = current;
+        if (exchange == null) {
+            // nothing was asked on this channel: the server is confused, do not trust the channel any more
+            reusable = false;
+            ctx.close();
+            return;
+        }
+        current = null;
+        served++;
+        if (msg instanceof HttpResponse response && response.status().equals(REQUEST_ENTITY_TOO_LARGE)) {
+            reusable = false;
+            exchange.onFailure(ctx.channel(), new RestClientException(
+                    String.format(REQUEST_ENTITY_TOO_LARGE + ". Try to raise [%s]",
+                            RestOptions.CLIENT_MAX_CONTENT_LENGTH.key()),
+                    response.status()), false);
+        } else if (msg instanceof FullHttpResponse response) {
+            boolean keepAlive = HttpUtil.isKeepAlive(response);
+            reusable = keepAlive;
+            exchange.onResponse(ctx.channel(), response.status(), ByteBufUtil.getBytes(response.content()), keepAlive);
+        } else {
+            reusable = false;
+            HttpResponseStatus status = msg instanceof HttpResponse response
+                    ? response.status()
+                    : HttpResponseStatus.INTERNAL_SERVER_ERROR;
+            exchange.onFailure(ctx.channel(), new RestClientException(
+                    "Implementation error: Received a response that wasn't a FullHttpResponse.", status), false);
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        reusable = false;
+        PooledExchange exchange = current;
+        if (exchange != null) {
+            current = null;
+            boolean closedByUs = transportClosed.getAsBoolean();
+            exchange.onFailure(ctx.channel(), closedByUs
+                    ? new IllegalStateException("RestClient closed before request completed")
+                    : new ConnectionClosedException("Channel became inactive."),
+                    currentOnUsedChannel && !closedByUs);
+        }
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        reusable = false;
+        PooledExchange exchange = current;
+        current = null;
+        Throwable error = cause instanceof TooLongFrameException
+                ? new TooLongFrameException(String.format(
+                        cause.getMessage() + " Try to raise [%s]", RestOptions.CLIENT_MAX_CONTENT_LENGTH.key()))
+                : cause;
+        if (exchange != null) {
+            exchange.onFailure(ctx.channel(), error, false);
+        } else {
+            ctx.close();
+        }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (!(evt instanceof IdleStateEvent idle)) {
+            super.userEventTriggered(ctx, evt);
+            return;
+        }
+        // IdleStateHandler fires every checkEvery while no byte moves; count them to know how long it has been
+        idleChecks = idle.isFirst() ? 1 : idleChecks + 1;
+        long idleNanos = idleChecks * checkEveryNanos;
+        PooledExchange exchange = current;
+        if (exchange != null) {
+            if (requestIdleNanos > 0 && idleNanos >= requestIdleNanos) {
+                current = null;
+                reusable = false;
+                exchange.onFailure(ctx.channel(), new ConnectionIdleException("Channel became idle."), false);
+            }
+        } else if (!lent && idleNanos >= poolIdleNanos) {
+            reusable = false;
+            ctx.close();
+        }
+    }
+}

@@ -1,0 +1,218 @@
+package io.flinkinsight.client.transport;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.io.network.netty.OutboundChannelHandlerFactory;
+import org.apache.flink.runtime.io.network.netty.SSLHandlerFactory;
+import org.apache.flink.runtime.rest.RestClientConfiguration;
+import org.apache.flink.shaded.netty4.io.netty.bootstrap.Bootstrap;
+import org.apache.flink.shaded.netty4.io.netty.channel.Channel;
+import org.apache.flink.shaded.netty4.io.netty.channel.ChannelHandler;
+import org.apache.flink.shaded.netty4.io.netty.channel.ChannelOption;
+import org.apache.flink.shaded.netty4.io.netty.channel.ChannelPipeline;
+import org.apache.flink.shaded.netty4.io.netty.channel.EventLoopGroup;
+import org.apache.flink.shaded.netty4.io.netty.channel.pool.ChannelHealthChecker;
+import org.apache.flink.shaded.netty4.io.netty.channel.pool.ChannelPoolHandler;
+import org.apache.flink.shaded.netty4.io.netty.channel.pool.FixedChannelPool;
+import org.apache.flink.shaded.netty4.io.netty.channel.socket.nio.NioSocketChannel;
+import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpClientCodec;
+import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpObjectAggregator;
+import org.apache.flink.shaded.netty4.io.netty.handler.timeout.IdleStateHandler;
+import org.apache.flink.shaded.netty4.io.netty.util.concurrent.Future;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.annotation.Nullable;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One Netty {@link FixedChannelPool} of keep-alive HTTP channels per REST address (host:port), on a shared event loop.
+ * Channels carry one request at a time, are checked to be open when acquired, and are closed after {@code
+ * idle-timeout} without a request. {@link #close()} closes our channels only, never the event loop.
+ */
+final class KeepAliveChannelPools implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KeepAliveChannelPools.class);
+
+    private final Bootstrap bootstrap;
+    private final ChannelPoolSettings settings;
+    private final TransportListener listener;
+    private final Configuration configuration;
+    private final RestClientConfiguration restConfiguration;
+    private final List<OutboundChannelHandlerFactory> outboundHandlerFactories;
+    @Nullable private final String sslHost;
+    private final int sslPort;
+
+    private final Map<String, HostPool> pools = new ConcurrentHashMap<>();
+    private final Set<Channel> openChannels = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    KeepAliveChannelPools(
+            EventLoopGroup group,
+            Configuration configuration,
+            RestClientConfiguration restConfiguration,
+            List<OutboundChannelHandlerFactory> outboundHandlerFactories,
+            @Nullable String sslHost,
+            int sslPort,
+            ChannelPoolSettings settings,
+            TransportListener listener) {
+        this.configuration = configuration;
+        this.restConfiguration = restConfiguration;
+        this.outboundHandlerFactories = outboundHandlerFactories;
+        this.sslHost = sslHost;
+        this.sslPort = sslPort;
+        this.settings = settings;
+        this.listener = listener;
+        this.bootstrap = new Bootstrap()
+                .group(group)
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, Math.toIntExact(restConfiguration.getConnectionTimeout()));
+    }
+
+    /** The pool of {@code host:port}, created on first use. */
+    HostPool poolFor(String host, int port) {
+        if (closed) {
+            throw new IllegalStateException("RestClient is already closed");
+        }
+        return pools.computeIfAbsent(host + ':' + port, hostPort -> new HostPool(hostPort, host, port));
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** Currently open channels of all pools (in use or idle). */
+    int openChannelCount() {
+        return openChannels.size();
+    }
+
+    /** Fails waiting acquires and closes every channel; returns at once. */
+    @Override
+    public void close() {
+        closed = true;
+        for (HostPool pool : pools.values()) {
+            try {
+                pool.channels.closeAsync();
+            } catch (Throwable t) {
+                // the shared event loop may already be shut down; our channels close with it
+                LOG.debug("Could not close the channel pool of {}.", pool.hostPort, t);
+            }
+        }
+        for (Channel channel : openChannels) {
+            channel.close();
+        }
+    }
+
+    /** The pool of one REST address. */
+    final class HostPool {
+        final String hostPort;
+        private final FixedChannelPool channels;
+
+        private HostPool(String hostPort, String host, int port) {
+            this.hostPort = hostPort;
+            this.channels = new FixedChannelPool(
+                    bootstrap.clone().remoteAddress(InetSocketAddress.createUnresolved(host, port)),
+                    new PipelineSetup(),
+                    HEALTHY_IF_OPEN_AND_REUSABLE,
+                    FixedChannelPool.AcquireTimeoutAction.FAIL,
+                    settings.acquireTimeout().toMillis(),
+                    settings.maxConnections(),
+                    Integer.MAX_VALUE, // waiting acquires are bounded by the acquire timeout
+                    true,
+                    true); // most recently used first, so surplus channels go idle and get closed
+        }
+
+        Future<Channel> acquire() {
+            return channels.acquire();
+        }
+
+        void release(Channel channel) {
+            try {
+                channels.release(channel);
+            } catch (Throwable t) {
+                channel.close();
+            }
+        }
+
+        /** A clear error for a failed acquire: the pool was busy for too long, or the connect failed. */
+        Throwable acquireFailure(Throwable cause) {
+            if (cause instanceof TimeoutException) {
+                return new ChannelAcquireTimeoutException(hostPort, settings);
+            }
+            if (closed) {
+                return new IllegalStateException("RestClient closed before request completed", cause);
+            }
+            return cause;
+        }
+    }
+
+    // Checked on the channel's event loop, like the idle close, so the two never race.
+    private static final ChannelHealthChecker HEALTHY_IF_OPEN_AND_REUSABLE = channel -> {
+        ExchangeHandler handler = channel.pipeline().get(ExchangeHandler.class);
+        return channel.eventLoop().newSucceededFuture(channel.isActive() && handler != null && handler.isReusable());
+    };
+
+    /** Builds the pipeline of each new channel and tells its handler when it is lent out. */
+    private final class PipelineSetup implements ChannelPoolHandler {
+
+        @Override
+        public void channelCreated(Channel channel) throws Exception {
+            openChannels.add(channel);
+            channel.closeFuture().addListener(ignored -> openChannels.remove(channel));
+            if (closed) {
+                channel.close();
+            }
+            ChannelPipeline pipeline = channel.pipeline();
+            SSLHandlerFactory sslHandlerFactory = restConfiguration.getSslHandlerFactory();
+            if (sslHandlerFactory != null) {
+                // the same host and port as RestClient uses for SSL (the JobManager URL, for host name checks)
+                pipeline.addLast("ssl", sslHost == null
+                        ? sslHandlerFactory.createNettySSLHandler(channel.alloc())
+                        : sslHandlerFactory.createNettySSLHandler(channel.alloc(), sslHost, sslPort));
+            }
+            long poolIdleMillis = settings.idleTimeout().toMillis();
+            long requestIdleMillis = restConfiguration.getIdlenessTimeout();
+            long checkEveryMillis = requestIdleMillis > 0 ? Math.min(poolIdleMillis, requestIdleMillis) : poolIdleMillis;
+            // before the codec, so that any bytes read or written count as activity
+            pipeline.addLast(new IdleStateHandler(0, 0, checkEveryMillis, TimeUnit.MILLISECONDS));
+            pipeline.addLast(new HttpClientCodec());
+            pipeline.addLast(new HttpObjectAggregator(restConfiguration.getMaxContentLength()));
+            for (OutboundChannelHandlerFactory factory : outboundHandlerFactories) {
+                Optional<ChannelHandler> handler = factory.createHandler(configuration);
+                if (handler.isPresent()) {
+                    pipeline.addLast(handler.get());
+                }
+            }
+            pipeline.addLast(new ExchangeHandler(
+                    listener,
+                    TimeUnit.MILLISECONDS.toNanos(checkEveryMillis),
+                    TimeUnit.MILLISECONDS.toNanos(poolIdleMillis),
+                    TimeUnit.MILLISECONDS.toNanos(Math.max(requestIdleMillis, 0)),
+                    KeepAliveChannelPools.this::isClosed));
+        }
+
+        @Override
+        public void channelAcquired(Channel channel) {
+            ExchangeHandler handler = channel.pipeline().get(ExchangeHandler.class);
+            if (handler != null) {
+                handler.lent();
+            }
+        }
+
+        @Override
+        public void channelReleased(Channel channel) {
+            ExchangeHandler handler = channel.pipeline().get(ExchangeHandler.class);
+            if (handler != null) {
+                handler.returned();
+            }
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package io.flinkinsight.client.transport;
+
+import org.apache.flink.client.deployment.StandaloneClusterId;
+import org.apache.flink.client.program.rest.RestClusterClient;
+
+/**
+ * A cluster client with its keep-alive REST transport. {@link #close()} closes the client and its channels; it
+ * returns promptly, never throws and never closes the shared event loop.
+ */
+public interface PooledTransport extends AutoCloseable {
+
+    /** The client; callers must not close it themselves, close this transport instead. */
+    RestClusterClient<StandaloneClusterId> clusterClient();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,244 @@
+package io.flinkinsight.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flinkinsight.harness.LocalFlinkCluster;
+import io.flinkinsight.harness.Role;
+import io.flinkinsight.harness.SqlSession;
+import io.flinkinsight.harness.Waits;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The built jar on a real SQL Gateway's classpath (as if in its lib/), driven over JDBC with {@code execution.target:
+ * remote-interactive}: the seed's three queries return their rows, SHOW JOBS / DESCRIBE JOB / STOP JOB work, and the
+ * gateway serves the client's figures through the Insight reporter when the plugin jar is built.
+ */
+class InteractiveClientITCase {
+
+    private static final String INSIGHT_PORTS = "19300-19320";
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static final int LATENCY_SAMPLES = 30;
+
+    private static LocalFlinkCluster cluster;
+    private static boolean withPlugin;
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        Path clientJar = Path.of(System.getProperty("insight.client.jar", "target/interactive-client.jar"));
+        assertThat(clientJar).as("the built interactive-client jar (run the build first)").exists();
+        Path pluginJar = Path.of(System.getProperty("insight.plugin.jar",
+                "../metrics-plugin/target/metrics-plugin-0.1.0-SNAPSHOT.jar"));
+        withPlugin = Files.exists(pluginJar);
+        Path work = Path.of(System.getProperty("insight.work", "target/clusters"));
+        Files.createDirectories(work);
+        cluster = LocalFlinkCluster.builder()
+                .workDir(Files.createTempDirectory(work, "interactive-"))
+                .pluginJar(withPlugin ? pluginJar : null)
+                .insightPortRange(INSIGHT_PORTS)
+                .sqlGateway(true)
+                .gatewayClasspath(clientJar)
+                .slotsPerTaskManager(4)
+                .start();
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private static SqlSession interactiveSession() {
+        SqlSession session = cluster.sqlSession();
+        session.execute("SET 'execution.target' = 'remote-interactive'");
+        session.execute("SET 'collect-strategy.type' = 'incremental'");
+        return session;
+    }
+
+    /** A table whose single STRING column counts from 1 to {@code rows}, so results are known in advance. */
+    private static String sequenceTable(String name, String column, int rows) {
+        return "CREATE TEMPORARY TABLE " + name + " (" + column + " STRING) WITH ('connector' = 'datagen',"
+                + " 'number-of-rows' = '" + rows + "', 'fields." + column + ".kind' = 'sequence',"
+                + " 'fields." + column + ".start' = '1', 'fields." + column + ".end' = '" + rows + "')";
+    }
+
+    private static void createSeedTables(SqlSession session) {
+        session.execute(sequenceTable("table1", "val1", 1));
+        session.execute(sequenceTable("table2", "val2", 1));
+        session.execute(sequenceTable("table3", "val3", 1));
+    }
+
+    @Test
+    void seedQueriesReturnTheirRowsInStreamingMode() {
+        try (SqlSession session = interactiveSession()) {
+            // the seed's tables: one random value each, so the LEFT JOINs find no partner and nothing is retracted
+            for (String table : List.of("table1 (val1", "table2 (val2", "table3 (val3")) {
+                session.execute("CREATE TEMPORARY TABLE " + table + " STRING) WITH ('connector' = 'datagen',"
+                        + " 'number-of-rows' = '1')");
+            }
+            for (int i = 0; i < 3; i++) {
+                assertThat(session.query("SELECT val1 FROM table1")).hasSize(1);
+                assertThat(session.query("SELECT val1, COUNT(*) FROM table1 GROUP BY val1"))
+                        .singleElement().satisfies(row -> assertThat(row.get(1)).isEqualTo(1L));
+                assertThat(session.query("SELECT val1, COUNT(*) FROM table1 LEFT JOIN table2 ON val1 = val2"
+                                + " LEFT JOIN table3 ON val2 = val3 GROUP BY val1"))
+                        .singleElement().satisfies(row -> assertThat(row.get(1)).isEqualTo(1L));
+            }
+        }
+    }
+
+    @Test
+    void queriesReturnExactlyTheirRowsInBatchMode() {
+        try (SqlSession session = interactiveSession()) {
+            session.execute("SET 'execution.runtime-mode' = 'batch'");
+            createSeedTables(session);
+            session.execute(sequenceTable("many", "v", 50));
+
+            assertThat(session.query("SELECT val1 FROM table1")).containsExactly(List.of("1"));
+            assertThat(session.query("SELECT val1, COUNT(*) FROM table1 GROUP BY val1"))
+                    .containsExactly(List.of("1", 1L));
+            assertThat(session.query("SELECT val1, COUNT(*) FROM table1 LEFT JOIN table2 ON val1 = val2"
+                            + " LEFT JOIN table3 ON val2 = val3 GROUP BY val1"))
+                    .containsExactly(List.of("1", 1L));
+            List<String> many = new ArrayList<>();
+            session.query("SELECT v FROM many").forEach(row -> many.add((String) row.get(0)));
+            List<String> expected = new ArrayList<>();
+            for (int i = 1; i <= 50; i++) {
+                expected.add(Integer.toString(i));
+            }
+            assertThat(many).containsExactlyInAnyOrderElementsOf(expected);
+        }
+    }
+
+    @Test
+    void showDescribeAndStopJobWorkThroughThePooledClient() {
+        String name = "interactive-it-endless";
+        try (SqlSession session = interactiveSession()) {
+            session.execute("CREATE TEMPORARY TABLE endless (v BIGINT) WITH ('connector' = 'datagen',"
+                    + " 'rows-per-second' = '5')");
+            session.execute("CREATE TEMPORARY TABLE drain (v BIGINT) WITH ('connector' = 'blackhole')");
+            session.execute("SET 'pipeline.name' = '" + name + "'");
+            session.execute("INSERT INTO drain SELECT v FROM endless");
+
+            String jobId = Waits.until("SHOW JOBS lists " + name + " RUNNING", TIMEOUT, Duration.ofMillis(250), () -> {
+                for (List<Object> row : session.rows("SHOW JOBS")) {
+                    if (row.contains(name) && row.contains("RUNNING")) {
+                        return Optional.of((String) row.get(0));
+                    }
+                }
+                return Optional.empty();
+            }, () -> cluster.diagnostics(List.of(Role.SQL_GATEWAY)));
+
+            List<List<Object>> described = session.rows("DESCRIBE JOB '" + jobId + "'");
+            assertThat(described).hasSize(1);
+            assertThat(described.get(0)).contains(jobId, name);
+
+            session.rows("STOP JOB '" + jobId + "'");
+            assertThat(cluster.awaitJobState(jobId, "CANCELED", TIMEOUT).path("state").asText())
+                    .isEqualTo("CANCELED");
+        }
+    }
+
+    @Test
+    void badOptionValueFailsTheQueryNamingTheKey() {
+        try (SqlSession session = interactiveSession()) {
+            createSeedTables(session);
+            session.execute("SET 'collect-strategy.type' = 'linear'");
+
+            Throwable failure = catchFailure(() -> session.query("SELECT val1 FROM table1"));
+
+            assertThat(failure).isNotNull();
+            assertThat(messages(failure)).contains("collect-strategy.type").contains("fixed, exponential, incremental");
+        }
+    }
+
+    /**
+     * Not a benchmark (see flink-harness's InteractiveQueryBenchmark): the same sequential source query with the
+     * stock client and with this one, printed for the record. Only the rows are asserted.
+     */
+    @Test
+    void sequentialQueriesWithBothClients() {
+        List<Double> stock = timeSourceQueries("remote");
+        List<Double> interactive = timeSourceQueries("remote-interactive");
+        System.out.printf(Locale.ROOT, "%d sequential source queries, JDBC E2E median: stock %.1f ms,"
+                + " interactive %.1f ms%n", LATENCY_SAMPLES, median(stock), median(interactive));
+        if (withPlugin) {
+            String metrics = cluster.insightGet(Role.SQL_GATEWAY, "/metrics");
+            assertThat(counter(metrics, "flink_insight_client_queries_succeeded"))
+                    .as("queries counted by the gateway's own reporter").isGreaterThanOrEqualTo(LATENCY_SAMPLES);
+            assertThat(counter(metrics, "flink_insight_client_pool_hits")).isGreaterThan(0);
+            System.out.println("Gateway figures:\n" + grep(metrics, "flink_insight_client_"));
+        }
+    }
+
+    private static List<Double> timeSourceQueries(String target) {
+        List<Double> millis = new ArrayList<>();
+        try (SqlSession session = cluster.sqlSession()) {
+            session.execute("SET 'execution.target' = '" + target + "'");
+            session.execute("SET 'collect-strategy.type' = 'incremental'");
+            createSeedTables(session);
+            for (int i = 0; i < LATENCY_SAMPLES + 5; i++) {
+                long start = System.nanoTime();
+                assertThat(session.query("SELECT val1 FROM table1")).containsExactly(List.of("1"));
+                if (i >= 5) {
+                    millis.add((System.nanoTime() - start) / 1e6);
+                }
+            }
+        }
+        return millis;
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        return sorted.get(sorted.size() / 2);
+    }
+
+    private static double counter(String exposition, String family) {
+        double sum = 0;
+        Matcher m = Pattern.compile("(?m)^" + family + "(?:_total)?(?:\\{[^}]*})? ([0-9.eE+-]+)$").matcher(exposition);
+        while (m.find()) {
+            sum += Double.parseDouble(m.group(1));
+        }
+        return sum;
+    }
+
+    private static String grep(String text, String prefix) {
+        StringBuilder out = new StringBuilder();
+        for (String line : text.split("\n")) {
+            if (line.startsWith(prefix)) {
+                out.append(line).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    private static Throwable catchFailure(Runnable call) {
+        try {
+            call.run();
+            return null;
+        } catch (RuntimeException e) {
+            return e;
+        }
+    }
+
+    private static String messages(Throwable t) {
+        StringBuilder all = new StringBuilder();
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            all.append(c.getMessage()).append('\n');
+        }
+        return all.toString();
+    }
+}

@@ -1,0 +1,151 @@
+package io.flinkinsight.client.collect;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.api.common.accumulators.SerializedListAccumulator;
+import org.apache.flink.api.common.typeutils.base.StringSerializer;
+import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.core.memory.DataOutputViewStreamWrapper;
+import org.apache.flink.runtime.messages.FlinkJobNotFoundException;
+import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
+import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
+import org.apache.flink.streaming.api.operators.collect.CollectCoordinationRequest;
+import org.apache.flink.streaming.api.operators.collect.CollectCoordinationResponse;
+import org.apache.flink.streaming.api.operators.collect.CollectSinkFunction;
+import org.apache.flink.util.OptionalFailure;
+
+/**
+ * A job with a collect sink that speaks the sink's protocol (version, acknowledged offset, unacknowledged results)
+ * without a cluster. Time is counted in polls: rows scheduled for poll n appear just before poll n is answered, and
+ * the job finishes just before poll {@code finishAtPoll}, leaving its unacknowledged rows in the accumulator, after
+ * which polls fail as they do against a JobManager that no longer runs the job.
+ */
+final class TestingCollectJob implements JobClientGateway {
+
+    static final String ACCUMULATOR = "collect-accumulator";
+    static final String SINK_VERSION = "sink-version-1";
+
+    private final JobID jobId = new JobID();
+    private final Map<Integer, List<String>> rowsAtPoll = new HashMap<>();
+    private final int finishAtPoll;
+    private final List<byte[]> unacknowledged = new ArrayList<>();
+    private final CompletableFuture<JobExecutionResult> result = new CompletableFuture<>();
+    private long acknowledgedOffset;
+    private JobStatus status = JobStatus.RUNNING;
+
+    int polls;
+    int statusCalls;
+    int resultCalls;
+    int cancelCalls;
+
+    TestingCollectJob(int finishAtPoll) {
+        this.finishAtPoll = finishAtPoll;
+    }
+
+    TestingCollectJob rowsAt(int poll, String... rows) {
+        rowsAtPoll.put(poll, List.of(rows));
+        return this;
+    }
+
+    @Override
+    public synchronized CompletableFuture<CoordinationResponse> sendCoordinationRequest(
+            String operatorUid, CoordinationRequest request) {
+        polls++;
+        for (String row : rowsAtPoll.getOrDefault(polls, List.of())) {
+            unacknowledged.add(serialize(row));
+        }
+        if (polls >= finishAtPoll && status == JobStatus.RUNNING) {
+            finish();
+        }
+        if (status != JobStatus.RUNNING) {
+            return CompletableFuture.failedFuture(new FlinkJobNotFoundException(jobId));
+        }
+        CollectCoordinationRequest collect = (CollectCoordinationRequest) request;
+        if (!SINK_VERSION.equals(collect.getVersion()) || collect.getOffset() < acknowledgedOffset) {
+            return CompletableFuture.completedFuture(new CollectCoordinationResponse(SINK_VERSION, 0, List.of()));
+        }
+        int acknowledged = (int) (collect.getOffset() - acknowledgedOffset);
+        unacknowledged.subList(0, Math.min(acknowledged, unacknowledged.size())).clear();
+        acknowledgedOffset = collect.getOffset();
+        return CompletableFuture.completedFuture(
+                new CollectCoordinationResponse(SINK_VERSION, 0, new ArrayList<>(unacknowledged)));
+    }
+
+    private void finish() {
+        status = JobStatus.FINISHED;
+        try {
+            byte[] accumulated = CollectSinkFunction.serializeAccumulatorResult(
+                    acknowledgedOffset, SINK_VERSION, 0, unacknowledged);
+            SerializedListAccumulator<byte[]> accumulator = new SerializedListAccumulator<>();
+            accumulator.add(accumulated, BytePrimitiveArraySerializer.INSTANCE);
+            Map<String, OptionalFailure<Object>> accumulators = new HashMap<>();
+            accumulators.put(ACCUMULATOR, OptionalFailure.of(accumulator.getLocalValue()));
+            // an unrelated accumulator must not confuse the client
+            accumulators.put("numRecords", OptionalFailure.of(42L));
+            result.complete(new JobExecutionResult(jobId, 1, accumulators));
+        } catch (IOException e) {
+            result.completeExceptionally(e);
+        }
+    }
+
+    static byte[] serialize(String row) {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            StringSerializer.INSTANCE.serialize(row, new DataOutputViewStreamWrapper(bytes));
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public JobID getJobID() {
+        return jobId;
+    }
+
+    @Override
+    public synchronized CompletableFuture<JobStatus> getJobStatus() {
+        statusCalls++;
+        return CompletableFuture.completedFuture(status);
+    }
+
+    @Override
+    public synchronized CompletableFuture<Void> cancel() {
+        cancelCalls++;
+        if (status == JobStatus.RUNNING) {
+            status = JobStatus.CANCELED;
+            result.completeExceptionally(new IllegalStateException("Job was cancelled"));
+        }
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public CompletableFuture<String> stopWithSavepoint(boolean drain, String dir, SavepointFormatType type) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public CompletableFuture<String> triggerSavepoint(String dir, SavepointFormatType type) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public CompletableFuture<Map<String, Object>> getAccumulators() {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public synchronized CompletableFuture<JobExecutionResult> getJobExecutionResult() {
+        resultCalls++;
+        return result.copy();
+    }
+}
