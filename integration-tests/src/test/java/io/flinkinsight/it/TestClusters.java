@@ -21,6 +21,14 @@ final class TestClusters {
         return jar;
     }
 
+    /** The built interactive-client jar, for the gateway's classpath (as if in its lib/). */
+    static Path clientJar() {
+        Path jar = Path.of(System.getProperty("insight.client.jar",
+                "../interactive-client/target/interactive-client.jar"));
+        assertThat(jar).as("the built interactive-client jar (run the build first)").exists();
+        return jar;
+    }
+
     static Path workDir(String name) {
         try {
             Path root = Path.of(System.getProperty("insight.work", "target/clusters"));
@@ -33,10 +41,15 @@ final class TestClusters {
 
     /** JobManager, one TaskManager and the SQL Gateway, with the plugin in plugins/insight/. */
     static LocalFlinkClusterBuilder withPlugin(String name) {
+        return withPlugin(name, INSIGHT_PORTS);
+    }
+
+    /** The same, with the plugin's HTTP servers in {@code insightPorts} (tests that run beside the others). */
+    static LocalFlinkClusterBuilder withPlugin(String name, String insightPorts) {
         return LocalFlinkCluster.builder()
                 .workDir(workDir(name))
                 .pluginJar(pluginJar())
-                .insightPortRange(INSIGHT_PORTS)
+                .insightPortRange(insightPorts)
                 .sqlGateway(true);
     }
 }

@@ -1,0 +1,379 @@
+package io.flinkinsight.it;
+
+import static io.flinkinsight.it.InteractiveClientSupport.assertSeedRows;
+import static io.flinkinsight.it.InteractiveClientSupport.interactiveSession;
+import static io.flinkinsight.it.InteractiveClientSupport.messageChain;
+import static io.flinkinsight.it.InteractiveClientSupport.queryBounded;
+import static io.flinkinsight.it.InteractiveClientSupport.settledFigures;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.flinkinsight.harness.FlinkProcess;
+import io.flinkinsight.harness.LocalFlinkCluster;
+import io.flinkinsight.harness.Role;
+import io.flinkinsight.harness.SqlSession;
+import io.flinkinsight.harness.Waits;
+import io.flinkinsight.harness.demo.DemoWorkload;
+import io.flinkinsight.it.InteractiveClientSupport.ClientFigures;
+import io.flinkinsight.it.InteractiveClientSupport.Outcome;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The interactive-client jar on the classpath of a real SQL Gateway (JobManager, TaskManager and gateway as separate
+ * JVMs, the plugin in plugins/insight/ of each), sessions on {@code execution.target = remote-interactive} over JDBC:
+ * the seed's queries with each collect strategy, client and channel reuse as the client's own figures tell it (served
+ * by the plugin inside the gateway and pulled by the JobManager's hub), SHOW/DESCRIBE/STOP JOB, 64 concurrent
+ * queries without leftover threads or channels, and a clear error for a bad option. Tests run in order: the figures
+ * of one are deltas over the ones before.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class InteractiveClientITCase {
+
+    /** JobManager and TaskManager; away from the other ITCases' 19250-19290, so both can run at once. */
+    static final String CLUSTER_INSIGHT_PORTS = "19300-19339";
+    /** The plugin inside the gateway binds here, and the hub pulls the client figures from here. */
+    static final String GATEWAY_INSIGHT_PORTS = "19340-19349";
+
+    private static final int MAX_CONNECTIONS = 16;
+    private static final int SLOTS = 16;
+    private static final int CONCURRENT_QUERIES = 64;
+    /** Sessions side by side in the reuse test: the pool and the channels serve several at once. */
+    private static final int REUSE_SESSIONS = 3;
+    /** Threads the gateway may have more after the concurrent queries than before (its worker pool's core). */
+    private static final int THREAD_MARGIN = 12;
+    private static final Duration QUERY_BOUND = Duration.ofMinutes(2);
+    private static final String STREAMING_JOB_NAME = "interactive-it-endless";
+
+    private LocalFlinkCluster cluster;
+    private ExecutorService runner;
+
+    @BeforeAll
+    void startCluster() {
+        cluster = TestClusters.withPlugin("interactive-client", CLUSTER_INSIGHT_PORTS)
+                .gatewayClasspath(TestClusters.clientJar())
+                .gatewayConfig("metrics.reporter.insight.port", GATEWAY_INSIGHT_PORTS)
+                .config("metrics.reporter.insight.hub.clients", "127.0.0.1:" + GATEWAY_INSIGHT_PORTS)
+                .config("metrics.reporter.insight.history.resolution", "1 s")
+                .config("metrics.reporter.insight.hub.poll-interval", "1 s")
+                .config("execution.interactive.rest.max-connections", Integer.toString(MAX_CONNECTIONS))
+                // The gateway's own worker threads above its core go after 5 s idle (default 5 min), so its
+                // thread count can come back within this test.
+                .config("sql-gateway.worker.keepalive-time", "5 s")
+                // A sort-shuffle partition reserves 512 buffers (16 MiB) by default; 1-row queries need a few, and
+                // 16 of them at once would not fit in the TaskManager's network memory.
+                .config("taskmanager.network.sort-shuffle.min-buffers", "16")
+                .slotsPerTaskManager(SLOTS)
+                .taskManagerProcessSize("2g")
+                .gatewayHeap("1g")
+                .start();
+        runner = InteractiveClientSupport.daemonPool("interactive-it-query", 0);
+    }
+
+    @AfterAll
+    void stop() {
+        if (runner != null) {
+            runner.shutdownNow();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void seedQueriesReturnTheirRowsWithEveryCollectStrategy() {
+        List<String> strategies = List.of("fixed", "exponential", "incremental");
+        try (SqlSession session = interactiveSession(cluster)) {
+            for (String strategy : strategies) {
+                session.execute("SET 'collect-strategy.type' = '" + strategy + "'");
+                for (int q = 0; q < DemoWorkload.shortQueries().size(); q++) {
+                    Outcome outcome = queryBounded(runner, session, DemoWorkload.shortQueries().get(q), QUERY_BOUND);
+                    assertSucceeded(outcome, "query " + q + " with collect-strategy.type = " + strategy);
+                    assertSeedRows(q, outcome.rows());
+                }
+            }
+        }
+        // The first queries of this gateway process: all of them went through the interactive client.
+        int expected = strategies.size() * DemoWorkload.shortQueries().size();
+        ClientFigures figures = settledFigures(cluster, gatewayInsight(), expected + " queries submitted",
+                f -> f.submitted() >= expected);
+        assertThat(figures.submitted()).as("queries the interactive client submitted: %s", figures)
+                .isEqualTo(expected);
+        assertThat(figures.succeeded()).as("queries that succeeded: %s", figures).isEqualTo(expected);
+    }
+
+    @Test
+    @Order(2)
+    void clientsAndChannelsAreReusedAcrossQueries() {
+        int warmUp = 21;
+        int measured = 51;
+        ClientFigures before;
+        ClientFigures after;
+        List<SqlSession> sessions = new ArrayList<>();
+        try {
+            for (int i = 0; i < REUSE_SESSIONS; i++) {
+                sessions.add(interactiveSession(cluster));
+            }
+            runSeedQueries(sessions, warmUp);
+            before = settledFigures(cluster, gatewayInsight(), "figures after the warm-up", f -> true);
+            runSeedQueries(sessions, measured);
+            after = settledFigures(cluster, gatewayInsight(), measured + " more queries submitted",
+                    f -> f.submitted() >= before.submitted() + measured);
+        } finally {
+            sessions.forEach(SqlSession::close);
+        }
+        long hits = after.poolHits() - before.poolHits();
+        long misses = after.poolMisses() - before.poolMisses();
+        long reused = after.reused() - before.reused();
+        long opened = after.opened() - before.opened();
+        System.out.printf("over %d queries: pool %d hits, %d misses; REST requests: %d on a reused channel,"
+                + " %d on a new connection%n", measured, hits, misses,
+                reused, opened);
+        assertThat(after.submitted() - before.submitted()).as("queries submitted").isEqualTo(measured);
+
+        assertThat(hits + misses).as("pool lookups over %s queries", measured).isGreaterThanOrEqualTo(measured);
+        assertThat((double) hits / (hits + misses)).as("pool hit rate (%s hits, %s misses)", hits, misses)
+                .isGreaterThanOrEqualTo(0.99);
+
+        assertThat(reused).as("requests on a reused channel").isPositive();
+        assertThat((double) reused / (reused + opened)).as("share of REST requests on a reused channel"
+                + " (%s reused, %s opened)", reused, opened).isGreaterThanOrEqualTo(0.95);
+    }
+
+    @Test
+    @Order(3)
+    void hubServesTheSameClientFiguresAsTheGateway() {
+        try (SqlSession session = interactiveSession(cluster)) {
+            runSeedQueries(List.of(session), DemoWorkload.shortQueries().size());
+        }
+        ClientFigures gateway = settledFigures(cluster, gatewayInsight(), "the gateway's figures", f -> true);
+        ClientFigures hub = Waits.until("the hub's /api/v1/client to show the gateway's figures",
+                Duration.ofSeconds(60), Duration.ofSeconds(1), () -> {
+                    ClientFigures now = InteractiveClientSupport.figures(cluster, cluster.insightUrl(Role.JOBMANAGER));
+                    return now.sameCounters(gateway) ? Optional.of(now) : Optional.empty();
+                }, () -> "gateway: " + gateway + "\nhub: "
+                        + cluster.insightGet(Role.JOBMANAGER, "/api/v1/client") + "\n"
+                        + cluster.diagnostics(List.of(Role.JOBMANAGER)));
+        System.out.printf("hub's client figures: %s%n", hub);
+        assertThat(hub.available()).as("hub: available").isTrue();
+        assertThat(hub.submitted()).as("hub: queries submitted").isPositive();
+        assertThat(hub.e2eP50().isNumber()).as("hub: E2E p50 in %s", hub).isTrue();
+        assertThat(hub.poolSize()).as("hub: pooled clients").isEqualTo(gateway.poolSize());
+    }
+
+    @Test
+    @Order(4)
+    void showDescribeAndStopJobWorkOnAStreamingJob() {
+        ClientFigures before = settledFigures(cluster, gatewayInsight(), "figures before the streaming job", f -> true);
+        try (SqlSession session = cluster.sqlSession()) {
+            session.execute("SET 'execution.target' = '" + InteractiveClientSupport.TARGET + "'");
+            session.execute("SET 'execution.runtime-mode' = 'streaming'");
+            session.execute("SET 'pipeline.name' = '" + STREAMING_JOB_NAME + "'");
+            session.execute("CREATE TEMPORARY TABLE endless (v BIGINT) WITH ("
+                    + "'connector' = 'datagen', 'rows-per-second' = '10')");
+            session.execute("CREATE TEMPORARY TABLE nowhere (v BIGINT) WITH ('connector' = 'blackhole')");
+            session.execute("INSERT INTO nowhere SELECT v FROM endless");
+            String jobId = awaitRunningJob(STREAMING_JOB_NAME);
+
+            List<List<Object>> jobs = session.rows("SHOW JOBS");
+            List<Object> listed = jobs.stream().filter(row -> jobId.equals(String.valueOf(row.get(0)))).findFirst()
+                    .orElse(null);
+            assertThat(listed).as("job %s in SHOW JOBS: %s", jobId, jobs).isNotNull();
+            assertThat(listed.subList(0, 3)).containsExactly(jobId, STREAMING_JOB_NAME, "RUNNING");
+
+            List<List<Object>> described = session.rows("DESCRIBE JOB '" + jobId + "'");
+            assertThat(described).as("DESCRIBE JOB").hasSize(1);
+            assertThat(described.get(0).subList(0, 3)).containsExactly(jobId, STREAMING_JOB_NAME, "RUNNING");
+
+            session.rows("STOP JOB '" + jobId + "'");
+            String state = Waits.until("job " + jobId + " to end after STOP JOB", Duration.ofSeconds(60),
+                    Duration.ofMillis(250), () -> {
+                        String now = cluster.jobState(jobId);
+                        return List.of("CANCELED", "FINISHED").contains(now) ? Optional.of(now) : Optional.empty();
+                    }, () -> cluster.diagnostics(List.of(Role.JOBMANAGER, Role.SQL_GATEWAY)));
+            assertThat(state).isIn("CANCELED", "FINISHED");
+        }
+        ClientFigures after = settledFigures(cluster, gatewayInsight(), "the streaming job submitted",
+                f -> f.submitted() > before.submitted());
+        assertThat(after.submitted() - before.submitted()).as("jobs the interactive client submitted")
+                .isEqualTo(1);
+    }
+
+    @Test
+    @Order(5)
+    void concurrentQueriesLeaveNoThreadsOrChannelsBehind() throws Exception {
+        FlinkProcess gateway = cluster.process(Role.SQL_GATEWAY);
+        int threadsBefore = gateway.threadCount();
+        ClientFigures before = settledFigures(cluster, gatewayInsight(), "figures before the concurrent queries",
+                f -> true);
+        ExecutorService clients = InteractiveClientSupport.daemonPool("interactive-it-session", CONCURRENT_QUERIES);
+        List<SqlSession> sessions = new ArrayList<>();
+        try {
+            List<Future<SqlSession>> opened = new ArrayList<>();
+            for (int i = 0; i < CONCURRENT_QUERIES; i++) {
+                opened.add(clients.submit(() -> interactiveSession(cluster)));
+            }
+            for (Future<SqlSession> session : opened) {
+                sessions.add(session.get(2, TimeUnit.MINUTES));
+            }
+            int peakThreads = gateway.threadCount();
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<List<List<Object>>>> results = new ArrayList<>();
+            for (int i = 0; i < CONCURRENT_QUERIES; i++) {
+                SqlSession session = sessions.get(i);
+                String sql = DemoWorkload.shortQueries().get(i % 3);
+                results.add(clients.submit(() -> {
+                    start.await();
+                    return session.query(sql);
+                }));
+            }
+            start.countDown();
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+            for (int i = 0; i < CONCURRENT_QUERIES; i++) {
+                List<List<Object>> rows = results.get(i).get(
+                        Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                assertSeedRows(i % 3, rows);
+            }
+            System.out.printf("gateway threads: %d before, %d with %d sessions open%n", threadsBefore,
+                    Math.max(peakThreads, gateway.threadCount()), CONCURRENT_QUERIES);
+        } finally {
+            sessions.forEach(SqlSession::close);
+            clients.shutdownNow();
+        }
+
+        ClientFigures after = settledFigures(cluster, gatewayInsight(), CONCURRENT_QUERIES + " queries submitted",
+                f -> f.submitted() >= before.submitted() + CONCURRENT_QUERIES);
+        assertThat(after.submitted() - before.submitted()).as("queries submitted").isEqualTo(CONCURRENT_QUERIES);
+        assertThat(after.failed()).as("failed queries").isEqualTo(before.failed());
+        ClientFigures idle = Waits.until("no REST request in flight", Duration.ofSeconds(30), Duration.ofSeconds(1),
+                () -> {
+                    ClientFigures now = InteractiveClientSupport.figures(cluster, gatewayInsight());
+                    return now.inFlight() == 0 ? Optional.of(now) : Optional.empty();
+                }, () -> InteractiveClientSupport.figures(cluster, gatewayInsight()).toString());
+        System.out.printf("client figures around %d concurrent queries: before %s%nafter %s%n",
+                CONCURRENT_QUERIES, before, idle);
+        assertThat(idle.inFlight()).as("requests in flight").isZero();
+        // Every request, the multipart job submissions included, rides the pool, which opens at most max-connections
+        // channels (more only if the server closed some).
+        long opened = after.opened() - before.opened();
+        assertThat(opened).as("channels opened for %s concurrent queries", CONCURRENT_QUERIES)
+                .isPositive().isLessThanOrEqualTo(MAX_CONNECTIONS);
+        assertThat(after.poolSize()).as("pooled cluster clients (one cluster)").isEqualTo(1);
+
+        int limit = threadsBefore + THREAD_MARGIN;
+        int threadsAfter = Waits.until("the gateway's thread count back to at most " + limit,
+                Duration.ofSeconds(90), Duration.ofSeconds(1), () -> {
+                    int now = gateway.threadCount();
+                    return now <= limit ? Optional.of(now) : Optional.empty();
+                }, () -> "threads now " + gateway.threadCount() + " (before " + threadsBefore + "), by name:\n"
+                        + threadsByName(gateway.pid()));
+        System.out.printf("gateway threads: %d before, %d after%n", threadsBefore, threadsAfter);
+        assertThat(threadsAfter).isLessThanOrEqualTo(limit);
+    }
+
+    @Test
+    @Order(6)
+    void badCollectStrategyNamesTheKeyAndTheAcceptedValues() {
+        try (SqlSession session = interactiveSession(cluster)) {
+            session.execute("SET 'collect-strategy.type' = 'bogus'");
+            Outcome outcome = queryBounded(runner, session, DemoWorkload.shortQueries().get(0), QUERY_BOUND);
+            assertThat(outcome.timedOut()).as("the query ended within %s", QUERY_BOUND).isFalse();
+            assertThat(outcome.error()).as("the query with collect-strategy.type = bogus failed").isNotNull();
+            String chain = messageChain(outcome.error());
+            System.out.println("error for collect-strategy.type = bogus:\n" + chain);
+            assertThat(chain).contains("collect-strategy.type").contains("fixed", "exponential", "incremental");
+        }
+    }
+
+    private String gatewayInsight() {
+        return cluster.insightUrl(Role.SQL_GATEWAY);
+    }
+
+    /** {@code count} seed queries in turn, spread over the sessions, which run side by side. */
+    private void runSeedQueries(List<SqlSession> sessions, int count) {
+        AtomicInteger next = new AtomicInteger();
+        List<Future<?>> running = new ArrayList<>();
+        for (SqlSession session : sessions) {
+            running.add(runner.submit(() -> {
+                for (int i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
+                    int q = i % DemoWorkload.shortQueries().size();
+                    Outcome outcome = queryBounded(runner, session, DemoWorkload.shortQueries().get(q), QUERY_BOUND);
+                    assertSucceeded(outcome, "query " + i);
+                    assertSeedRows(q, outcome.rows());
+                }
+                return null;
+            }));
+        }
+        for (Future<?> session : running) {
+            try {
+                session.get();  // each query is bounded
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof AssertionError failure) {
+                    throw failure;
+                }
+                throw new IllegalStateException(e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    private void assertSucceeded(Outcome outcome, String what) {
+        assertThat(outcome.timedOut()).as("%s ended within %s", what, QUERY_BOUND).isFalse();
+        assertThat(outcome.error()).as("%s failed:%n%s%n%s", what,
+                outcome.error() == null ? "" : messageChain(outcome.error()),
+                outcome.error() == null ? "" : cluster.diagnostics(List.of(Role.SQL_GATEWAY))).isNull();
+    }
+
+    private String awaitRunningJob(String name) {
+        return Waits.until("job " + name + " RUNNING", Duration.ofSeconds(60), Duration.ofMillis(250), () -> {
+            for (JsonNode job : cluster.restGet("/jobs/overview").path("jobs")) {
+                if (name.equals(job.path("name").asText()) && "RUNNING".equals(job.path("state").asText())) {
+                    return Optional.of(job.path("jid").asText());
+                }
+            }
+            return Optional.empty();
+        }, () -> cluster.diagnostics(List.of(Role.JOBMANAGER, Role.SQL_GATEWAY)));
+    }
+
+    /** Thread names of the process grouped without their numbers, from {@code jcmd Thread.print}. */
+    private static String threadsByName(long pid) {
+        try {
+            Process jcmd = new ProcessBuilder("jcmd", Long.toString(pid), "Thread.print")
+                    .redirectErrorStream(true).start();
+            String dump = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            jcmd.waitFor(30, TimeUnit.SECONDS);
+            Map<String, Integer> counts = new TreeMap<>();
+            dump.lines().filter(line -> line.startsWith("\"")).forEach(line -> {
+                String name = line.substring(1, Math.max(1, line.indexOf('"', 1))).replaceAll("\\d+", "N");
+                counts.merge(name, 1, Integer::sum);
+            });
+            StringBuilder text = new StringBuilder();
+            counts.forEach((name, count) -> text.append(String.format("%4d %s%n", count, name)));
+            return text.toString();
+        } catch (Exception e) {
+            return "(no thread dump: " + e + ")";
+        }
+    }
+}
