@@ -1,10 +1,13 @@
 package io.flinkinsight.client;
 
+import io.flinkinsight.client.transport.ChannelPoolOptions;
+
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Options of the interactive client (everything but the REST channel pool, see {@code ChannelPoolOptions}). They are
@@ -104,6 +107,26 @@ public final class InteractiveClientOptions {
                                     + " initial delay (at least 1).");
 
     private InteractiveClientOptions() {}
+
+    /** Every option of the interactive client, the channel pool's included, in the order the README lists them. */
+    public static List<ConfigOption<?>> all() {
+        return List.of(
+                CLIENT_POOL_EXPIRE_AFTER_ACCESS,
+                IO_THREADS,
+                ChannelPoolOptions.MAX_CONNECTIONS,
+                ChannelPoolOptions.ACQUIRE_TIMEOUT,
+                ChannelPoolOptions.IDLE_TIMEOUT,
+                COLLECT_STRATEGY_TYPE,
+                COLLECT_FIXED_DELAY,
+                COLLECT_EXPONENTIAL_INITIAL_BACKOFF,
+                COLLECT_EXPONENTIAL_MAX_BACKOFF,
+                COLLECT_EXPONENTIAL_MULTIPLIER,
+                COLLECT_EXPONENTIAL_ATTEMPTS,
+                COLLECT_INCREMENTAL_INITIAL_DELAY,
+                COLLECT_INCREMENTAL_INCREMENT,
+                COLLECT_INCREMENTAL_MAX_DELAY,
+                COLLECT_INCREMENTAL_ATTEMPTS);
+    }
 
     /** {@link #CLIENT_POOL_EXPIRE_AFTER_ACCESS}, checked. */
     public static Duration expireAfterAccess(Configuration conf) {

@@ -20,6 +20,7 @@ import org.apache.flink.runtime.client.JobInitializationException;
 import org.apache.flink.runtime.jobgraph.IntermediateDataSetID;
 import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.streaming.api.operators.collect.CollectSinkOperatorFactory;
 import org.apache.flink.util.AbstractID;
 import org.apache.flink.util.SerializedThrowable;
 
@@ -35,7 +36,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs a pipeline on a session cluster like Flink's {@code AbstractSessionClusterExecutor}, but on the pooled client
- * of that cluster, waiting for the job's initialization without blocking a thread, and returning an {@link
+ * of that cluster, waiting for the job's initialization without blocking a thread (only for jobs that do not collect
+ * results: a query learns of a failed initialization from its results), and returning an {@link
  * InstrumentedJobClient}. Holds no state: Flink creates an executor per query.
  */
 public final class InteractiveExecutor implements CacheSupportedPipelineExecutor {
@@ -82,6 +84,7 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         List<JobStatusChangedListener> listeners = JobStatusChangedListenerUtils.createJobStatusChangedListeners(
                 userCodeClassloader, configuration, runtime.background());
 
+        boolean collectsResults = collectsResults(streamGraph);
         ClusterClientPool.Lease lease = pool.lease(cluster);
         CompletableFuture<JobID> submitted;
         try {
@@ -94,6 +97,11 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         }
         CompletableFuture<JobID> initialized = submitted.thenCompose(jobId -> {
             record.accepted();
+            if (collectsResults) {
+                // A query: its caller reads results next, and a failed initialization reaches it there as the job's
+                // failure. Not waiting lets the SQL Gateway answer sooner; its JDBC clients poll it every 100 ms.
+                return CompletableFuture.completedFuture(jobId);
+            }
             CompletableFuture<JobID> done = new CompletableFuture<>();
             awaitInitialization(runtime, lease, jobId, userCodeClassloader, record, 0, done);
             return done;
@@ -115,6 +123,12 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
                         LOG.error("Failed to submit job to the session cluster.", failure);
                     }
                 });
+    }
+
+    /** Whether the job returns results to this client (a query), i.e. has a collect sink. */
+    static boolean collectsResults(StreamGraph streamGraph) {
+        return streamGraph.getStreamNodes().stream()
+                .anyMatch(node -> node.getOperatorFactory() instanceof CollectSinkOperatorFactory);
     }
 
     /**

@@ -295,35 +295,27 @@ final class KeepAliveRestClient extends RestClient {
 
         @Override
         public void channelOpened() {
-            try {
-                delegate.channelOpened();
-            } catch (Throwable t) {
-                failed(t);
-            }
+            guarded(delegate::channelOpened);
         }
 
         @Override
         public void channelReused() {
-            try {
-                delegate.channelReused();
-            } catch (Throwable t) {
-                failed(t);
-            }
+            guarded(delegate::channelReused);
         }
 
         @Override
         public void requestFinished(long latencyNanos, boolean success) {
-            try {
-                delegate.requestFinished(latencyNanos, success);
-            } catch (Throwable t) {
-                failed(t);
-            }
+            guarded(() -> delegate.requestFinished(latencyNanos, success));
         }
 
         @Override
         public void inFlightChanged(int delta) {
+            guarded(() -> delegate.inFlightChanged(delta));
+        }
+
+        private void guarded(Runnable call) {
             try {
-                delegate.inFlightChanged(delta);
+                call.run();
             } catch (Throwable t) {
                 failed(t);
             }
