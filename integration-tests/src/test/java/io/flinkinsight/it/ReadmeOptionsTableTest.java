@@ -2,40 +2,54 @@ package io.flinkinsight.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flinkinsight.client.InteractiveClientOptions;
 import io.flinkinsight.plugin.InsightOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.description.BlockElement;
 import org.apache.flink.configuration.description.TextElement;
 import org.apache.flink.util.TimeUtils;
 import org.junit.jupiter.api.Test;
 
-/** The README's option table is exactly {@link InsightOptions}: every key, default and description, in order. */
+/**
+ * The README's option tables are exactly {@link InsightOptions} and {@link InteractiveClientOptions}: every key,
+ * default and description, in order.
+ */
 class ReadmeOptionsTableTest {
-
-    private static final String START = "<!-- options:start -->";
-    private static final String END = "<!-- options:end -->";
 
     @Test
     void readmeOptionTableMatchesInsightOptions() throws Exception {
+        assertTable("options", InsightOptions.USER_PREFIX, InsightOptions.all());
+    }
+
+    @Test
+    void readmeClientOptionTableMatchesInteractiveClientOptions() throws Exception {
+        assertTable("client-options", "", InteractiveClientOptions.all());
+    }
+
+    private static void assertTable(String marker, String keyPrefix, List<ConfigOption<?>> options)
+            throws Exception {
         String readme = Files.readString(Path.of(System.getProperty("insight.readme", "../README.md")));
-        int start = readme.indexOf(START);
-        int end = readme.indexOf(END);
-        assertThat(start).as("README marker %s", START).isNotNegative();
-        assertThat(end).as("README marker %s", END).isGreaterThan(start);
-        String documented = readme.substring(start + START.length(), end).strip();
-        String expected = table();
+        String startMarker = "<!-- " + marker + ":start -->";
+        String endMarker = "<!-- " + marker + ":end -->";
+        int start = readme.indexOf(startMarker);
+        int end = readme.indexOf(endMarker);
+        assertThat(start).as("README marker %s", startMarker).isNotNegative();
+        assertThat(end).as("README marker %s", endMarker).isGreaterThan(start);
+        String documented = readme.substring(start + startMarker.length(), end).strip();
+        String expected = table(keyPrefix, options);
         assertThat(documented)
-                .as("README option table; replace it with:%n%s%n", expected)
+                .as("README option table %s; replace it with:%n%s%n", marker, expected)
                 .isEqualTo(expected);
     }
 
-    static String table() {
+    static String table(String keyPrefix, List<ConfigOption<?>> options) {
         StringBuilder out = new StringBuilder("| key | default | description |\n|---|---|---|\n");
-        for (ConfigOption<?> option : InsightOptions.all()) {
-            out.append("| `").append(InsightOptions.USER_PREFIX).append(option.key()).append("` | ")
+        for (ConfigOption<?> option : options) {
+            out.append("| `").append(keyPrefix).append(option.key()).append("` | ")
                     .append(defaultValue(option)).append(" | ")
                     .append(description(option).replace("|", "\\|")).append(" |\n");
         }
