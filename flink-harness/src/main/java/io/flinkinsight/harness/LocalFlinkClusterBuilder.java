@@ -115,7 +115,8 @@ public final class LocalFlinkClusterBuilder {
 
     /** A jar for the SQL Gateway's classpath only, as if it were in the gateway's {@code lib/}. */
     public LocalFlinkClusterBuilder gatewayClasspath(Path jar) {
-        this.gatewayClasspath.add(jar);
+        // absolute: the gateway runs in its own working directory
+        this.gatewayClasspath.add(jar.toAbsolutePath());
         return this;
     }
 

@@ -4,23 +4,29 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * Command line of the demo: {@code [--duration <seconds>] [--work-dir <dir>] [--plugin-jar <jar>|--no-plugin]}.
+ * Command line of the demo: {@code [--duration <seconds>] [--work-dir <dir>] [--plugin-jar <jar>|--no-plugin]
+ * [--client-jar <jar>|--no-client]}.
  *
  * @param duration how long to run; null runs until Ctrl-C
  * @param pluginJar null starts the cluster without the plugin
+ * @param clientJar the interactive client for the gateway's classpath; null sends the queries on Flink's own
+ *     {@code remote} executor
  */
-record DemoOptions(Duration duration, Path workDir, Path pluginJar) {
+record DemoOptions(Duration duration, Path workDir, Path pluginJar, Path clientJar) {
 
     static final Path DEFAULT_WORK_DIR = Path.of("flink-harness", "target", "demo");
     static final Path DEFAULT_PLUGIN_JAR = Path.of("metrics-plugin", "target", "metrics-plugin-0.1.0-SNAPSHOT.jar");
+    static final Path DEFAULT_CLIENT_JAR =
+            Path.of("interactive-client", "target", "interactive-client-0.1.0-SNAPSHOT.jar");
 
     static final String USAGE = "usage: InsightDemo [--duration <seconds>] [--work-dir <dir>]"
-            + " [--plugin-jar <jar> | --no-plugin]";
+            + " [--plugin-jar <jar> | --no-plugin] [--client-jar <jar> | --no-client]";
 
     static DemoOptions parse(String... args) {
         Duration duration = null;
         Path workDir = DEFAULT_WORK_DIR;
         Path pluginJar = DEFAULT_PLUGIN_JAR;
+        Path clientJar = DEFAULT_CLIENT_JAR;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--duration" -> {
@@ -30,10 +36,12 @@ record DemoOptions(Duration duration, Path workDir, Path pluginJar) {
                 case "--work-dir" -> workDir = Path.of(value(args, ++i, "--work-dir"));
                 case "--plugin-jar" -> pluginJar = Path.of(value(args, ++i, "--plugin-jar"));
                 case "--no-plugin" -> pluginJar = null;
+                case "--client-jar" -> clientJar = Path.of(value(args, ++i, "--client-jar"));
+                case "--no-client" -> clientJar = null;
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + "\n" + USAGE);
             }
         }
-        return new DemoOptions(duration, workDir, pluginJar);
+        return new DemoOptions(duration, workDir, pluginJar, clientJar);
     }
 
     private static String value(String[] args, int index, String option) {

@@ -2,6 +2,7 @@ package io.flinkinsight.harness.demo;
 
 import io.flinkinsight.harness.ClusterConfiguration;
 import io.flinkinsight.harness.LocalFlinkCluster;
+import io.flinkinsight.harness.LocalFlinkClusterBuilder;
 import io.flinkinsight.harness.Role;
 import io.flinkinsight.harness.SqlSession;
 import java.io.IOException;
@@ -23,6 +24,9 @@ public final class InsightDemo {
     static final int DASHBOARD_PORT = 8081;
     static final int GATEWAY_PORT = 8083;
     static final String INSIGHT_PORTS = "9250-9260";
+    /** The plugin inside the gateway, which serves the interactive client's figures to the hub. */
+    static final String GATEWAY_INSIGHT_PORTS = "9261-9270";
+    static final String INTERACTIVE_TARGET = "remote-interactive";
     private static final Duration QUERY_INTERVAL = Duration.ofSeconds(2);
     private static final Duration STATUS_INTERVAL = Duration.ofSeconds(30);
 
@@ -53,9 +57,15 @@ public final class InsightDemo {
                     + " Build it with: mvn -pl metrics-plugin -DskipTests package");
             plugin = null;
         }
+        Path client = options.clientJar();
+        if (client != null && !Files.isRegularFile(client)) {
+            out.println("WARNING: interactive client jar " + client + " not found; the short queries use Flink's own"
+                    + " executor. Build it with: mvn -pl interactive-client -DskipTests package");
+            client = null;
+        }
         out.println("Starting Flink 2.2 (JobManager, TaskManager, SQL Gateway) in " + work + " ...");
         long started = System.nanoTime();
-        try (LocalFlinkCluster cluster = LocalFlinkCluster.builder()
+        LocalFlinkClusterBuilder builder = LocalFlinkCluster.builder()
                 .workDir(work)
                 .pluginJar(plugin)
                 .taskManagers(1)
@@ -63,10 +73,17 @@ public final class InsightDemo {
                 .sqlGateway(true)
                 .restPort(DASHBOARD_PORT)
                 .gatewayPort(GATEWAY_PORT)
-                .insightPortRange(INSIGHT_PORTS)
-                .start();
+                .insightPortRange(INSIGHT_PORTS);
+        if (client != null) {
+            // the jar in the gateway's lib/, its figures served by the plugin in the gateway and gathered by the hub
+            builder.gatewayClasspath(client)
+                    .gatewayConfig("metrics.reporter.insight.port", GATEWAY_INSIGHT_PORTS)
+                    .config("metrics.reporter.insight.hub.clients", "127.0.0.1:" + GATEWAY_INSIGHT_PORTS);
+        }
+        String target = client == null ? null : INTERACTIVE_TARGET;
+        try (LocalFlinkCluster cluster = builder.start();
                 SqlSession streaming = cluster.sqlSession();
-                QueryTrickle queries = new QueryTrickle(cluster::sqlSession, QUERY_INTERVAL)) {
+                QueryTrickle queries = new QueryTrickle(() -> session(cluster, target), QUERY_INTERVAL)) {
             out.printf("Cluster up in %.1f s.%n", (System.nanoTime() - started) / 1e9);
             String jobId = DemoWorkload.startStreamingJob(cluster, streaming, Duration.ofSeconds(60));
             out.println("Streaming job " + DemoWorkload.STREAMING_JOB_NAME + " running: " + jobId);
@@ -76,6 +93,20 @@ public final class InsightDemo {
             out.println("Stopping everything the demo started ...");
         }
         out.println("Stopped.");
+    }
+
+    /** A gateway session for the short queries, on the interactive client's executor when it is installed. */
+    private static SqlSession session(LocalFlinkCluster cluster, String target) {
+        SqlSession session = cluster.sqlSession();
+        if (target != null) {
+            try {
+                session.execute("SET 'execution.target' = '" + target + "'");
+            } catch (RuntimeException e) {
+                session.close();
+                throw e;
+            }
+        }
+        return session;
     }
 
     private void printUrls(LocalFlinkCluster cluster) {
@@ -95,7 +126,9 @@ public final class InsightDemo {
                 out.println("Overview:               " + hub.get() + "/api/v1/overview");
                 out.println("Checkpoints:            " + hub.get() + "/api/v1/checkpoints");
                 out.println("Jobs:                   " + hub.get() + "/api/v1/jobs");
-                out.println("Client path:            " + hub.get() + "/api/v1/client");
+                out.println("Client path:            " + hub.get() + "/api/v1/client"
+                        + (cluster.spec().gatewayClasspath().isEmpty() ? "   (the queries run on Flink's own executor)"
+                                : "   (the queries run on " + INTERACTIVE_TARGET + ")"));
             } else {
                 out.println("Flink Insight:          not serving in the JobManager; see " + cluster.logFile(Role.JOBMANAGER));
             }
