@@ -77,7 +77,7 @@ final class InteractiveReport {
                         + " TaskManager with %d slots, separate JVMs on 127.0.0.1), streaming mode, seed 000's three"
                         + " queries over 1-row `datagen` tables; warm-up %d queries; blocks of %d s per client and"
                         + " query, %d rounds, ABBA order. `remote-interactive` sessions set: %s.%n%n",
-                options.concurrency().stream().max(Integer::compare).orElse(1), options.warmupQueries(),
+                InteractiveQueryBenchmark.slots(options), options.warmupQueries(),
                 options.seconds(), options.rounds(),
                 options.interactiveSettings().entrySet().stream()
                         .map(e -> "`" + e.getKey() + "=" + e.getValue() + "`").collect(Collectors.joining(", "))));
