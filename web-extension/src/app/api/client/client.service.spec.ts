@@ -4,7 +4,7 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { timeWindow } from '../../core/time-range';
 import { panelTestProviders } from '../../../testing/testing-providers';
 import { Series } from '../series/series.model';
-import { clientFigureOf, ClientHistory, ClientService, deriveHistory } from './client.service';
+import { clientFigureOf, ClientHistory, ClientService, deriveHistory, sameFigure } from './client.service';
 
 const counter = (name: string, values: number[]): Series => ({
   name: `flink_sqlgateway_insight_client_${name}`,
@@ -18,6 +18,12 @@ describe('ClientService', () => {
   it('findsTheFigureInAScopedMetricName', () => {
     expect(clientFigureOf('flink_sqlgateway_insight_client_pool_hits')).toBe('pool_hits');
     expect(clientFigureOf('flink_taskmanager_busy')).toBe('');
+  });
+
+  it('treatsSpellingsOfOneFigureAsTheSame', () => {
+    expect(sameFigure('channels_inFlight', 'channels_in_flight')).toBe(true);
+    expect(sameFigure('queries_e2eLatencyMs', 'queries_e2e_latency_ms')).toBe(true);
+    expect(sameFigure('queries_e2eLatencyMs', 'queries_submitMs')).toBe(false);
   });
 
   it('derivesHitRateReuseAndRetriesPerIntervalSummedOverProcesses', () => {
@@ -44,14 +50,14 @@ describe('ClientService', () => {
       prefix: '',
       truncated: false,
       names: ['flink_jobmanager_Status_JVM_CPU_Load', 'flink_sqlgateway_insight_client_pool_hits',
-        'flink_sqlgateway_insight_client_pool_misses', 'flink_sqlgateway_insight_client_query_e2e_latency_ms'],
+        'flink_sqlgateway_insight_client_pool_misses', 'flink_sqlgateway_insight_client_queries_e2eLatencyMs'],
     });
     const requests = http.match((r) => r.url === 'api/v1/series');
     expect(requests.map((r) => r.request.params.get('metric')).sort()).toEqual([
       'flink_sqlgateway_insight_client_pool_hits',
       'flink_sqlgateway_insight_client_pool_misses',
-      'flink_sqlgateway_insight_client_query_e2e_latency_ms',
-      'flink_sqlgateway_insight_client_query_e2e_latency_ms',
+      'flink_sqlgateway_insight_client_queries_e2eLatencyMs',
+      'flink_sqlgateway_insight_client_queries_e2eLatencyMs',
     ]);
     for (const r of requests) {
       expect(r.request.params.get('from')).toBe('-15m');

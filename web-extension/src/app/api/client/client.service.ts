@@ -52,9 +52,16 @@ const COUNTERS = [
   'collect_retries',
   'queries_submitted',
   'pool_size',
-  'channels_in_flight',
+  'channels_inFlight',
 ] as const;
-const QUANTILES = ['query_e2e_latency_ms', 'query_submit_ms', 'query_cluster_run_ms', 'query_result_fetch_ms'] as const;
+/** Histograms of the interactive client (group `queries`), stored by the hub with a quantile label. */
+const QUANTILES = ['queries_e2eLatencyMs', 'queries_submitMs', 'queries_clusterRunMs', 'queries_resultFetchMs'] as const;
+
+/** One spelling for a figure: `channels_inFlight`, `channels_in_flight` and `channelsinflight` are the same. */
+export function sameFigure(a: string, b: string): boolean {
+  const normal = (s: string) => s.replace(/_/g, '').toLowerCase();
+  return normal(a) === normal(b);
+}
 
 /** The figure a client metric name carries, e.g. `pool_hits` of `flink_x_insight_client_pool_hits`. */
 export function clientFigureOf(name: string): string {
@@ -81,14 +88,14 @@ export class ClientService {
         }
         const fetches: Record<string, Observable<Series[]>> = {};
         for (const figure of COUNTERS) {
-          fetches[figure] = this.fetchAll(names.filter((n) => clientFigureOf(n) === figure), window, {});
+          fetches[figure] = this.fetchAll(names.filter((n) => sameFigure(clientFigureOf(n), figure)), window, {});
         }
         for (const figure of QUANTILES) {
           for (const [suffix, quantile] of [['p50', '0.5'], ['p99', '0.99']] as const) {
             // The hub stores histograms with a quantile label; a client may also export _p50/_p99 gauges.
             fetches[`${figure}:${suffix}`] = forkJoin([
-              this.fetchAll(names.filter((n) => clientFigureOf(n) === figure), window, { quantile }),
-              this.fetchAll(names.filter((n) => clientFigureOf(n) === `${figure}_${suffix}`), window, {}),
+              this.fetchAll(names.filter((n) => sameFigure(clientFigureOf(n), figure)), window, { quantile }),
+              this.fetchAll(names.filter((n) => sameFigure(clientFigureOf(n), `${figure}_${suffix}`)), window, {}),
             ]).pipe(map(([a, b]) => [...a, ...b]));
           }
         }
@@ -133,12 +140,12 @@ export function deriveHistory(s: Record<string, Series[]>): ClientHistory {
     hitRate: intervalQuotient(hits, addByTime(hits, sum('pool_misses'))),
     reuseRatio: intervalQuotient(reused, addByTime(reused, sum('channels_opened'))),
     retriesPerQuery: intervalQuotient(sum('collect_retries'), sum('queries_submitted')),
-    e2eP50: maxByTime(s['query_e2e_latency_ms:p50'] ?? []),
-    e2eP99: maxByTime(s['query_e2e_latency_ms:p99'] ?? []),
-    submitP50: maxByTime(s['query_submit_ms:p50'] ?? []),
-    clusterRunP50: maxByTime(s['query_cluster_run_ms:p50'] ?? []),
-    resultFetchP50: maxByTime(s['query_result_fetch_ms:p50'] ?? []),
+    e2eP50: maxByTime(s['queries_e2eLatencyMs:p50'] ?? []),
+    e2eP99: maxByTime(s['queries_e2eLatencyMs:p99'] ?? []),
+    submitP50: maxByTime(s['queries_submitMs:p50'] ?? []),
+    clusterRunP50: maxByTime(s['queries_clusterRunMs:p50'] ?? []),
+    resultFetchP50: maxByTime(s['queries_resultFetchMs:p50'] ?? []),
     poolSize: sum('pool_size'),
-    channelsInFlight: sum('channels_in_flight'),
+    channelsInFlight: sum('channels_inFlight'),
   };
 }
