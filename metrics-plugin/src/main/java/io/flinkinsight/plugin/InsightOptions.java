@@ -55,6 +55,16 @@ public final class InsightOptions {
                     .defaultValue(20000)
                     .withDescription("Most time series kept in the history; further series are not recorded.");
 
+    public static final ConfigOption<Boolean> HISTORY_ON_TASKMANAGERS =
+            ConfigOptions.key("history.on-taskmanagers")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Whether TaskManagers sample their metrics into a history of their own (served on their"
+                                    + " /api/v1/series). The hub reads TaskManager metrics through Flink's REST API, so"
+                                    + " by default TaskManagers keep none and spend no heap or CPU on it; /metrics is"
+                                    + " served either way.");
+
     public static final ConfigOption<Integer> CHECKPOINTS_MAX_PER_JOB =
             ConfigOptions.key("checkpoints.max-per-job")
                     .intType()
@@ -162,6 +172,7 @@ public final class InsightOptions {
                 HISTORY_RETENTION,
                 HISTORY_RESOLUTION,
                 HISTORY_MAX_SERIES,
+                HISTORY_ON_TASKMANAGERS,
                 CHECKPOINTS_MAX_PER_JOB,
                 JOBS_MAX,
                 HUB_ENABLED,

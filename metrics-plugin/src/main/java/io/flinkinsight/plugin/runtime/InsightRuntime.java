@@ -84,8 +84,22 @@ public final class InsightRuntime implements AutoCloseable {
         long resolution = config.historyResolution().toMillis();
         // Start at the next multiple of the resolution so all processes sample at the same instants.
         long delay = resolution - Math.floorMod(clock.millis(), resolution);
-        executor.scheduleAtFixedRate(sampler, delay, resolution, TimeUnit.MILLISECONDS);
+        executor.scheduleAtFixedRate(this::sampleIfKept, delay, resolution, TimeUnit.MILLISECONDS);
         samplerThread = executor;
+    }
+
+    private void sampleIfKept() {
+        if (keepsHistory()) {
+            sampler.run();
+        }
+    }
+
+    /**
+     * Whether this process samples its metrics into its history: the hub and clients do; TaskManagers only when
+     * asked, since the hub reads their metrics through Flink's REST API.
+     */
+    public boolean keepsHistory() {
+        return config.historyOnTaskManagers() || !ProcessRole.TASKMANAGER.equals(role);
     }
 
     private void startServer() {
@@ -152,6 +166,7 @@ public final class InsightRuntime implements AutoCloseable {
         o.put("rejectedMetrics", index.rejectedCount());
         o.put("scrapeErrors", scrapeErrors.sum());
         o.put("samplerErrors", sampler.errorCount());
+        o.put("keepsHistory", keepsHistory());
         o.put("port", port());
         o.put("historyResolutionMs", config.historyResolution().toMillis());
         o.put("historyRetentionMs", config.historyRetention().toMillis());

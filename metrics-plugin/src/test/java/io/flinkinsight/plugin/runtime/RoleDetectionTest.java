@@ -38,6 +38,21 @@ class RoleDetectionTest {
     }
 
     @Test
+    void taskManagersKeepHistoryOnlyWhenAsked() {
+        InsightRuntime r = runtime(new Properties());
+        assertThat(r.keepsHistory()).as("role not known yet").isTrue();
+        r.metricAdded(new SimpleCounter(), "numRecordsIn", taskGroup("0"));
+        assertThat(r.keepsHistory()).as("a TaskManager by default").isFalse();
+        r.close();
+
+        Properties asked = new Properties();
+        asked.setProperty("history.on-taskmanagers", "true");
+        InsightRuntime kept = runtime(asked);
+        kept.metricAdded(new SimpleCounter(), "numRecordsIn", taskGroup("0"));
+        assertThat(kept.keepsHistory()).as("a TaskManager with history.on-taskmanagers").isTrue();
+    }
+
+    @Test
     void jobManagerScopeWinsOverTaskManagerScope() {
         InsightRuntime r = runtime(new Properties());
         r.metricAdded(new SimpleCounter(), "numRecordsIn", taskGroup("0"));
