@@ -5,13 +5,17 @@ import java.nio.file.Path;
 
 /**
  * Command line of the overhead benchmark: {@code --workload-jar <jar> --plugin-jar <jar> [--rounds n]
- * [--records n] [--warmup-records n] [--work-dir dir] [--output file.md]}.
+ * [--records n] [--warmup-records n] [--scrape true|false] [--work-dir dir] [--output file.md]}.
+ *
+ * @param scrape whether a scraper fetches {@code /metrics} at 1 Hz in the runs with the plugin; false measures the
+ *     plugin alone, to tell its own cost from the scrapes'
  */
-record BenchOptions(Path workloadJar, Path pluginJar, int rounds, long records, long warmupRecords, Path workDir,
-        Path output) {
+record BenchOptions(Path workloadJar, Path pluginJar, int rounds, long records, long warmupRecords, boolean scrape,
+        Path workDir, Path output) {
 
     static final String USAGE = "usage: OverheadBenchmark --workload-jar <jar> --plugin-jar <jar> [--rounds 5]"
-            + " [--records 200000000] [--warmup-records 20000000] [--work-dir dir] [--output file.md]";
+            + " [--records 200000000] [--warmup-records 20000000] [--scrape true|false] [--work-dir dir]"
+            + " [--output file.md]";
 
     static BenchOptions parse(String... args) {
         Path workloadJar = null;
@@ -19,6 +23,7 @@ record BenchOptions(Path workloadJar, Path pluginJar, int rounds, long records, 
         int rounds = 5;
         long records = 200_000_000L;
         long warmupRecords = 20_000_000L;
+        boolean scrape = true;
         Path workDir = Path.of("workloads", "target", "bench-overhead");
         Path output = Path.of("workloads", "target", "bench-overhead.md");
         for (int i = 0; i < args.length; i += 2) {
@@ -32,6 +37,12 @@ record BenchOptions(Path workloadJar, Path pluginJar, int rounds, long records, 
                 case "--rounds" -> rounds = (int) positive(args[i], value);
                 case "--records" -> records = positive(args[i], value);
                 case "--warmup-records" -> warmupRecords = positive(args[i], value);
+                case "--scrape" -> {
+                    if (!value.equals("true") && !value.equals("false")) {
+                        throw new IllegalArgumentException("--scrape needs true or false, got " + value + "\n" + USAGE);
+                    }
+                    scrape = Boolean.parseBoolean(value);
+                }
                 case "--work-dir" -> workDir = Path.of(value);
                 case "--output" -> output = Path.of(value);
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + "\n" + USAGE);
@@ -39,8 +50,8 @@ record BenchOptions(Path workloadJar, Path pluginJar, int rounds, long records, 
         }
         requireFile("--workload-jar", workloadJar, "mvn -pl workloads package");
         requireFile("--plugin-jar", pluginJar, "mvn -pl metrics-plugin -DskipTests package");
-        return new BenchOptions(workloadJar, pluginJar, rounds, records, warmupRecords, workDir.toAbsolutePath(),
-                output);
+        return new BenchOptions(workloadJar, pluginJar, rounds, records, warmupRecords, scrape,
+                workDir.toAbsolutePath(), output);
     }
 
     private static long positive(String option, String value) {

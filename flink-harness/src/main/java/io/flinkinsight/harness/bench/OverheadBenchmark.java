@@ -74,7 +74,7 @@ public final class OverheadBenchmark {
                 .start()) {
             String jarId = cluster.uploadJar(options.workloadJar());
             MetricsScraper scraper = null;
-            if (withPlugin) {
+            if (withPlugin && options.scrape()) {
                 scraper = new MetricsScraper(cluster.http(), List.of(
                         cluster.insightUrl(Role.JOBMANAGER) + "/metrics",
                         cluster.insightUrl(Role.TASKMANAGER) + "/metrics"), Duration.ofSeconds(1)).start();
@@ -91,7 +91,7 @@ public final class OverheadBenchmark {
                             + job.path("vertices").size() + " vertices: " + job.path("vertices"));
                 }
                 long taskMillis = job.path("vertices").get(0).path("duration").asLong();
-                return new BenchRun(round, withPlugin, options.records(), taskMillis, job.path("duration").asLong(),
+                return new BenchRun(round, withPlugin, scraper != null, options.records(), taskMillis, job.path("duration").asLong(),
                         scraper == null ? 0 : scraper.scrapes() - scrapesBefore,
                         scraper == null ? 0 : scraper.failures() - failuresBefore,
                         ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
@@ -114,9 +114,11 @@ public final class OverheadBenchmark {
                         + " (1 JobManager, 1 TaskManager with 1 slot, separate JVMs on 127.0.0.1), after a warm-up"
                         + " job of %,d records; %d rounds, the order of the two conditions alternating (ABBA)."
                         + " Throughput = records / task time (the single chained task's duration from REST"
-                        + " `/jobs/:id`). With the plugin, a scraper fetches `/metrics` of the JobManager and the"
-                        + " TaskManager every second during the runs.",
-                options.records(), 10, JOB_CLASS, options.warmupRecords(), options.rounds());
+                        + " `/jobs/:id`). %s",
+                options.records(), 10, JOB_CLASS, options.warmupRecords(), options.rounds(), options.scrape()
+                        ? "With the plugin, a scraper fetches `/metrics` of the JobManager and the TaskManager every"
+                                + " second during the runs."
+                        : "With the plugin, nothing scrapes it (`--scrape false`): the plugin's own cost.");
     }
 
     /** What {@code nproc} and {@code java -version} say, plus the OS. */

@@ -10,7 +10,7 @@ class OverheadReportTest {
 
     /** A run of 1,000,000 records whose task took {@code millis}: throughput 1e9 / millis records/s. */
     private static BenchRun run(int round, boolean plugin, long millis) {
-        return new BenchRun(round, plugin, 1_000_000, millis, millis + 100, plugin ? 10 : 0, 0, 1.5);
+        return new BenchRun(round, plugin, plugin, 1_000_000, millis, millis + 100, plugin ? 10 : 0, 0, 1.5);
     }
 
     @Test
