@@ -106,6 +106,18 @@ public final class LocalFlinkCluster implements AutoCloseable {
         return SqlSession.open(jdbcUrl());
     }
 
+    /** Opens a JDBC session with {@code settings} set in it (e.g. {@code execution.target}); closed if one fails. */
+    public SqlSession sqlSession(Map<String, String> settings) {
+        SqlSession session = sqlSession();
+        try {
+            session.set(settings);
+            return session;
+        } catch (RuntimeException e) {
+            session.close();
+            throw e;
+        }
+    }
+
     /** The base URL of the plugin's HTTP server in that process, from the process's log (waits up to 30 s). */
     public String insightUrl(Role role) {
         return insightUrl(role, DEFAULT_INSIGHT_WAIT);

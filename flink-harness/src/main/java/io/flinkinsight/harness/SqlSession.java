@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
 /** One JDBC connection to the SQL Gateway, i.e. one gateway session: run statements, read small results. */
@@ -32,6 +33,11 @@ public final class SqlSession implements AutoCloseable {
         } catch (SQLException e) {
             throw new IllegalStateException("Cannot open a JDBC session on " + jdbcUrl + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Sets each option in the session, as {@code SET 'key' = 'value'} statements. */
+    public void set(Map<String, String> settings) {
+        settings.forEach((key, value) -> execute("SET '" + key + "' = '" + value + "'"));
     }
 
     /** Runs a statement (DDL, SET, INSERT: an INSERT returns once the job is submitted). */

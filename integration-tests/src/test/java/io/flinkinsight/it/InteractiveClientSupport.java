@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -41,9 +42,8 @@ final class InteractiveClientSupport {
 
     /** A session on the interactive client, prepared for {@link DemoWorkload#shortQueries()}. */
     static SqlSession interactiveSession(LocalFlinkCluster cluster) {
-        SqlSession session = cluster.sqlSession();
+        SqlSession session = cluster.sqlSession(Map.of("execution.target", TARGET));
         try {
-            session.execute("SET 'execution.target' = '" + TARGET + "'");
             DemoWorkload.prepareShortQueries(session);
             return session;
         } catch (RuntimeException e) {

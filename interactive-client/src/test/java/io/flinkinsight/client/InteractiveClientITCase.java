@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -61,10 +62,8 @@ class InteractiveClientITCase {
     }
 
     private static SqlSession interactiveSession() {
-        SqlSession session = cluster.sqlSession();
-        session.execute("SET 'execution.target' = 'remote-interactive'");
-        session.execute("SET 'collect-strategy.type' = 'incremental'");
-        return session;
+        return cluster.sqlSession(
+                Map.of("execution.target", "remote-interactive", "collect-strategy.type", "incremental"));
     }
 
     /** A table whose single STRING column counts from 1 to {@code rows}, so results are known in advance. */
@@ -185,9 +184,8 @@ class InteractiveClientITCase {
 
     private static List<Double> timeSourceQueries(String target) {
         List<Double> millis = new ArrayList<>();
-        try (SqlSession session = cluster.sqlSession()) {
-            session.execute("SET 'execution.target' = '" + target + "'");
-            session.execute("SET 'collect-strategy.type' = 'incremental'");
+        try (SqlSession session = cluster.sqlSession(
+                Map.of("execution.target", target, "collect-strategy.type", "incremental"))) {
             createSeedTables(session);
             for (int i = 0; i < LATENCY_SAMPLES + 5; i++) {
                 long start = System.nanoTime();

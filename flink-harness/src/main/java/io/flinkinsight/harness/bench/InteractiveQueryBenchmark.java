@@ -227,11 +227,9 @@ public final class InteractiveQueryBenchmark {
             SqlSession session = cluster.sqlSession();
             sessions.add(session);
             DemoWorkload.shortQueryTables().forEach(session::execute);
-            session.execute("SET 'execution.runtime-mode' = 'streaming'");
-            session.execute("SET 'execution.target' = '" + client.target + "'");
+            session.set(Map.of("execution.runtime-mode", "streaming", "execution.target", client.target));
             if (client == Client.INTERACTIVE) {
-                options.interactiveSettings().forEach(
-                        (key, value) -> session.execute("SET '" + key + "' = '" + value + "'"));
+                session.set(options.interactiveSettings());
             }
         }
         return sessions;

@@ -77,14 +77,9 @@ public final class DemoWorkload {
                         + " GROUP BY val1");
     }
 
-    /** Applies settings as {@code SET} statements. */
-    public static void apply(SqlSession session, Map<String, String> settings) {
-        settings.forEach((key, value) -> session.execute("SET '" + key + "' = '" + value + "'"));
-    }
-
     /** Prepares a session for {@link #shortQueries()}. */
     public static void prepareShortQueries(SqlSession session) {
-        apply(session, shortQuerySettings());
+        session.set(shortQuerySettings());
         shortQueryTables().forEach(session::execute);
     }
 
@@ -93,7 +88,7 @@ public final class DemoWorkload {
      * The session must stay open as long as the caller wants to talk about the job's temporary tables.
      */
     public static String startStreamingJob(LocalFlinkCluster cluster, SqlSession session, Duration timeout) {
-        apply(session, streamingJobSettings());
+        session.set(streamingJobSettings());
         streamingJobStatements().forEach(session::execute);
         return Waits.until("job " + STREAMING_JOB_NAME + " RUNNING", timeout, Duration.ofMillis(250), () -> {
             for (JsonNode job : cluster.restGet("/jobs/overview").path("jobs")) {

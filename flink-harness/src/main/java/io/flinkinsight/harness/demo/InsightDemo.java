@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -80,10 +81,11 @@ public final class InsightDemo {
                     .gatewayConfig("metrics.reporter.insight.port", GATEWAY_INSIGHT_PORTS)
                     .config("metrics.reporter.insight.hub.clients", "127.0.0.1:" + GATEWAY_INSIGHT_PORTS);
         }
-        String target = client == null ? null : INTERACTIVE_TARGET;
+        Map<String, String> querySettings =
+                client == null ? Map.of() : Map.of("execution.target", INTERACTIVE_TARGET);
         try (LocalFlinkCluster cluster = builder.start();
                 SqlSession streaming = cluster.sqlSession();
-                QueryTrickle queries = new QueryTrickle(() -> session(cluster, target), QUERY_INTERVAL)) {
+                QueryTrickle queries = new QueryTrickle(() -> cluster.sqlSession(querySettings), QUERY_INTERVAL)) {
             out.printf("Cluster up in %.1f s.%n", (System.nanoTime() - started) / 1e9);
             String jobId = DemoWorkload.startStreamingJob(cluster, streaming, Duration.ofSeconds(60));
             out.println("Streaming job " + DemoWorkload.STREAMING_JOB_NAME + " running: " + jobId);
@@ -93,20 +95,6 @@ public final class InsightDemo {
             out.println("Stopping everything the demo started ...");
         }
         out.println("Stopped.");
-    }
-
-    /** A gateway session for the short queries, on the interactive client's executor when it is installed. */
-    private static SqlSession session(LocalFlinkCluster cluster, String target) {
-        SqlSession session = cluster.sqlSession();
-        if (target != null) {
-            try {
-                session.execute("SET 'execution.target' = '" + target + "'");
-            } catch (RuntimeException e) {
-                session.close();
-                throw e;
-            }
-        }
-        return session;
     }
 
     private void printUrls(LocalFlinkCluster cluster) {
