@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -160,29 +161,35 @@ public final class MetricIndex {
     }
 
     /**
-     * Remembers the labels of the last group seen. Flink registers a group's metrics one after another and hands the
-     * same cached variables map for each, so this one-entry cache turns most label renderings into a lookup.
-     * Guarded by the index's lock.
+     * Remembers the labels of the groups seen last, by their variables. Flink registers a group's metrics one after
+     * another, a task's subgroups ("buffers", "Shuffle", an operator's IO group...) carry the same variables as the
+     * task or operator, and a group's metrics are removed as they were added: so most label renderings, which sort,
+     * sanitise and escape every variable, become one hash lookup. Bounded; guarded by the index's lock.
      */
     private final class GroupLabelCache {
+        /** Enough for the groups of several tasks registering or closing at once; a miss only costs a rendering. */
+        private static final int CAPACITY = 256;
+
         private final Set<String> reserved;
-        private Map<String, String> lastVariables;
-        private Map<String, String> lastCopy;
-        private LabelSet lastLabels;
+        private final LinkedHashMap<Map<String, String>, LabelSet> recent =
+                new LinkedHashMap<>(2 * CAPACITY, 0.75f, true) {
+                    @Override
+                    protected boolean removeEldestEntry(Map.Entry<Map<String, String>, LabelSet> eldest) {
+                        return size() > CAPACITY;
+                    }
+                };
 
         GroupLabelCache(Set<String> reserved) {
             this.reserved = reserved;
         }
 
         LabelSet get(Map<String, String> variables) {
-            // Identity alone is not enough: a group could mutate the map it returns; equality is cheap here.
-            if (variables == lastVariables && variables.equals(lastCopy)) {
-                return lastLabels;
+            LabelSet labels = recent.get(variables);
+            if (labels == null) {
+                labels = LabelSet.fromVariables(variables, filterLabelValues, reserved);
+                // A copy as key: a group could change the map it handed out, and a key must not change.
+                recent.put(new HashMap<>(variables), labels);
             }
-            LabelSet labels = LabelSet.fromVariables(variables, filterLabelValues, reserved);
-            lastVariables = variables;
-            lastCopy = new HashMap<>(variables);
-            lastLabels = labels;
             return labels;
         }
     }

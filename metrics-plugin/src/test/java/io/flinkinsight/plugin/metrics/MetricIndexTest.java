@@ -42,6 +42,16 @@ class MetricIndexTest {
     }
 
     @Test
+    void groupsWithTheSameVariablesShareTheirRenderedLabelsAcrossOtherGroups() {
+        // a task's subgroups ("buffers", an operator's IO group...) carry the task's variables in maps of their own
+        RegisteredMetric a = index.add(new SimpleCounter(), "numRecordsIn", taskGroup("0"));
+        index.add(new SimpleCounter(), "numRecordsIn", taskGroup("1"));
+        RegisteredMetric b = index.add(new SimpleCounter(), "numRecordsOut", taskGroup("0"));
+
+        assertThat(b.labels()).isSameAs(a.labels());
+    }
+
+    @Test
     void removalLeavesNoSeries() {
         TestMetricGroup g0 = taskGroup("0");
         TestMetricGroup g1 = taskGroup("1");
