@@ -57,6 +57,7 @@ class InteractiveClientITCase {
     private static final int MAX_CONNECTIONS = 16;
     private static final int SLOTS = 16;
     private static final int CONCURRENT_QUERIES = 64;
+    private static final String CONCURRENT_JOB_NAME = "interactive-it-concurrent";
     /** Sessions side by side in the reuse test: the pool and the channels serve several at once. */
     private static final int REUSE_SESSIONS = 3;
     /** Threads the gateway may have more after the concurrent queries than before (its worker pool's core). */
@@ -236,6 +237,11 @@ class InteractiveClientITCase {
             for (Future<SqlSession> session : opened) {
                 sessions.add(session.get(2, TimeUnit.MINUTES));
             }
+            for (SqlSession session : sessions) {
+                // named, to find these jobs again; a long max-hold, so that only the cap decides how many run at once
+                session.set(Map.of("pipeline.name", CONCURRENT_JOB_NAME,
+                        "execution.interactive.admission.max-hold", "10 min"));
+            }
             int peakThreads = gateway.threadCount();
             CountDownLatch start = new CountDownLatch(1);
             List<Future<List<List<Object>>>> results = new ArrayList<>();
@@ -260,6 +266,12 @@ class InteractiveClientITCase {
             sessions.forEach(SqlSession::close);
             clients.shutdownNow();
         }
+
+        // The client holds back queries beyond its cap (admission.max-queries, default 8): never more of these jobs
+        // ran on the cluster at once, and they did run side by side.
+        int peak = peakConcurrentJobs(CONCURRENT_JOB_NAME);
+        System.out.printf("peak of %d concurrent queries' jobs running at once: %d%n", CONCURRENT_QUERIES, peak);
+        assertThat(peak).as("jobs of the concurrent queries running at once").isBetween(2, 8);
 
         ClientFigures after = settledFigures(cluster, gatewayInsight(), CONCURRENT_QUERIES + " queries submitted",
                 f -> f.submitted() >= before.submitted() + CONCURRENT_QUERIES);
@@ -303,6 +315,27 @@ class InteractiveClientITCase {
             System.out.println("error for collect-strategy.type = bogus:\n" + chain);
             assertThat(chain).contains("collect-strategy.type").contains("fixed", "exponential", "incremental");
         }
+    }
+
+    /** The most jobs named {@code name} that ran at one moment, from their start and end times in Flink's REST API. */
+    private int peakConcurrentJobs(String name) {
+        List<long[]> events = new ArrayList<>(); // {time, +1 start / -1 end}
+        for (JsonNode job : cluster.restGet("/jobs/overview").path("jobs")) {
+            if (name.equals(job.path("name").asText()) && job.path("end-time").asLong(-1) > 0) {
+                events.add(new long[] {job.path("start-time").asLong(), 1});
+                events.add(new long[] {job.path("end-time").asLong(), -1});
+            }
+        }
+        assertThat(events).as("finished jobs named %s", name).hasSize(2 * CONCURRENT_QUERIES);
+        // at equal times ends first: a job that ends as another starts did not run beside it
+        events.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+        int running = 0;
+        int peak = 0;
+        for (long[] event : events) {
+            running += (int) event[1];
+            peak = Math.max(peak, running);
+        }
+        return peak;
     }
 
     private String gatewayInsight() {

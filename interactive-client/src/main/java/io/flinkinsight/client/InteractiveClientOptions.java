@@ -35,6 +35,44 @@ public final class InteractiveClientOptions {
                                     + " (between 1 and 64). Read once per process, from the configuration of the"
                                     + " first query.");
 
+    public static final ConfigOption<Integer> MAX_QUERIES_IN_FLIGHT =
+            ConfigOptions.key("execution.interactive.admission.max-queries")
+                    .intType()
+                    .defaultValue(8)
+                    .withDescription(
+                            "Queries (jobs that collect results) this process keeps running on one cluster at once;"
+                                    + " more wait in the client, in order of arrival, until one ends (between 0 and"
+                                    + " 100000; 0 turns the cap off). Read once per cluster, from the configuration"
+                                    + " of its first query.");
+
+    public static final ConfigOption<Duration> ADMISSION_TIMEOUT =
+            ConfigOptions.key("execution.interactive.admission.timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(5))
+                    .withDescription(
+                            "Longest wait of a query for a place under admission.max-queries; then it fails with"
+                                    + " an error naming both options (between 1 ms and 1 d).");
+
+    public static final ConfigOption<Duration> ADMISSION_MAX_HOLD =
+            ConfigOptions.key("execution.interactive.admission.max-hold")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(10))
+                    .withDescription(
+                            "A query that has run this long gives its place to the next one, so long streaming"
+                                    + " queries do not hold back short ones (between 1 ms and 1 d).");
+
+    public static final ConfigOption<String> JOB_HAND_OVER =
+            ConfigOptions.key("execution.interactive.job-hand-over")
+                    .stringType()
+                    .defaultValue("auto")
+                    .withDescription(
+                            "When a query's job is handed to the caller (the SQL Gateway then tells its clients the"
+                                    + " statement is ready): submitted (once the JobManager accepted it), results"
+                                    + " (once its first results are in or it has ended, at most 1 s later; the"
+                                    + " gateway's JDBC clients meanwhile poll every 100 ms instead of in a tight"
+                                    + " loop) or auto (the default: results while other queries of this process"
+                                    + " run on the same cluster, else submitted).");
+
     public static final ConfigOption<String> COLLECT_STRATEGY_TYPE =
             ConfigOptions.key("collect-strategy.type")
                     .stringType()
@@ -113,6 +151,10 @@ public final class InteractiveClientOptions {
         return List.of(
                 CLIENT_POOL_EXPIRE_AFTER_ACCESS,
                 IO_THREADS,
+                MAX_QUERIES_IN_FLIGHT,
+                ADMISSION_TIMEOUT,
+                ADMISSION_MAX_HOLD,
+                JOB_HAND_OVER,
                 ChannelPoolOptions.MAX_CONNECTIONS,
                 ChannelPoolOptions.ACQUIRE_TIMEOUT,
                 ChannelPoolOptions.IDLE_TIMEOUT,
@@ -131,6 +173,21 @@ public final class InteractiveClientOptions {
     /** {@link #CLIENT_POOL_EXPIRE_AFTER_ACCESS}, checked. */
     public static Duration expireAfterAccess(Configuration conf) {
         return ConfigChecks.duration(conf, CLIENT_POOL_EXPIRE_AFTER_ACCESS, Duration.ofSeconds(1), Duration.ofDays(7));
+    }
+
+    /** {@link #MAX_QUERIES_IN_FLIGHT}, checked. */
+    public static int maxQueriesInFlight(Configuration conf) {
+        return ConfigChecks.integer(conf, MAX_QUERIES_IN_FLIGHT, 0, 100_000);
+    }
+
+    /** {@link #ADMISSION_TIMEOUT}, checked. */
+    public static Duration admissionTimeout(Configuration conf) {
+        return ConfigChecks.duration(conf, ADMISSION_TIMEOUT, Duration.ofMillis(1), Duration.ofDays(1));
+    }
+
+    /** {@link #ADMISSION_MAX_HOLD}, checked. */
+    public static Duration admissionMaxHold(Configuration conf) {
+        return ConfigChecks.duration(conf, ADMISSION_MAX_HOLD, Duration.ofMillis(1), Duration.ofDays(1));
     }
 
     /** {@link #IO_THREADS}, checked. */

@@ -24,9 +24,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Everything the interactive client shares within a process, created once, lazily, from the configuration of the
- * first query: the pool of cluster clients, one Netty event loop for all of them, one small scheduler for waits and
- * sweeps, one background thread for blocking work, and the client's metric registry. Flink creates executor
- * factories and executors per query, so they keep no state and use this instead.
+ * first query: the pool of cluster clients, one Netty event loop for all of them, the cap on queries in flight, one
+ * small scheduler for waits and sweeps, one background thread for blocking work, and the client's metric registry.
+ * Flink creates executor factories and executors per query, so they keep no state and use this instead.
  */
 public final class InteractiveClientRuntime implements AutoCloseable {
 
@@ -40,6 +40,7 @@ public final class InteractiveClientRuntime implements AutoCloseable {
     private final ThreadPoolExecutor background;
     private final ClientMetricRegistry metricRegistry;
     private final ClusterClientPool pool;
+    private final QueryAdmission admission;
 
     private InteractiveClientRuntime(Configuration conf) {
         int ioThreads = InteractiveClientOptions.ioThreads(conf);
@@ -62,6 +63,8 @@ public final class InteractiveClientRuntime implements AutoCloseable {
                 scheduler,
                 background,
                 System::nanoTime);
+        this.admission = new QueryAdmission(scheduler);
+        metrics.queriesWaiting = admission::waiting;
     }
 
     /** The process's runtime, created from {@code conf} if this is the first call. */
@@ -85,6 +88,10 @@ public final class InteractiveClientRuntime implements AutoCloseable {
 
     public ClusterClientPool pool() {
         return pool;
+    }
+
+    public QueryAdmission admission() {
+        return admission;
     }
 
     public ClientMetrics metrics() {

@@ -20,6 +20,7 @@ import org.apache.flink.runtime.client.JobInitializationException;
 import org.apache.flink.runtime.jobgraph.IntermediateDataSetID;
 import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.streaming.api.graph.StreamNode;
 import org.apache.flink.streaming.api.operators.collect.CollectSinkOperatorFactory;
 import org.apache.flink.util.AbstractID;
 import org.apache.flink.util.SerializedThrowable;
@@ -38,7 +39,9 @@ import java.util.concurrent.TimeUnit;
  * Runs a pipeline on a session cluster like Flink's {@code AbstractSessionClusterExecutor}, but on the pooled client
  * of that cluster, waiting for the job's initialization without blocking a thread (only for jobs that do not collect
  * results: a query learns of a failed initialization from its results), and returning an {@link
- * InstrumentedJobClient}. Holds no state: Flink creates an executor per query.
+ * InstrumentedJobClient}. A query (a job that collects results) first takes a place under the cap on queries in
+ * flight ({@link QueryAdmission}) and may be handed over only once its first results are in ({@link JobHandOver}).
+ * Holds no state: Flink creates an executor per query.
  */
 public final class InteractiveExecutor implements CacheSupportedPipelineExecutor {
 
@@ -52,10 +55,11 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
             Pipeline pipeline, Configuration configuration, ClassLoader userCodeClassloader) throws Exception {
         // Options are checked before the runtime exists, so a bad value never leaves half-built state behind.
         CollectRetryStrategy strategy = checkOptions(configuration);
+        JobHandOver handOver = JobHandOver.fromConfiguration(configuration);
         InteractiveClientRuntime runtime = InteractiveClientRuntime.get(configuration);
         QueryRecord record = new QueryRecord(runtime.metrics(), System::nanoTime);
         try {
-            return submit(runtime, pipeline, configuration, userCodeClassloader, strategy, record);
+            return submit(runtime, pipeline, configuration, userCodeClassloader, strategy, handOver, record);
         } catch (Throwable t) {
             record.finish(false);
             throw t;
@@ -66,6 +70,10 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
     static CollectRetryStrategy checkOptions(Configuration configuration) {
         InteractiveClientOptions.ioThreads(configuration);
         InteractiveClientOptions.expireAfterAccess(configuration);
+        InteractiveClientOptions.maxQueriesInFlight(configuration);
+        InteractiveClientOptions.admissionTimeout(configuration);
+        InteractiveClientOptions.admissionMaxHold(configuration);
+        JobHandOver.fromConfiguration(configuration);
         ChannelPoolSettings.fromConfiguration(configuration);
         return CollectRetryStrategy.fromConfiguration(configuration);
     }
@@ -76,6 +84,7 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
             Configuration configuration,
             ClassLoader userCodeClassloader,
             CollectRetryStrategy strategy,
+            JobHandOver handOver,
             QueryRecord record)
             throws Exception {
         StreamGraph streamGraph = PipelineExecutorUtils.getStreamGraph(pipeline, configuration);
@@ -84,7 +93,13 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         List<JobStatusChangedListener> listeners = JobStatusChangedListenerUtils.createJobStatusChangedListeners(
                 userCodeClassloader, configuration, runtime.background());
 
-        boolean collectsResults = collectsResults(streamGraph);
+        Optional<StreamNode> collectSink = collectSink(streamGraph);
+        boolean collectsResults = collectSink.isPresent();
+        // the collect fetcher addresses the sink by its uid; Flink's table and DataStream collect sinks both set one
+        String collectSinkUid = collectSink.map(StreamNode::getTransformationUID).orElse(null);
+        QueryAdmission.Place place =
+                collectsResults ? runtime.admission().enter(cluster, configuration) : QueryAdmission.NONE;
+        record.admitted(place);
         ClusterClientPool.Lease lease = pool.lease(cluster);
         CompletableFuture<JobID> submitted;
         try {
@@ -107,14 +122,21 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
             return done;
         });
         return lease.track(initialized)
-                .thenApply(jobId -> (JobClient) new InstrumentedJobClient(
-                        new PooledJobClient(pool, cluster, jobId, userCodeClassloader),
-                        strategy,
-                        runtime.scheduler(),
-                        runtime.metrics(),
-                        record,
-                        System::nanoTime,
-                        InstrumentedJobClient.LONG_POLL_BUDGET))
+                .thenCompose(jobId -> {
+                    InstrumentedJobClient jobClient = new InstrumentedJobClient(
+                            new PooledJobClient(pool, cluster, jobId, userCodeClassloader),
+                            strategy,
+                            runtime.scheduler(),
+                            runtime.metrics(),
+                            record,
+                            System::nanoTime,
+                            InstrumentedJobClient.LONG_POLL_BUDGET);
+                    if (collectSinkUid != null && handOver.awaitsResults(place.othersInFlight())) {
+                        return jobClient.prefetchFirstResults(collectSinkUid).thenApply(ignored -> jobClient);
+                    }
+                    return CompletableFuture.completedFuture(jobClient);
+                })
+                .thenApply(jobClient -> (JobClient) jobClient)
                 .whenComplete((jobClient, failure) -> {
                     if (failure == null) {
                         PipelineExecutorUtils.notifyJobStatusListeners(pipeline, streamGraph, listeners);
@@ -125,10 +147,11 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
                 });
     }
 
-    /** Whether the job returns results to this client (a query), i.e. has a collect sink. */
-    static boolean collectsResults(StreamGraph streamGraph) {
+    /** The job's collect sink, present if the job returns results to this client (a query). */
+    static Optional<StreamNode> collectSink(StreamGraph streamGraph) {
         return streamGraph.getStreamNodes().stream()
-                .anyMatch(node -> node.getOperatorFactory() instanceof CollectSinkOperatorFactory);
+                .filter(node -> node.getOperatorFactory() instanceof CollectSinkOperatorFactory)
+                .findFirst();
     }
 
     /**

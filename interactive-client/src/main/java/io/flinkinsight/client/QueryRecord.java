@@ -17,7 +17,8 @@ import java.util.function.LongSupplier;
  * of {@code getJobExecutionResult()} completed), or the query failed or was cancelled through its job client. The
  * parts: submit = {@code execute()} entered to job accepted by the JobManager; jobStartWait = accepted to the job
  * first seen RUNNING (or already past it); clusterRun = seen RUNNING to first seen terminal; resultFetch = seen
- * terminal to last result delivered. Parts a query did not reach are not recorded. Queries whose job client nobody
+ * terminal to last result delivered; admissionWait, within submit, = {@code execute()} entered to a place under
+ * the cap on queries in flight ({@link QueryAdmission}). Parts a query did not reach are not recorded. Queries whose job client nobody
  * asks about the end (e.g. a detached INSERT) count as submitted only.
  */
 public final class QueryRecord {
@@ -32,6 +33,7 @@ public final class QueryRecord {
     private final AtomicLong terminalNanos = new AtomicLong(UNSET);
     private final AtomicLong collectRetries = new AtomicLong();
     private final AtomicBoolean finished = new AtomicBoolean();
+    private volatile QueryAdmission.Place place = QueryAdmission.NONE;
 
     /** Starts the record now and counts the query as submitted. */
     public QueryRecord(ClientMetrics metrics, LongSupplier nanoClock) {
@@ -39,6 +41,15 @@ public final class QueryRecord {
         this.nanoClock = nanoClock;
         this.startNanos = nanoClock.getAsLong();
         metrics.queriesSubmitted.inc();
+    }
+
+    /** The query got its place under the cap on queries in flight; it gives it back when the record ends. */
+    public void admitted(QueryAdmission.Place place) {
+        metrics.admissionWaitMs.update(millis(nanoClock.getAsLong() - startNanos));
+        this.place = place;
+        if (finished.get()) {
+            place.release();
+        }
     }
 
     /** The JobManager accepted the job. */
@@ -79,6 +90,7 @@ public final class QueryRecord {
         if (!finished.compareAndSet(false, true)) {
             return false;
         }
+        place.release();
         long end = nanoClock.getAsLong();
         long accepted = acceptedNanos.get();
         long running = runningNanos.get();

@@ -34,8 +34,8 @@ public final class TestingClientMetrics {
             + "\"requestLatencyMs\":{\"p50\":3.0,\"p99\":40.0}},"
             + "\"collect\":{\"requests\":30.0,\"retries\":12.0,\"retriesPerQuery\":1.0,"
             + "\"retriesPerQueryQuantiles\":{\"p50\":1.0,\"p99\":5.0}},"
-            + "\"queries\":{\"submitted\":8.0,\"succeeded\":7.0,\"failed\":1.0,"
-            + "\"e2eLatencyMs\":{\"p50\":120.0,\"p99\":4000.0},"
+            + "\"queries\":{\"submitted\":8.0,\"succeeded\":7.0,\"failed\":1.0,\"waiting\":2.0,"
+            + "\"e2eLatencyMs\":{\"p50\":120.0,\"p99\":4000.0},\"admissionWaitMs\":{\"p50\":1.0,\"p99\":70.0},"
             + "\"breakdownMs\":{\"submit\":15.0,\"jobStartWait\":25.0,\"clusterRun\":60.0,\"resultFetch\":8.0},"
             + "\"breakdownP99Ms\":{\"submit\":30.0,\"jobStartWait\":900.0,\"clusterRun\":2500.0,"
             + "\"resultFetch\":500.0}}}";
@@ -72,7 +72,9 @@ public final class TestingClientMetrics {
         r.add(counter(7 * scale), "succeeded", queries);
         r.add(counter(scale), "failed", queries);
         r.add(histogram(80, 120, 4000), "e2eLatencyMs", queries);
+        r.add((Gauge<Integer>) () -> 2, "waiting", queries);
         r.add(histogram(10, 15, 30), "submitMs", queries);
+        r.add(histogram(0, 1, 70), "admissionWaitMs", queries);
         r.add(histogram(20, 25, 900), "jobStartWaitMs", queries);
         r.add(histogram(40, 60, 2500), "clusterRunMs", queries);
         r.add(histogram(5, 8, 500), "resultFetchMs", queries);

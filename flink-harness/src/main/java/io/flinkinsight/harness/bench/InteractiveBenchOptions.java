@@ -9,14 +9,15 @@ import java.util.Map;
 
 /**
  * Command line of the interactive-client benchmark: {@code --client-jar <jar> [--plugin-jar <jar>]
- * [--concurrency 1,8,32] [--seconds 20] [--rounds 2] [--warmup 300] [--set key=value]... [--work-dir dir]
+ * [--concurrency 1,8,32] [--queries source,wordcount,join] [--seconds 20] [--rounds 2] [--warmup 300] [--set key=value]... [--work-dir dir]
  * [--output file.md]}. Each {@code --set} is a session setting of the {@code remote-interactive} sessions only.
  */
-record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<Integer> concurrency, int seconds, int rounds,
+record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<Integer> concurrency, List<Integer> queries,
+        int seconds, int rounds,
         int warmupQueries, Map<String, String> interactiveSettings, Path workDir, Path output) {
 
     static final String USAGE = "usage: InteractiveQueryBenchmark --client-jar <jar> [--plugin-jar <jar>]"
-            + " [--concurrency 1,8,32] [--seconds 20] [--rounds 2] [--warmup 300] [--set key=value]..."
+            + " [--concurrency 1,8,32] [--queries source,wordcount,join] [--seconds 20] [--rounds 2] [--warmup 300] [--set key=value]..."
             + " [--work-dir dir] [--output file.md]";
 
     /** The collect strategy the interactive sessions use unless {@code --set} says otherwise. */
@@ -30,6 +31,7 @@ record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<Integer> con
         Path clientJar = null;
         Path pluginJar = null;
         List<Integer> concurrency = List.of(1, 8, 32);
+        List<Integer> queries = List.of(0, 1, 2);
         int seconds = 20;
         int rounds = 2;
         int warmup = 300;
@@ -45,6 +47,7 @@ record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<Integer> con
                 case "--client-jar" -> clientJar = Path.of(value);
                 case "--plugin-jar" -> pluginJar = Path.of(value);
                 case "--concurrency" -> concurrency = concurrencyList(value);
+                case "--queries" -> queries = queryList(value);
                 case "--seconds" -> seconds = positive(args[i], value);
                 case "--rounds" -> rounds = positive(args[i], value);
                 case "--warmup" -> warmup = positive(args[i], value);
@@ -69,8 +72,28 @@ record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<Integer> con
         }
         Map<String, String> interactive = new LinkedHashMap<>(settings.isEmpty() ? DEFAULT_INTERACTIVE_SETTINGS : Map.of());
         interactive.putAll(settings);
-        return new InteractiveBenchOptions(clientJar, pluginJar, concurrency, seconds, rounds, warmup, interactive,
+        return new InteractiveBenchOptions(clientJar, pluginJar, concurrency, queries, seconds, rounds, warmup, interactive,
                 workDir.toAbsolutePath(), output);
+    }
+
+    /** The names of the queries to run, in the order of {@link InteractiveQueryBenchmark#QUERY_NAMES}. */
+    List<String> queryNames() {
+        return queries.stream().map(InteractiveQueryBenchmark.QUERY_NAMES::get).toList();
+    }
+
+    private static List<Integer> queryList(String value) {
+        List<Integer> list = new ArrayList<>();
+        for (String part : value.split(",")) {
+            int index = InteractiveQueryBenchmark.QUERY_NAMES.indexOf(part.trim());
+            if (index < 0) {
+                throw new IllegalArgumentException("--queries: unknown query " + part.trim() + ", expected some of "
+                        + String.join(",", InteractiveQueryBenchmark.QUERY_NAMES) + "\n" + USAGE);
+            }
+            if (!list.contains(index)) {
+                list.add(index);
+            }
+        }
+        return list.stream().sorted().toList();
     }
 
     private static List<Integer> concurrencyList(String value) {

@@ -45,6 +45,11 @@ public final class InteractiveQueryBenchmark {
     }
 
     static final List<String> QUERY_NAMES = List.of("source", "wordcount", "join");
+    /** Columns of the CPU figures, one per process. */
+    static final String JM_CPU = "JobManager";
+    static final String TM_CPU = "TaskManager";
+    static final String GATEWAY_CPU = "gateway";
+    static final String DRIVER_CPU = "JDBC client";
     private static final long QUERY_TIMEOUT_SECONDS = 120;
 
     private final InteractiveBenchOptions options;
@@ -92,10 +97,12 @@ public final class InteractiveQueryBenchmark {
                 .config("rest.server.numThreads", "32");
         System.out.println("Starting the cluster in " + options.workDir() + " ...");
         try (LocalFlinkCluster cluster = builder.start()) {
-            Map<Role, Long> pids = new LinkedHashMap<>();
-            for (Role role : List.of(Role.JOBMANAGER, Role.TASKMANAGER, Role.SQL_GATEWAY)) {
-                pids.put(role, cluster.process(role).pid());
-            }
+            Map<String, Long> pids = new LinkedHashMap<>();
+            pids.put(JM_CPU, cluster.process(Role.JOBMANAGER).pid());
+            pids.put(TM_CPU, cluster.process(Role.TASKMANAGER).pid());
+            pids.put(GATEWAY_CPU, cluster.process(Role.SQL_GATEWAY).pid());
+            // this process: the JDBC driver's threads, which fetch results in a tight loop while a job runs
+            pids.put(DRIVER_CPU, ProcessHandle.current().pid());
             ProcessCpu cpu = new ProcessCpu(pids);
             warmUp(cluster);
             for (int concurrency : options.concurrency()) {
@@ -146,7 +153,7 @@ public final class InteractiveQueryBenchmark {
                 sessions.put(client, openSessions(cluster, client, concurrency));
             }
             for (int round = 1; round <= options.rounds(); round++) {
-                for (int q = 0; q < 3; q++) {
+                for (int q : options.queries()) {
                     // ABBA: the client that runs first alternates, so drift in machine load hits both alike.
                     boolean stockFirst = (round + q) % 2 == 1;
                     for (Client client : stockFirst
@@ -175,7 +182,7 @@ public final class InteractiveQueryBenchmark {
         String sql = DemoWorkload.shortQueries().get(query);
         ConcurrentLinkedQueue<Double> latencies = new ConcurrentLinkedQueue<>();
         AtomicInteger failures = new AtomicInteger();
-        Map<Role, Double> cpuBefore = cpu.seconds();
+        Map<String, Double> cpuBefore = cpu.seconds();
         long start = System.nanoTime();
         long deadline = start + TimeUnit.SECONDS.toNanos(options.seconds());
         List<Future<Long>> done = new ArrayList<>();
@@ -202,9 +209,9 @@ public final class InteractiveQueryBenchmark {
         for (Future<Long> f : done) {
             end = Math.max(end, f.get(options.seconds() + QUERY_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         }
-        Map<Role, Double> cpuAfter = cpu.seconds();
+        Map<String, Double> cpuAfter = cpu.seconds();
         double wallSeconds = (end - start) / 1e9;
-        Map<Role, Double> cpuPercent = new LinkedHashMap<>();
+        Map<String, Double> cpuPercent = new LinkedHashMap<>();
         cpuAfter.forEach((role, after) -> cpuPercent.put(role, 100 * (after - cpuBefore.get(role)) / wallSeconds));
         return new Block(client, concurrency, QUERY_NAMES.get(query), round, List.copyOf(latencies), failures.get(),
                 wallSeconds, jobDurations(cluster, tag), cpuPercent);
@@ -244,7 +251,7 @@ public final class InteractiveQueryBenchmark {
 
     /** One measured block: one client, one query, one concurrency, a fixed duration. */
     record Block(Client client, int concurrency, String query, int round, List<Double> latenciesMs, int failures,
-            double wallSeconds, List<Double> jobMs, Map<Role, Double> cpuPercent) {
+            double wallSeconds, List<Double> jobMs, Map<String, Double> cpuPercent) {
 
         double qps() {
             return latenciesMs.size() / wallSeconds;
@@ -253,12 +260,13 @@ public final class InteractiveQueryBenchmark {
         String summary() {
             return String.format(Locale.ROOT,
                     "c=%-2d %-9s %-18s round %d: %4d queries, %5.1f QPS, E2E p50 %6.1f ms, p99 %6.1f ms,"
-                            + " job p50 %6.1f ms (%d jobs), %d failed; CPU JM %.0f%%, TM %.0f%%, gateway %.0f%%",
+                            + " job p50 %6.1f ms (%d jobs), %d failed; CPU JM %.0f%%, TM %.0f%%, gateway %.0f%%,"
+                            + " JDBC client %.0f%%",
                     concurrency, query, client.target, round, latenciesMs.size(), qps(),
                     Stats.percentile(latenciesMs, 50), Stats.percentile(latenciesMs, 99),
                     Stats.percentile(jobMs, 50), jobMs.size(), failures,
-                    cpuPercent.get(Role.JOBMANAGER), cpuPercent.get(Role.TASKMANAGER),
-                    cpuPercent.get(Role.SQL_GATEWAY));
+                    cpuPercent.get(JM_CPU), cpuPercent.get(TM_CPU), cpuPercent.get(GATEWAY_CPU),
+                    cpuPercent.get(DRIVER_CPU));
         }
     }
 
@@ -266,15 +274,15 @@ public final class InteractiveQueryBenchmark {
     static final class ProcessCpu {
         private static final double TICKS_PER_SECOND = 100; // USER_HZ, 100 on Linux
 
-        private final Map<Role, Long> pids;
+        private final Map<String, Long> pids;
 
-        ProcessCpu(Map<Role, Long> pids) {
+        ProcessCpu(Map<String, Long> pids) {
             this.pids = pids;
         }
 
-        Map<Role, Double> seconds() throws java.io.IOException {
-            Map<Role, Double> out = new LinkedHashMap<>();
-            for (Map.Entry<Role, Long> e : pids.entrySet()) {
+        Map<String, Double> seconds() throws java.io.IOException {
+            Map<String, Double> out = new LinkedHashMap<>();
+            for (Map.Entry<String, Long> e : pids.entrySet()) {
                 String stat = Files.readString(Path.of("/proc", e.getValue().toString(), "stat"));
                 // Fields after the command name in parentheses (which may hold spaces): utime is field 14, stime 15.
                 String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");

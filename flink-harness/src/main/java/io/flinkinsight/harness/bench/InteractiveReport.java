@@ -1,6 +1,5 @@
 package io.flinkinsight.harness.bench;
 
-import io.flinkinsight.harness.Role;
 import io.flinkinsight.harness.bench.InteractiveQueryBenchmark.Block;
 import io.flinkinsight.harness.bench.InteractiveQueryBenchmark.Client;
 import io.flinkinsight.harness.bench.InteractiveQueryBenchmark.Stats;
@@ -28,7 +27,8 @@ final class InteractiveReport {
 
     /** All rounds of one (concurrency, query, client), pooled. */
     record Cell(int concurrency, String query, Client client, List<Double> latencies, List<Double> jobs,
-            double wallSeconds, int failures, double jmCpu, double tmCpu, double gatewayCpu) {
+            double wallSeconds, int failures, double jmCpu, double tmCpu, double gatewayCpu,
+            double driverCpu) {
 
         double qps() {
             return latencies.size() / wallSeconds;
@@ -63,11 +63,12 @@ final class InteractiveReport {
             failures += b.failures();
         }
         return new Cell(concurrency, query, client, latencies, jobs, wall, failures,
-                meanCpu(mine, Role.JOBMANAGER), meanCpu(mine, Role.TASKMANAGER), meanCpu(mine, Role.SQL_GATEWAY));
+                meanCpu(mine, InteractiveQueryBenchmark.JM_CPU), meanCpu(mine, InteractiveQueryBenchmark.TM_CPU),
+                meanCpu(mine, InteractiveQueryBenchmark.GATEWAY_CPU), meanCpu(mine, InteractiveQueryBenchmark.DRIVER_CPU));
     }
 
-    private static double meanCpu(List<Block> blocks, Role role) {
-        return blocks.stream().mapToDouble(b -> b.cpuPercent().get(role)).average().orElse(Double.NaN);
+    private static double meanCpu(List<Block> blocks, String process) {
+        return blocks.stream().mapToDouble(b -> b.cpuPercent().get(process)).average().orElse(Double.NaN);
     }
 
     String markdown() {
@@ -82,17 +83,17 @@ final class InteractiveReport {
                 options.interactiveSettings().entrySet().stream()
                         .map(e -> "`" + e.getKey() + "=" + e.getValue() + "`").collect(Collectors.joining(", "))));
         md.append("| concurrency | query | client | queries | failed | QPS | E2E p50 (ms) | E2E p99 (ms) |"
-                + " job p50, cluster (ms) | outside job (ms) | JM CPU (% core) | TM CPU | gateway CPU |\n");
-        md.append("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " job p50, cluster (ms) | outside job (ms) | JM CPU (% core) | TM CPU | gateway CPU | JDBC client CPU |\n");
+        md.append("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (int c : options.concurrency()) {
-            for (String q : InteractiveQueryBenchmark.QUERY_NAMES) {
+            for (String q : options.queryNames()) {
                 for (Client client : Client.values()) {
                     Cell x = cell(c, q, client);
                     md.append(String.format(Locale.ROOT,
-                            "| %d | %s | `%s` | %d | %d | %.1f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |%n",
+                            "| %d | %s | `%s` | %d | %d | %.1f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |%n",
                             c, q, client.target, x.latencies().size(), x.failures(), x.qps(), x.p50(),
                             Stats.percentile(x.latencies(), 99), x.jobP50(), x.outsideJob(), x.jmCpu(), x.tmCpu(),
-                            x.gatewayCpu()));
+                            x.gatewayCpu(), x.driverCpu()));
                 }
             }
         }
@@ -102,7 +103,7 @@ final class InteractiveReport {
                 + " QPS, interactive / stock | JM CPU per query, interactive / stock | target |\n");
         md.append("|---:|---|---:|---:|---:|---:|---|\n");
         for (int c : options.concurrency()) {
-            for (String q : InteractiveQueryBenchmark.QUERY_NAMES) {
+            for (String q : options.queryNames()) {
                 Cell stock = cell(c, q, Client.STOCK);
                 Cell fast = cell(c, q, Client.INTERACTIVE);
                 double p50Ratio = fast.p50() / stock.p50();

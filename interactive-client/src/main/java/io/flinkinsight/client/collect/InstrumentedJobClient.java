@@ -36,6 +36,9 @@ import java.util.function.LongSupplier;
  * results and exactly-once hand-over stay as they are. When the job finishes during the long poll, the results its
  * collect sink left in the job's accumulator are handed over as the poll's answer, which spares the fetcher one more
  * 100 ms sleep before it looks at the job status; the fetcher then reads the same accumulator and finds nothing new.
+ *
+ * <p>{@link #prefetchFirstResults} runs the first long poll before the caller has the job client, so that the
+ * executor can hand the job over only once its results are in (see {@code JobHandOver}).
  */
 public final class InstrumentedJobClient implements JobClientGateway {
 
@@ -60,6 +63,9 @@ public final class InstrumentedJobClient implements JobClientGateway {
 
     private final Object resultLock = new Object();
     @Nullable private CompletableFuture<JobExecutionResult> result; // guarded by resultLock
+
+    /** The first poll, started by {@link #prefetchFirstResults}; taken by the fetcher's first request. */
+    @Nullable private volatile Prefetch prefetch;
 
     private final Object pollLock = new Object();
     @Nullable private String lastPolledVersion; // guarded by pollLock
@@ -165,8 +171,49 @@ public final class InstrumentedJobClient implements JobClientGateway {
             return delegate.sendCoordinationRequest(operatorUid, request);
         }
         CollectCoordinationRequest collect = (CollectCoordinationRequest) request;
+        CoordinationResponse prefetched = takePrefetched(operatorUid, collect);
+        if (prefetched != null) {
+            return CompletableFuture.completedFuture(prefetched);
+        }
         return new LongPoll(operatorUid, collect.getVersion(), collect.getOffset()).start();
     }
+
+    /**
+     * Polls for the query's first results now, before anyone asked, as the collect fetcher's first request would:
+     * (no version, offset 0) to the sink {@code operatorUid}. Completes, never exceptionally, once results are in,
+     * the job has ended or the long-poll budget is spent; a fetcher's first request then gets those results without
+     * asking the cluster again, and one after the job ended finds the end already known.
+     */
+    public CompletableFuture<Void> prefetchFirstResults(String operatorUid) {
+        CompletableFuture<CoordinationResponse> answer =
+                new LongPoll(operatorUid, CollectResponses.INIT_VERSION, 0).start();
+        prefetch = new Prefetch(operatorUid, answer);
+        return answer.handle((response, failure) -> null);
+    }
+
+    /** The prefetched answer, if {@code request} is the first request it stands for and it carries results. */
+    @Nullable
+    private CoordinationResponse takePrefetched(String operatorUid, CollectCoordinationRequest request) {
+        Prefetch first = prefetch;
+        if (first == null
+                || request.getOffset() != 0
+                || !CollectResponses.INIT_VERSION.equals(request.getVersion())
+                || !first.operatorUid.equals(operatorUid)) {
+            return null;
+        }
+        prefetch = null;
+        try {
+            CoordinationResponse response = first.answer.getNow(null);
+            // An empty or failed answer is not kept: the fetcher would sleep 100 ms on it, a fresh long poll would not.
+            return response != null && CollectResponses.resultCount((CollectCoordinationResponse) response) > 0
+                    ? response
+                    : null;
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    private record Prefetch(String operatorUid, CompletableFuture<CoordinationResponse> answer) {}
 
     /** Counts one poll; a poll repeating the previous (version, offset) is a retry. */
     private void countPoll(String version, long offset) {

@@ -47,6 +47,9 @@ public final class ClientMetrics {
     public final Counter queriesFailed = new ThreadSafeSimpleCounter();
     public final Histogram e2eLatencyMs = newHistogram();
     public final Histogram submitMs = newHistogram();
+    public final Histogram admissionWaitMs = newHistogram();
+    /** Queries waiting for a place under the cap on queries in flight; set by the runtime. */
+    public volatile IntSupplier queriesWaiting = () -> 0;
     public final Histogram jobStartWaitMs = newHistogram();
     public final Histogram clusterRunMs = newHistogram();
     public final Histogram resultFetchMs = newHistogram();
@@ -85,6 +88,8 @@ public final class ClientMetrics {
         queries.counter("failed", queriesFailed);
         queries.histogram("e2eLatencyMs", e2eLatencyMs);
         queries.histogram("submitMs", submitMs);
+        queries.histogram("admissionWaitMs", admissionWaitMs);
+        queries.gauge("waiting", (Gauge<Integer>) () -> queriesWaiting.getAsInt());
         queries.histogram("jobStartWaitMs", jobStartWaitMs);
         queries.histogram("clusterRunMs", clusterRunMs);
         queries.histogram("resultFetchMs", resultFetchMs);

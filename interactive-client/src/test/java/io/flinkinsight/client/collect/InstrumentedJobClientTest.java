@@ -82,6 +82,48 @@ class InstrumentedJobClientTest {
     }
 
     @Test
+    void prefetchedFirstResultsAnswerTheFetchersFirstRequestAndEveryRowArrivesOnce() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(9).rowsAt(3, "a", "b").rowsAt(6, "c");
+        InstrumentedJobClient client = client(job, GENEROUS_BUDGET);
+
+        client.prefetchFirstResults("collect-sink-uid").get(30, TimeUnit.SECONDS);
+        int pollsBeforeHandOver = job.polls;
+        List<String> rows = fetchAll(client, new UncheckpointedCollectResultBuffer<>(StringSerializer.INSTANCE, false));
+
+        assertThat(pollsBeforeHandOver).isEqualTo(3);
+        assertThat(rows).containsExactly("a", "b", "c");
+        // poll 4 acknowledged a and b; without the prefetched answer the fetcher would have asked twice more first
+        assertThat(job.polls).isEqualTo(9);
+    }
+
+    @Test
+    void aJobThatEndedDuringThePrefetchIsReadFromItsAccumulatorWithoutPollingAgain() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(2).rowsAt(2, "x", "y");
+        InstrumentedJobClient client = client(job, GENEROUS_BUDGET);
+
+        client.prefetchFirstResults("collect-sink-uid").get(30, TimeUnit.SECONDS);
+        int pollsBeforeHandOver = job.polls;
+        List<String> rows = fetchAll(client, new UncheckpointedCollectResultBuffer<>(StringSerializer.INSTANCE, false));
+
+        assertThat(rows).containsExactly("x", "y");
+        assertThat(job.polls).isEqualTo(pollsBeforeHandOver);
+        assertThat(job.resultCalls).isEqualTo(1);
+    }
+
+    @Test
+    void aPrefetchForAnotherSinkIsNotUsed() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(9).rowsAt(3, "a");
+        InstrumentedJobClient client = client(job, GENEROUS_BUDGET);
+
+        client.prefetchFirstResults("another-sink").get(30, TimeUnit.SECONDS);
+        CoordinationResponse answer = client.sendCoordinationRequest(
+                "collect-sink-uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+
+        assertThat(job.polls).isGreaterThan(3);
+        assertThat(((CollectCoordinationResponse) answer).getVersion()).isEqualTo(TestingCollectJob.SINK_VERSION);
+    }
+
+    @Test
     void checkpointedBufferAlsoGetsEveryRowExactlyOnce() throws IOException {
         TestingCollectJob job = new TestingCollectJob(6).rowsAt(3, "a").rowsAt(5, "b", "c");
 

@@ -31,8 +31,9 @@ class ClientMetricRegistryTest {
                     "insight_client_collect_requests", "insight_client_collect_retries",
                     "insight_client_collect_retriesPerQuery",
                     "insight_client_queries_submitted", "insight_client_queries_succeeded",
-                    "insight_client_queries_failed", "insight_client_queries_e2eLatencyMs",
-                    "insight_client_queries_submitMs", "insight_client_queries_jobStartWaitMs",
+                    "insight_client_queries_failed", "insight_client_queries_waiting",
+                    "insight_client_queries_e2eLatencyMs", "insight_client_queries_submitMs",
+                    "insight_client_queries_admissionWaitMs", "insight_client_queries_jobStartWaitMs",
                     "insight_client_queries_clusterRunMs", "insight_client_queries_resultFetchMs"));
             assertThat(((Counter) CapturingReporterFactory.METRICS.get("insight_client_pool_hits")).getCount())
                     .isEqualTo(1);

@@ -109,7 +109,9 @@ public final class ClientEndpoint implements JsonEndpoint {
         queries.put("submitted", submitted);
         queries.put("succeeded", f.sum("queries_succeeded"));
         queries.put("failed", f.sum("queries_failed"));
+        queries.put("waiting", f.sum("queries_waiting"));
         queries.put("e2eLatencyMs", f.quantiles("queries_e2eLatencyMs"));
+        queries.put("admissionWaitMs", f.quantiles("queries_admissionWaitMs"));
         queries.put("breakdownMs", breakdown(f, P50, "p50"));
         queries.put("breakdownP99Ms", breakdown(f, P99, "p99"));
 
