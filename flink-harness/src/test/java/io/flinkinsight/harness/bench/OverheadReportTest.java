@@ -41,6 +41,28 @@ class OverheadReportTest {
     }
 
     @Test
+    void theVerdictTakesTheMedianOfPerRoundRatiosNotTheRatioOfMedians() {
+        // Per round: 1.0, 1.0 and 0.82 (median 1.0); the medians of each condition are 0.91M and 1.0M (ratio 0.91).
+        OverheadReport report = new OverheadReport(List.of(
+                run(1, true, 1000), run(1, false, 1000), run(2, false, 3000), run(2, true, 3000),
+                run(3, true, 1100), run(3, false, 900)), "m", "s");
+
+        assertThat(report.ratio()).isCloseTo(0.909, within(0.001));
+        assertThat(report.markdown()).contains("**1.0000** (target >= 0.99: met)").contains("Ratio of medians: 0.9091");
+    }
+
+    @Test
+    void meanOfPerRoundRatiosComesWithItsStandardError() {
+        // per-round ratios 0.98 and 1.02: mean 1.0, sample standard deviation 0.0283, standard error 0.02
+        OverheadReport report = new OverheadReport(List.of(
+                run(1, true, 1000), run(1, false, 980), run(2, true, 1000), run(2, false, 1020)), "m", "s");
+
+        double[] mean = report.meanPairedRatioAndError();
+        assertThat(mean[0]).isCloseTo(1.0, within(1e-9));
+        assertThat(mean[1]).isCloseTo(0.02, within(1e-9));
+    }
+
+    @Test
     void everyRunIsATableRow() {
         OverheadReport report = new OverheadReport(List.of(run(1, true, 1000), run(1, false, 1000)), "m", "s");
 
