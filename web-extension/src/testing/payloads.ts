@@ -76,7 +76,9 @@ export function clientFigures(available: boolean): ClientFigures {
       submitted: 100,
       succeeded: 99,
       failed: 1,
+      waiting: 3,
       e2eLatencyMs: { p50: available ? 260 : null, p99: available ? 540 : null },
+      admissionWaitMs: { p50: available ? 12 : null, p99: available ? 480 : null },
       breakdownMs: { submit: available ? 40 : null, clusterRun: available ? 190 : null, resultFetch: available ? 25 : null },
     },
   };

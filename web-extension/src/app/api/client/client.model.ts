@@ -36,7 +36,11 @@ export interface ClientFigures {
     readonly submitted: number;
     readonly succeeded: number;
     readonly failed: number;
+    /** Queries waiting for a place under the client's cap on queries in flight; optional: hubs before it have none. */
+    readonly waiting?: number;
     readonly e2eLatencyMs: Quantiles;
+    /** Wait for that place, part of submit; optional: hubs before it have none. */
+    readonly admissionWaitMs?: Quantiles;
     /** p50 of each phase of a query's end-to-end latency. */
     readonly breakdownMs: {
       readonly submit: number | null;

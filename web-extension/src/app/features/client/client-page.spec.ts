@@ -37,6 +37,8 @@ describe('ClientPage', () => {
     expect(text).toContain('0.5');
     expect(text).toContain('submit 40 ms');
     expect(text).toContain('end-to-end p50 260 ms');
+    expect(text).toContain('Waiting for a place');
+    expect(text).toContain('wait p50 12 ms · p99 480 ms');
     expect(harness.routeNativeElement?.querySelectorAll('fi-time-chart').length).toBe(5);
   });
 });
