@@ -54,28 +54,32 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
     public CompletableFuture<JobClient> execute(
             Pipeline pipeline, Configuration configuration, ClassLoader userCodeClassloader) throws Exception {
         // Options are checked before the runtime exists, so a bad value never leaves half-built state behind.
-        CollectRetryStrategy strategy = checkOptions(configuration);
-        JobHandOver handOver = JobHandOver.fromConfiguration(configuration);
+        QueryOptions options = checkOptions(configuration);
         InteractiveClientRuntime runtime = InteractiveClientRuntime.get(configuration);
         QueryRecord record = new QueryRecord(runtime.metrics(), System::nanoTime);
         try {
-            return submit(runtime, pipeline, configuration, userCodeClassloader, strategy, handOver, record);
+            return submit(runtime, pipeline, configuration, userCodeClassloader, options, record);
         } catch (Throwable t) {
             record.finish(false);
             throw t;
         }
     }
 
-    /** Reads every option of the client once, so a bad value fails the query with a clear message. */
-    static CollectRetryStrategy checkOptions(Configuration configuration) {
+    /** What a query of this executor runs with, read from its configuration. */
+    record QueryOptions(CollectRetryStrategy strategy, JobHandOver handOver, QueryAdmission.Settings admission) {}
+
+    /**
+     * Reads every option of the client once, so a bad value fails the query with a clear message; returns those a
+     * query runs with.
+     */
+    static QueryOptions checkOptions(Configuration configuration) {
         InteractiveClientOptions.ioThreads(configuration);
         InteractiveClientOptions.expireAfterAccess(configuration);
-        InteractiveClientOptions.maxQueriesInFlight(configuration);
-        InteractiveClientOptions.admissionTimeout(configuration);
-        InteractiveClientOptions.admissionMaxHold(configuration);
-        JobHandOver.fromConfiguration(configuration);
         ChannelPoolSettings.fromConfiguration(configuration);
-        return CollectRetryStrategy.fromConfiguration(configuration);
+        return new QueryOptions(
+                CollectRetryStrategy.fromConfiguration(configuration),
+                JobHandOver.fromConfiguration(configuration),
+                QueryAdmission.Settings.fromConfiguration(configuration));
     }
 
     private CompletableFuture<JobClient> submit(
@@ -83,8 +87,7 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
             Pipeline pipeline,
             Configuration configuration,
             ClassLoader userCodeClassloader,
-            CollectRetryStrategy strategy,
-            JobHandOver handOver,
+            QueryOptions options,
             QueryRecord record)
             throws Exception {
         StreamGraph streamGraph = PipelineExecutorUtils.getStreamGraph(pipeline, configuration);
@@ -97,9 +100,12 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         boolean collectsResults = collectSink.isPresent();
         // the collect fetcher addresses the sink by its uid; Flink's table and DataStream collect sinks both set one
         String collectSinkUid = collectSink.map(StreamNode::getTransformationUID).orElse(null);
+        // only queries take a place under the cap (and so only they have an admission wait)
         QueryAdmission.Place place =
-                collectsResults ? runtime.admission().enter(cluster, configuration) : QueryAdmission.NONE;
-        record.admitted(place);
+                collectsResults ? runtime.admission().enter(cluster, options.admission()) : QueryAdmission.NONE;
+        if (collectsResults) {
+            record.admitted(place);
+        }
         ClusterClientPool.Lease lease = pool.lease(cluster);
         CompletableFuture<JobID> submitted;
         try {
@@ -125,13 +131,13 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
                 .thenCompose(jobId -> {
                     InstrumentedJobClient jobClient = new InstrumentedJobClient(
                             new PooledJobClient(pool, cluster, jobId, userCodeClassloader),
-                            strategy,
+                            options.strategy(),
                             runtime.scheduler(),
                             runtime.metrics(),
                             record,
                             System::nanoTime,
                             InstrumentedJobClient.LONG_POLL_BUDGET);
-                    if (collectSinkUid != null && handOver.awaitsResults(place.othersInFlight())) {
+                    if (collectSinkUid != null && options.handOver().awaitsResults(place.othersInFlight())) {
                         return jobClient.prefetchFirstResults(collectSinkUid).thenApply(ignored -> jobClient);
                     }
                     return CompletableFuture.completedFuture(jobClient);

@@ -52,6 +52,16 @@ public final class QueryAdmission {
         }
     };
 
+    /** The admission options of a query, checked. */
+    public record Settings(int maxQueries, Duration timeout, Duration maxHold) {
+        public static Settings fromConfiguration(Configuration conf) {
+            return new Settings(
+                    InteractiveClientOptions.maxQueriesInFlight(conf),
+                    InteractiveClientOptions.admissionTimeout(conf),
+                    InteractiveClientOptions.admissionMaxHold(conf));
+        }
+    }
+
     /** The queries of one cluster: the places under its cap ({@code null} without a cap) and those holding one. */
     private record ClusterQueries(Semaphore places, AtomicInteger inFlight) {}
 
@@ -61,17 +71,15 @@ public final class QueryAdmission {
      *
      * @throws TimeoutException naming the options, when no place became free in time
      */
-    public Place enter(ClusterIdentity cluster, Configuration conf) throws InterruptedException, TimeoutException {
-        int max = InteractiveClientOptions.maxQueriesInFlight(conf);
-        Duration timeout = InteractiveClientOptions.admissionTimeout(conf);
-        Duration maxHold = InteractiveClientOptions.admissionMaxHold(conf);
+    public Place enter(ClusterIdentity cluster, Settings settings) throws InterruptedException, TimeoutException {
+        int max = settings.maxQueries();
         // The first query of a cluster fixes its cap for the life of the process, like the client pool's settings.
         ClusterQueries queries = byCluster.computeIfAbsent(
                 cluster, ignored -> new ClusterQueries(max == 0 ? null : new Semaphore(max, true), new AtomicInteger()));
         if (queries.places() != null) {
-            awaitPlace(queries.places(), timeout, max);
+            awaitPlace(queries.places(), settings.timeout(), max);
         }
-        return new HeldPlace(queries, maxHold);
+        return new HeldPlace(queries, settings.maxHold());
     }
 
     private void awaitPlace(Semaphore places, Duration timeout, int max)

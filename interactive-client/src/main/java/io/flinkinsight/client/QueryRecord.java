@@ -17,9 +17,9 @@ import java.util.function.LongSupplier;
  * of {@code getJobExecutionResult()} completed), or the query failed or was cancelled through its job client. The
  * parts: submit = {@code execute()} entered to job accepted by the JobManager; jobStartWait = accepted to the job
  * first seen RUNNING (or already past it); clusterRun = seen RUNNING to first seen terminal; resultFetch = seen
- * terminal to last result delivered; admissionWait, within submit, = {@code execute()} entered to a place under
- * the cap on queries in flight ({@link QueryAdmission}). Parts a query did not reach are not recorded. Queries whose job client nobody
- * asks about the end (e.g. a detached INSERT) count as submitted only.
+ * terminal to last result delivered; admissionWait, within submit and for queries only, = {@code execute()} entered
+ * to a place under the cap on queries in flight ({@link QueryAdmission}). Parts a query did not reach are not
+ * recorded. Queries whose job client nobody asks about the end (e.g. a detached INSERT) count as submitted only.
  */
 public final class QueryRecord {
 

@@ -37,7 +37,7 @@ class QueryAdmissionTest {
     }
 
     private QueryAdmission.Place enter(Configuration conf) throws Exception {
-        return admission.enter(ClusterIdentity.of(conf), conf);
+        return admission.enter(ClusterIdentity.of(conf), QueryAdmission.Settings.fromConfiguration(conf));
     }
 
     @Test
