@@ -74,8 +74,8 @@ public final class QueryAdmission {
     public Place enter(ClusterIdentity cluster, Settings settings) throws InterruptedException, TimeoutException {
         int max = settings.maxQueries();
         // The first query of a cluster fixes its cap for the life of the process, like the client pool's settings.
-        ClusterQueries queries = byCluster.computeIfAbsent(
-                cluster, ignored -> new ClusterQueries(max == 0 ? null : new Semaphore(max, true), new AtomicInteger()));
+        ClusterQueries queries = byCluster.computeIfAbsent(cluster,
+                ignored -> new ClusterQueries(max == 0 ? null : new Semaphore(max, true), new AtomicInteger()));
         if (queries.places() != null) {
             awaitPlace(queries.places(), settings.timeout(), max);
         }

@@ -9,16 +9,17 @@ import java.util.Map;
 
 /**
  * Command line of the interactive-client benchmark: {@code --client-jar <jar> [--plugin-jar <jar>]
- * [--concurrency 1,8,32] [--queries source,wordcount,join] [--seconds 20] [--rounds 2] [--warmup 300] [--set key=value]... [--work-dir dir]
- * [--output file.md]}. Each {@code --set} is a session setting of the {@code remote-interactive} sessions only.
+ * [--concurrency 1,8,32] [--queries source,wordcount,join] [--seconds 20] [--rounds 2] [--warmup 300]
+ * [--set key=value]... [--work-dir dir] [--output file.md]}. Each {@code --set} is a session setting of the
+ * {@code remote-interactive} sessions only.
  */
 record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<Integer> concurrency, List<Integer> queries,
-        int seconds, int rounds,
-        int warmupQueries, Map<String, String> interactiveSettings, Path workDir, Path output) {
+        int seconds, int rounds, int warmupQueries, Map<String, String> interactiveSettings, Path workDir,
+        Path output) {
 
     static final String USAGE = "usage: InteractiveQueryBenchmark --client-jar <jar> [--plugin-jar <jar>]"
-            + " [--concurrency 1,8,32] [--queries source,wordcount,join] [--seconds 20] [--rounds 2] [--warmup 300] [--set key=value]..."
-            + " [--work-dir dir] [--output file.md]";
+            + " [--concurrency 1,8,32] [--queries source,wordcount,join] [--seconds 20] [--rounds 2] [--warmup 300]"
+            + " [--set key=value]... [--work-dir dir] [--output file.md]";
 
     /** The collect strategy the interactive sessions use unless {@code --set} says otherwise. */
     static final Map<String, String> DEFAULT_INTERACTIVE_SETTINGS = Map.of(
@@ -70,10 +71,11 @@ record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<Integer> con
         if (pluginJar != null && !Files.isRegularFile(pluginJar)) {
             throw new IllegalArgumentException("--plugin-jar: no file " + pluginJar + "\n" + USAGE);
         }
-        Map<String, String> interactive = new LinkedHashMap<>(settings.isEmpty() ? DEFAULT_INTERACTIVE_SETTINGS : Map.of());
+        Map<String, String> interactive =
+                new LinkedHashMap<>(settings.isEmpty() ? DEFAULT_INTERACTIVE_SETTINGS : Map.of());
         interactive.putAll(settings);
-        return new InteractiveBenchOptions(clientJar, pluginJar, concurrency, queries, seconds, rounds, warmup, interactive,
-                workDir.toAbsolutePath(), output);
+        return new InteractiveBenchOptions(clientJar, pluginJar, concurrency, queries, seconds, rounds, warmup,
+                interactive, workDir.toAbsolutePath(), output);
     }
 
     /** The names of the queries to run, in the order of {@link InteractiveQueryBenchmark#QUERY_NAMES}. */

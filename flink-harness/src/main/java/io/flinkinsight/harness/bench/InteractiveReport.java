@@ -64,7 +64,8 @@ final class InteractiveReport {
         }
         return new Cell(concurrency, query, client, latencies, jobs, wall, failures,
                 meanCpu(mine, InteractiveQueryBenchmark.JM_CPU), meanCpu(mine, InteractiveQueryBenchmark.TM_CPU),
-                meanCpu(mine, InteractiveQueryBenchmark.GATEWAY_CPU), meanCpu(mine, InteractiveQueryBenchmark.DRIVER_CPU));
+                meanCpu(mine, InteractiveQueryBenchmark.GATEWAY_CPU),
+                meanCpu(mine, InteractiveQueryBenchmark.DRIVER_CPU));
     }
 
     private static double meanCpu(List<Block> blocks, String process) {
@@ -83,14 +84,16 @@ final class InteractiveReport {
                 options.interactiveSettings().entrySet().stream()
                         .map(e -> "`" + e.getKey() + "=" + e.getValue() + "`").collect(Collectors.joining(", "))));
         md.append("| concurrency | query | client | queries | failed | QPS | E2E p50 (ms) | E2E p99 (ms) |"
-                + " job p50, cluster (ms) | outside job (ms) | JM CPU (% core) | TM CPU | gateway CPU | JDBC client CPU |\n");
+                + " job p50, cluster (ms) | outside job (ms) | JM CPU (% core) | TM CPU | gateway CPU |"
+                + " JDBC client CPU |\n");
         md.append("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (int c : options.concurrency()) {
             for (String q : options.queryNames()) {
                 for (Client client : Client.values()) {
                     Cell x = cell(c, q, client);
                     md.append(String.format(Locale.ROOT,
-                            "| %d | %s | `%s` | %d | %d | %.1f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |%n",
+                            "| %d | %s | `%s` | %d | %d | %.1f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f"
+                                    + " | %.0f |%n",
                             c, q, client.target, x.latencies().size(), x.failures(), x.qps(), x.p50(),
                             Stats.percentile(x.latencies(), 99), x.jobP50(), x.outsideJob(), x.jmCpu(), x.tmCpu(),
                             x.gatewayCpu(), x.driverCpu()));

@@ -91,7 +91,8 @@ public final class OverheadBenchmark {
                             + job.path("vertices").size() + " vertices: " + job.path("vertices"));
                 }
                 long taskMillis = job.path("vertices").get(0).path("duration").asLong();
-                return new BenchRun(round, withPlugin, scraper != null, options.records(), taskMillis, job.path("duration").asLong(),
+                return new BenchRun(round, withPlugin, scraper != null, options.records(), taskMillis,
+                        job.path("duration").asLong(),
                         scraper == null ? 0 : scraper.scrapes() - scrapesBefore,
                         scraper == null ? 0 : scraper.failures() - failuresBefore,
                         ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
