@@ -73,6 +73,18 @@ public final class InteractiveClientOptions {
                                     + " loop) or auto (the default: results while other queries of this process"
                                     + " run on the same cluster, else submitted).");
 
+    public static final ConfigOption<Duration> FAST_START =
+            ConfigOptions.key("execution.interactive.fast-start")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(2))
+                    .withDescription(
+                            "For this long after a query was submitted, and while no other query of this process"
+                                    + " runs on the same cluster, its result polls wait only the collect strategy's"
+                                    + " first delay (no back-off) and every empty poll also asks for the job's"
+                                    + " status, so a short query's end is seen within one delay. Longer queries, and"
+                                    + " queries among others, back off as the strategy says (between 0 and 1 h; 0"
+                                    + " turns it off).");
+
     public static final ConfigOption<String> COLLECT_STRATEGY_TYPE =
             ConfigOptions.key("collect-strategy.type")
                     .stringType()
@@ -155,6 +167,7 @@ public final class InteractiveClientOptions {
                 ADMISSION_TIMEOUT,
                 ADMISSION_MAX_HOLD,
                 JOB_HAND_OVER,
+                FAST_START,
                 ChannelPoolOptions.MAX_CONNECTIONS,
                 ChannelPoolOptions.ACQUIRE_TIMEOUT,
                 ChannelPoolOptions.IDLE_TIMEOUT,
@@ -188,6 +201,11 @@ public final class InteractiveClientOptions {
     /** {@link #ADMISSION_MAX_HOLD}, checked. */
     public static Duration admissionMaxHold(Configuration conf) {
         return ConfigChecks.duration(conf, ADMISSION_MAX_HOLD, Duration.ofMillis(1), Duration.ofDays(1));
+    }
+
+    /** {@link #FAST_START}, checked. */
+    public static Duration fastStart(Configuration conf) {
+        return ConfigChecks.duration(conf, FAST_START, Duration.ZERO, Duration.ofHours(1));
     }
 
     /** {@link #IO_THREADS}, checked. */

@@ -28,12 +28,14 @@ import org.apache.flink.util.SerializedThrowable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * Runs a pipeline on a session cluster like Flink's {@code AbstractSessionClusterExecutor}, but on the pooled client
@@ -66,7 +68,11 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
     }
 
     /** What a query of this executor runs with, read from its configuration. */
-    record QueryOptions(CollectRetryStrategy strategy, JobHandOver handOver, QueryAdmission.Settings admission) {}
+    record QueryOptions(
+            CollectRetryStrategy strategy,
+            JobHandOver handOver,
+            QueryAdmission.Settings admission,
+            Duration fastStart) {}
 
     /**
      * Reads every option of the client once, so a bad value fails the query with a clear message; returns those a
@@ -79,7 +85,8 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         return new QueryOptions(
                 CollectRetryStrategy.fromConfiguration(configuration),
                 JobHandOver.fromConfiguration(configuration),
-                QueryAdmission.Settings.fromConfiguration(configuration));
+                QueryAdmission.Settings.fromConfiguration(configuration),
+                InteractiveClientOptions.fastStart(configuration));
     }
 
     private CompletableFuture<JobClient> submit(
@@ -106,6 +113,9 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         if (collectsResults) {
             record.admitted(place);
         }
+        long fastUntilNanos = System.nanoTime() + options.fastStart().toNanos();
+        BooleanSupplier fastPolls =
+                () -> place.othersInFlight() == 0 && System.nanoTime() - fastUntilNanos < 0;
         ClusterClientPool.Lease lease = pool.lease(cluster);
         CompletableFuture<JobID> submitted;
         try {
@@ -136,7 +146,8 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
                             runtime.metrics(),
                             record,
                             System::nanoTime,
-                            InstrumentedJobClient.LONG_POLL_BUDGET);
+                            InstrumentedJobClient.LONG_POLL_BUDGET,
+                            fastPolls);
                     if (collectSinkUid != null && options.handOver().awaitsResults(place.othersInFlight())) {
                         return jobClient.prefetchFirstResults(collectSinkUid).thenApply(ignored -> jobClient);
                     }

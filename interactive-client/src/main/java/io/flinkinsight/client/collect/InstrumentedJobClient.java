@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -36,6 +37,13 @@ import java.util.function.LongSupplier;
  * results and exactly-once hand-over stay as they are. When the job finishes during the long poll, the results its
  * collect sink left in the job's accumulator are handed over as the poll's answer, which spares the fetcher one more
  * 100 ms sleep before it looks at the job status; the fetcher then reads the same accumulator and finds nothing new.
+ *
+ * <p>How soon the end of a job is seen decides a short query's latency, since its results mostly arrive with the
+ * end (from the accumulator). So the status is asked right after a poll failed, right after the sink stopped
+ * answering (the coordinator answers for a sink it cannot reach with offset -1), and while {@code fastPolls} says so
+ * (the query runs alone, early on; see {@code execution.interactive.fast-start}) after every empty poll, with the
+ * strategy's first delay between polls; otherwise every {@value #STATUS_CHECK_EVERY_EMPTY_POLLS}th empty poll, with
+ * the strategy's back-off.
  *
  * <p>{@link #prefetchFirstResults} runs the first long poll before the caller has the job client, so that the
  * executor can hand the job over only once its results are in (see {@code JobHandOver}).
@@ -57,6 +65,7 @@ public final class InstrumentedJobClient implements JobClientGateway {
     private final QueryRecord record;
     private final LongSupplier nanoClock;
     private final long longPollBudgetNanos;
+    private final BooleanSupplier fastPolls;
 
     @Nullable private volatile JobStatus terminalStatus;
     private volatile boolean cancelRequested;
@@ -79,7 +88,8 @@ public final class InstrumentedJobClient implements JobClientGateway {
             ClientMetrics metrics,
             QueryRecord record,
             LongSupplier nanoClock,
-            Duration longPollBudget) {
+            Duration longPollBudget,
+            BooleanSupplier fastPolls) {
         this.delegate = delegate;
         this.strategy = strategy;
         this.scheduler = scheduler;
@@ -87,6 +97,7 @@ public final class InstrumentedJobClient implements JobClientGateway {
         this.record = record;
         this.nanoClock = nanoClock;
         this.longPollBudgetNanos = longPollBudget.toNanos();
+        this.fastPolls = fastPolls;
     }
 
     @Override
@@ -302,7 +313,11 @@ public final class InstrumentedJobClient implements JobClientGateway {
                 } else {
                     lastFailure = failure;
                 }
-                afterEmptyPoll(emptyPoll(), failure != null);
+                // a sink that answered before (its version is known) and now cannot be reached has ended or failed
+                boolean sinkGone = failure == null
+                        && ((CollectCoordinationResponse) response).getLastCheckpointedOffset() < 0
+                        && !CollectResponses.INIT_VERSION.equals(version);
+                afterEmptyPoll(emptyPoll(), failure != null || sinkGone);
             } catch (Throwable t) {
                 LOG.debug("Unexpected failure in the collect long poll; handing back to the fetcher.", t);
                 if (response != null) {
@@ -313,7 +328,7 @@ public final class InstrumentedJobClient implements JobClientGateway {
             }
         }
 
-        private void afterEmptyPoll(long emptyPolls, boolean failed) {
+        private void afterEmptyPoll(long emptyPolls, boolean endLikely) {
             if (cancelRequested) {
                 handBack();
                 return;
@@ -323,10 +338,11 @@ public final class InstrumentedJobClient implements JobClientGateway {
                 jobEnded(known);
                 return;
             }
-            if (!failed && emptyPolls % STATUS_CHECK_EVERY_EMPTY_POLLS != 0) {
-                // A running job answers; once it has ended, polls fail (its JobMaster is gone). So the status is
-                // only asked after a failed poll, and now and then in case a poll of an ended job came back empty.
-                pollAgainLater(emptyPolls);
+            boolean fast = fastPolls.getAsBoolean();
+            if (!endLikely && !fast && emptyPolls % STATUS_CHECK_EVERY_EMPTY_POLLS != 0) {
+                // A running job answers; once it has ended, polls fail (its JobMaster is gone). So under load the
+                // status is only asked when the end is likely, and now and then in case it was missed.
+                pollAgainLater(emptyPolls, false);
                 return;
             }
             getJobStatus().whenComplete((status, failure) -> {
@@ -336,13 +352,13 @@ public final class InstrumentedJobClient implements JobClientGateway {
                 } else if (status.isGloballyTerminalState()) {
                     jobEnded(status);
                 } else {
-                    pollAgainLater(emptyPolls);
+                    pollAgainLater(emptyPolls, fast);
                 }
             });
         }
 
-        private void pollAgainLater(long emptyPolls) {
-            long delayMillis = strategy.delayMillis(emptyPolls);
+        private void pollAgainLater(long emptyPolls, boolean fast) {
+            long delayMillis = strategy.delayMillis(fast ? 1 : emptyPolls);
             if (nanoClock.getAsLong() + TimeUnit.MILLISECONDS.toNanos(delayMillis) > deadlineNanos) {
                 handBack();
                 return;

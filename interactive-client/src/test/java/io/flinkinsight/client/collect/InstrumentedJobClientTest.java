@@ -40,7 +40,7 @@ class InstrumentedJobClientTest {
 
     private InstrumentedJobClient client(TestingCollectJob job, Duration budget) {
         return new InstrumentedJobClient(job, CollectRetryStrategy.fixed(Duration.ofMillis(1)), scheduler, metrics,
-                record, System::nanoTime, budget);
+                record, System::nanoTime, budget, () -> false);
     }
 
     /** Drains the query with Flink's own fetcher, as the SQL Gateway does. */
@@ -178,6 +178,53 @@ class InstrumentedJobClientTest {
     }
 
     @Test
+    void aSinkThatStopsAnsweringHasTheStatusAskedAtOnce() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).rowsAt(2, "a").sinkGoneAt(4);
+
+        List<String> rows = fetchAll(client(job, GENEROUS_BUDGET), new UncheckpointedCollectResultBuffer<>(
+                StringSerializer.INSTANCE, false));
+
+        assertThat(rows).containsExactly("a");
+        // poll 3 is empty, poll 4 finds the sink gone: the status is asked then, not after two more empty polls
+        assertThat(job.polls).isEqualTo(4);
+    }
+
+    @Test
+    void aQueryRunningAloneKeepsTheFirstDelayAndAsksTheStatusAfterEveryEmptyPoll() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(6).rowsAt(6, "x");
+        InstrumentedJobClient client = new InstrumentedJobClient(job, slowAfterTheFirstPoll(), scheduler, metrics,
+                record, System::nanoTime, Duration.ofSeconds(30), () -> true);
+
+        CoordinationResponse answer = client.sendCoordinationRequest(
+                "uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+
+        assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE)).containsExactly("x");
+        // polls 2 to 5 were empty and poll 6 failed: a status check after each
+        assertThat(job.statusCalls).isEqualTo(5);
+    }
+
+    @Test
+    void withoutFastPollsTheStrategyBacksOff() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(6).rowsAt(6, "x");
+        InstrumentedJobClient client = new InstrumentedJobClient(job, slowAfterTheFirstPoll(), scheduler, metrics,
+                record, System::nanoTime, Duration.ofSeconds(30), () -> false);
+
+        CoordinationResponse answer = client.sendCoordinationRequest(
+                "uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+
+        // the second wait (1 ms + 1 min) does not fit the budget: the empty answer goes back to the fetcher
+        assertThat(resultCount(answer)).isZero();
+        assertThat(job.polls).isEqualTo(3);
+        assertThat(job.statusCalls).isZero();
+    }
+
+    /** 1 ms, then 1 min: only a client that keeps the first delay gets far in a test. */
+    private static CollectRetryStrategy slowAfterTheFirstPoll() {
+        return CollectRetryStrategy.incremental(
+                Duration.ofMillis(1), Duration.ofMinutes(1), Duration.ofMinutes(1), Integer.MAX_VALUE);
+    }
+
+    @Test
     void fetcherRepeatingItsRequestCountsAsRetry() throws Exception {
         TestingCollectJob job = new TestingCollectJob(100);
         InstrumentedJobClient client = client(job, Duration.ZERO);
@@ -243,7 +290,7 @@ class InstrumentedJobClientTest {
         TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE);
         InstrumentedJobClient client = new InstrumentedJobClient(job,
                 CollectRetryStrategy.fixed(Duration.ofMillis(20)), scheduler, metrics, record, System::nanoTime,
-                Duration.ofMinutes(10));
+                Duration.ofMinutes(10), () -> false);
 
         CompletableFuture<CoordinationResponse> answer =
                 client.sendCoordinationRequest("uid", new CollectCoordinationRequest("", 0));

@@ -27,7 +27,9 @@ import org.apache.flink.util.OptionalFailure;
  * A job with a collect sink that speaks the sink's protocol (version, acknowledged offset, unacknowledged results)
  * without a cluster. Time is counted in polls: rows scheduled for poll n appear just before poll n is answered, and
  * the job finishes just before poll {@code finishAtPoll}, leaving its unacknowledged rows in the accumulator, after
- * which polls fail as they do against a JobManager that no longer runs the job.
+ * which polls fail as they do against a JobManager that no longer runs the job. With {@link #sinkGoneAt}, the sink
+ * ends before the job: from that poll on the coordinator answers as for a sink it cannot reach (offset -1), and the
+ * job finishes when its status is next asked.
  */
 final class TestingCollectJob implements JobClientGateway {
 
@@ -41,6 +43,7 @@ final class TestingCollectJob implements JobClientGateway {
     private final CompletableFuture<JobExecutionResult> result = new CompletableFuture<>();
     private long acknowledgedOffset;
     private JobStatus status = JobStatus.RUNNING;
+    private int sinkGoneAtPoll = Integer.MAX_VALUE;
 
     int polls;
     int statusCalls;
@@ -53,6 +56,11 @@ final class TestingCollectJob implements JobClientGateway {
 
     TestingCollectJob rowsAt(int poll, String... rows) {
         rowsAtPoll.put(poll, List.of(rows));
+        return this;
+    }
+
+    TestingCollectJob sinkGoneAt(int poll) {
+        sinkGoneAtPoll = poll;
         return this;
     }
 
@@ -70,6 +78,9 @@ final class TestingCollectJob implements JobClientGateway {
             return CompletableFuture.failedFuture(new FlinkJobNotFoundException(jobId));
         }
         CollectCoordinationRequest collect = (CollectCoordinationRequest) request;
+        if (polls >= sinkGoneAtPoll) {
+            return CompletableFuture.completedFuture(new CollectCoordinationResponse(collect.getVersion(), -1, List.of()));
+        }
         if (!SINK_VERSION.equals(collect.getVersion()) || collect.getOffset() < acknowledgedOffset) {
             return CompletableFuture.completedFuture(new CollectCoordinationResponse(SINK_VERSION, 0, List.of()));
         }
@@ -115,6 +126,9 @@ final class TestingCollectJob implements JobClientGateway {
     @Override
     public synchronized CompletableFuture<JobStatus> getJobStatus() {
         statusCalls++;
+        if (polls >= sinkGoneAtPoll && status == JobStatus.RUNNING) {
+            finish();
+        }
         return CompletableFuture.completedFuture(status);
     }
 
