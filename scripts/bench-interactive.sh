@@ -5,7 +5,7 @@
 # QPS, the cluster-side job time of the same jobs and the CPU of JobManager, TaskManager and gateway, then the
 # ratios against the issue's targets; writes the Markdown to flink-harness/target/bench-interactive.md.
 # Options: --concurrency 1,8,32 --queries source,wordcount,join --seconds 20 --rounds 2 --warmup 300 --set key=value (interactive sessions only;
-# default: the incremental collect strategy) --output file.
+# default: the incremental collect strategy) --cluster-set key=value (config.yaml of the cluster, both clients) --output file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/prerequisites.sh

@@ -10,16 +10,17 @@ import java.util.Map;
 /**
  * Command line of the interactive-client benchmark: {@code --client-jar <jar> [--plugin-jar <jar>]
  * [--concurrency 1,8,32] [--queries source,wordcount,join] [--seconds 20] [--rounds 2] [--warmup 300]
- * [--set key=value]... [--work-dir dir] [--output file.md]}. Each {@code --set} is a session setting of the
- * {@code remote-interactive} sessions only.
+ * [--set key=value]... [--cluster-set key=value]... [--work-dir dir] [--output file.md]}. Each {@code --set} is a
+ * session setting of the {@code remote-interactive} sessions only; each {@code --cluster-set} a line of the
+ * cluster's {@code config.yaml}, for both clients.
  */
 record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<Integer> concurrency, List<Integer> queries,
-        int seconds, int rounds, int warmupQueries, Map<String, String> interactiveSettings, Path workDir,
-        Path output) {
+        int seconds, int rounds, int warmupQueries, Map<String, String> interactiveSettings,
+        Map<String, String> clusterSettings, Path workDir, Path output) {
 
     static final String USAGE = "usage: InteractiveQueryBenchmark --client-jar <jar> [--plugin-jar <jar>]"
             + " [--concurrency 1,8,32] [--queries source,wordcount,join] [--seconds 20] [--rounds 2] [--warmup 300]"
-            + " [--set key=value]... [--work-dir dir] [--output file.md]";
+            + " [--set key=value]... [--cluster-set key=value]... [--work-dir dir] [--output file.md]";
 
     /** The collect strategy the interactive sessions use unless {@code --set} says otherwise. */
     static final Map<String, String> DEFAULT_INTERACTIVE_SETTINGS = Map.of(
@@ -37,6 +38,7 @@ record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<Integer> con
         int rounds = 2;
         int warmup = 300;
         Map<String, String> settings = new LinkedHashMap<>();
+        Map<String, String> clusterSettings = new LinkedHashMap<>();
         Path workDir = Path.of("flink-harness", "target", "bench-interactive");
         Path output = Path.of("flink-harness", "target", "bench-interactive.md");
         for (int i = 0; i < args.length; i += 2) {
@@ -52,13 +54,8 @@ record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<Integer> con
                 case "--seconds" -> seconds = positive(args[i], value);
                 case "--rounds" -> rounds = positive(args[i], value);
                 case "--warmup" -> warmup = positive(args[i], value);
-                case "--set" -> {
-                    int eq = value.indexOf('=');
-                    if (eq <= 0) {
-                        throw new IllegalArgumentException("--set needs key=value, got " + value + "\n" + USAGE);
-                    }
-                    settings.put(value.substring(0, eq).trim(), value.substring(eq + 1).trim());
-                }
+                case "--set" -> putSetting(settings, args[i], value);
+                case "--cluster-set" -> putSetting(clusterSettings, args[i], value);
                 case "--work-dir" -> workDir = Path.of(value);
                 case "--output" -> output = Path.of(value);
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + "\n" + USAGE);
@@ -75,7 +72,15 @@ record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<Integer> con
                 new LinkedHashMap<>(settings.isEmpty() ? DEFAULT_INTERACTIVE_SETTINGS : Map.of());
         interactive.putAll(settings);
         return new InteractiveBenchOptions(clientJar, pluginJar, concurrency, queries, seconds, rounds, warmup,
-                interactive, workDir.toAbsolutePath(), output);
+                interactive, clusterSettings, workDir.toAbsolutePath(), output);
+    }
+
+    private static void putSetting(Map<String, String> settings, String option, String value) {
+        int eq = value.indexOf('=');
+        if (eq <= 0) {
+            throw new IllegalArgumentException(option + " needs key=value, got " + value + "\n" + USAGE);
+        }
+        settings.put(value.substring(0, eq).trim(), value.substring(eq + 1).trim());
     }
 
     /** The names of the queries to run, in the order of {@link InteractiveQueryBenchmark#QUERY_NAMES}. */

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,8 +29,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code remote} executor and with {@code remote-interactive}, in one run on one cluster: blocks of a fixed duration,
  * the two clients interleaved (ABBA across rounds) after a warm-up of both. Per block: E2E latency of every query as
  * the JDBC client sees it (execute → last row read), QPS, the cluster-side duration of the same jobs (Flink's REST
- * {@code /jobs/overview}, jobs found by a per-block {@code pipeline.name}), and the CPU time of the JobManager,
- * TaskManager and gateway processes ({@code /proc/<pid>/stat}). Prints and writes a Markdown report.
+ * {@code /jobs/overview}, jobs found by a per-block and per-session {@code pipeline.name}), the time before each
+ * query's job started and after it ended (a session runs its queries one after another, so its queries and jobs pair
+ * up in order), and the CPU time of the JobManager, TaskManager and gateway processes ({@code /proc/<pid>/stat}).
+ * Prints and writes a Markdown report.
  */
 public final class InteractiveQueryBenchmark {
 
@@ -94,7 +97,8 @@ public final class InteractiveQueryBenchmark {
                 .slotsPerTaskManager(slots(options))
                 .taskManagerProcessSize("2g")
                 .gatewayHeap("1g")
-                .config("rest.server.numThreads", "32");
+                .config("rest.server.numThreads", "32")
+                .config(options.clusterSettings());
         System.out.println("Starting the cluster in " + options.workDir() + " ...");
         try (LocalFlinkCluster cluster = builder.start()) {
             Map<String, Long> pids = new LinkedHashMap<>();
@@ -176,27 +180,34 @@ public final class InteractiveQueryBenchmark {
             List<SqlSession> sessions, Client client, int concurrency, int query, int round) throws Exception {
         String tag = String.format(Locale.ROOT, "bench-%s-%s-c%d-r%d", client.target, QUERY_NAMES.get(query),
                 concurrency, round);
-        for (SqlSession session : sessions) {
-            session.execute("SET 'pipeline.name' = '" + tag + "'");
+        for (int i = 0; i < sessions.size(); i++) {
+            sessions.get(i).execute("SET 'pipeline.name' = '" + sessionTag(tag, i) + "'");
         }
         String sql = DemoWorkload.shortQueries().get(query);
         ConcurrentLinkedQueue<Double> latencies = new ConcurrentLinkedQueue<>();
+        // per session, the wall-clock start and end (ms) of each query, or null once one of its queries failed
+        List<List<long[]>> spans = new ArrayList<>();
         AtomicInteger failures = new AtomicInteger();
         Map<String, Double> cpuBefore = cpu.seconds();
         long start = System.nanoTime();
         long deadline = start + TimeUnit.SECONDS.toNanos(options.seconds());
         List<Future<Long>> done = new ArrayList<>();
         for (SqlSession session : sessions) {
+            List<long[]> sessionSpans = new ArrayList<>();
+            spans.add(sessionSpans);
             done.add(workers.submit(() -> {
                 long lastEnd = System.nanoTime();
                 while (System.nanoTime() < deadline) {
                     long t0 = System.nanoTime();
+                    long wall0 = System.currentTimeMillis();
                     try {
                         checkRows(session.query(sql), query);
                         lastEnd = System.nanoTime();
                         latencies.add((lastEnd - t0) / 1e6);
+                        sessionSpans.add(new long[] {wall0, System.currentTimeMillis()});
                     } catch (RuntimeException e) {
                         lastEnd = System.nanoTime();
+                        sessionSpans.add(null);
                         if (failures.incrementAndGet() <= 3) {
                             System.out.println("  query failed (" + tag + "): " + e.getMessage());
                         }
@@ -213,19 +224,47 @@ public final class InteractiveQueryBenchmark {
         double wallSeconds = (end - start) / 1e9;
         Map<String, Double> cpuPercent = new LinkedHashMap<>();
         cpuAfter.forEach((role, after) -> cpuPercent.put(role, 100 * (after - cpuBefore.get(role)) / wallSeconds));
+        JobTimes jobs = jobTimes(cluster, tag, spans);
         return new Block(client, concurrency, QUERY_NAMES.get(query), round, List.copyOf(latencies), failures.get(),
-                wallSeconds, jobDurations(cluster, tag), cpuPercent);
+                wallSeconds, jobs.durations(), jobs.before(), jobs.after(), cpuPercent);
     }
 
-    /** The cluster-side durations (ms) of the finished jobs named {@code tag}. */
-    private static List<Double> jobDurations(LocalFlinkCluster cluster, String tag) {
+    private static String sessionTag(String tag, int session) {
+        return tag + "-s" + session;
+    }
+
+    /**
+     * Cluster-side durations (ms) of the block's finished jobs; and, for the sessions whose queries all succeeded
+     * and match their jobs one to one, each query's time before its job started and after its job ended (the
+     * JobManager's {@code start-time} and {@code end-time}: same host, same clock).
+     */
+    record JobTimes(List<Double> durations, List<Double> before, List<Double> after) {}
+
+    private static JobTimes jobTimes(LocalFlinkCluster cluster, String tag, List<List<long[]>> spans) {
+        Map<String, List<JsonNode>> bySession = new LinkedHashMap<>();
         List<Double> durations = new ArrayList<>();
         for (JsonNode job : cluster.restGet("/jobs/overview").path("jobs")) {
-            if (tag.equals(job.path("name").asText()) && "FINISHED".equals(job.path("state").asText())) {
+            String name = job.path("name").asText();
+            if (name.startsWith(tag + "-s") && "FINISHED".equals(job.path("state").asText())) {
                 durations.add(job.path("duration").asDouble());
+                bySession.computeIfAbsent(name, n -> new ArrayList<>()).add(job);
             }
         }
-        return durations;
+        List<Double> before = new ArrayList<>();
+        List<Double> after = new ArrayList<>();
+        for (int i = 0; i < spans.size(); i++) {
+            List<long[]> queries = spans.get(i);
+            List<JsonNode> jobs = bySession.getOrDefault(sessionTag(tag, i), List.of());
+            if (queries.contains(null) || queries.size() != jobs.size()) {
+                continue;
+            }
+            jobs.sort(Comparator.comparingLong(job -> job.path("start-time").asLong()));
+            for (int q = 0; q < queries.size(); q++) {
+                before.add((double) (jobs.get(q).path("start-time").asLong() - queries.get(q)[0]));
+                after.add((double) (queries.get(q)[1] - jobs.get(q).path("end-time").asLong()));
+            }
+        }
+        return new JobTimes(durations, before, after);
     }
 
     private List<SqlSession> openSessions(LocalFlinkCluster cluster, Client client, int count) {
@@ -251,7 +290,8 @@ public final class InteractiveQueryBenchmark {
 
     /** One measured block: one client, one query, one concurrency, a fixed duration. */
     record Block(Client client, int concurrency, String query, int round, List<Double> latenciesMs, int failures,
-            double wallSeconds, List<Double> jobMs, Map<String, Double> cpuPercent) {
+            double wallSeconds, List<Double> jobMs, List<Double> beforeJobMs, List<Double> afterJobMs,
+            Map<String, Double> cpuPercent) {
 
         double qps() {
             return latenciesMs.size() / wallSeconds;
@@ -260,11 +300,13 @@ public final class InteractiveQueryBenchmark {
         String summary() {
             return String.format(Locale.ROOT,
                     "c=%-2d %-9s %-18s round %d: %4d queries, %5.1f QPS, E2E p50 %6.1f ms, p99 %6.1f ms,"
-                            + " job p50 %6.1f ms (%d jobs), %d failed; CPU JM %.0f%%, TM %.0f%%, gateway %.0f%%,"
+                            + " job p50 %6.1f ms (%d jobs), before/after job p50 %.0f/%.0f ms, %d failed;"
+                            + " CPU JM %.0f%%, TM %.0f%%, gateway %.0f%%,"
                             + " JDBC client %.0f%%",
                     concurrency, query, client.target, round, latenciesMs.size(), qps(),
                     Stats.percentile(latenciesMs, 50), Stats.percentile(latenciesMs, 99),
-                    Stats.percentile(jobMs, 50), jobMs.size(), failures,
+                    Stats.percentile(jobMs, 50), jobMs.size(), Stats.percentile(beforeJobMs, 50),
+                    Stats.percentile(afterJobMs, 50), failures,
                     cpuPercent.get(JM_CPU), cpuPercent.get(TM_CPU), cpuPercent.get(GATEWAY_CPU),
                     cpuPercent.get(DRIVER_CPU));
         }

@@ -6,6 +6,7 @@ import io.flinkinsight.harness.bench.InteractiveQueryBenchmark.Stats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -27,7 +28,7 @@ final class InteractiveReport {
 
     /** All rounds of one (concurrency, query, client), pooled. */
     record Cell(int concurrency, String query, Client client, List<Double> latencies, List<Double> jobs,
-            double wallSeconds, int failures, double jmCpu, double tmCpu, double gatewayCpu,
+            List<Double> beforeJob, List<Double> afterJob, double wallSeconds, int failures, double jmCpu, double tmCpu, double gatewayCpu,
             double driverCpu) {
 
         double qps() {
@@ -54,15 +55,19 @@ final class InteractiveReport {
                 .toList();
         List<Double> latencies = new ArrayList<>();
         List<Double> jobs = new ArrayList<>();
+        List<Double> before = new ArrayList<>();
+        List<Double> after = new ArrayList<>();
         double wall = 0;
         int failures = 0;
         for (Block b : mine) {
             latencies.addAll(b.latenciesMs());
             jobs.addAll(b.jobMs());
+            before.addAll(b.beforeJobMs());
+            after.addAll(b.afterJobMs());
             wall += b.wallSeconds();
             failures += b.failures();
         }
-        return new Cell(concurrency, query, client, latencies, jobs, wall, failures,
+        return new Cell(concurrency, query, client, latencies, jobs, before, after, wall, failures,
                 meanCpu(mine, InteractiveQueryBenchmark.JM_CPU), meanCpu(mine, InteractiveQueryBenchmark.TM_CPU),
                 meanCpu(mine, InteractiveQueryBenchmark.GATEWAY_CPU),
                 meanCpu(mine, InteractiveQueryBenchmark.DRIVER_CPU));
@@ -72,30 +77,37 @@ final class InteractiveReport {
         return blocks.stream().mapToDouble(b -> b.cpuPercent().get(process)).average().orElse(Double.NaN);
     }
 
+    private static String settings(Map<String, String> settings) {
+        return settings.entrySet().stream()
+                .map(e -> "`" + e.getKey() + "=" + e.getValue() + "`").collect(Collectors.joining(", "));
+    }
+
     String markdown() {
         StringBuilder md = new StringBuilder();
         md.append("Machine: ").append(machine).append("\n\n");
         md.append(String.format(Locale.ROOT, "Setup: JDBC driver → SQL Gateway → session cluster (1 JobManager, 1"
                         + " TaskManager with %d slots, separate JVMs on 127.0.0.1), streaming mode, seed 000's three"
                         + " queries over 1-row `datagen` tables; warm-up %d queries; blocks of %d s per client and"
-                        + " query, %d rounds, ABBA order. `remote-interactive` sessions set: %s.%n%n",
+                        + " query, %d rounds, ABBA order. `remote-interactive` sessions set: %s. Cluster"
+                        + " configuration beyond Flink's defaults and the harness's: %s.%n%n",
                 InteractiveQueryBenchmark.slots(options), options.warmupQueries(),
-                options.seconds(), options.rounds(),
-                options.interactiveSettings().entrySet().stream()
-                        .map(e -> "`" + e.getKey() + "=" + e.getValue() + "`").collect(Collectors.joining(", "))));
+                options.seconds(), options.rounds(), settings(options.interactiveSettings()),
+                options.clusterSettings().isEmpty() ? "none" : settings(options.clusterSettings())));
         md.append("| concurrency | query | client | queries | failed | QPS | E2E p50 (ms) | E2E p99 (ms) |"
-                + " job p50, cluster (ms) | outside job (ms) | JM CPU (% core) | TM CPU | gateway CPU |"
-                + " JDBC client CPU |\n");
-        md.append("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " job p50, cluster (ms) | outside job (ms) | before job p50 (ms) | after job p50 (ms) |"
+                + " JM CPU (% core) | TM CPU | gateway CPU | JDBC client CPU |\n");
+        md.append("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (int c : options.concurrency()) {
             for (String q : options.queryNames()) {
                 for (Client client : Client.values()) {
                     Cell x = cell(c, q, client);
                     md.append(String.format(Locale.ROOT,
                             "| %d | %s | `%s` | %d | %d | %.1f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f"
-                                    + " | %.0f |%n",
+                                    + " | %.0f | %.0f | %.0f |%n",
                             c, q, client.target, x.latencies().size(), x.failures(), x.qps(), x.p50(),
-                            Stats.percentile(x.latencies(), 99), x.jobP50(), x.outsideJob(), x.jmCpu(), x.tmCpu(),
+                            Stats.percentile(x.latencies(), 99), x.jobP50(), x.outsideJob(),
+                            Stats.percentile(x.beforeJob(), 50), Stats.percentile(x.afterJob(), 50),
+                            x.jmCpu(), x.tmCpu(),
                             x.gatewayCpu(), x.driverCpu()));
                 }
             }
