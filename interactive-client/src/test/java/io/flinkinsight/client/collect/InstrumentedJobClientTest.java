@@ -192,11 +192,8 @@ class InstrumentedJobClientTest {
     @Test
     void aQueryRunningAloneKeepsTheFirstDelayAndAsksTheStatusAfterEveryEmptyPoll() throws Exception {
         TestingCollectJob job = new TestingCollectJob(6).rowsAt(6, "x");
-        InstrumentedJobClient client = new InstrumentedJobClient(job, slowAfterTheFirstPoll(), scheduler, metrics,
-                record, System::nanoTime, Duration.ofSeconds(30), () -> true);
 
-        CoordinationResponse answer = client.sendCoordinationRequest(
-                "uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+        CoordinationResponse answer = firstAnswerSlowAfterTheFirstPoll(job, true);
 
         assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE)).containsExactly("x");
         // polls 2 to 5 were empty and poll 6 failed: a status check after each
@@ -206,11 +203,8 @@ class InstrumentedJobClientTest {
     @Test
     void withoutFastPollsTheStrategyBacksOff() throws Exception {
         TestingCollectJob job = new TestingCollectJob(6).rowsAt(6, "x");
-        InstrumentedJobClient client = new InstrumentedJobClient(job, slowAfterTheFirstPoll(), scheduler, metrics,
-                record, System::nanoTime, Duration.ofSeconds(30), () -> false);
 
-        CoordinationResponse answer = client.sendCoordinationRequest(
-                "uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+        CoordinationResponse answer = firstAnswerSlowAfterTheFirstPoll(job, false);
 
         // the second wait (1 ms + 1 min) does not fit the budget: the empty answer goes back to the fetcher
         assertThat(resultCount(answer)).isZero();
@@ -218,10 +212,17 @@ class InstrumentedJobClientTest {
         assertThat(job.statusCalls).isZero();
     }
 
-    /** 1 ms, then 1 min: only a client that keeps the first delay gets far in a test. */
-    private static CollectRetryStrategy slowAfterTheFirstPoll() {
-        return CollectRetryStrategy.incremental(
+    /**
+     * The answer to the fetcher's first request, with a strategy that waits 1 ms and then 1 min, and a 30 s budget:
+     * only a client that keeps the first delay gets far.
+     */
+    private CoordinationResponse firstAnswerSlowAfterTheFirstPoll(TestingCollectJob job, boolean fastPolls)
+            throws Exception {
+        CollectRetryStrategy slowAfterTheFirstPoll = CollectRetryStrategy.incremental(
                 Duration.ofMillis(1), Duration.ofMinutes(1), Duration.ofMinutes(1), Integer.MAX_VALUE);
+        InstrumentedJobClient client = new InstrumentedJobClient(job, slowAfterTheFirstPoll, scheduler, metrics,
+                record, System::nanoTime, Duration.ofSeconds(30), () -> fastPolls);
+        return client.sendCoordinationRequest("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
     }
 
     @Test
