@@ -49,6 +49,20 @@ class InteractiveClientOptionsTest {
     }
 
     @Test
+    void fastStartOutOfRangeNamesKeyAndRange() {
+        assertThat(InteractiveClientOptions.fastStart(new Configuration())).isEqualTo(Duration.ofSeconds(2));
+        assertThat(InteractiveClientOptions.fastStart(conf("execution.interactive.fast-start", "0 ms")))
+                .isEqualTo(Duration.ZERO);
+        for (String bad : new String[] {"2 h", "soon"}) {
+            assertThatThrownBy(() -> InteractiveClientOptions.fastStart(conf("execution.interactive.fast-start", bad)))
+                    .isInstanceOf(IllegalConfigurationException.class)
+                    .hasMessageContaining("execution.interactive.fast-start")
+                    .hasMessageContaining("'" + bad + "'")
+                    .hasMessageContaining("between 0 ms and 1 h");
+        }
+    }
+
+    @Test
     void ioThreadsOutOfRangeNameKeyAndRange() {
         for (String bad : new String[] {"0", "65", "-1", "two"}) {
             assertThatThrownBy(() -> InteractiveClientOptions.ioThreads(conf("execution.interactive.io-threads", bad)))

@@ -28,8 +28,8 @@ final class InteractiveReport {
 
     /** All rounds of one (concurrency, query, client), pooled. */
     record Cell(int concurrency, String query, Client client, List<Double> latencies, List<Double> jobs,
-            List<Double> beforeJob, List<Double> afterJob, double wallSeconds, int failures, double jmCpu, double tmCpu, double gatewayCpu,
-            double driverCpu) {
+            List<Double> beforeJob, List<Double> afterJob, double wallSeconds, int failures, double jmCpu,
+            double tmCpu, double gatewayCpu, double driverCpu) {
 
         double qps() {
             return latencies.size() / wallSeconds;
@@ -107,8 +107,7 @@ final class InteractiveReport {
                             c, q, client.target, x.latencies().size(), x.failures(), x.qps(), x.p50(),
                             Stats.percentile(x.latencies(), 99), x.jobP50(), x.outsideJob(),
                             Stats.percentile(x.beforeJob(), 50), Stats.percentile(x.afterJob(), 50),
-                            x.jmCpu(), x.tmCpu(),
-                            x.gatewayCpu(), x.driverCpu()));
+                            x.jmCpu(), x.tmCpu(), x.gatewayCpu(), x.driverCpu()));
                 }
             }
         }

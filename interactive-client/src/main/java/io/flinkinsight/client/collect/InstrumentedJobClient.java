@@ -290,6 +290,9 @@ public final class InstrumentedJobClient implements JobClientGateway {
 
         private void polled(@Nullable CoordinationResponse response, @Nullable Throwable failure) {
             try {
+                // a failed poll, or a sink that answered before (its version is known) and now cannot be reached:
+                // the job has ended or failed
+                boolean endLikely = failure != null;
                 if (failure == null) {
                     CollectCoordinationResponse collected = (CollectCoordinationResponse) response;
                     if (CollectResponses.resultCount(collected) > 0) {
@@ -310,14 +313,12 @@ public final class InstrumentedJobClient implements JobClientGateway {
                     }
                     lastEmpty = collected;
                     lastFailure = null;
+                    endLikely = collected.getLastCheckpointedOffset() < 0
+                            && !CollectResponses.INIT_VERSION.equals(version);
                 } else {
                     lastFailure = failure;
                 }
-                // a sink that answered before (its version is known) and now cannot be reached has ended or failed
-                boolean sinkGone = failure == null
-                        && ((CollectCoordinationResponse) response).getLastCheckpointedOffset() < 0
-                        && !CollectResponses.INIT_VERSION.equals(version);
-                afterEmptyPoll(emptyPoll(), failure != null || sinkGone);
+                afterEmptyPoll(emptyPoll(), endLikely);
             } catch (Throwable t) {
                 LOG.debug("Unexpected failure in the collect long poll; handing back to the fetcher.", t);
                 if (response != null) {

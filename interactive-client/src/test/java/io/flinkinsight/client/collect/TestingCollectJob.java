@@ -79,7 +79,8 @@ final class TestingCollectJob implements JobClientGateway {
         }
         CollectCoordinationRequest collect = (CollectCoordinationRequest) request;
         if (polls >= sinkGoneAtPoll) {
-            return CompletableFuture.completedFuture(new CollectCoordinationResponse(collect.getVersion(), -1, List.of()));
+            return CompletableFuture.completedFuture(
+                    new CollectCoordinationResponse(collect.getVersion(), -1, List.of()));
         }
         if (!SINK_VERSION.equals(collect.getVersion()) || collect.getOffset() < acknowledgedOffset) {
             return CompletableFuture.completedFuture(new CollectCoordinationResponse(SINK_VERSION, 0, List.of()));
