@@ -1,15 +1,20 @@
 /*
  * Flink Insight tab for Flink's web dashboard. The plugin's read-only proxy under /flink/ loads this script into
- * Flink's index.html. It adds an "Insight" entry, linking to the Insight panel at "/", to the dashboard's left menu
- * (nz-sider > ul[nz-menu] > li[nz-menu-item]), cloned from an existing entry so it looks like its siblings. Angular
- * renders the menu after this script runs, so a MutationObserver waits for it; if no menu shows up within
- * GIVE_UP_MS (Flink's markup changed), a small fixed "Insight" button at the bottom left keeps the panel reachable.
+ * Flink's index.html, by a relative <script src="../insight-tab/tab.js">. It adds an "Insight" entry, linking to the
+ * Insight panel, to the dashboard's left menu (nz-sider > ul[nz-menu] > li[nz-menu-item]), cloned from an existing
+ * entry so it looks like its siblings. Angular renders the menu after this script runs, so a MutationObserver waits
+ * for it; if no menu shows up within GIVE_UP_MS (Flink's markup changed), a small fixed "Insight" button at the
+ * bottom left keeps the panel reachable.
+ * Every URL is relative, so the tab also works behind a reverse proxy that adds a path prefix (https://host/insight/
+ * for the plugin's /): Flink's dashboard is served at <prefix>/flink/ with <base href="./"> and its routes in the
+ * fragment, so links resolve against <prefix>/flink/, and the panel, at <prefix>/, is "../" from there.
  * Plain JavaScript, no dependencies; safe to load twice and robust to the menu being rendered again.
  */
 (function () {
   'use strict';
 
-  var PANEL_URL = '/';
+  // Relative to the dashboard's base URL (<prefix>/flink/): the panel at <prefix>/, whatever the prefix.
+  var PANEL_URL = '../';
   var LABEL = 'Insight';
   var MARK = 'data-insight-tab';
   var BUTTON_ID = 'flink-insight-tab-button';

@@ -162,6 +162,64 @@ public final class InsightOptions {
                             "Threads that render responses off the network thread (between 1 and 16); requests"
                                     + " beyond what they and a short queue can take get 503.");
 
+    public static final ConfigOption<Integer> HTTP_MAX_CONNECTIONS_PER_ADDRESS =
+            ConfigOptions.key("http.max-connections-per-address")
+                    .intType()
+                    .defaultValue(32)
+                    .withDescription(
+                            "Most open HTTP connections from one client address (between 1 and 10000); further ones"
+                                    + " are closed at once, so one client cannot hold every connection and starve"
+                                    + " Prometheus.");
+
+    public static final ConfigOption<Duration> HTTP_REQUEST_HEAD_TIMEOUT =
+            ConfigOptions.key("http.request-head-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(10))
+                    .withDescription(
+                            "Time a client has to send a request's whole head (request line and headers), counted"
+                                    + " from its first byte or from the connection's opening (between 1 s and 5 min);"
+                                    + " a client that trickles its headers is cut off when it runs out.");
+
+    public static final ConfigOption<String> HTTP_ACCESS =
+            ConfigOptions.key("http.access")
+                    .stringType()
+                    .defaultValue("open")
+                    .withDescription(
+                            "Who may use the panel, the JSON API and the dashboard proxy: open (whoever reaches"
+                                    + " the port, like Flink's own dashboard), loopback (only connections from the"
+                                    + " same host, e.g. a local reverse proxy or kubectl port-forward) or token"
+                                    + " (requests with Authorization: Bearer <http.token>, or the cookie set by"
+                                    + " opening the panel once with ?token=<http.token>). /metrics answers everyone"
+                                    + " who reaches the port either way, as Flink's PrometheusReporter does.");
+
+    public static final ConfigOption<String> HTTP_TOKEN =
+            ConfigOptions.key("http.token")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(
+                            "The bearer token of http.access: token, at least 16 printable ASCII characters"
+                                    + " without spaces. Flink hides values of keys containing 'token' in its REST"
+                                    + " API and logs.");
+
+    public static final ConfigOption<String> HTTP_ALLOWED_ORIGINS =
+            ConfigOptions.key("http.allowed-origins")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(
+                            "Web origins (scheme://host[:port], comma-separated) whose pages may read the port's"
+                                    + " answers from a browser: they get Access-Control-Allow-Origin, and their"
+                                    + " cross-site requests are not refused. Empty allows none, unlike Flink's"
+                                    + " web.access-control-allow-origin, whose default * lets every page read"
+                                    + " Flink's REST API; this option does not read or change that one.");
+
+    public static final ConfigOption<Boolean> HUB_DASHBOARD_PROXY_ENABLED =
+            ConfigOptions.key("hub.dashboard-proxy.enabled")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Whether the hub serves Flink's dashboard under /flink/, read-only: only the GET routes"
+                                    + " on the README's allowlist reach Flink. Has no effect in other processes.");
+
     private InsightOptions() {}
 
     /** Every option, in the order of the README's option table. */
@@ -179,11 +237,17 @@ public final class InsightOptions {
                 HUB_FLINK_REST_URL,
                 HUB_POLL_INTERVAL,
                 HUB_CLIENTS,
+                HUB_DASHBOARD_PROXY_ENABLED,
                 FILTER_LABEL_VALUE_CHARACTERS,
                 ROLE,
                 HTTP_MAX_REQUEST_HEADER_BYTES,
                 HTTP_IDLE_TIMEOUT,
                 HTTP_MAX_CONNECTIONS,
-                HTTP_THREADS);
+                HTTP_THREADS,
+                HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+                HTTP_REQUEST_HEAD_TIMEOUT,
+                HTTP_ACCESS,
+                HTTP_TOKEN,
+                HTTP_ALLOWED_ORIGINS);
     }
 }

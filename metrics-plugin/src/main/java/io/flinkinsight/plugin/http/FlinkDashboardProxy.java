@@ -15,6 +15,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -26,7 +27,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Read-only reverse proxy of Flink's own web dashboard and REST API under {@code /flink/}, served by the hub only,
  * so Flink's dashboard (with the Insight tab injected into its {@code index.html}) is reachable through the plugin's
- * port. Only GET is sent to Flink (a HEAD is fetched as GET; the server drops the body). Requests run
+ * port. Only GET is sent to Flink (a HEAD is fetched as GET; the server drops the body), and only for the routes
+ * and files of {@link DashboardRoutes}. Requests run
  * asynchronously on the proxy's own daemon threads, at most {@value #MAX_IN_FLIGHT} at once: neither Netty's event
  * loop nor an HTTP worker waits on Flink, and buffered answers are bounded by count and size.
  */
@@ -67,41 +69,42 @@ final class FlinkDashboardProxy implements AutoCloseable {
     }
 
     /**
-     * Forwards a validated GET/HEAD under {@code /flink}. Returns at once; the future completes on the proxy's
-     * threads and never exceptionally: every failure is a JSON error reply.
+     * Forwards a GET/HEAD under {@code /flink} when its route is on {@link DashboardRoutes}' allowlist. Returns at
+     * once; the future completes on the proxy's threads and never exceptionally: every failure is a JSON error reply.
      */
     CompletableFuture<HttpReply> forward(RequestTarget target, HttpHeaders browserHeaders) {
         try {
             return start(target, browserHeaders);
-        } catch (BadRequestException e) {
-            return done(HttpReply.error(HttpResponseStatus.BAD_REQUEST, e.getMessage()));
         } catch (Throwable t) {
             LOG.debug("Flink Insight: proxying {} failed", target.path(), t);
             return done(HttpReply.error(HttpResponseStatus.BAD_GATEWAY, "the dashboard proxy failed: " + t));
         }
     }
 
-    private CompletableFuture<HttpReply> start(RequestTarget target, HttpHeaders browserHeaders)
-            throws BadRequestException {
+    private CompletableFuture<HttpReply> start(RequestTarget target, HttpHeaders browserHeaders) {
         if (!upstream.available()) {
             return done(HttpReply.error(HttpResponseStatus.NOT_FOUND, NOT_THE_HUB));
         }
-        if (target.rawPath().equals(ProxiedPath.PREFIX)) {
+        List<String> inside = target.segments().subList(1, target.segments().size());
+        if (inside.isEmpty() && !target.trailingSlash()) {
             // Flink's page resolves its files against <base href="./">: it must be loaded from /flink/, not /flink.
-            String location = ProxiedPath.ROOT + (target.rawQuery().isEmpty() ? "" : "?" + target.rawQuery());
-            return done(HttpReply.empty(HttpResponseStatus.FOUND, Map.of("Location", location)));
+            // Relative, so it also holds behind a reverse proxy that adds a path prefix.
+            return done(HttpReply.empty(HttpResponseStatus.FOUND, Map.of("Location", DashboardRoutes.PREFIX + "/")));
+        }
+        if (!DashboardRoutes.allows(inside, target.trailingSlash())) {
+            return done(HttpReply.error(HttpResponseStatus.FORBIDDEN, "not on the read-only dashboard proxy's"
+                    + " allowlist (see the README); Flink's own REST port serves everything else"));
         }
         String base = upstream.baseUrl();
         if (base == null || base.isBlank()) {
             return done(HttpReply.error(HttpResponseStatus.BAD_GATEWAY,
                     "Flink's REST URL could not be resolved from Flink's configuration; " + SET_URL_HINT));
         }
-        String upstreamPath = ProxiedPath.upstreamPath(target.rawPath());
-        URI uri = ProxiedPath.upstreamUri(base, target.rawPath(), target.rawQuery());
+        URI uri = DashboardRoutes.upstreamUri(base, inside, target.trailingSlash(), target.query());
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(requestTimeout).GET();
         ProxyHeaders.request(browserHeaders).forEach(request::header);
         HttpRequest built = request.build();
-        boolean index = ProxiedPath.isIndex(upstreamPath);
+        boolean index = DashboardRoutes.isIndex(inside);
 
         CompletableFuture<HttpReply> reply = new CompletableFuture<>();
         boolean admitted = limit.submit(() -> send(built, base, index, reply));

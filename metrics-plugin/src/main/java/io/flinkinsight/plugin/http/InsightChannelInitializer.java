@@ -9,11 +9,16 @@ import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.IdleStateHandler;
 
+import java.net.InetAddress;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Builds each connection's pipeline: connection limit, idle timeout, HTTP codec with size limits, gzip, handler. */
+/**
+ * Builds each connection's pipeline: connection limits (in all and per client address), request-head deadline, idle
+ * timeout, HTTP codec with size limits, gzip, handler.
+ */
 final class InsightChannelInitializer extends ChannelInitializer<SocketChannel> {
 
     /** Headroom over the longest accepted request target for the method and protocol on the request line. */
@@ -26,6 +31,7 @@ final class InsightChannelInitializer extends ChannelInitializer<SocketChannel> 
     private final RequestRouter router;
     private final Executor workers;
     private final AtomicInteger open = new AtomicInteger();
+    private final ConcurrentHashMap<InetAddress, Integer> openPerAddress = new ConcurrentHashMap<>();
 
     InsightChannelInitializer(HttpServerSettings settings, RequestRouter router, Executor workers) {
         this.settings = settings;
@@ -41,6 +47,16 @@ final class InsightChannelInitializer extends ChannelInitializer<SocketChannel> 
             return;
         }
         ch.closeFuture().addListener(f -> open.decrementAndGet());
+        InetAddress address = ch.remoteAddress() == null ? null : ch.remoteAddress().getAddress();
+        if (address != null) {
+            int fromAddress = openPerAddress.merge(address, 1, Integer::sum);
+            ch.closeFuture().addListener(
+                    f -> openPerAddress.computeIfPresent(address, (a, n) -> n > 1 ? n - 1 : null));
+            if (fromAddress > settings.maxConnectionsPerAddress()) {
+                ch.close();
+                return;
+            }
+        }
         configure(ch.pipeline(), settings, router, workers);
     }
 
@@ -50,13 +66,14 @@ final class InsightChannelInitializer extends ChannelInitializer<SocketChannel> 
                 .setMaxInitialLineLength(HttpServerSettings.MAX_URI_LENGTH + REQUEST_LINE_OVERHEAD)
                 .setMaxHeaderSize(settings.maxRequestHeaderBytes())
                 .setMaxChunkSize(8192);
+        p.addLast("head-deadline", new RequestHeadDeadline(settings.requestHeadTimeout()));
         p.addLast("idle", new IdleStateHandler(0, 0, settings.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
         p.addLast("codec", new HttpServerCodec(decoder));
         p.addLast("compressor", new HttpContentCompressor(
                 COMPRESSION_THRESHOLD_BYTES,
                 StandardCompressionOptions.gzip(GZIP_LEVEL, 15, 8),
                 StandardCompressionOptions.deflate(GZIP_LEVEL, 15, 8)));
-        p.addLast("handler", new InsightHttpHandler(router, workers));
+        p.addLast("handler", new InsightHttpHandler(router, workers, settings.access()));
     }
 
     int openConnections() {

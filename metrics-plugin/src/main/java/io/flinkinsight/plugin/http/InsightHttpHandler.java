@@ -29,25 +29,27 @@ import java.util.concurrent.RejectedExecutionException;
 /**
  * One connection's requests: refuses what is malformed or not allowed on the network thread, hands the rest to the
  * worker executor (so a slow gauge never stalls I/O; the dashboard proxy answers later from its own threads) and
- * writes answers back in request order. Read-only: GET and
- * HEAD, OPTIONS for CORS preflight; request bodies are refused.
+ * writes answers back in request order. Read-only: GET and HEAD only, every other method is 405 on every path;
+ * request bodies are refused; {@link PortAccess} decides who is answered.
  */
 final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
 
     private static final Logger LOG = LoggerFactory.getLogger(InsightHttpHandler.class);
-    private static final String ALLOW = "GET, HEAD, OPTIONS";
+    private static final String ALLOW = "GET, HEAD";
     /** Pipelined requests waiting behind the one in progress; a client sending more is cut off. */
     private static final int MAX_PENDING = 16;
 
     private final RequestRouter router;
     private final Executor workers;
+    private final PortAccess access;
     private final ArrayDeque<HttpRequest> pending = new ArrayDeque<>();
     private boolean busy;
     private boolean closing;
 
-    InsightHttpHandler(RequestRouter router, Executor workers) {
+    InsightHttpHandler(RequestRouter router, Executor workers, PortAccess access) {
         this.router = router;
         this.workers = workers;
+        this.access = access;
     }
 
     @Override
@@ -56,6 +58,7 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
         if (!(msg instanceof HttpRequest request) || closing) {
             return;
         }
+        RequestHeadDeadline.headReceived(ctx);
         if (pending.size() >= MAX_PENDING) {
             closing = true;
             ctx.close();
@@ -102,17 +105,10 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
             return;
         }
         HttpMethod method = request.method();
-        if (method.equals(HttpMethod.OPTIONS)) {
-            finish(ctx, request, HttpReply.empty(HttpResponseStatus.NO_CONTENT, Map.of(
-                    "Allow", ALLOW,
-                    "Access-Control-Allow-Methods", ALLOW,
-                    "Access-Control-Allow-Headers", "*",
-                    "Access-Control-Max-Age", "600")), false);
-            return;
-        }
         if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD)) {
             finish(ctx, request, HttpReply.error(HttpResponseStatus.METHOD_NOT_ALLOWED,
-                    "method " + method + " not allowed", Map.of("Allow", ALLOW)), hasBody(request));
+                    "only GET and HEAD are served: nothing on this port changes the cluster", Map.of("Allow", ALLOW)),
+                    hasBody(request));
             return;
         }
         if (hasBody(request)) {
@@ -129,8 +125,16 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
         RequestTarget target;
         try {
             target = RequestTarget.parse(request.uri());
-        } catch (BadRequestException e) {
+        } catch (TargetRefusal.Refused e) {
             finish(ctx, request, HttpReply.error(HttpResponseStatus.BAD_REQUEST, e.getMessage()), false);
+            return;
+        }
+        HttpReply login = access.tokenLogin(target);
+        HttpReply refusal = login != null
+                ? login
+                : access.refusal(target, request.headers(), ctx.channel().remoteAddress());
+        if (refusal != null) {
+            finish(ctx, request, refusal, false);
             return;
         }
         ReferenceCountUtil.retain(request);
@@ -185,7 +189,11 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
         if (reply.status() != HttpResponseStatus.NO_CONTENT) {
             headers.setInt(HttpHeaderNames.CONTENT_LENGTH, length);
         }
-        headers.set(HttpHeaderNames.ACCESS_CONTROL_ALLOW_ORIGIN, "*");
+        String origin = access.allowedOrigin(request.headers());
+        if (origin != null) {
+            headers.set(HttpHeaderNames.ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+            headers.set(HttpHeaderNames.VARY, HttpHeaderNames.ORIGIN);
+        }
         headers.set("X-Content-Type-Options", "nosniff");
         reply.headers().forEach(headers::set);
         if (!keepAlive) {

@@ -60,7 +60,7 @@ public final class InsightHttpServer implements AutoCloseable {
             ClassLoader staticFiles) {
         this.settings = settings;
         this.router = new RequestRouter(scrape, endpoints, new StaticFiles(staticFiles),
-                new StaticFiles(staticFiles, StaticFiles.TAB_ROOT), dashboard);
+                new StaticFiles(staticFiles, StaticFiles.TAB_ROOT), dashboard, settings.dashboardProxy());
     }
 
     /** Binds and starts serving. Returns the bound address, or null when no port was free (logged). */

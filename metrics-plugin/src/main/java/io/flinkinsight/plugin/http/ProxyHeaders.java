@@ -88,7 +88,7 @@ final class ProxyHeaders {
         } else {
             return location;
         }
-        return ProxiedPath.PREFIX + path;
+        return "/" + DashboardRoutes.PREFIX + path;
     }
 
     private static String pathOf(String base) {

@@ -1,5 +1,7 @@
 package io.flinkinsight.plugin.http;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -10,7 +12,8 @@ public final class QueryParameters {
     private final Map<String, List<String>> values;
 
     public QueryParameters(Map<String, List<String>> values) {
-        this.values = Map.copyOf(values);
+        // In the order given, so what the dashboard proxy forwards reads like what was sent.
+        this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
     }
 
     public Map<String, List<String>> asMap() {

@@ -17,18 +17,21 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Maps a validated GET/HEAD request to its answer: the scrape, a JSON endpoint, Flink's dashboard through the proxy,
- * the tab's script, a panel file, or the panel's index for an app route. Runs on an HTTP worker thread, never on the
- * network thread, and never throws; only the proxy answers later, every other answer is complete on return.
+ * Maps a decoded GET/HEAD request to its answer: the scrape, a JSON endpoint, Flink's dashboard through the proxy,
+ * the tab's script, or one of the panel's files (the panel routes with the URL's fragment, so no other path is its
+ * page). Runs on an HTTP worker thread, never on the network thread, and never throws; only the proxy answers
+ * later, every other answer is complete on return.
  */
 final class RequestRouter {
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestRouter.class);
     private static final int MAX_LOGGED_FAILURES = 10;
     private static final Map<String, String> NO_STORE = Map.of("Cache-Control", "no-store");
+    private static final String PROXY_OFF =
+            "the dashboard proxy is turned off (metrics.reporter.insight.hub.dashboard-proxy.enabled)";
 
     static final String METRICS_PATH = "/metrics";
-    /** The folder of the tab's script, e.g. {@value TabInjection#SCRIPT_PATH}. */
+    /** The folder of the tab's script ({@value TabInjection#SCRIPT_SRC} from Flink's page under /flink/). */
     static final String TAB_PATH = "/insight-tab/";
 
     private final ScrapeSource scrape;
@@ -36,6 +39,7 @@ final class RequestRouter {
     private final StaticFiles files;
     private final StaticFiles tabFiles;
     private final FlinkDashboardProxy dashboard;
+    private final boolean dashboardProxy;
     private final AtomicInteger loggedFailures = new AtomicInteger();
     /** Size of the last scrape, so the next one allocates its buffer once. */
     private volatile int lastScrapeBytes = 64 * 1024;
@@ -43,7 +47,7 @@ final class RequestRouter {
     /** A router without Flink's dashboard (answered 404 under /flink/). */
     RequestRouter(ScrapeSource scrape, Map<String, JsonEndpoint> endpoints, StaticFiles files) {
         this(scrape, endpoints, files, new StaticFiles(RequestRouter.class.getClassLoader(), StaticFiles.TAB_ROOT),
-                new FlinkDashboardProxy(DashboardUpstream.NONE));
+                new FlinkDashboardProxy(DashboardUpstream.NONE), true);
     }
 
     RequestRouter(
@@ -51,19 +55,23 @@ final class RequestRouter {
             Map<String, JsonEndpoint> endpoints,
             StaticFiles files,
             StaticFiles tabFiles,
-            FlinkDashboardProxy dashboard) {
+            FlinkDashboardProxy dashboard,
+            boolean dashboardProxy) {
         this.scrape = scrape;
         this.endpoints = Map.copyOf(endpoints);
         this.files = files;
         this.tabFiles = tabFiles;
         this.dashboard = dashboard;
+        this.dashboardProxy = dashboardProxy;
     }
 
     /** The answer to a request; complete on return except for the dashboard proxy's. Never fails. */
     CompletableFuture<HttpReply> route(RequestTarget target, HttpHeaders headers, ByteBufAllocator alloc) {
         try {
-            if (ProxiedPath.isProxied(target.path())) {
-                return dashboard.forward(target, headers);
+            if (DashboardRoutes.isProxied(target)) {
+                return dashboardProxy
+                        ? dashboard.forward(target, headers)
+                        : CompletableFuture.completedFuture(HttpReply.error(HttpResponseStatus.NOT_FOUND, PROXY_OFF));
             }
             return CompletableFuture.completedFuture(routeNow(target, headers.get(HttpHeaderNames.ACCEPT), alloc));
         } catch (Throwable t) {
@@ -93,10 +101,6 @@ final class RequestRouter {
                             Map.of("Cache-Control", "no-cache"));
         }
         StaticFiles.StaticFile file = files.find(path);
-        if (file == null && !StaticFiles.looksLikeFile(path)) {
-            // An app route of the panel (e.g. /checkpoints/abc): the panel's router resolves it in the browser.
-            file = files.index();
-        }
         if (file == null) {
             return HttpReply.error(HttpResponseStatus.NOT_FOUND, "not found: " + path);
         }

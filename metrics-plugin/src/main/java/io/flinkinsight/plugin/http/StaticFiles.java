@@ -85,16 +85,6 @@ final class StaticFiles {
         return loaded;
     }
 
-    StaticFile index() {
-        return find("/");
-    }
-
-    /** True when the last path segment looks like a file name, so a miss is a 404 rather than an app route. */
-    static boolean looksLikeFile(String path) {
-        int slash = path.lastIndexOf('/');
-        return path.indexOf('.', slash + 1) >= 0;
-    }
-
     private StaticFile load(String relative) {
         URL url = classLoader.getResource(root + relative);
         if (url == null || url.toString().endsWith("/")) {

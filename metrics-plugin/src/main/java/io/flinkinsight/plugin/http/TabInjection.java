@@ -4,15 +4,18 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * Adds the Insight tab to Flink's dashboard: one {@code <script>} tag, loading {@value #SCRIPT_PATH} from the
+ * Adds the Insight tab to Flink's dashboard: one {@code <script>} tag, loading {@value #SCRIPT_SRC} from the
  * plugin, put before {@code </body>} of Flink's {@code index.html}. Flink's dashboard has no extension point, so
  * the proxied page is the only place to hook in; the script itself finds Flink's menu in the browser.
  */
 final class TabInjection {
 
-    /** Where the plugin serves the tab's script (from the classpath folder {@code flink-tab/}). */
-    static final String SCRIPT_PATH = "/insight-tab/tab.js";
-    static final String SCRIPT_TAG = "<script src=\"" + SCRIPT_PATH + "\"></script>";
+    /**
+     * The tab's script, served from the classpath folder {@code flink-tab/} at {@code /insight-tab/tab.js}, relative
+     * to Flink's page at {@code /flink/}, so it also resolves behind a reverse proxy that adds a path prefix.
+     */
+    static final String SCRIPT_SRC = "../insight-tab/tab.js";
+    static final String SCRIPT_TAG = "<script src=\"" + SCRIPT_SRC + "\"></script>";
 
     private static final String BODY_END = "</body>";
 
@@ -29,7 +32,7 @@ final class TabInjection {
      */
     static byte[] inject(byte[] html) {
         String page = new String(html, StandardCharsets.UTF_8);
-        if (page.contains("src=\"" + SCRIPT_PATH + "\"")) {
+        if (page.contains("src=\"" + SCRIPT_SRC + "\"")) {
             return html;
         }
         int at = lastIndexOfIgnoreCase(page, BODY_END);

@@ -1,6 +1,7 @@
 package io.flinkinsight.plugin.runtime;
 
 import io.flinkinsight.plugin.InsightOptions;
+import io.flinkinsight.plugin.http.PortAccess;
 import io.flinkinsight.plugin.http.PortRange;
 import io.flinkinsight.plugin.hub.ClientTarget;
 import io.flinkinsight.plugin.store.StoreSettings;
@@ -35,7 +36,11 @@ public record InsightConfiguration(
         int maxRequestHeaderBytes,
         Duration idleTimeout,
         int maxConnections,
-        int httpThreads) {
+        int httpThreads,
+        int maxConnectionsPerAddress,
+        Duration requestHeadTimeout,
+        PortAccess access,
+        boolean dashboardProxy) {
 
     /** Caps samples per series so a long retention with a fine resolution cannot take the host's heap. */
     static final long MAX_SAMPLES_PER_SERIES = 100_000;
@@ -99,7 +104,12 @@ public record InsightConfiguration(
                 r.integer(InsightOptions.HTTP_MAX_REQUEST_HEADER_BYTES, 1024, 65536),
                 r.duration(InsightOptions.HTTP_IDLE_TIMEOUT, Duration.ofSeconds(1), Duration.ofHours(1)),
                 r.integer(InsightOptions.HTTP_MAX_CONNECTIONS, 1, 10_000),
-                r.integer(InsightOptions.HTTP_THREADS, 1, 16));
+                r.integer(InsightOptions.HTTP_THREADS, 1, 16),
+                r.integer(InsightOptions.HTTP_MAX_CONNECTIONS_PER_ADDRESS, 1, 10_000),
+                r.duration(InsightOptions.HTTP_REQUEST_HEAD_TIMEOUT, Duration.ofSeconds(1), Duration.ofMinutes(5)),
+                PortAccess.parse(r.raw(InsightOptions.HTTP_ACCESS), config.getProperty(InsightOptions.HTTP_TOKEN.key(),
+                        ""), r.raw(InsightOptions.HTTP_ALLOWED_ORIGINS), userPrefix),
+                r.bool(InsightOptions.HUB_DASHBOARD_PROXY_ENABLED));
     }
 
     /** What the stores may keep, for {@code InsightStores}. */

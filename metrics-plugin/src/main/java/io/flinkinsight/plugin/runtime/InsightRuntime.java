@@ -105,7 +105,8 @@ public final class InsightRuntime implements AutoCloseable {
     private void startServer() {
         HttpServerSettings settings = new HttpServerSettings(
                 config.ports(), config.bindHost(), config.maxRequestHeaderBytes(), config.idleTimeout(),
-                config.maxConnections(), config.httpThreads());
+                config.maxConnections(), config.httpThreads(), config.maxConnectionsPerAddress(),
+                config.requestHeadTimeout(), config.access(), config.dashboardProxy());
         InsightHttpServer s = new InsightHttpServer(
                 settings, (format, out) -> writer.write(index.families(), format, out), endpoints(), dashboard());
         if (s.start() != null) {
@@ -172,7 +173,7 @@ public final class InsightRuntime implements AutoCloseable {
         o.put("historyRetentionMs", config.historyRetention().toMillis());
         boolean hub = stores.hubRunning();
         o.put("flinkWebUrl", hub ? stores.flinkWebUrl() : null);
-        o.put("flinkDashboardPath", hub ? DASHBOARD_PATH : null);
+        o.put("flinkDashboardPath", hub && config.dashboardProxy() ? DASHBOARD_PATH : null);
         return o;
     }
 

@@ -96,7 +96,7 @@ class FlinkDashboardProxyITCase {
             assertThat(header(raw, "Content-Security-Policy")).as(path).isNull();
             assertThat(header(raw, "Cache-Control")).as(path).isEqualTo("no-cache");
         }
-        String script = TestingHttpClient.get(port, TabInjection.SCRIPT_PATH);
+        String script = TestingHttpClient.get(port, RequestRouter.TAB_PATH + "tab.js");
         assertThat(status(script)).isEqualTo(200);
         assertThat(body(script)).contains("nz-menu-item", "MutationObserver");
     }
@@ -111,9 +111,9 @@ class FlinkDashboardProxyITCase {
         String json = TestingHttpClient.get(port, "/flink/jobs/overview");
         assertThat(body(json)).isEqualTo(JOBS_OVERVIEW);
         assertThat(header(json, "Content-Type")).isEqualTo("application/json; charset=UTF-8");
-        String missing = TestingHttpClient.get(port, "/flink/jobs/unknown");
+        String missing = TestingHttpClient.get(port, "/flink/jobs/0123456789abcdef0123456789abcdef");
         assertThat(status(missing)).isEqualTo(404);
-        assertThat(body(missing)).contains("Not found: /jobs/unknown");
+        assertThat(body(missing)).contains("Not found: /jobs/0123456789abcdef0123456789abcdef");
     }
 
     @Test
@@ -123,12 +123,13 @@ class FlinkDashboardProxyITCase {
         String raw = TestingHttpClient.get(port, "/flink");
 
         assertThat(status(raw)).isEqualTo(302);
-        assertThat(header(raw, "Location")).isEqualTo("/flink/");
+        assertThat(header(raw, "Location")).as("relative, so a path prefix in front of the port is kept")
+                .isEqualTo("flink/");
         assertThat(flink.received()).isEmpty();
     }
 
     @Test
-    void queriesAreForwardedAsSentAndOnlyGetReachesFlink() throws Exception {
+    void queriesAreForwardedAsDecodedAndOnlyGetReachesFlink() throws Exception {
         int port = startWithFlink();
 
         request(port, "GET", "/flink/jobs/overview?get=0.numRecordsIn%2C0.numRecordsOut&a=b",
@@ -146,18 +147,27 @@ class FlinkDashboardProxyITCase {
         assertThat(flink.received()).hasSize(2);
         TestingFlinkWeb.Received get = flink.received().get(0);
         assertThat(get.method()).isEqualTo("GET");
-        assertThat(get.uri()).isEqualTo("/jobs/overview?get=0.numRecordsIn%2C0.numRecordsOut&a=b");
+        assertThat(get.uri()).as("re-encoded from what was matched")
+                .isEqualTo("/jobs/overview?get=0.numRecordsIn%2C0.numRecordsOut&a=b");
         assertThat(get.headers()).containsKey("Accept").doesNotContainKeys("Cookie", "Authorization");
         assertThat(flink.received().get(1).method()).isEqualTo("GET");
     }
 
     @Test
-    void traversalOutOfTheProxiedRootNeverReachesFlink() throws Exception {
+    void traversalAndRoutesOffTheAllowlistNeverReachFlink() throws Exception {
         int port = startWithFlink();
 
         for (String path : new String[] {"/flink/../metrics", "/flink/%2e%2e/api/v1/ping", "/flink//x",
-                "/flink/jobs/0123456789abcdef0123456789abcdef/yarn-cancel"}) {
+                "/flink/jobs/0123456789abcdef0123456789abcdef/yarn%2Dcancel%2F"}) {
             assertThat(status(TestingHttpClient.get(port, path))).as(path).isEqualTo(400);
+        }
+        for (String path : new String[] {"/flink/jobs/0123456789abcdef0123456789abcdef/yarn-cancel",
+                "/flink/jobs/0123456789abcdef0123456789abcdef/yarn%2Dcancel",
+                "/flink/jobs/0123456789abcdef0123456789abcdef/%79arn-cancel", "/flink/jobmanager/logs",
+                "/flink/jobs/overview/", "/flink/JOBS/overview"}) {
+            String raw = TestingHttpClient.get(port, path);
+            assertThat(status(raw)).as(path).isEqualTo(403);
+            assertThat(body(raw)).as(path).contains("allowlist");
         }
         assertThat(flink.received()).isEmpty();
     }
@@ -165,10 +175,10 @@ class FlinkDashboardProxyITCase {
     @Test
     void redirectsFromFlinkStayUnderTheProxy() throws Exception {
         int port = startWithFlink();
-        flink.on("/old", new TestingFlinkWeb.Answer(302, "text/plain", new byte[0],
+        flink.on("/old.html", new TestingFlinkWeb.Answer(302, "text/plain", new byte[0],
                 Map.of("Location", flink.baseUrl() + "/index.html"), 0, false));
 
-        String raw = TestingHttpClient.get(port, "/flink/old");
+        String raw = TestingHttpClient.get(port, "/flink/old.html");
 
         assertThat(status(raw)).isEqualTo(302);
         assertThat(header(raw, "Location")).isEqualTo("/flink/index.html");
@@ -189,27 +199,27 @@ class FlinkDashboardProxyITCase {
     @Test
     void answersLargerThanTheLimitAre502WhetherAnnouncedOrStreamed() throws Exception {
         flink = new TestingFlinkWeb()
-                .on("/big", new TestingFlinkWeb.Answer(200, "text/plain", new byte[4096], Map.of(), 0, false))
-                .on("/big-chunked", new TestingFlinkWeb.Answer(200, "text/plain", new byte[4096], Map.of(), 0, true))
-                .on("/small", new TestingFlinkWeb.Answer(200, "text/plain", new byte[1000], Map.of(), 0, true));
+                .on("/big.js", new TestingFlinkWeb.Answer(200, "text/plain", new byte[4096], Map.of(), 0, false))
+                .on("/big-chunked.js", new TestingFlinkWeb.Answer(200, "text/plain", new byte[4096], Map.of(), 0, true))
+                .on("/small.js", new TestingFlinkWeb.Answer(200, "text/plain", new byte[1000], Map.of(), 0, true));
         int port = start(flink.baseUrl(), Duration.ofSeconds(5), 1024);
 
-        for (String path : new String[] {"/flink/big", "/flink/big-chunked"}) {
+        for (String path : new String[] {"/flink/big.js", "/flink/big-chunked.js"}) {
             String raw = TestingHttpClient.get(port, path);
             assertThat(status(raw)).as(path).isEqualTo(502);
             assertThat(body(raw)).as(path).contains("larger than");
         }
-        assertThat(status(TestingHttpClient.get(port, "/flink/small"))).isEqualTo(200);
+        assertThat(status(TestingHttpClient.get(port, "/flink/small.js"))).isEqualTo(200);
     }
 
     @Test
     void flinkTooSlowToAnswerIs504() throws Exception {
         flink = new TestingFlinkWeb()
-                .on("/slow", new TestingFlinkWeb.Answer(200, "text/plain", new byte[1], Map.of(), 3_000, false));
+                .on("/slow.js", new TestingFlinkWeb.Answer(200, "text/plain", new byte[1], Map.of(), 3_000, false));
         int port = start(flink.baseUrl(), Duration.ofMillis(300), 1024);
 
         long started = System.nanoTime();
-        String raw = TestingHttpClient.get(port, "/flink/slow");
+        String raw = TestingHttpClient.get(port, "/flink/slow.js");
 
         assertThat(status(raw)).isEqualTo(504);
         assertThat(body(raw)).contains("did not answer in time");

@@ -131,18 +131,18 @@ class InsightHttpHandlerTest {
     }
 
     @Test
-    void appRouteServesTheIndexButMissingFileIs404() {
-        FullHttpResponse route = http.get("/checkpoints/abc");
-        assertThat(route.status().code()).isEqualTo(200);
-        assertThat(body(route)).contains("<html");
-
-        FullHttpResponse file = http.get("/missing.js");
-        assertThat(file.status().code()).isEqualTo(404);
+    void panelRoutesLiveInTheFragmentSoOtherPathsAre404() {
+        for (String path : List.of("/checkpoints/abc", "/jobs/0123456789abcdef0123456789abcdef/yarn-cancel",
+                "/missing.js", "/overview")) {
+            FullHttpResponse r = http.get(path);
+            assertThat(r.status().code()).as(path).isEqualTo(404);
+            assertThat(body(r)).as(path).doesNotContain("<html");
+        }
     }
 
     @Test
     void tabScriptIsServedAsJavaScript() {
-        FullHttpResponse r = http.get(TabInjection.SCRIPT_PATH);
+        FullHttpResponse r = http.get(RequestRouter.TAB_PATH + "tab.js");
 
         assertThat(r.status().code()).isEqualTo(200);
         assertThat(r.headers().get("Content-Type")).startsWith("text/javascript");
@@ -191,17 +191,30 @@ class InsightHttpHandlerTest {
         List<FullHttpResponse> r = http.send("DELETE /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
 
         assertThat(r.get(0).status().code()).isEqualTo(405);
-        assertThat(r.get(0).headers().get("Allow")).isEqualTo("GET, HEAD, OPTIONS");
+        assertThat(r.get(0).headers().get("Allow")).isEqualTo("GET, HEAD");
     }
 
     @Test
-    void preflightIs204WithCorsHeaders() {
-        List<FullHttpResponse> r = http.send("OPTIONS /api/v1/echo HTTP/1.1\r\nHost: x\r\n"
-                + "Origin: http://localhost:8081\r\nAccess-Control-Request-Method: GET\r\n\r\n");
+    void everyMethodButGetAndHeadIs405OnEveryPath() {
+        for (String method : List.of("POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT", "PROPFIND",
+                "get", "Get", "FOO")) {
+            for (String path : List.of("/metrics", "/api/v1/echo", "/", "/flink/jobs/overview", "/nope")) {
+                TestingHttpChannel c = channel(DIRECT);
+                List<FullHttpResponse> r = c.send(method + " " + path + " HTTP/1.1\r\nHost: x\r\n\r\n");
+                assertThat(r).as("%s %s", method, path).hasSize(1);
+                assertThat(r.get(0).status().code()).as("%s %s", method, path).isEqualTo(405);
+                assertThat(r.get(0).headers().get("Allow")).isEqualTo("GET, HEAD");
+                c.close();
+            }
+        }
+    }
 
-        assertThat(r.get(0).status().code()).isEqualTo(204);
-        assertThat(r.get(0).headers().get("Access-Control-Allow-Origin")).isEqualTo("*");
-        assertThat(r.get(0).headers().get("Allow")).isEqualTo("GET, HEAD, OPTIONS");
+    @Test
+    void noAnswerCarriesCorsHeadersByDefault() {
+        FullHttpResponse r = http.get("/api/v1/echo", "Origin: http://evil.example\r\n");
+
+        assertThat(r.status().code()).isEqualTo(200);
+        assertThat(r.headers().contains("Access-Control-Allow-Origin")).isFalse();
     }
 
     @Test

@@ -35,11 +35,15 @@ class InsightHttpServerITCase {
             Pattern.compile("Flink Insight HTTP server listening on http://([^:/\\s]+):(\\d+)");
 
     private static InsightHttpServer server(String ports, int maxConnections) {
+        return server(ports, maxConnections, maxConnections, Duration.ofSeconds(10));
+    }
+
+    private static InsightHttpServer server(String ports, int maxConnections, int perAddress, Duration headTimeout) {
         MetricIndex index = new MetricIndex(true);
         index.add(new SimpleCounter(), "numRecordsIn", TestingGroups.taskGroup("0"));
         ExpositionWriter writer = new ExpositionWriter(new LongAdder(), DerivedMetrics.NONE);
-        HttpServerSettings settings = new HttpServerSettings(
-                PortRange.parse(ports), "127.0.0.1", 8192, Duration.ofSeconds(60), maxConnections, 2);
+        HttpServerSettings settings = new HttpServerSettings(PortRange.parse(ports), "127.0.0.1", 8192,
+                Duration.ofSeconds(60), maxConnections, 2, perAddress, headTimeout, PortAccess.OPEN, true);
         return new InsightHttpServer(settings, (f, out) -> writer.write(index.families(), f, out),
                 Map.of("/api/v1/ping", q -> Map.of("pong", true)));
     }
@@ -138,6 +142,77 @@ class InsightHttpServerITCase {
             }
             assertThat(response).isNotNull();
             assertThat(status(response)).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void aClientTricklingItsHeadersIsCutAtTheHeadDeadline() throws Exception {
+        try (InsightHttpServer s = server("0", 16, 16, Duration.ofSeconds(1));
+                Socket slow = new Socket("127.0.0.1", s.start().getPort())) {
+            slow.setSoTimeout(5000);
+            long started = System.nanoTime();
+            boolean cut = false;
+            // One header line every 200 ms keeps the connection busy, so the idle timeout never fires.
+            for (int line = 0; line < 40 && !cut; line++) {
+                try {
+                    slow.getOutputStream().write((line == 0 ? "GET /metrics HTTP/1.1\r\n" : "X-" + line + ": y\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+                    slow.getOutputStream().flush();
+                    Thread.sleep(200);
+                } catch (java.io.IOException e) {
+                    cut = true;
+                }
+                cut = cut || closedByPeer(slow);
+            }
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+            assertThat(cut).as("connection closed while its headers still trickled in").isTrue();
+            assertThat(took).isLessThan(Duration.ofSeconds(6));
+            assertThat(status(get(s.port(), "/metrics"))).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void oneAddressCannotHoldEveryConnectionAndStarvePrometheus() throws Exception {
+        try (InsightHttpServer s = server("0", 64, 8, Duration.ofSeconds(10))) {
+            int port = s.start().getPort();
+            List<Socket> flood = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < 150; i++) {
+                    flood.add(new Socket("127.0.0.1", port));
+                }
+                int open = 0;
+                for (Socket socket : flood) {
+                    open += closedByPeer(socket) ? 0 : 1;
+                }
+                assertThat(open).as("connections from 127.0.0.1 left open").isEqualTo(8);
+                // Prometheus, from another address, is still answered.
+                try (Socket scrape = new Socket()) {
+                    scrape.bind(new InetSocketAddress("127.0.0.2", 0));
+                    scrape.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+                    scrape.setSoTimeout(5000);
+                    scrape.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                            .getBytes(StandardCharsets.US_ASCII));
+                    String answer = new String(scrape.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+                    assertThat(status(answer)).isEqualTo(200);
+                }
+            } finally {
+                for (Socket socket : flood) {
+                    socket.close();
+                }
+            }
+        }
+    }
+
+    /** Whether the server closed {@code socket}: a read sees end of stream (waits at most 1 s for it). */
+    private static boolean closedByPeer(Socket socket) throws Exception {
+        socket.setSoTimeout(1000);
+        try {
+            return socket.getInputStream().read() == -1;
+        } catch (java.net.SocketTimeoutException e) {
+            return false;
+        } catch (java.io.IOException e) {
+            return true;
         }
     }
 

@@ -3,6 +3,7 @@ package io.flinkinsight.plugin.http;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -64,10 +65,10 @@ class TabInjectionTest {
 
     @Test
     void onlyFlinksIndexIsInjected() {
-        assertThat(ProxiedPath.isIndex("/")).isTrue();
-        assertThat(ProxiedPath.isIndex("/index.html")).isTrue();
-        assertThat(ProxiedPath.isIndex("/jobs/overview")).isFalse();
-        assertThat(ProxiedPath.isIndex("/main.6cd446413e0aff84.js")).isFalse();
-        assertThat(ProxiedPath.isIndex("/assets/index.html")).isFalse();
+        assertThat(DashboardRoutes.isIndex(List.of())).isTrue();
+        assertThat(DashboardRoutes.isIndex(List.of("index.html"))).isTrue();
+        assertThat(DashboardRoutes.isIndex(List.of("jobs", "overview"))).isFalse();
+        assertThat(DashboardRoutes.isIndex(List.of("main.6cd446413e0aff84.js"))).isFalse();
+        assertThat(DashboardRoutes.isIndex(List.of("assets", "index.html"))).isFalse();
     }
 }

@@ -18,8 +18,11 @@ final class TestingHttpChannel implements AutoCloseable {
     private final EmbeddedChannel channel = new EmbeddedChannel();
 
     TestingHttpChannel(RequestRouter router, Executor workers) {
-        InsightChannelInitializer.configure(
-                channel.pipeline(), HttpServerSettings.loopbackForTests(), router, workers);
+        this(router, workers, HttpServerSettings.loopbackForTests());
+    }
+
+    TestingHttpChannel(RequestRouter router, Executor workers, HttpServerSettings settings) {
+        InsightChannelInitializer.configure(channel.pipeline(), settings, router, workers);
     }
 
     /** Sends raw bytes and returns every complete response the server wrote. */

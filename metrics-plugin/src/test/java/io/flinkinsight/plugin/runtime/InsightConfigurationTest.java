@@ -90,6 +90,21 @@ class InsightConfigurationTest {
     }
 
     @Test
+    void badHttpHardeningValuesNameTheKeyAndRange() {
+        assertThatThrownBy(() -> parse("http.max-connections-per-address", "0"))
+                .hasMessageContaining("metrics.reporter.insight.http.max-connections-per-address")
+                .hasMessageContaining("[1, 10000]");
+        assertThatThrownBy(() -> parse("http.request-head-timeout", "10 min"))
+                .hasMessageContaining("metrics.reporter.insight.http.request-head-timeout")
+                .hasMessageContaining("[1 s, 5 min]");
+        assertThatThrownBy(() -> parse("http.access", "public"))
+                .hasMessageContaining("metrics.reporter.insight.http.access")
+                .hasMessageContaining("open, loopback or token");
+        assertThatThrownBy(() -> parse("hub.dashboard-proxy.enabled", "maybe"))
+                .hasMessageContaining("metrics.reporter.insight.hub.dashboard-proxy.enabled");
+    }
+
+    @Test
     void badDurationNamesTheFullKeyAndRange() {
         assertThatThrownBy(() -> parse("history.resolution", "5 parsecs"))
                 .hasMessageContaining("metrics.reporter.insight.history.resolution")

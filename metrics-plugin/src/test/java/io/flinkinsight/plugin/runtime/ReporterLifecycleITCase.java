@@ -135,7 +135,7 @@ class ReporterLifecycleITCase {
                 assertThat(overview).contains("\"role\":\"jobmanager\"", "\"flinkDashboardPath\":\"/flink/\"",
                         "\"flinkWebUrl\":\"" + flink.baseUrl() + "\"");
                 assertThat(status(dashboard)).isEqualTo(200);
-                assertThat(dashboard).contains("<flink-root></flink-root><script src=\"/insight-tab/tab.js\">"
+                assertThat(dashboard).contains("<flink-root></flink-root><script src=\"../insight-tab/tab.js\">"
                         + "</script></body>");
             } finally {
                 metrics.close();

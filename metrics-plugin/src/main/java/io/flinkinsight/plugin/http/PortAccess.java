@@ -1,0 +1,198 @@
+package io.flinkinsight.plugin.http;
+
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.cookie.Cookie;
+import io.netty.handler.codec.http.cookie.ServerCookieDecoder;
+
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Who may use what on the port. {@code /metrics} answers whoever reaches the port, as Flink's PrometheusReporter
+ * does. The panel, the JSON API and the dashboard proxy answer per {@link Mode}, and never a browser page of another
+ * site (by the Fetch Metadata headers every current browser sends) unless its origin is allowed: without that, a page
+ * an operator happens to open could fire requests at the port even though it cannot read the answers.
+ *
+ */
+public final class PortAccess {
+
+    /** The values of {@code metrics.reporter.insight.http.access}. */
+    enum Mode {
+        OPEN,
+        LOOPBACK,
+        TOKEN
+    }
+
+    /** The cookie that carries the token for a browser, set by opening a page once with {@code ?token=}. */
+    static final String TOKEN_COOKIE = "flink-insight-token";
+    static final String TOKEN_PARAMETER = "token";
+    private static final int MIN_TOKEN_LENGTH = 16;
+
+    /** Everyone, no token, no other origin: the defaults. */
+    public static final PortAccess OPEN = new PortAccess(Mode.OPEN, new byte[0], Set.of());
+
+    private final Mode mode;
+    private final byte[] token;
+    /** Lower case, {@code scheme://host[:port]}. */
+    private final Set<String> allowedOrigins;
+
+    private PortAccess(Mode mode, byte[] token, Set<String> allowedOrigins) {
+        this.mode = mode;
+        this.token = token.clone();
+        this.allowedOrigins = Set.copyOf(allowedOrigins);
+    }
+
+    Mode mode() {
+        return mode;
+    }
+
+    /**
+     * Reads the options' values; a bad value fails naming the key (never echoing the token).
+     *
+     * @param keyPrefix how the user spelled the options' prefix, for messages
+     */
+    public static PortAccess parse(String mode, String token, String origins, String keyPrefix) {
+        Mode m;
+        try {
+            m = Mode.valueOf(mode.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(keyPrefix + "http.access: '" + mode
+                    + "' is invalid; expected open, loopback or token");
+        }
+        String t = token.trim();
+        if (m == Mode.TOKEN && (t.length() < MIN_TOKEN_LENGTH || !t.chars().allMatch(c -> c > 0x20 && c < 0x7f))) {
+            throw new IllegalArgumentException(keyPrefix + "http.token must be at least " + MIN_TOKEN_LENGTH
+                    + " printable ASCII characters without spaces when " + keyPrefix + "http.access is token"
+                    + " (the value is not shown)");
+        }
+        Set<String> allowed = new LinkedHashSet<>();
+        for (String origin : origins.split(",")) {
+            if (!origin.isBlank()) {
+                allowed.add(origin(origin.trim(), keyPrefix));
+            }
+        }
+        return new PortAccess(m, m == Mode.TOKEN ? t.getBytes(StandardCharsets.US_ASCII) : new byte[0], allowed);
+    }
+
+    private static String origin(String origin, String keyPrefix) {
+        try {
+            URI uri = URI.create(origin);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            boolean bare = uri.getRawPath() == null || uri.getRawPath().isEmpty();
+            if ((scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null && bare
+                    && uri.getRawQuery() == null && uri.getRawFragment() == null && uri.getRawUserInfo() == null) {
+                return origin.toLowerCase(Locale.ROOT);
+            }
+        } catch (IllegalArgumentException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(keyPrefix + "http.allowed-origins: '" + origin
+                + "' is invalid; expected origins such as https://grafana.example.com or http://10.0.0.5:3000,"
+                + " comma-separated, without paths");
+    }
+
+    /**
+     * Null when the request may be answered, else the refusal. {@code /metrics} is always answered.
+     *
+     * @param remote the client's address
+     */
+    HttpReply refusal(RequestTarget target, HttpHeaders headers, SocketAddress remote) {
+        if (target.path().equals(RequestRouter.METRICS_PATH)) {
+            return null;
+        }
+        if (isCrossSite(headers) && allowedOrigin(headers) == null) {
+            return HttpReply.error(HttpResponseStatus.FORBIDDEN, "a page of another site may not use this port;"
+                    + " allow its origin with metrics.reporter.insight.http.allowed-origins");
+        }
+        switch (mode) {
+            case LOOPBACK:
+                if (!(remote instanceof InetSocketAddress address) || address.getAddress() == null
+                        || !address.getAddress().isLoopbackAddress()) {
+                    return HttpReply.error(HttpResponseStatus.FORBIDDEN, "this port serves the panel, its API and"
+                            + " Flink's dashboard only to loopback (metrics.reporter.insight.http.access: loopback);"
+                            + " /metrics is open");
+                }
+                return null;
+            case TOKEN:
+                return hasToken(headers) ? null : HttpReply.error(HttpResponseStatus.UNAUTHORIZED,
+                        "a bearer token is required (metrics.reporter.insight.http.access: token); /metrics is open",
+                        Map.of("WWW-Authenticate", "Bearer realm=\"flink-insight\""));
+            default:
+                return null;
+        }
+    }
+
+    /**
+     * The answer to a page opened with a valid {@code ?token=}: the token goes into an HttpOnly, same-site cookie,
+     * and the browser is sent to the same page without it (so it leaves the address bar and the history). Null for
+     * any other request.
+     */
+    HttpReply tokenLogin(RequestTarget target) {
+        if (mode != Mode.TOKEN || !target.trailingSlash()) {
+            return null;
+        }
+        List<String> given = target.query().asMap().get(TOKEN_PARAMETER);
+        if (given == null || given.size() != 1 || !matches(given.get(0))) {
+            return null;
+        }
+        String cookie = TOKEN_COOKIE + "=" + new String(token, StandardCharsets.US_ASCII)
+                + "; Path=/; HttpOnly; SameSite=Strict";
+        return HttpReply.empty(HttpResponseStatus.SEE_OTHER, Map.of("Location", "./", "Set-Cookie", cookie,
+                "Cache-Control", "no-store"));
+    }
+
+    /** The request's origin when it is allowed to read answers from a browser, else null. */
+    String allowedOrigin(HttpHeaders headers) {
+        String origin = headers.get(HttpHeaderNames.ORIGIN);
+        if (origin == null || allowedOrigins.isEmpty()) {
+            return null;
+        }
+        return allowedOrigins.contains(origin.trim().toLowerCase(Locale.ROOT)) ? origin.trim() : null;
+    }
+
+    /** A browser's request from a page of another site, other than following a link to the port. */
+    private static boolean isCrossSite(HttpHeaders headers) {
+        String site = headers.get("Sec-Fetch-Site");
+        if (site == null) {
+            return false; // not a browser, or one too old to say; it still cannot read answers (no CORS)
+        }
+        site = site.trim().toLowerCase(Locale.ROOT);
+        boolean otherSite = site.equals("cross-site") || site.equals("same-site");
+        String mode = headers.get("Sec-Fetch-Mode");
+        String dest = headers.get("Sec-Fetch-Dest");
+        boolean topLevelNavigation = "navigate".equalsIgnoreCase(mode) && "document".equalsIgnoreCase(dest);
+        return otherSite && !topLevelNavigation;
+    }
+
+    private boolean hasToken(HttpHeaders headers) {
+        String authorization = headers.get(HttpHeaderNames.AUTHORIZATION);
+        if (authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
+                && matches(authorization.substring(7).trim())) {
+            return true;
+        }
+        String cookies = headers.get(HttpHeaderNames.COOKIE);
+        if (cookies != null) {
+            for (Cookie cookie : ServerCookieDecoder.STRICT.decodeAll(cookies)) {
+                if (cookie.name().equals(TOKEN_COOKIE) && matches(cookie.value())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Constant-time comparison, so the answer's timing tells nothing about how much of a guess was right. */
+    private boolean matches(String candidate) {
+        return token.length > 0 && MessageDigest.isEqual(token, candidate.getBytes(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,157 @@
+package io.flinkinsight.plugin.http;
+
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaders;
+import org.junit.jupiter.api.Test;
+
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+
+import static io.flinkinsight.plugin.http.TestingHttpChannel.body;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class PortAccessTest {
+
+    private static final String TOKEN = "s3cret-token-0123456789";
+    private static final String PREFIX = "metrics.reporter.insight.";
+    private static final InetSocketAddress LOOPBACK = new InetSocketAddress("127.0.0.1", 40000);
+    private static final InetSocketAddress REMOTE = new InetSocketAddress("10.1.2.3", 40000);
+
+    private static TestingHttpChannel channel(PortAccess access) {
+        RequestRouter router = new RequestRouter((format, out) -> out.write("up 1\n".getBytes(StandardCharsets.UTF_8)),
+                Map.of("/api/v1/echo", q -> Map.of("ok", true)),
+                new StaticFiles(PortAccessTest.class.getClassLoader()));
+        HttpServerSettings settings = new HttpServerSettings(PortRange.parse("0"), "127.0.0.1", 8192,
+                Duration.ofSeconds(60), 128, 2, 32, Duration.ofSeconds(10), access, true);
+        return new TestingHttpChannel(router, Runnable::run, settings);
+    }
+
+    private static HttpHeaders headers(String... nameValues) {
+        HttpHeaders h = new DefaultHttpHeaders();
+        for (int i = 0; i < nameValues.length; i += 2) {
+            h.add(nameValues[i], nameValues[i + 1]);
+        }
+        return h;
+    }
+
+    private static RequestTarget target(String uri) throws Exception {
+        return RequestTarget.parse(uri);
+    }
+
+    @Test
+    void loopbackModeAnswersOnlyLoopbackButMetricsEveryone() throws Exception {
+        PortAccess access = PortAccess.parse("loopback", "", "", PREFIX);
+
+        assertThat(access.refusal(target("/api/v1/jobs"), headers(), LOOPBACK)).isNull();
+        assertThat(access.refusal(target("/api/v1/jobs"), headers(), REMOTE).status().code()).isEqualTo(403);
+        assertThat(access.refusal(target("/flink/jobs/overview"), headers(), REMOTE).status().code()).isEqualTo(403);
+        assertThat(access.refusal(target("/"), headers(), REMOTE).status().code()).isEqualTo(403);
+        assertThat(access.refusal(target("/metrics"), headers(), REMOTE)).isNull();
+    }
+
+    @Test
+    void tokenModeNeedsTheBearerTokenOrItsCookie() throws Exception {
+        PortAccess access = PortAccess.parse("token", TOKEN, "", PREFIX);
+
+        HttpReply none = access.refusal(target("/api/v1/jobs"), headers(), LOOPBACK);
+        assertThat(none.status().code()).isEqualTo(401);
+        assertThat(none.headers()).containsEntry("WWW-Authenticate", "Bearer realm=\"flink-insight\"");
+        assertThat(access.refusal(target("/api/v1/jobs"), headers("Authorization", "Bearer " + TOKEN), REMOTE))
+                .isNull();
+        assertThat(access.refusal(target("/api/v1/jobs"), headers("Authorization", "bearer " + TOKEN), REMOTE))
+                .isNull();
+        assertThat(access.refusal(target("/api/v1/jobs"), headers("Authorization", "Bearer " + TOKEN + "x"),
+                REMOTE).status().code()).isEqualTo(401);
+        assertThat(access.refusal(target("/api/v1/jobs"), headers("Authorization", "Basic " + TOKEN), REMOTE)
+                .status().code()).isEqualTo(401);
+        assertThat(access.refusal(target("/api/v1/jobs"),
+                headers("Cookie", "a=b; " + PortAccess.TOKEN_COOKIE + "=" + TOKEN), REMOTE)).isNull();
+        assertThat(access.refusal(target("/metrics"), headers(), REMOTE)).isNull();
+    }
+
+    @Test
+    void tokenInTheQueryBecomesAnHttpOnlyCookieAndLeavesTheAddressBar() throws Exception {
+        PortAccess access = PortAccess.parse("token", TOKEN, "", PREFIX);
+
+        HttpReply login = access.tokenLogin(target("/?token=" + TOKEN));
+
+        assertThat(login.status().code()).isEqualTo(303);
+        assertThat(login.headers()).containsEntry("Location", "./");
+        assertThat(login.headers().get("Set-Cookie")).contains(PortAccess.TOKEN_COOKIE + "=" + TOKEN, "HttpOnly",
+                "SameSite=Strict");
+        assertThat(access.tokenLogin(target("/?token=wrong-token-0123456789"))).isNull();
+        assertThat(access.tokenLogin(target("/api/v1/jobs?token=" + TOKEN))).isNull();
+        assertThat(PortAccess.OPEN.tokenLogin(target("/?token=" + TOKEN))).isNull();
+    }
+
+    @Test
+    void pagesOfOtherSitesAreRefusedUnlessTheirOriginIsAllowed() throws Exception {
+        PortAccess open = PortAccess.OPEN;
+        HttpHeaders crossSiteFetch = headers("Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "cors",
+                "Sec-Fetch-Dest", "empty", "Origin", "http://grafana.example:3000");
+        HttpHeaders sameSiteImage = headers("Sec-Fetch-Site", "same-site", "Sec-Fetch-Mode", "no-cors",
+                "Sec-Fetch-Dest", "image");
+        HttpHeaders linkFollowed = headers("Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "navigate",
+                "Sec-Fetch-Dest", "document");
+        HttpHeaders framed = headers("Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "navigate",
+                "Sec-Fetch-Dest", "iframe");
+        HttpHeaders ownPage = headers("Sec-Fetch-Site", "same-origin", "Sec-Fetch-Mode", "cors");
+
+        assertThat(open.refusal(target("/api/v1/jobs"), crossSiteFetch, LOOPBACK).status().code()).isEqualTo(403);
+        assertThat(open.refusal(target("/flink/jobs/overview"), sameSiteImage, LOOPBACK).status().code())
+                .isEqualTo(403);
+        assertThat(open.refusal(target("/flink/jobs/overview"), framed, LOOPBACK).status().code()).isEqualTo(403);
+        assertThat(open.refusal(target("/"), linkFollowed, LOOPBACK)).isNull();
+        assertThat(open.refusal(target("/api/v1/jobs"), ownPage, LOOPBACK)).isNull();
+        assertThat(open.refusal(target("/metrics"), crossSiteFetch, LOOPBACK)).isNull();
+        assertThat(open.allowedOrigin(crossSiteFetch)).isNull();
+
+        PortAccess grafana = PortAccess.parse("open", "", "http://GRAFANA.example:3000, https://x.example", PREFIX);
+        assertThat(grafana.refusal(target("/api/v1/jobs"), crossSiteFetch, LOOPBACK)).isNull();
+        assertThat(grafana.allowedOrigin(crossSiteFetch)).isEqualTo("http://grafana.example:3000");
+        assertThat(grafana.allowedOrigin(headers("Origin", "http://grafana.example:3001"))).isNull();
+    }
+
+    @Test
+    void badValuesNameTheKeyAndNeverEchoTheToken() {
+        assertThatThrownBy(() -> PortAccess.parse("public", "", "", PREFIX))
+                .hasMessageContaining(PREFIX + "http.access").hasMessageContaining("open, loopback or token");
+        assertThatThrownBy(() -> PortAccess.parse("token", "short-secret", "", PREFIX))
+                .hasMessageContaining(PREFIX + "http.token").hasMessageContaining("16")
+                .hasMessageNotContaining("short-secret");
+        assertThatThrownBy(() -> PortAccess.parse("token", "with space 0123456789", "", PREFIX))
+                .hasMessageContaining(PREFIX + "http.token");
+        for (String origin : new String[] {"*", "grafana.example", "http://x.example/path", "ftp://x.example",
+                "http://u@x.example"}) {
+            assertThatThrownBy(() -> PortAccess.parse("open", "", origin, PREFIX)).as(origin)
+                    .hasMessageContaining(PREFIX + "http.allowed-origins");
+        }
+    }
+
+    @Test
+    void handlerAnswersRefusalsBeforeAnyRouteRuns() {
+        try (TestingHttpChannel c = channel(PortAccess.parse("loopback", "", "", PREFIX))) {
+            // Netty's EmbeddedChannel has no IP address: it stands for a remote client here.
+            FullHttpResponse api = c.get("/api/v1/echo");
+            assertThat(api.status().code()).isEqualTo(403);
+            assertThat(body(api)).contains("loopback", "\"status\":403");
+            assertThat(c.get("/metrics").status().code()).isEqualTo(200);
+        }
+        try (TestingHttpChannel c = channel(PortAccess.parse("token", TOKEN, "", PREFIX))) {
+            assertThat(c.get("/api/v1/echo").status().code()).isEqualTo(401);
+            assertThat(c.get("/api/v1/echo", "Authorization: Bearer " + TOKEN + "\r\n").status().code())
+                    .isEqualTo(200);
+        }
+        try (TestingHttpChannel c = channel(PortAccess.parse("open", "", "http://grafana.example:3000", PREFIX))) {
+            FullHttpResponse r = c.get("/api/v1/echo", "Origin: http://grafana.example:3000\r\n");
+            assertThat(r.headers().get("Access-Control-Allow-Origin")).isEqualTo("http://grafana.example:3000");
+            assertThat(r.headers().get("Vary")).isEqualTo("origin");
+            assertThat(c.get("/api/v1/echo", "Origin: http://evil.example\r\n").headers()
+                    .contains("Access-Control-Allow-Origin")).isFalse();
+        }
+    }
+}
