@@ -5,9 +5,10 @@
 //   INSIGHT_URL=http://127.0.0.1:9250 [SCREENSHOT_DIR=/tmp/shots] [CHROMIUM_PATH=/usr/bin/chromium] \
 //     node e2e/flink-tab.e2e.mjs
 //
-// Checks: the hub names its dashboard path, Flink's dashboard renders there (its own menu and REST data), the
-// "Insight" entry appears in the dashboard's left menu beside Flink's entries, clicking it opens the panel, and the
-// panel links back to the dashboard. Prints each check; exits 1 if any failed.
+// Checks: the hub names its dashboard path, Flink's dashboard renders there (its own menu and REST data), the tab
+// script is loaded by a relative URL, the "Insight" entry appears in the dashboard's left menu beside Flink's entries
+// and links to the panel relatively (../ from the dashboard, so a path prefix in front of the hub works), clicking it
+// opens the panel, and the panel links back to the dashboard. Prints each check; exits 1 if any failed.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -31,6 +32,11 @@ function check(name, ok, detail = '') {
     failures.push(`${name}${detail ? `: ${detail}` : ''}`);
     console.log(`FAIL ${name}${detail ? `: ${detail}` : ''}`);
   }
+}
+
+/** A URL relative to the page's base: no scheme, no leading slash (which would leave a path prefix). */
+function relative(url) {
+  return typeof url === 'string' && url !== '' && !url.startsWith('/') && !/^[a-z][a-z0-9+.-]*:/i.test(url);
 }
 
 const overview = await (await fetch(`${base}/api/v1/overview`, { signal: AbortSignal.timeout(10_000) })).json();
@@ -81,7 +87,16 @@ try {
     check('the entry is styled as Flink\'s own menu items (ant-menu-item)', sameClass);
     const fallback = await page.locator('#flink-insight-tab-button').count();
     check('no fallback button when the menu is found', fallback === 0, `${fallback} buttons`);
+    // Relative, so that behind a reverse proxy with a path prefix it stays under the prefix.
+    const link = await entry.locator('a').first()
+      .evaluate((a) => ({ attr: a.getAttribute('href'), resolved: a.href }));
+    check('the entry links to the panel by a relative URL that resolves to the hub\'s /',
+      relative(link.attr) && link.resolved.split('#')[0] === `${base}/`, JSON.stringify(link));
   }
+  const tabScripts = await page.evaluate(() => [...document.querySelectorAll('script[src*="insight-tab/tab.js"]')]
+    .map((s) => s.getAttribute('src')));
+  check('the dashboard loads the tab script by a relative URL', tabScripts.length === 1 && relative(tabScripts[0]),
+    JSON.stringify(tabScripts));
   if (shots) {
     mkdirSync(shots, { recursive: true });
     await page.screenshot({ path: join(shots, 'flink-dashboard-tab.png') });
@@ -93,7 +108,8 @@ try {
       .then(() => true, () => false);
     const panel = opened && await page.locator('fi-root .fi-sider').first().waitFor({ timeout: WAIT_MS })
       .then(() => true, () => false);
-    check('clicking the entry opens the Insight panel', !!panel, page.url());
+    check('clicking the entry opens the Insight panel at the hub\'s /', !!panel && new URL(page.url()).pathname === '/',
+      page.url());
 
     const back = page.locator('a.fi-menu-back');
     const backShown = await back.waitFor({ timeout: WAIT_MS }).then(() => true, () => false);

@@ -35,7 +35,7 @@ async function timeToFirstChart(browser) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   try {
     const page = await context.newPage();
-    await page.goto(`${base}/`, { waitUntil: 'commit' });
+    await page.goto(`${base}/#/overview`, { waitUntil: 'commit' });
     await page.waitForFunction(
       () => {
         const api = globalThis.insightEcharts;

@@ -6,8 +6,10 @@
 //   [INSIGHT_JOB=<job id>] [CHROMIUM_PATH=/usr/bin/chromium] node e2e/panel.e2e.mjs
 //
 // Checks: every view renders charts with data points (read from the ECharts instances), a deep link to a job page
-// loads directly, no dialog ever opens (job and operator names are HTML injection attempts in the fixtures), the
-// unreachable-hub state shows (also for real, when INSIGHT_STOP_HOOK stops the hub), and the URL keeps range and refresh. Prints each check; exits 1 if any failed.
+// (`#/jobs/<id>`: the view is in the URL's fragment) loads directly while the old path style `/jobs/<id>` is no longer
+// the panel (404), no dialog ever opens (job and operator names are HTML injection attempts in the fixtures), the
+// unreachable-hub state shows (also for real, when INSIGHT_STOP_HOOK stops the hub), and the URL keeps range and
+// refresh. Prints each check; exits 1 if any failed.
 import { execSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -118,7 +120,7 @@ try {
     ?? jobs.jobs[0]?.jobId;
 
   // Overview
-  await page.goto(`${base}/overview?range=1h`);
+  await page.goto(`${base}/#/overview?range=1h`);
   await page.getByRole('heading', { name: 'Overview' }).waitFor();
   const hasCheckpoints = checkpoints.jobs.some((j) => j.checkpoints.length);
   const overviewCharts = await waitForCharts(page, hasCheckpoints ? 'Checkpoint async-phase size' : undefined);
@@ -140,12 +142,12 @@ try {
   await screenshot(page, 'overview');
 
   // URL state: the range and refresh survive clicks and navigation.
-  await page.goto(`${base}/overview?range=5m&refresh=off`);
+  await page.goto(`${base}/#/overview?range=5m&refresh=off`);
   await page.getByRole('radio', { name: '1h' }).click();
   await page.waitForURL(/range=1h/);
   check('url: range change is written to the URL', /refresh=off/.test(page.url()), page.url());
   await page.getByRole('link', { name: 'Jobs' }).click();
-  await page.waitForURL(/\/jobs/);
+  await page.waitForURL(/#\/jobs/);
   check('url: navigation keeps range and refresh', /range=1h/.test(page.url()) && /refresh=off/.test(page.url()), page.url());
 
   // Jobs
@@ -165,13 +167,22 @@ try {
   await noInjectedMarkup(page, 'jobs');
   await screenshot(page, 'jobs');
 
-  // Job detail, loaded directly (deep link: the hub answers index.html for app routes)
+  // Job detail, loaded directly (deep link: the route is in the fragment, the page is the hub's /)
   if (cpJob) {
     const deep = await context.newPage();
     deep.on('dialog', async (d) => { check('no dialog opens', false, d.message()); await d.dismiss().catch(() => {}); });
-    const response = await deep.goto(`${base}/jobs/${cpJob}?range=1h`);
-    check('deep link: /jobs/<id> answers the panel', response?.status() === 200, `HTTP ${response?.status()}`);
+    // The old path style is no longer the panel: the hub answers unknown paths with 404, not with index.html.
+    const old = await deep.goto(`${base}/jobs/${cpJob}?range=1h`);
+    const oldIsPanel = await deep.locator('fi-root').count();
+    check('old path style: /jobs/<id> answers 404, not the panel', old?.status() === 404 && oldIsPanel === 0,
+      `HTTP ${old?.status()}, ${oldIsPanel ? 'the panel' : 'no panel'}`);
+    const response = await deep.goto(`${base}/#/jobs/${cpJob}?range=1h`);
+    check('deep link: #/jobs/<id> answers the panel', response?.status() === 200, `HTTP ${response?.status()}`);
     await deep.locator('h1').first().waitFor();
+    const opened = await deep.locator('.fi-page-head h1.fi-name').first().waitFor({ timeout: WAIT_MS })
+      .then(() => true, () => false);
+    check('deep link: #/jobs/<id> opens the job page', opened && new URL(deep.url()).hash.startsWith(`#/jobs/${cpJob}`),
+      deep.url());
     const jobHasCheckpoints = checkpoints.jobs.some((j) => j.jobId === cpJob && j.checkpoints.length);
     const jobCharts = await waitForCharts(deep, jobHasCheckpoints ? 'Checkpointed size' : undefined);
     if (jobHasCheckpoints) {
@@ -194,7 +205,7 @@ try {
   }
 
   // Client
-  await page.goto(`${base}/client?range=1h`);
+  await page.goto(`${base}/#/client?range=1h`);
   await page.getByRole('heading', { name: 'Client' }).waitFor();
   if (client.available) {
     const clientCharts = await waitForCharts(page);
@@ -216,7 +227,7 @@ try {
     }
     return route.abort('connectionrefused');
   });
-  await down.goto(`${base}/overview?refresh=off`);
+  await down.goto(`${base}/#/overview?refresh=off`);
   await down.locator('.fi-state-error').first().waitFor();
   const message = await down.locator('.fi-state-error').first().textContent();
   check('error: unreachable hub shows the error state', /unreachable/i.test(message ?? ''), message ?? '');
@@ -227,7 +238,7 @@ try {
   if (stopHook) {
     const live = await context.newPage();
     live.on('dialog', async (d) => { check('no dialog opens', false, d.message()); await d.dismiss().catch(() => {}); });
-    await live.goto(`${base}/overview?range=1h`);
+    await live.goto(`${base}/#/overview?range=1h`);
     await live.getByRole('heading', { name: 'Overview' }).waitFor();
     execSync(stopHook, { stdio: 'inherit', timeout: 60_000 });
     const shown = await live.locator('.fi-sider-error').first().waitFor({ timeout: 30_000 }).then(() => true, () => false);

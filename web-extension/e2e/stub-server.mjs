@@ -1,6 +1,7 @@
 // A stand-in for the hub, for developing and checking the panel without a Flink cluster: serves the built panel
-// (dist/insight-web, index.html for app routes) and /api/v1/* from e2e/fixtures, every timestamp shifted so the
-// recorded hour ends now. GET/HEAD only, 127.0.0.1 only.
+// (dist/insight-web; index.html at /, the views are in the fragment: /#/jobs/<id>; like the hub, any other path that
+// is not a file of the panel is 404) and /api/v1/* from e2e/fixtures, every timestamp shifted so the recorded hour
+// ends now. GET/HEAD only, 127.0.0.1 only.
 //
 //   node e2e/stub-server.mjs [--port 9299] [--client-unavailable]
 //
@@ -138,14 +139,11 @@ const server = createServer((req, res) => {
     res.end(req.method === 'HEAD' ? undefined : JSON.stringify(body));
     return;
   }
-  let file = normalize(join(distDir, url.pathname === '/' ? 'index.html' : url.pathname));
+  const file = normalize(join(distDir, url.pathname === '/' ? 'index.html' : url.pathname));
   if (!file.startsWith(distDir) || !existsSync(file) || !extname(file)) {
-    if (extname(url.pathname)) {
-      res.writeHead(404, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ error: `not found: ${url.pathname}`, status: 404 }));
-      return;
-    }
-    file = join(distDir, 'index.html');
+    res.writeHead(404, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ error: `not found: ${url.pathname}`, status: 404 }));
+    return;
   }
   const type = TYPES[extname(file)] ?? 'application/octet-stream';
   res.writeHead(200, { 'Content-Type': type, ...(type.startsWith('text/html') ? { 'Content-Security-Policy': CSP } : {}) });

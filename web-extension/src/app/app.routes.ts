@@ -1,6 +1,6 @@
-import { Routes } from '@angular/router';
+import { RouterFeatures, Routes, withComponentInputBinding, withHashLocation } from '@angular/router';
 
-/** One lazy route per page; unknown paths go to the overview (the hub already sends index.html for them). */
+/** One lazy route per page (in the URL's fragment: `#/overview`); unknown routes go to the overview. */
 export const routes: Routes = [
   { path: '', pathMatch: 'full', redirectTo: 'overview' },
   {
@@ -25,3 +25,11 @@ export const routes: Routes = [
   },
   { path: '**', redirectTo: 'overview' },
 ];
+
+/**
+ * The router's features, shared with the specs: the view lives in the URL's fragment (`#/jobs/<id>?range=1h`), so
+ * the hub serves one page at `/` and answers unknown paths with 404 instead of the panel, and the panel works
+ * unchanged behind a reverse proxy that adds a path prefix (`https://host/insight/#/overview`); route inputs are
+ * bound from the path and the query.
+ */
+export const routerFeatures: RouterFeatures[] = [withHashLocation(), withComponentInputBinding()];

@@ -14,7 +14,21 @@ describe('App', () => {
     await settle();
     const links = [...fixture.nativeElement.querySelectorAll('.fi-menu a')] as HTMLAnchorElement[];
     expect(links.map((a) => a.textContent?.trim())).toEqual(['◔Overview', '☰Jobs', '⇄Client']);
-    expect(links[1].getAttribute('href')).toBe('/jobs?range=1h&refresh=off');
+    expect(links[1].getAttribute('href')).toBe('#/jobs?range=1h&refresh=off');
+  });
+
+  it('linksRelativelySoThePanelWorksBehindAPathPrefix', async () => {
+    const router = TestBed.inject(Router);
+    const fixture = TestBed.createComponent(App);
+    await router.navigateByUrl('/jobs?range=1h');
+    await settle();
+    answer('api/v1/overview', { role: 'jobmanager', flinkDashboardPath: '/flink/' });
+    await settle();
+    const hrefs = ([...fixture.nativeElement.querySelectorAll('a[href]')] as HTMLAnchorElement[])
+      .map((a) => a.getAttribute('href') ?? '');
+    expect(hrefs).toContain('#/overview?range=1h');
+    expect(hrefs).toContain('flink/');
+    expect(hrefs.filter((h) => h.startsWith('/') || /^[a-z]+:/i.test(h))).toEqual([]);
   });
 
   it('writesTheChosenRangeAndPausedRefreshToTheUrl', async () => {

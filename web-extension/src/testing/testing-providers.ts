@@ -2,16 +2,19 @@ import { EnvironmentProviders, Provider } from '@angular/core';
 import { provideHttpClient } from '@angular/common/http';
 import { HttpTestingController, provideHttpClientTesting, TestRequest } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
-import { provideRouter, withComponentInputBinding } from '@angular/router';
+import { provideRouter } from '@angular/router';
 import { provideEchartsCore } from 'ngx-echarts';
 
-import { routes } from '../app/app.routes';
+import { routerFeatures, routes } from '../app/app.routes';
 import { TestingEcharts } from './testing-echarts';
 
-/** The panel's providers for a spec: real router and routes, HttpClient against the testing backend, fake charts. */
+/**
+ * The panel's providers for a spec: the real router, routes and router features (hash location, so links read
+ * `#/jobs/...`), HttpClient against the testing backend, fake charts.
+ */
 export function panelTestProviders(echarts = new TestingEcharts()): (Provider | EnvironmentProviders)[] {
   return [
-    provideRouter(routes, withComponentInputBinding()),
+    provideRouter(routes, ...routerFeatures),
     provideHttpClient(),
     provideHttpClientTesting(),
     provideEchartsCore({ echarts: echarts as never }),

@@ -24,7 +24,7 @@ describe('JobsPage', () => {
     const link = page.querySelector('td.fi-name a') as HTMLAnchorElement;
     expect(link.textContent?.trim()).toBe(HOSTILE_NAME);
     expect(page.querySelector('img')).toBeNull();
-    expect(link.getAttribute('href')).toBe(`/jobs/${JOB_ID}?refresh=off`);
+    expect(link.getAttribute('href')).toBe(`#/jobs/${JOB_ID}?refresh=off`);
   });
 
   it('listsStatusLatencyAndLastCheckpoint', async () => {

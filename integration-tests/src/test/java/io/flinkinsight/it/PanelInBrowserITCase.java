@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The panel in Debian's Chromium (playwright-core), served by the hub of a real cluster that runs the demo workload
- * and a query whose job is named like an XSS payload: the e2e scripts in web-extension/e2e drive the browser; this
+ * and a query whose job is named like an XSS payload: the e2e scripts in web-extension/e2e drive the browser (the tab
+ * in Flink's dashboard, pages of other sites and a path-prefix proxy in front of the hub, then the panel itself); this
  * test sets up the cluster, hands them its URLs, and fails when they fail.
  */
 class PanelInBrowserITCase {
@@ -35,7 +36,8 @@ class PanelInBrowserITCase {
                 .config("metrics.reporter.insight.hub.poll-interval", "2 s")
                 .start();
                 SqlSession streaming = cluster.sqlSession()) {
-            DemoWorkload.startStreamingJob(cluster, streaming, Duration.ofSeconds(60));
+            // The RUNNING streaming job, as /jobs/overview names it.
+            String streamingJob = DemoWorkload.startStreamingJob(cluster, streaming, Duration.ofSeconds(60));
             try (SqlSession queries = cluster.sqlSession()) {
                 DemoWorkload.prepareShortQueries(queries);
                 for (String query : DemoWorkload.shortQueries()) {
@@ -54,6 +56,13 @@ class PanelInBrowserITCase {
                     Path.of("target", "panel-screenshots").toAbsolutePath().toString());
             // First the tab in Flink's own dashboard (the hub's copy under /flink/), while the JobManager is up.
             runE2e("e2e/flink-tab.e2e.mjs", Map.of("INSIGHT_URL", hub, "SCREENSHOT_DIR", screenshots));
+            // Then pages of other sites against the hub's port (no read, no cancel of the streaming job, checked on
+            // Flink's own REST API), and the hub behind a reverse proxy with a path prefix.
+            runE2e("e2e/cross-origin.e2e.mjs", Map.of(
+                    "INSIGHT_URL", hub,
+                    "FLINK_REST_URL", cluster.restUrl(),
+                    "JOB_ID", streamingJob,
+                    "SCREENSHOT_DIR", screenshots));
             // The panel's script ends by stopping the JobManager, to see the panel's hub-unreachable state.
             long jobManagerPid = cluster.process(Role.JOBMANAGER).pid();
             runE2e("e2e/panel.e2e.mjs", Map.of(
