@@ -188,6 +188,13 @@ class PluginOnSessionClusterITCase {
         assertThat(cluster.restGet("/overview").path("taskmanagers").asInt()).isEqualTo(1);
     }
 
+    @Test
+    void slowHeadersAndAConnectionFloodFromOneAddressDoNotStopTheScrape() throws Exception {
+        HostileHttp.assertSlowHeaderClientIsCut(cluster.insightUrl(Role.TASKMANAGER));
+        HostileHttp.assertOneAddressCannotStarveTheScrape(cluster.insightUrl(Role.TASKMANAGER));
+        assertThat(cluster.restGet("/overview").path("taskmanagers").asInt()).isEqualTo(1);
+    }
+
     private int points(String query) throws Exception {
         int total = 0;
         for (JsonNode s : json(cluster.insightGet(Role.JOBMANAGER, query)).path("series")) {
