@@ -1,6 +1,5 @@
 package io.flinkinsight.plugin;
 
-import io.flinkinsight.plugin.hub.ClientTarget;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
@@ -99,6 +98,10 @@ public final class InsightOptions {
                     .defaultValue(Duration.ofSeconds(10))
                     .withDescription("How often the hub polls Flink's REST API (between 1 s and 1 h).");
 
+    /** Bounds of {@link #HUB_CLIENTS}: the hub scans each port of every entry every poll. */
+    public static final int HUB_CLIENTS_MAX_ENTRIES = 16;
+    public static final int HUB_CLIENTS_MAX_PORTS_PER_ENTRY = 32;
+
     public static final ConfigOption<String> HUB_CLIENTS =
             ConfigOptions.key("hub.clients")
                     .stringType()
@@ -107,8 +110,8 @@ public final class InsightOptions {
                             "Insight endpoints of client processes (SQL Gateways running the interactive client)"
                                     + " whose figures the hub gathers every poll, as a comma-separated list of"
                                     + " host:port or host:first-last, e.g. gateway-1:9250-9260 (at most "
-                                    + ClientTarget.MAX_ENTRIES + " entries of at most "
-                                    + ClientTarget.MAX_PORTS_PER_ENTRY + " ports; a range is scanned for the plugin"
+                                    + HUB_CLIENTS_MAX_ENTRIES + " entries of at most "
+                                    + HUB_CLIENTS_MAX_PORTS_PER_ENTRY + " ports; a range is scanned for the plugin"
                                     + " whose role is client). They must be listed because the JobManager does not know its"
                                     + " clients: they call its REST API but never register with it. Empty gathers"
                                     + " none. Has no effect in other processes.");

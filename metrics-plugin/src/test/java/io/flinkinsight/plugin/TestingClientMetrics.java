@@ -1,6 +1,6 @@
 package io.flinkinsight.plugin;
 
-import io.flinkinsight.plugin.metrics.TestingGroups;
+import io.flinkinsight.plugin.index.TestingGroups;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.HistogramStatistics;

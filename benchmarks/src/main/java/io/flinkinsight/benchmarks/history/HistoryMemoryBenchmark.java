@@ -52,7 +52,7 @@ public final class HistoryMemoryBenchmark {
 
         SteppingClock clock = new SteppingClock(START_MILLIS);
         StoreSettings settings = new StoreSettings(
-                retention, resolution, Math.max(seriesCount, 20_000), 100, 500, "", Duration.ofSeconds(10));
+                retention, resolution, Math.max(seriesCount, 20_000), 100, 500);
         SeriesStore store = new SeriesStore(settings, clock);
         long stepMillis = resolution.toMillis();
         long samplesPerSeries = retention.toMillis() / stepMillis;

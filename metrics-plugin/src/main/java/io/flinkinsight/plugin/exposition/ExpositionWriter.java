@@ -1,8 +1,8 @@
 package io.flinkinsight.plugin.exposition;
 
-import io.flinkinsight.plugin.metrics.MetricFamily;
-import io.flinkinsight.plugin.metrics.MetricKind;
-import io.flinkinsight.plugin.metrics.RegisteredMetric;
+import io.flinkinsight.plugin.index.MetricFamily;
+import io.flinkinsight.plugin.index.MetricKind;
+import io.flinkinsight.plugin.index.RegisteredMetric;
 import org.apache.flink.metrics.HistogramStatistics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,18 +55,18 @@ public final class ExpositionWriter {
         }
     }
 
+    private static final String SCRAPE_ERRORS = "flink_insight_scrape_errors_total";
+
     private final LongAdder scrapeErrors;
-    private final DerivedMetrics derivedMetrics;
 
     /**
      * @param scrapeErrors process-wide count of values that could not be read, exposed in every scrape
      */
-    public ExpositionWriter(LongAdder scrapeErrors, DerivedMetrics derivedMetrics) {
+    public ExpositionWriter(LongAdder scrapeErrors) {
         this.scrapeErrors = scrapeErrors;
-        this.derivedMetrics = derivedMetrics;
     }
 
-    /** Writes every family, then the derived ones, and drains the buffer. Returns the number of samples written. */
+    /** Writes every family, then the plugin's scrape-error count, and drains the buffer; returns the samples. */
     public int write(MetricFamily[] families, ExpositionFormat format, ExpositionBuffer out) {
         boolean om = format == ExpositionFormat.OPENMETRICS;
         double[] scratch = new double[QUANTILES.length + 1];
@@ -74,7 +74,7 @@ public final class ExpositionWriter {
         for (MetricFamily family : families) {
             samples += writeFamily(family, om, out, scratch);
         }
-        samples += writeDerived(families, om, out);
+        samples += writeScrapeErrors(om, out);
         if (om) {
             out.write(EOF);
         }
@@ -207,61 +207,21 @@ public final class ExpositionWriter {
         out.write((byte) ' ');
     }
 
-    private int writeDerived(MetricFamily[] families, boolean om, ExpositionBuffer out) {
-        List<DerivedFamily> derived = new ArrayList<>();
-        try {
-            derived.addAll(derivedMetrics.derive(families));
-        } catch (Throwable t) {
-            scrapeErrors.increment();
-            LOG.debug("Derived metrics failed in this scrape", t);
-        }
-        derived.add(DerivedFamily.single(
-                "flink_insight_scrape_errors_total",
-                "Metric values Flink Insight could not read while scraping; those samples were skipped.",
-                "counter",
-                scrapeErrors.sum()));
-        derived.sort(Comparator.comparing(DerivedFamily::name));
-        int samples = 0;
-        for (DerivedFamily f : derived) {
-            boolean counter = f.type().equals("counter");
-            // OpenMetrics names a counter family without its _total suffix; text 0.0.4 names it as its samples.
-            String familyName = counter && om ? f.name().substring(0, f.name().length() - "_total".length()) : f.name();
-            out.write(HELP);
-            out.writeAscii(familyName);
-            out.write((byte) ' ');
-            out.write(MetricFamily.escapeHelpBytes(f.help(), om));
-            out.write((byte) '\n');
-            out.write(TYPE);
-            out.writeAscii(familyName);
-            out.writeAscii(" " + f.type() + "\n");
-            for (DerivedFamily.Sample s : f.samples()) {
-                out.writeAscii(f.name());
-                if (!s.labels().isEmpty()) {
-                    out.write((byte) '{');
-                    boolean first = true;
-                    for (Map.Entry<String, String> e : s.labels().entrySet()) {
-                        if (!first) {
-                            out.write((byte) ',');
-                        }
-                        first = false;
-                        out.writeAscii(e.getKey());
-                        out.writeAscii("=\"");
-                        out.write(escapeLabelValue(e.getValue()));
-                        out.write((byte) '"');
-                    }
-                    out.write((byte) '}');
-                }
-                out.write((byte) ' ');
-                out.writeDouble(s.value());
-                out.write((byte) '\n');
-                samples++;
-            }
-        }
-        return samples;
-    }
-
-    private static byte[] escapeLabelValue(String value) {
-        return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n").getBytes(StandardCharsets.UTF_8);
+    /** The plugin's own figure: values it could not read, so a scrape that skipped some says so. */
+    private int writeScrapeErrors(boolean om, ExpositionBuffer out) {
+        // OpenMetrics names a counter family without its _total suffix; text 0.0.4 names it as its samples.
+        String family = om ? SCRAPE_ERRORS.substring(0, SCRAPE_ERRORS.length() - "_total".length()) : SCRAPE_ERRORS;
+        out.write(HELP);
+        out.writeAscii(family);
+        out.writeAscii(" Metric values Flink Insight could not read while scraping; those samples were skipped.\n");
+        out.write(TYPE);
+        out.writeAscii(family);
+        out.writeAscii(" counter\n");
+        out.writeAscii(SCRAPE_ERRORS);
+        out.write((byte) ' ');
+        out.writeDouble(scrapeErrors.sum());
+        out.write((byte) '\n');
+        return 1;
     }
 
     private static byte[] ascii(String s) {

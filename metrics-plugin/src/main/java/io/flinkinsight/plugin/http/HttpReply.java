@@ -11,28 +11,19 @@ import java.util.Map;
  * A response before it becomes Netty's: status, content type, body and extra headers. Owns {@code body} until it is
  * written or released.
  */
-record HttpReply(HttpResponseStatus status, String contentType, ByteBuf body, Map<String, String> headers) {
+public record HttpReply(HttpResponseStatus status, String contentType, ByteBuf body, Map<String, String> headers) {
 
-    static final String JSON = "application/json; charset=utf-8";
+    public static final String JSON = "application/json; charset=utf-8";
 
-    static HttpReply json(byte[] body) {
-        return new HttpReply(HttpResponseStatus.OK, JSON, Unpooled.wrappedBuffer(body), Map.of());
-    }
-
-    static HttpReply error(HttpResponseStatus status, String message) {
+    public static HttpReply error(HttpResponseStatus status, String message) {
         return error(status, message, Map.of());
     }
 
-    static HttpReply error(HttpResponseStatus status, String message, Map<String, String> headers) {
+    public static HttpReply error(HttpResponseStatus status, String message, Map<String, String> headers) {
         return new HttpReply(status, JSON, Unpooled.wrappedBuffer(Json.error(status.code(), message)), headers);
     }
 
-    static HttpReply empty(HttpResponseStatus status, Map<String, String> headers) {
+    public static HttpReply empty(HttpResponseStatus status, Map<String, String> headers) {
         return new HttpReply(status, null, Unpooled.EMPTY_BUFFER, headers);
-    }
-
-    /** The body as text, for tests and logs. */
-    String bodyText() {
-        return body.toString(StandardCharsets.UTF_8);
     }
 }

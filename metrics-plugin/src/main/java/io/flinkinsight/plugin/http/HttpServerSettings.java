@@ -12,7 +12,6 @@ import java.time.Duration;
  * @param maxConnectionsPerAddress connections from one client address beyond this many are closed at once
  * @param requestHeadTimeout a request's head must arrive within this, from its first byte or the connection's start
  * @param access who may use what on the port
- * @param dashboardProxy whether the hub proxies Flink's dashboard under {@code /flink/}
  */
 public record HttpServerSettings(
         PortRange ports,
@@ -23,15 +22,8 @@ public record HttpServerSettings(
         int threads,
         int maxConnectionsPerAddress,
         Duration requestHeadTimeout,
-        PortAccess access,
-        boolean dashboardProxy) {
+        PortAccess access) {
 
     /** Longest request target accepted; longer ones are answered 414. */
     public static final int MAX_URI_LENGTH = 4096;
-
-    /** Loopback, any free port, defaults otherwise: for tests. */
-    public static HttpServerSettings loopbackForTests() {
-        return new HttpServerSettings(PortRange.parse("0"), "127.0.0.1", 8192, Duration.ofSeconds(60), 128, 2, 32,
-                Duration.ofSeconds(10), PortAccess.OPEN, true);
-    }
 }

@@ -38,29 +38,29 @@ public final class InsightHttpServer implements AutoCloseable {
     private ThreadPoolExecutor workers;
     private volatile Channel serverChannel;
 
-    /** A server that does not proxy Flink's dashboard. */
+    /** A server without a forwarder. */
     public InsightHttpServer(HttpServerSettings settings, ScrapeSource scrape, Map<String, JsonEndpoint> endpoints) {
-        this(settings, scrape, endpoints, DashboardUpstream.NONE);
+        this(settings, scrape, endpoints, null);
     }
 
-    /** @param dashboard where Flink's dashboard is, for the read-only proxy under {@code /flink/} */
+    /** @param forwarder answers its path segment later (the dashboard proxy under {@code /flink}), or null */
     public InsightHttpServer(
             HttpServerSettings settings,
             ScrapeSource scrape,
             Map<String, JsonEndpoint> endpoints,
-            DashboardUpstream dashboard) {
-        this(settings, scrape, endpoints, new FlinkDashboardProxy(dashboard), InsightHttpServer.class.getClassLoader());
+            Forwarder forwarder) {
+        this(settings, scrape, endpoints, forwarder, InsightHttpServer.class.getClassLoader());
     }
 
     InsightHttpServer(
             HttpServerSettings settings,
             ScrapeSource scrape,
             Map<String, JsonEndpoint> endpoints,
-            FlinkDashboardProxy dashboard,
+            Forwarder forwarder,
             ClassLoader staticFiles) {
         this.settings = settings;
         this.router = new RequestRouter(scrape, endpoints, new StaticFiles(staticFiles),
-                new StaticFiles(staticFiles, StaticFiles.TAB_ROOT), dashboard, settings.dashboardProxy());
+                new StaticFiles(staticFiles, StaticFiles.TAB_ROOT), forwarder);
     }
 
     /** Binds and starts serving. Returns the bound address, or null when no port was free (logged). */
@@ -144,7 +144,8 @@ public final class InsightHttpServer implements AutoCloseable {
         }
     }
 
-    static ThreadFactory daemonThreads(String prefix) {
+    /** Daemon threads named {@code prefix1}, {@code prefix2}, ...: they never keep a Flink process alive. */
+    public static ThreadFactory daemonThreads(String prefix) {
         AtomicInteger n = new AtomicInteger();
         return r -> {
             Thread t = new Thread(r, prefix + n.incrementAndGet());

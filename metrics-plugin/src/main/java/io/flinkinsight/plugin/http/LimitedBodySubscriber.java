@@ -16,7 +16,7 @@ import java.util.concurrent.Flow;
 public final class LimitedBodySubscriber implements HttpResponse.BodySubscriber<byte[]> {
 
     /** The body was longer than the limit. */
-    static final class BodyTooLargeException extends IOException {
+    public static final class BodyTooLargeException extends IOException {
         BodyTooLargeException(long maxBytes) {
             super("the response body is larger than " + maxBytes + " bytes");
         }

@@ -17,9 +17,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Maps a decoded GET/HEAD request to its answer: the scrape, a JSON endpoint, Flink's dashboard through the proxy,
+ * Maps a decoded GET/HEAD request to its answer: the scrape, a JSON endpoint, the forwarder (the dashboard proxy),
  * the tab's script, or one of the panel's files (the panel routes with the URL's fragment, so no other path is its
- * page). Runs on an HTTP worker thread, never on the network thread, and never throws; only the proxy answers
+ * page). Runs on an HTTP worker thread, never on the network thread, and never throws; only the forwarder answers
  * later, every other answer is complete on return.
  */
 final class RequestRouter {
@@ -27,27 +27,25 @@ final class RequestRouter {
     private static final Logger LOG = LoggerFactory.getLogger(RequestRouter.class);
     private static final int MAX_LOGGED_FAILURES = 10;
     private static final Map<String, String> NO_STORE = Map.of("Cache-Control", "no-store");
-    private static final String PROXY_OFF =
-            "the dashboard proxy is turned off (metrics.reporter.insight.hub.dashboard-proxy.enabled)";
 
     static final String METRICS_PATH = "/metrics";
-    /** The folder of the tab's script ({@value TabInjection#SCRIPT_SRC} from Flink's page under /flink/). */
+    /** The folder of the tab's script for Flink's dashboard, which the dashboard proxy injects. */
     static final String TAB_PATH = "/insight-tab/";
 
     private final ScrapeSource scrape;
     private final Map<String, JsonEndpoint> endpoints;
     private final StaticFiles files;
     private final StaticFiles tabFiles;
-    private final FlinkDashboardProxy dashboard;
-    private final boolean dashboardProxy;
+    /** Answers one top-level segment later (the dashboard proxy), or null. */
+    private final Forwarder forwarder;
     private final AtomicInteger loggedFailures = new AtomicInteger();
     /** Size of the last scrape, so the next one allocates its buffer once. */
     private volatile int lastScrapeBytes = 64 * 1024;
 
-    /** A router without Flink's dashboard (answered 404 under /flink/). */
+    /** A router without a forwarder. */
     RequestRouter(ScrapeSource scrape, Map<String, JsonEndpoint> endpoints, StaticFiles files) {
         this(scrape, endpoints, files, new StaticFiles(RequestRouter.class.getClassLoader(), StaticFiles.TAB_ROOT),
-                new FlinkDashboardProxy(DashboardUpstream.NONE), true);
+                null);
     }
 
     RequestRouter(
@@ -55,23 +53,20 @@ final class RequestRouter {
             Map<String, JsonEndpoint> endpoints,
             StaticFiles files,
             StaticFiles tabFiles,
-            FlinkDashboardProxy dashboard,
-            boolean dashboardProxy) {
+            Forwarder forwarder) {
         this.scrape = scrape;
         this.endpoints = Map.copyOf(endpoints);
         this.files = files;
         this.tabFiles = tabFiles;
-        this.dashboard = dashboard;
-        this.dashboardProxy = dashboardProxy;
+        this.forwarder = forwarder;
     }
 
-    /** The answer to a request; complete on return except for the dashboard proxy's. Never fails. */
+    /** The answer to a request; complete on return except for the forwarder's. Never fails. */
     CompletableFuture<HttpReply> route(RequestTarget target, HttpHeaders headers, ByteBufAllocator alloc) {
         try {
-            if (DashboardRoutes.isProxied(target)) {
-                return dashboardProxy
-                        ? dashboard.forward(target, headers)
-                        : CompletableFuture.completedFuture(HttpReply.error(HttpResponseStatus.NOT_FOUND, PROXY_OFF));
+            if (forwarder != null && !target.segments().isEmpty()
+                    && target.segments().get(0).equals(forwarder.segment())) {
+                return forwarder.forward(target, headers);
             }
             return CompletableFuture.completedFuture(routeNow(target, headers.get(HttpHeaderNames.ACCEPT), alloc));
         } catch (Throwable t) {
@@ -136,9 +131,11 @@ final class RequestRouter {
         }
     }
 
-    /** Stops the dashboard proxy's threads. */
+    /** Stops the forwarder's threads. */
     void close() {
-        dashboard.close();
+        if (forwarder != null) {
+            forwarder.close();
+        }
     }
 
     private void logFailure(String what, Throwable t) {

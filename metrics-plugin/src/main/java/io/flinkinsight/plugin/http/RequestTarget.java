@@ -21,7 +21,7 @@ import java.util.Map;
  * @param trailingSlash whether the path ended with '/' (the root "/" has no segments and a trailing slash)
  * @param query the decoded query parameters
  */
-record RequestTarget(List<String> segments, boolean trailingSlash, QueryParameters query) {
+public record RequestTarget(List<String> segments, boolean trailingSlash, QueryParameters query) {
 
     static final int MAX_QUERY_PARAMETERS = 64;
 
@@ -29,12 +29,12 @@ record RequestTarget(List<String> segments, boolean trailingSlash, QueryParamete
     private static final String PATH_CHARACTERS =
             "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@";
 
-    RequestTarget {
+    public RequestTarget {
         segments = List.copyOf(segments);
     }
 
     /** Decodes the target of a request line (origin form: an absolute path and an optional query). */
-    static RequestTarget parse(String uri) throws TargetRefusal.Refused {
+    public static RequestTarget parse(String uri) throws TargetRefusal.Refused {
         if (uri.isEmpty() || uri.charAt(0) != '/') {
             throw TargetRefusal.NOT_ABSOLUTE.refuse();
         }
@@ -61,12 +61,12 @@ record RequestTarget(List<String> segments, boolean trailingSlash, QueryParamete
     }
 
     /** The decoded path, e.g. {@code /api/v1/jobs}; unambiguous because no segment holds '/'. */
-    String path() {
+    public String path() {
         return segments.isEmpty() ? "/" : "/" + String.join("/", segments) + (trailingSlash ? "/" : "");
     }
 
     /** Whether the path is {@code prefix} itself or lies under it: {@code ["flink"]} matches /flink and /flink/x. */
-    boolean startsWith(List<String> prefix) {
+    public boolean startsWith(List<String> prefix) {
         return segments.size() >= prefix.size() && segments.subList(0, prefix.size()).equals(prefix);
     }
 

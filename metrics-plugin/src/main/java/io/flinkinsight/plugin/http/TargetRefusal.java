@@ -5,7 +5,7 @@ package io.flinkinsight.plugin.http;
  * The path is decoded exactly once; whatever would decode to a different shape (another segment, another file,
  * another route for a server that decodes again) is refused rather than normalised.
  */
-enum TargetRefusal {
+public enum TargetRefusal {
     NOT_ABSOLUTE("the request target must be an absolute path"),
     FRAGMENT("a request target carries no fragment ('#')"),
     ILLEGAL_CHARACTER("only RFC 3986 path and query characters may appear unencoded"),
@@ -30,7 +30,7 @@ enum TargetRefusal {
     }
 
     /** A request target refused by {@link #rule()}. */
-    static final class Refused extends Exception {
+    public static final class Refused extends Exception {
         private final TargetRefusal rule;
 
         private Refused(TargetRefusal rule) {
@@ -38,7 +38,7 @@ enum TargetRefusal {
             this.rule = rule;
         }
 
-        TargetRefusal rule() {
+        public TargetRefusal rule() {
             return rule;
         }
     }

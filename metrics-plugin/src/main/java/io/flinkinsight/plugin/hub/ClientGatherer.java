@@ -1,12 +1,11 @@
 package io.flinkinsight.plugin.hub;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.flinkinsight.plugin.metrics.RegisteredMetric;
-import io.flinkinsight.plugin.runtime.ProcessRole;
+import io.flinkinsight.plugin.ProcessRole;
+import io.flinkinsight.plugin.index.RegisteredMetric;
 import io.flinkinsight.plugin.store.RateLimitedLog;
 import io.flinkinsight.plugin.store.SeriesKey;
 import io.flinkinsight.plugin.store.SeriesStore;
-import io.flinkinsight.plugin.store.api.ClientEndpoint;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,7 +56,7 @@ final class ClientGatherer {
     static final String CLIENT_LABEL = "client";
     static final String OVERVIEW_PATH = "/api/v1/overview";
     static final String METRICS_PATH =
-            "/api/v1/metrics?contains=" + ClientEndpoint.PREFIX + "&limit=" + MAX_METRICS_PER_CLIENT;
+            "/api/v1/metrics?contains=" + ProcessRole.CLIENT_FIGURE_PREFIX + "&limit=" + MAX_METRICS_PER_CLIENT;
 
     private static final Logger LOG = LoggerFactory.getLogger(ClientGatherer.class);
     private static final long WARN_INTERVAL_MILLIS = 60_000;
@@ -247,7 +246,7 @@ final class ClientGatherer {
                 break;
             }
             String name = metric.path("name").asText("");
-            if (!name.contains(ClientEndpoint.PREFIX)) {
+            if (!name.contains(ProcessRole.CLIENT_FIGURE_PREFIX)) {
                 continue; // a client plugin that ignores 'contains' answers everything
             }
             List<String> labelNames = new ArrayList<>();

@@ -1,5 +1,7 @@
 package io.flinkinsight.plugin.hub;
 
+import io.flinkinsight.plugin.InsightOptions;
+
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,9 +13,9 @@ import java.util.List;
 public record ClientTarget(String host, int firstPort, int lastPort) {
 
     /** Most ports one entry may span: a range is scanned, and a scan must stay cheap. */
-    public static final int MAX_PORTS_PER_ENTRY = 32;
+    public static final int MAX_PORTS_PER_ENTRY = InsightOptions.HUB_CLIENTS_MAX_PORTS_PER_ENTRY;
     /** Most entries: each is polled on every hub round. */
-    public static final int MAX_ENTRIES = 16;
+    public static final int MAX_ENTRIES = InsightOptions.HUB_CLIENTS_MAX_ENTRIES;
 
     public ClientTarget {
         if (firstPort < 1 || lastPort > 65535 || firstPort > lastPort) {

@@ -2,7 +2,6 @@ package io.flinkinsight.plugin.hub;
 
 import io.flinkinsight.plugin.store.RateLimitedLog;
 import io.flinkinsight.plugin.store.SeriesStore;
-import io.flinkinsight.plugin.store.StoreSettings;
 import io.flinkinsight.plugin.store.job.JobStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +26,7 @@ public final class Hub implements AutoCloseable {
     private static final long FIRST_POLL_DELAY_MILLIS = 1_000;
     private static final long WARN_INTERVAL_MILLIS = 60_000;
 
-    private final StoreSettings settings;
+    private final HubSettings settings;
     private final SeriesStore series;
     private final JobStore jobs;
     private final Clock clock;
@@ -37,7 +36,7 @@ public final class Hub implements AutoCloseable {
     private HubPoller poller; // created on the hub thread: resolving the URL reads Flink's configuration file
     private volatile String restUrl;
 
-    private Hub(StoreSettings settings, SeriesStore series, JobStore jobs, Clock clock) {
+    private Hub(HubSettings settings, SeriesStore series, JobStore jobs, Clock clock) {
         this.settings = settings;
         this.series = series;
         this.jobs = jobs;
@@ -48,18 +47,18 @@ public final class Hub implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.clients = settings.hubClients().isEmpty()
+        this.clients = settings.clients().isEmpty()
                 ? null
-                : new ClientGatherer(settings.hubClients(), series, clock);
+                : new ClientGatherer(settings.clients(), series, clock);
     }
 
     /** Starts polling; returns at once (nothing is resolved or fetched on the caller's thread). */
-    public static Hub start(StoreSettings settings, SeriesStore series, JobStore jobs, Clock clock) {
+    public static Hub start(HubSettings settings, SeriesStore series, JobStore jobs, Clock clock) {
         Hub hub = new Hub(settings, series, jobs, clock);
         hub.executor.scheduleWithFixedDelay(
                 hub::pollSafely,
                 FIRST_POLL_DELAY_MILLIS,
-                settings.hubPollInterval().toMillis(),
+                settings.pollInterval().toMillis(),
                 TimeUnit.MILLISECONDS);
         return hub;
     }
@@ -88,7 +87,7 @@ public final class Hub implements AutoCloseable {
                 if (url == null) {
                     return; // logged once a minute by flinkRestUrl(); retried at the next poll
                 }
-                LOG.info("Flink Insight hub polls Flink's REST API at {} every {}", url, settings.hubPollInterval());
+                LOG.info("Flink Insight hub polls Flink's REST API at {} every {}", url, settings.pollInterval());
                 poller = new HubPoller(new HttpRestSource(url), series, jobs, clock);
             }
             HubPoller.Outcome outcome = poller.poll();

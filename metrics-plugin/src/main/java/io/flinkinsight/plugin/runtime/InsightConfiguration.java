@@ -1,9 +1,11 @@
 package io.flinkinsight.plugin.runtime;
 
 import io.flinkinsight.plugin.InsightOptions;
+import io.flinkinsight.plugin.ProcessRole;
 import io.flinkinsight.plugin.http.PortAccess;
 import io.flinkinsight.plugin.http.PortRange;
 import io.flinkinsight.plugin.hub.ClientTarget;
+import io.flinkinsight.plugin.hub.HubSettings;
 import io.flinkinsight.plugin.store.StoreSettings;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.util.TimeUtils;
@@ -114,16 +116,12 @@ public record InsightConfiguration(
 
     /** What the stores may keep, for {@code InsightStores}. */
     public StoreSettings storeSettings() {
-        return new StoreSettings(
-                historyRetention,
-                historyResolution,
-                historyMaxSeries,
-                checkpointsMaxPerJob,
-                jobsMax,
-                hubFlinkRestUrl,
-                hubPollInterval,
-                hubEnabled,
-                hubClients);
+        return new StoreSettings(historyRetention, historyResolution, historyMaxSeries, checkpointsMaxPerJob, jobsMax);
+    }
+
+    /** How the hub gathers, for {@code Hub}. */
+    public HubSettings hubSettings() {
+        return new HubSettings(hubEnabled, hubFlinkRestUrl, hubPollInterval, hubClients);
     }
 
     private static boolean isHttpUrl(String s) {

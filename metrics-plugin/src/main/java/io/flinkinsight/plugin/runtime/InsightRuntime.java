@@ -1,16 +1,24 @@
 package io.flinkinsight.plugin.runtime;
 
-import io.flinkinsight.plugin.exposition.DerivedMetrics;
+import io.flinkinsight.plugin.ProcessRole;
+import io.flinkinsight.plugin.api.CheckpointsEndpoint;
+import io.flinkinsight.plugin.api.ClientEndpoint;
+import io.flinkinsight.plugin.api.JobsEndpoint;
+import io.flinkinsight.plugin.api.MetricsJson;
+import io.flinkinsight.plugin.api.SeriesEndpoint;
+import io.flinkinsight.plugin.api.SeriesNamesEndpoint;
 import io.flinkinsight.plugin.exposition.ExpositionWriter;
-import io.flinkinsight.plugin.exposition.MetricsJson;
-import io.flinkinsight.plugin.http.DashboardUpstream;
 import io.flinkinsight.plugin.http.HttpServerSettings;
 import io.flinkinsight.plugin.http.InsightHttpServer;
 import io.flinkinsight.plugin.http.JsonEndpoint;
-import io.flinkinsight.plugin.metrics.MetricFamily;
-import io.flinkinsight.plugin.metrics.MetricIndex;
-import io.flinkinsight.plugin.metrics.MetricKind;
-import io.flinkinsight.plugin.metrics.RegisteredMetric;
+import io.flinkinsight.plugin.hub.Hub;
+import io.flinkinsight.plugin.hub.HubSettings;
+import io.flinkinsight.plugin.index.MetricFamily;
+import io.flinkinsight.plugin.index.MetricIndex;
+import io.flinkinsight.plugin.index.MetricKind;
+import io.flinkinsight.plugin.index.RegisteredMetric;
+import io.flinkinsight.plugin.proxy.DashboardUpstream;
+import io.flinkinsight.plugin.proxy.FlinkDashboardProxy;
 import io.flinkinsight.plugin.store.InsightStores;
 import org.apache.flink.events.Event;
 import org.apache.flink.metrics.Metric;
@@ -51,6 +59,8 @@ public final class InsightRuntime implements AutoCloseable {
     private volatile String role;
     private InsightHttpServer server;
     private ScheduledExecutorService samplerThread;
+    private Hub hub;
+    private boolean closed;
 
     InsightRuntime(InsightConfiguration config, Clock clock) {
         this.config = config;
@@ -58,7 +68,7 @@ public final class InsightRuntime implements AutoCloseable {
         this.startedAtMillis = clock.millis();
         this.index = new MetricIndex(config.filterLabelValueCharacters());
         this.stores = new InsightStores(config.storeSettings(), clock);
-        this.writer = new ExpositionWriter(scrapeErrors, DerivedMetrics.NONE);
+        this.writer = new ExpositionWriter(scrapeErrors);
         this.sampler = new MetricSampler(index, stores.series()::record, clock, config.historyResolution().toMillis());
         this.declaredRole = ProcessRole.declared(config.role());
     }
@@ -106,15 +116,16 @@ public final class InsightRuntime implements AutoCloseable {
         HttpServerSettings settings = new HttpServerSettings(
                 config.ports(), config.bindHost(), config.maxRequestHeaderBytes(), config.idleTimeout(),
                 config.maxConnections(), config.httpThreads(), config.maxConnectionsPerAddress(),
-                config.requestHeadTimeout(), config.access(), config.dashboardProxy());
+                config.requestHeadTimeout(), config.access());
         InsightHttpServer s = new InsightHttpServer(
-                settings, (format, out) -> writer.write(index.families(), format, out), endpoints(), dashboard());
+                settings, (format, out) -> writer.write(index.families(), format, out), endpoints(),
+                new FlinkDashboardProxy(dashboard(), config.dashboardProxy()));
         if (s.start() != null) {
             server = s;
         }
     }
 
-    /** The JSON endpoints: the runtime's own, then the stores' (a store path never replaces a runtime path). */
+    /** The JSON endpoints, keyed by path. */
     Map<String, JsonEndpoint> endpoints() {
         Map<String, JsonEndpoint> all = new LinkedHashMap<>();
         all.put("/api/v1/overview", query -> overview());
@@ -124,11 +135,12 @@ public final class InsightRuntime implements AutoCloseable {
                 query.get("contains").orElse(""),
                 (int) query.getLong("limit", 1000, 1, 100_000),
                 scrapeErrors));
-        try {
-            stores.endpoints().forEach(all::putIfAbsent);
-        } catch (Throwable t) {
-            LOG.warn("Flink Insight: the stores' endpoints are not available", t);
-        }
+        all.put(SeriesEndpoint.PATH, new SeriesEndpoint(stores.series()));
+        all.put(SeriesNamesEndpoint.PATH, new SeriesNamesEndpoint(stores.series()));
+        all.put(CheckpointsEndpoint.PATH, new CheckpointsEndpoint(stores.checkpoints(), stores.jobs(), clock));
+        all.put(JobsEndpoint.PATH, new JobsEndpoint(stores.jobs(), stores.checkpoints()));
+        all.put(ClientEndpoint.PATH, new ClientEndpoint(stores.series(),
+                ClientEndpoint.freshness(config.historyResolution(), config.hubPollInterval())));
         return all;
     }
 
@@ -137,12 +149,12 @@ public final class InsightRuntime implements AutoCloseable {
         return new DashboardUpstream() {
             @Override
             public boolean available() {
-                return stores.hubRunning();
+                return hubRunning();
             }
 
             @Override
             public String baseUrl() {
-                return stores.flinkWebUrl();
+                return flinkWebUrl();
             }
         };
     }
@@ -171,8 +183,8 @@ public final class InsightRuntime implements AutoCloseable {
         o.put("port", port());
         o.put("historyResolutionMs", config.historyResolution().toMillis());
         o.put("historyRetentionMs", config.historyRetention().toMillis());
-        boolean hub = stores.hubRunning();
-        o.put("flinkWebUrl", hub ? stores.flinkWebUrl() : null);
+        boolean hub = hubRunning();
+        o.put("flinkWebUrl", hub ? flinkWebUrl() : null);
         o.put("flinkDashboardPath", hub && config.dashboardProxy() ? DASHBOARD_PATH : null);
         return o;
     }
@@ -211,13 +223,33 @@ public final class InsightRuntime implements AutoCloseable {
         }
     }
 
-    private void setRole(String newRole) {
+    /** The role is known: a JobManager starts the hub (once, unless turned off or closed). */
+    void setRole(String newRole) {
         role = newRole;
         try {
-            stores.onRoleKnown(newRole);
+            synchronized (this) {
+                HubSettings settings = config.hubSettings();
+                if (ProcessRole.JOBMANAGER.equals(newRole) && settings.enabled() && hub == null && !closed) {
+                    hub = Hub.start(settings, stores.series(), stores.jobs(), clock);
+                }
+            }
         } catch (Throwable t) {
-            LOG.warn("Flink Insight: the stores could not take role {}", newRole, t);
+            LOG.warn("Flink Insight: the hub could not start", t);
         }
+    }
+
+    /** Whether this process runs the hub (a JobManager with the hub enabled). */
+    public synchronized boolean hubRunning() {
+        return hub != null;
+    }
+
+    /** Flink's REST base URL as the hub resolved it, or null when this process runs no hub (or it is unresolved). */
+    public String flinkWebUrl() {
+        Hub h;
+        synchronized (this) {
+            h = hub;
+        }
+        return h == null ? null : h.flinkRestUrl();
     }
 
     public InsightConfiguration config() {
@@ -251,7 +283,7 @@ public final class InsightRuntime implements AutoCloseable {
         return s == null ? -1 : s.port();
     }
 
-    /** Stops the sampler, the server (its port is free on return) and the stores. */
+    /** Stops the sampler, the server (its port is free on return) and the hub. */
     @Override
     public void close() {
         if (samplerThread != null) {
@@ -260,10 +292,18 @@ public final class InsightRuntime implements AutoCloseable {
         if (server != null) {
             server.close();
         }
-        try {
-            stores.close();
-        } catch (Throwable t) {
-            LOG.debug("Flink Insight: closing the stores failed", t);
+        Hub toClose;
+        synchronized (this) {
+            closed = true;
+            toClose = hub;
+            hub = null;
+        }
+        if (toClose != null) {
+            try {
+                toClose.close();
+            } catch (Throwable t) {
+                LOG.debug("Flink Insight: stopping the hub failed", t);
+            }
         }
     }
 }

@@ -1,8 +1,8 @@
 package io.flinkinsight.plugin.runtime;
 
-import io.flinkinsight.plugin.metrics.MetricFamily;
-import io.flinkinsight.plugin.metrics.MetricIndex;
-import io.flinkinsight.plugin.metrics.RegisteredMetric;
+import io.flinkinsight.plugin.index.MetricFamily;
+import io.flinkinsight.plugin.index.MetricIndex;
+import io.flinkinsight.plugin.index.RegisteredMetric;
 import io.flinkinsight.plugin.store.SeriesKey;
 import org.apache.flink.metrics.HistogramStatistics;
 import org.slf4j.Logger;

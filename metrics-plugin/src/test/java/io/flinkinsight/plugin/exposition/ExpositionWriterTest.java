@@ -1,6 +1,6 @@
 package io.flinkinsight.plugin.exposition;
 
-import io.flinkinsight.plugin.metrics.MetricIndex;
+import io.flinkinsight.plugin.index.MetricIndex;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.SimpleCounter;
 import org.apache.flink.metrics.util.TestHistogram;
@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
-import static io.flinkinsight.plugin.metrics.TestingGroups.group;
-import static io.flinkinsight.plugin.metrics.TestingGroups.taskGroup;
+import static io.flinkinsight.plugin.index.TestingGroups.group;
+import static io.flinkinsight.plugin.index.TestingGroups.taskGroup;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ExpositionWriterTest {
@@ -86,31 +86,20 @@ class ExpositionWriterTest {
     }
 
     @Test
-    void derivedFamiliesAreWrittenAfterFlinkFamilies() {
-        DerivedMetrics derived = families -> List.of(DerivedFamily.single(
-                "flink_insight_client_pool_hit_rate", "Share of requests served by a pooled client.", "gauge", 0.75));
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        new ExpositionWriter(new LongAdder(), derived)
-                .write(fixture().families(), ExpositionFormat.OPENMETRICS, new ExpositionBuffer(bytes));
-        String text = bytes.toString(StandardCharsets.UTF_8);
-
-        assertThat(text).contains("# TYPE flink_insight_client_pool_hit_rate gauge\n"
-                + "flink_insight_client_pool_hit_rate 0.75\n");
-        assertThat(text).endsWith("# EOF\n");
-    }
-
-    @Test
-    void throwingDerivedMetricsAreSkippedAndCounted() {
+    void scrapeErrorCountEndsTheScrapeInBothFormats() {
         LongAdder errors = new LongAdder();
-        DerivedMetrics derived = families -> {
-            throw new IllegalStateException("bug");
-        };
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        new ExpositionWriter(errors, derived)
-                .write(new MetricIndex(true).families(), ExpositionFormat.PROMETHEUS_TEXT, new ExpositionBuffer(bytes));
+        errors.add(3);
+        java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream om = new java.io.ByteArrayOutputStream();
+        new ExpositionWriter(errors)
+                .write(new MetricIndex(true).families(), ExpositionFormat.PROMETHEUS_TEXT, new ExpositionBuffer(text));
+        new ExpositionWriter(errors)
+                .write(new MetricIndex(true).families(), ExpositionFormat.OPENMETRICS, new ExpositionBuffer(om));
 
-        assertThat(errors.sum()).isEqualTo(1);
-        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("flink_insight_scrape_errors_total 1\n");
+        assertThat(text.toString(StandardCharsets.UTF_8)).contains("# TYPE flink_insight_scrape_errors_total counter\n"
+                + "flink_insight_scrape_errors_total 3\n");
+        assertThat(om.toString(StandardCharsets.UTF_8)).contains("# TYPE flink_insight_scrape_errors counter\n"
+                + "flink_insight_scrape_errors_total 3\n").endsWith("# EOF\n");
     }
 
     @Test

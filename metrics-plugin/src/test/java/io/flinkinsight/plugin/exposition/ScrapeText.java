@@ -1,6 +1,6 @@
 package io.flinkinsight.plugin.exposition;
 
-import io.flinkinsight.plugin.metrics.MetricIndex;
+import io.flinkinsight.plugin.index.MetricIndex;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +26,7 @@ public final class ScrapeText {
 
     public static String scrape(MetricIndex index, ExpositionFormat format, LongAdder errors) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        new ExpositionWriter(errors, DerivedMetrics.NONE)
+        new ExpositionWriter(errors)
                 .write(index.families(), format, new ExpositionBuffer(bytes));
         return bytes.toString(StandardCharsets.UTF_8);
     }

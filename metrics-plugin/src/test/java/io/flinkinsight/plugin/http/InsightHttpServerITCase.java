@@ -1,10 +1,9 @@
 package io.flinkinsight.plugin.http;
 
 import io.flinkinsight.plugin.TestingLogCapture;
-import io.flinkinsight.plugin.exposition.DerivedMetrics;
 import io.flinkinsight.plugin.exposition.ExpositionWriter;
-import io.flinkinsight.plugin.metrics.MetricIndex;
-import io.flinkinsight.plugin.metrics.TestingGroups;
+import io.flinkinsight.plugin.index.MetricIndex;
+import io.flinkinsight.plugin.index.TestingGroups;
 import org.apache.flink.metrics.SimpleCounter;
 import org.junit.jupiter.api.Test;
 
@@ -41,9 +40,9 @@ class InsightHttpServerITCase {
     private static InsightHttpServer server(String ports, int maxConnections, int perAddress, Duration headTimeout) {
         MetricIndex index = new MetricIndex(true);
         index.add(new SimpleCounter(), "numRecordsIn", TestingGroups.taskGroup("0"));
-        ExpositionWriter writer = new ExpositionWriter(new LongAdder(), DerivedMetrics.NONE);
+        ExpositionWriter writer = new ExpositionWriter(new LongAdder());
         HttpServerSettings settings = new HttpServerSettings(PortRange.parse(ports), "127.0.0.1", 8192,
-                Duration.ofSeconds(60), maxConnections, 2, perAddress, headTimeout, PortAccess.OPEN, true);
+                Duration.ofSeconds(60), maxConnections, 2, perAddress, headTimeout, PortAccess.OPEN);
         return new InsightHttpServer(settings, (f, out) -> writer.write(index.families(), f, out),
                 Map.of("/api/v1/ping", q -> Map.of("pong", true)));
     }

@@ -7,7 +7,6 @@ import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Map;
 
 import static io.flinkinsight.plugin.http.TestingHttpChannel.body;
@@ -25,9 +24,7 @@ class PortAccessTest {
         RequestRouter router = new RequestRouter((format, out) -> out.write("up 1\n".getBytes(StandardCharsets.UTF_8)),
                 Map.of("/api/v1/echo", q -> Map.of("ok", true)),
                 new StaticFiles(PortAccessTest.class.getClassLoader()));
-        HttpServerSettings settings = new HttpServerSettings(PortRange.parse("0"), "127.0.0.1", 8192,
-                Duration.ofSeconds(60), 128, 2, 32, Duration.ofSeconds(10), access, true);
-        return new TestingHttpChannel(router, Runnable::run, settings);
+        return new TestingHttpChannel(router, Runnable::run, TestingServerSettings.loopback(access));
     }
 
     private static HttpHeaders headers(String... nameValues) {

@@ -18,7 +18,7 @@ final class TestingHttpChannel implements AutoCloseable {
     private final EmbeddedChannel channel = new EmbeddedChannel();
 
     TestingHttpChannel(RequestRouter router, Executor workers) {
-        this(router, workers, HttpServerSettings.loopbackForTests());
+        this(router, workers, TestingServerSettings.loopback());
     }
 
     TestingHttpChannel(RequestRouter router, Executor workers, HttpServerSettings settings) {

@@ -2,16 +2,16 @@ package io.flinkinsight.plugin.hub;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.flinkinsight.plugin.TestingClientMetrics;
-import io.flinkinsight.plugin.exposition.MetricsJson;
+import io.flinkinsight.plugin.api.MetricsJson;
 import io.flinkinsight.plugin.http.Json;
 import io.flinkinsight.plugin.http.QueryParameters;
-import io.flinkinsight.plugin.metrics.MetricIndex;
-import io.flinkinsight.plugin.metrics.TestingGroups;
+import io.flinkinsight.plugin.index.MetricIndex;
+import io.flinkinsight.plugin.index.TestingGroups;
 import io.flinkinsight.plugin.store.SeriesKey;
 import io.flinkinsight.plugin.store.SeriesStore;
 import io.flinkinsight.plugin.store.StoreSettings;
 import io.flinkinsight.plugin.store.TestingClock;
-import io.flinkinsight.plugin.store.api.ClientEndpoint;
+import io.flinkinsight.plugin.api.ClientEndpoint;
 import org.apache.flink.metrics.SimpleCounter;
 import org.junit.jupiter.api.Test;
 

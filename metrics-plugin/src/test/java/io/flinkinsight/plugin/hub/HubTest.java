@@ -7,6 +7,7 @@ import io.flinkinsight.plugin.store.job.JobStore;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,9 +17,8 @@ class HubTest {
     void runsOnItsOwnDaemonThreadAndStopsOnClose() throws Exception {
         TestingClock clock = new TestingClock(0);
         // port 1 refuses connections: the polls fail fast, are counted, and the schedule goes on
-        StoreSettings settings = new StoreSettings(Duration.ofHours(1), Duration.ofSeconds(5), 100, 10, 10,
-                "http://127.0.0.1:1", Duration.ofMillis(100));
-        SeriesStore series = new SeriesStore(settings, clock);
+        HubSettings settings = new HubSettings(true, "http://127.0.0.1:1", Duration.ofMillis(100), List.of());
+        SeriesStore series = new SeriesStore(StoreSettings.defaults(), clock);
         Hub hub = Hub.start(settings, series, new JobStore(10, clock), clock);
 
         Thread hubThread = null;

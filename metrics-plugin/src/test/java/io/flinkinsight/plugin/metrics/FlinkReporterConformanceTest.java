@@ -2,6 +2,7 @@ package io.flinkinsight.plugin.metrics;
 
 import io.flinkinsight.plugin.exposition.ExpositionFormat;
 import io.flinkinsight.plugin.exposition.ScrapeText;
+import io.flinkinsight.plugin.index.MetricIndex;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Metric;

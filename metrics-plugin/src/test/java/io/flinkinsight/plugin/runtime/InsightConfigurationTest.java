@@ -2,6 +2,7 @@ package io.flinkinsight.plugin.runtime;
 
 import io.flinkinsight.plugin.InsightOptions;
 import io.flinkinsight.plugin.hub.ClientTarget;
+import io.flinkinsight.plugin.hub.HubSettings;
 import io.flinkinsight.plugin.store.StoreSettings;
 import org.apache.flink.configuration.ConfigOption;
 import org.junit.jupiter.api.Test;
@@ -135,10 +136,10 @@ class InsightConfigurationTest {
     }
 
     @Test
-    void hubClientsAreParsedIntoTheStoreSettingsOrRefusedNamingTheKey() {
+    void hubClientsAreParsedIntoTheHubSettingsOrRefusedNamingTheKey() {
         InsightConfiguration c = parse("hub.clients", "gateway-1:9250-9260,gateway-2:9250");
 
-        assertThat(c.storeSettings().hubClients()).containsExactly(
+        assertThat(c.hubSettings().clients()).containsExactly(
                 new ClientTarget("gateway-1", 9250, 9260), new ClientTarget("gateway-2", 9250, 9250));
         assertThatThrownBy(() -> parse("hub.clients", "gateway-1"))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -160,6 +161,7 @@ class InsightConfigurationTest {
         StoreSettings fromOptions = InsightConfiguration.defaults().storeSettings();
 
         assertThat(StoreSettings.defaults()).isEqualTo(fromOptions);
+        assertThat(HubSettings.defaults()).isEqualTo(InsightConfiguration.defaults().hubSettings());
         assertThat(StoreSettings.DEFAULT_MAX_CHECKPOINTS_PER_JOB)
                 .isEqualTo(InsightOptions.CHECKPOINTS_MAX_PER_JOB.defaultValue());
         assertThat(StoreSettings.DEFAULT_MAX_JOBS).isEqualTo(InsightOptions.JOBS_MAX.defaultValue());

@@ -1,6 +1,6 @@
 package io.flinkinsight.plugin.runtime;
 
-import io.flinkinsight.plugin.metrics.MetricIndex;
+import io.flinkinsight.plugin.index.MetricIndex;
 import io.flinkinsight.plugin.store.SeriesKey;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.SimpleCounter;
@@ -15,7 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import static io.flinkinsight.plugin.metrics.TestingGroups.group;
+import static io.flinkinsight.plugin.index.TestingGroups.group;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class MetricSamplerTest {

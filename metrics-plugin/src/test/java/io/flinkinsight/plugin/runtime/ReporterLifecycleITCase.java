@@ -4,7 +4,7 @@ import io.flinkinsight.plugin.TestingFlinkWeb;
 import io.flinkinsight.plugin.TestingLogCapture;
 import io.flinkinsight.plugin.events.InsightEventReporterFactory;
 import io.flinkinsight.plugin.metrics.InsightMetricReporterFactory;
-import io.flinkinsight.plugin.metrics.TestingGroups;
+import io.flinkinsight.plugin.index.TestingGroups;
 import io.flinkinsight.plugin.traces.InsightTraceReporterFactory;
 import org.apache.flink.events.Event;
 import org.apache.flink.events.reporter.EventReporter;

@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.runtime;
 
+import io.flinkinsight.plugin.ProcessRole;
 import org.apache.flink.metrics.SimpleCounter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -8,8 +9,8 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.Properties;
 
-import static io.flinkinsight.plugin.metrics.TestingGroups.group;
-import static io.flinkinsight.plugin.metrics.TestingGroups.taskGroup;
+import static io.flinkinsight.plugin.index.TestingGroups.group;
+import static io.flinkinsight.plugin.index.TestingGroups.taskGroup;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class RoleDetectionTest {
@@ -101,5 +102,32 @@ class RoleDetectionTest {
 
         assertThat(ProcessRole.declared("auto")).isEqualTo("client");
         assertThat(ProcessRole.declared("taskmanager")).isEqualTo("taskmanager");
+    }
+
+    @Test
+    void onlyAJobManagerWithTheHubEnabledRunsTheHubAndNotAfterClose() {
+        // port 1 refuses connections: should a poll start, it cannot reach anyone's cluster
+        Properties unreachable = new Properties();
+        unreachable.setProperty("hub.flink-rest-url", "http://127.0.0.1:1");
+        Properties disabled = new Properties();
+        disabled.setProperty("hub.enabled", "false");
+
+        InsightRuntime taskManager = runtime(unreachable);
+        taskManager.setRole(ProcessRole.TASKMANAGER);
+        assertThat(taskManager.hubRunning()).isFalse();
+        taskManager.close();
+        InsightRuntime off = runtime(disabled);
+        off.setRole(ProcessRole.JOBMANAGER);
+        assertThat(off.hubRunning()).isFalse();
+        off.close();
+
+        InsightRuntime jobManager = runtime(unreachable);
+        jobManager.setRole(ProcessRole.JOBMANAGER);
+        jobManager.setRole(ProcessRole.JOBMANAGER);
+        assertThat(jobManager.hubRunning()).isTrue();
+        jobManager.close();
+        assertThat(jobManager.hubRunning()).isFalse();
+        jobManager.setRole(ProcessRole.JOBMANAGER);
+        assertThat(jobManager.hubRunning()).as("no hub after close").isFalse();
     }
 }

@@ -59,7 +59,7 @@ class SeriesStoreTest {
     @Test
     void samplesOlderThanTheRetentionAreNeitherReturnedNorKeptBeyondOneChunk() {
         Duration retention = Duration.ofMinutes(10);
-        StoreSettings settings = new StoreSettings(retention, Duration.ofSeconds(5), 100, 10, 10, "", Duration.ofSeconds(10));
+        StoreSettings settings = new StoreSettings(retention, Duration.ofSeconds(5), 100, 10, 10);
         SeriesStore store = new SeriesStore(settings, clock);
         SeriesKey k = key("m");
         int perRetention = (int) (retention.toMillis() / STEP);

@@ -1,0 +1,81 @@
+package io.flinkinsight.plugin.api;
+
+import io.flinkinsight.plugin.http.BadRequestException;
+import io.flinkinsight.plugin.http.JsonEndpoint;
+import io.flinkinsight.plugin.http.QueryParameters;
+import io.flinkinsight.plugin.store.Attributes;
+import io.flinkinsight.plugin.store.checkpoint.CheckpointRecord;
+import io.flinkinsight.plugin.store.checkpoint.CheckpointStore;
+import io.flinkinsight.plugin.store.job.JobStore;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * {@code GET /api/v1/checkpoints?job=<32 hex>&limit=&from=&tasks=}: per job (all jobs when absent, most recently
+ * active first) its checkpoints newest first, with phase figures and per-task details named by vertex when known.
+ * {@code from} (epoch ms, {@code now} or relative like {@code -15m}) keeps checkpoints triggered at or after it;
+ * {@code tasks=false} leaves out the per-task (and per-subtask) details, the bulk of the answer.
+ */
+public final class CheckpointsEndpoint implements JsonEndpoint {
+
+    public static final String PATH = "/api/v1/checkpoints";
+
+    static final int DEFAULT_LIMIT = 50;
+    static final int MAX_LIMIT = 1_000;
+
+    private final CheckpointStore checkpoints;
+    private final JobStore jobs;
+    private final Clock clock;
+
+    public CheckpointsEndpoint(CheckpointStore checkpoints, JobStore jobs, Clock clock) {
+        this.checkpoints = checkpoints;
+        this.jobs = jobs;
+        this.clock = clock;
+    }
+
+    public record Response(List<JobCheckpoints> jobs) {}
+
+    public record JobCheckpoints(String jobId, String jobName, List<CheckpointRecord> checkpoints) {}
+
+    @Override
+    public Response handle(QueryParameters query) throws BadRequestException {
+        Optional<String> job = query.get("job");
+        int limit = (int) query.getLong("limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
+        long from = TimeParameters.instant(query, "from", clock.millis(), Long.MIN_VALUE);
+        boolean withTasks = query.getBoolean("tasks", true);
+        List<String> jobIds;
+        if (job.isPresent()) {
+            if (!Attributes.isJobId(job.get().trim())) {
+                throw new BadRequestException("parameter 'job' must be a job id of 32 hex characters");
+            }
+            jobIds = List.of(job.get().trim().toLowerCase(Locale.ROOT));
+        } else {
+            jobIds = checkpoints.jobIds();
+            Collections.reverse(jobIds);
+        }
+        List<JobCheckpoints> out = new ArrayList<>();
+        for (String jobId : jobIds) {
+            List<CheckpointRecord> list = checkpoints.newestFirst(jobId, limit, from);
+            if (list.isEmpty() && job.isEmpty()) {
+                continue;
+            }
+            List<CheckpointRecord> named = new ArrayList<>(list.size());
+            String jobName = null;
+            for (CheckpointRecord r : list) {
+                named.add(withTasks ? r.withVertexNames(vertexId -> jobs.vertexName(jobId, vertexId)) : r.withoutTasks());
+                jobName = jobName != null ? jobName : r.jobName();
+            }
+            if (jobName == null) {
+                var record = jobs.get(jobId);
+                jobName = record == null ? null : record.jobName();
+            }
+            out.add(new JobCheckpoints(jobId, jobName, named));
+        }
+        return new Response(out);
+    }
+}

@@ -1,0 +1,104 @@
+package io.flinkinsight.plugin.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.flinkinsight.plugin.exposition.ExpositionWriter;
+import io.flinkinsight.plugin.index.MetricFamily;
+import io.flinkinsight.plugin.index.RegisteredMetric;
+import org.apache.flink.metrics.HistogramStatistics;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Current metric values as JSON-ready records, for {@code GET /api/v1/metrics?prefix=...&contains=...&limit=...}. Same
+ * names and labels as the scrape; values that fail to read are skipped and counted, like in the scrape.
+ */
+public final class MetricsJson {
+
+    /** Longest string gauge value returned; longer ones are cut, so one odd gauge cannot bloat the answer. */
+    static final int MAX_STRING_VALUE = 1024;
+
+    /** The answer: {@code count} metrics listed, {@code truncated} when {@code limit} cut the list. */
+    public record Answer(int count, boolean truncated, List<MetricValue> metrics) {}
+
+    /**
+     * One metric. {@code value} is set for counters, gauges (number, boolean or string) and meters (rate per second);
+     * {@code histogram} for histograms.
+     */
+    public record MetricValue(
+            String name,
+            Map<String, String> labels,
+            String type,
+            Object value,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Object> histogram) {}
+
+    private MetricsJson() {}
+
+    /** The metrics whose name starts with {@code prefix} and contains {@code contains} (both may be empty). */
+    public static Answer read(MetricFamily[] families, String prefix, String contains, int limit, LongAdder errors) {
+        List<MetricValue> out = new ArrayList<>(Math.min(limit, 1024));
+        boolean truncated = false;
+        outer:
+        for (MetricFamily family : families) {
+            if (!family.name().startsWith(prefix) || !family.name().contains(contains)) {
+                continue;
+            }
+            for (RegisteredMetric m : family.members()) {
+                if (out.size() >= limit) {
+                    truncated = true;
+                    break outer;
+                }
+                try {
+                    out.add(read(m));
+                } catch (Throwable t) {
+                    errors.increment();
+                }
+            }
+        }
+        return new Answer(out.size(), truncated, out);
+    }
+
+    private static MetricValue read(RegisteredMetric m) {
+        String name = m.family().name();
+        Map<String, String> labels = new LinkedHashMap<>();
+        for (int i = 0; i < m.labels().names().size(); i++) {
+            labels.put(m.labels().names().get(i), m.labels().values().get(i));
+        }
+        String type = m.kind().name().toLowerCase(Locale.ROOT);
+        switch (m.kind()) {
+            case COUNTER -> {
+                return new MetricValue(name, labels, type, m.counter().getCount(), null);
+            }
+            case METER -> {
+                return new MetricValue(name, labels, type, m.meter().getRate(), null);
+            }
+            case GAUGE -> {
+                Object v = m.gauge().getValue();
+                Object value = v == null || v instanceof Number || v instanceof Boolean ? v : truncate(v.toString());
+                return new MetricValue(name, labels, type, value, null);
+            }
+            default -> {
+                HistogramStatistics s = m.histogram().getStatistics();
+                Map<String, Object> h = new LinkedHashMap<>();
+                h.put("count", m.histogram().getCount());
+                h.put("min", s.getMin());
+                h.put("max", s.getMax());
+                h.put("mean", s.getMean());
+                h.put("stddev", s.getStdDev());
+                for (double q : ExpositionWriter.QUANTILES) {
+                    String digits = Double.toString(q).substring(2); // 0.5 -> p50, 0.999 -> p999
+                    h.put("p" + (digits.length() == 1 ? digits + "0" : digits), s.getQuantile(q));
+                }
+                return new MetricValue(name, labels, type, null, h);
+            }
+        }
+    }
+
+    private static String truncate(String s) {
+        return s.length() <= MAX_STRING_VALUE ? s : s.substring(0, MAX_STRING_VALUE);
+    }
+}

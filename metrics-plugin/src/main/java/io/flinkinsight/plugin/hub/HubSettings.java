@@ -1,0 +1,36 @@
+package io.flinkinsight.plugin.hub;
+
+import io.flinkinsight.plugin.InsightOptions;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How the JobManager's hub gathers, resolved from the reporter options by the runtime.
+ *
+ * @param enabled whether a JobManager runs the hub at all
+ * @param flinkRestUrl the JobManager's REST base URL, or empty to derive it from Flink's configuration
+ * @param pollInterval how often the hub polls Flink's REST API
+ * @param clients the client processes' Insight endpoints the hub gathers the interactive client's figures from
+ */
+public record HubSettings(boolean enabled, String flinkRestUrl, Duration pollInterval, List<ClientTarget> clients) {
+
+    public HubSettings {
+        Objects.requireNonNull(pollInterval, "pollInterval");
+        if (pollInterval.isZero() || pollInterval.isNegative()) {
+            throw new IllegalArgumentException("pollInterval must be positive");
+        }
+        flinkRestUrl = flinkRestUrl == null ? "" : flinkRestUrl.trim();
+        clients = clients == null ? List.of() : List.copyOf(clients);
+    }
+
+    /** The settings the options' defaults ({@link InsightOptions}) give. */
+    public static HubSettings defaults() {
+        return new HubSettings(
+                InsightOptions.HUB_ENABLED.defaultValue(),
+                InsightOptions.HUB_FLINK_REST_URL.defaultValue(),
+                InsightOptions.HUB_POLL_INTERVAL.defaultValue(),
+                ClientTarget.parseList(InsightOptions.HUB_CLIENTS.defaultValue()));
+    }
+}

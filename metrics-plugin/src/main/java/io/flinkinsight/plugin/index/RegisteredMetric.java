@@ -1,0 +1,115 @@
+package io.flinkinsight.plugin.index;
+
+import io.flinkinsight.plugin.store.SeriesKey;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.metrics.Meter;
+import org.apache.flink.metrics.Metric;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One metric Flink registered, with everything the scrape and the sampler need computed once at registration: its
+ * family, its labels and its history series keys. Reading values is left to callers, who must guard it.
+ */
+public final class RegisteredMetric {
+
+    /** Quantile label values of the two histogram quantiles kept in history. */
+    public static final String HISTORY_P50 = "0.5";
+    public static final String HISTORY_P99 = "0.99";
+
+    private final Metric metric;
+    private final MetricFamily family;
+    private final LabelSet labels;
+    private final SeriesKey seriesKey;
+    private final SeriesKey p50Key;
+    private final SeriesKey p99Key;
+    private final SeriesKey countKey;
+
+    /** An older registration of the same series, emitted again once this one is removed; guarded by the index. */
+    RegisteredMetric shadowed;
+
+    RegisteredMetric(Metric metric, MetricFamily family, LabelSet labels) {
+        this.metric = metric;
+        this.family = family;
+        this.labels = labels;
+        if (family.kind() == MetricKind.HISTOGRAM) {
+            // History keeps p50, p99 and the count of a histogram as separate series, named as they are scraped:
+            // <family>{quantile="0.5"}, <family>{quantile="0.99"} and <family>_count.
+            this.seriesKey = null;
+            this.p50Key = withQuantile(family.name(), labels, HISTORY_P50);
+            this.p99Key = withQuantile(family.name(), labels, HISTORY_P99);
+            this.countKey = new SeriesKey(family.name() + "_count", labels.names(), labels.values());
+        } else {
+            this.seriesKey = new SeriesKey(family.name(), labels.names(), labels.values());
+            this.p50Key = null;
+            this.p99Key = null;
+            this.countKey = null;
+        }
+    }
+
+    private static SeriesKey withQuantile(String name, LabelSet labels, String quantile) {
+        List<String> names = new ArrayList<>(labels.names());
+        List<String> values = new ArrayList<>(labels.values());
+        names.add("quantile");
+        values.add(quantile);
+        return new SeriesKey(name, names, values);
+    }
+
+    public Metric metric() {
+        return metric;
+    }
+
+    public MetricKind kind() {
+        return family.kind();
+    }
+
+    public MetricFamily family() {
+        return family;
+    }
+
+    public LabelSet labels() {
+        return labels;
+    }
+
+    /** History key of a counter, gauge or meter; null for histograms. */
+    public SeriesKey seriesKey() {
+        return seriesKey;
+    }
+
+    /** History keys of a histogram (null otherwise). */
+    public SeriesKey p50Key() {
+        return p50Key;
+    }
+
+    public SeriesKey p99Key() {
+        return p99Key;
+    }
+
+    public SeriesKey countKey() {
+        return countKey;
+    }
+
+    public Counter counter() {
+        return (Counter) metric;
+    }
+
+    public Gauge<?> gauge() {
+        return (Gauge<?>) metric;
+    }
+
+    public Meter meter() {
+        return (Meter) metric;
+    }
+
+    public Histogram histogram() {
+        return (Histogram) metric;
+    }
+
+    @Override
+    public String toString() {
+        return family.name() + labels;
+    }
+}

@@ -1,0 +1,227 @@
+package io.flinkinsight.plugin.proxy;
+
+import io.flinkinsight.plugin.http.Forwarder;
+import io.flinkinsight.plugin.http.HttpReply;
+import io.flinkinsight.plugin.http.InsightHttpServer;
+import io.flinkinsight.plugin.http.LimitedBodySubscriber;
+import io.flinkinsight.plugin.http.RequestTarget;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Read-only reverse proxy of Flink's own web dashboard and REST API under {@code /flink/}, served by the hub only,
+ * so Flink's dashboard (with the Insight tab injected into its {@code index.html}) is reachable through the plugin's
+ * port. Only GET is sent to Flink (a HEAD is fetched as GET; the server drops the body), and only for the routes
+ * and files of {@link DashboardRoutes}. Requests run
+ * asynchronously on the proxy's own daemon threads, at most {@value #MAX_IN_FLIGHT} at once: neither Netty's event
+ * loop nor an HTTP worker waits on Flink, and buffered answers are bounded by count and size.
+ */
+public final class FlinkDashboardProxy implements Forwarder {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FlinkDashboardProxy.class);
+
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    /** Generous: Flink answers thread dumps and log files slower than JSON. */
+    static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+    static final long MAX_BODY_BYTES = 64L * 1024 * 1024;
+    /** What one browser opens per host over HTTP/1.1; more wait in line. */
+    static final int MAX_IN_FLIGHT = 6;
+    static final int MAX_WAITING = 64;
+
+    static final String NOT_THE_HUB = "Flink's dashboard is proxied only by the JobManager's Flink Insight instance"
+            + " (the hub) at /flink/; this process is not it";
+    private static final String SET_URL_HINT = "set metrics.reporter.insight.hub.flink-rest-url if it listens elsewhere";
+
+    private static final String TURNED_OFF =
+            "the dashboard proxy is turned off (metrics.reporter.insight.hub.dashboard-proxy.enabled)";
+
+    private final DashboardUpstream upstream;
+    private final boolean enabled;
+    private final Duration connectTimeout;
+    private final Duration requestTimeout;
+    private final long maxBodyBytes;
+    private final InFlightLimit limit = new InFlightLimit(MAX_IN_FLIGHT, MAX_WAITING);
+    private HttpClient client;
+    private ThreadPoolExecutor executor;
+    private boolean closed;
+
+    /** @param enabled whether to serve Flink's dashboard at all; when not, {@code /flink/} is 404 naming the option */
+    public FlinkDashboardProxy(DashboardUpstream upstream, boolean enabled) {
+        this(upstream, enabled, CONNECT_TIMEOUT, REQUEST_TIMEOUT, MAX_BODY_BYTES);
+    }
+
+    FlinkDashboardProxy(DashboardUpstream upstream, boolean enabled, Duration connectTimeout, Duration requestTimeout,
+            long maxBody) {
+        this.upstream = upstream;
+        this.enabled = enabled;
+        this.connectTimeout = connectTimeout;
+        this.requestTimeout = requestTimeout;
+        this.maxBodyBytes = maxBody;
+    }
+
+    /**
+     * Forwards a GET/HEAD under {@code /flink} when its route is on {@link DashboardRoutes}' allowlist. Returns at
+     * once; the future completes on the proxy's threads and never exceptionally: every failure is a JSON error reply.
+     */
+    @Override
+    public String segment() {
+        return DashboardRoutes.PREFIX;
+    }
+
+    @Override
+    public CompletableFuture<HttpReply> forward(RequestTarget target, HttpHeaders browserHeaders) {
+        try {
+            return start(target, browserHeaders);
+        } catch (Throwable t) {
+            LOG.debug("Flink Insight: proxying {} failed", target.path(), t);
+            return done(HttpReply.error(HttpResponseStatus.BAD_GATEWAY, "the dashboard proxy failed: " + t));
+        }
+    }
+
+    private CompletableFuture<HttpReply> start(RequestTarget target, HttpHeaders browserHeaders) {
+        if (!upstream.available()) {
+            return done(HttpReply.error(HttpResponseStatus.NOT_FOUND, NOT_THE_HUB));
+        }
+        if (!enabled) {
+            return done(HttpReply.error(HttpResponseStatus.NOT_FOUND, TURNED_OFF));
+        }
+        List<String> inside = target.segments().subList(1, target.segments().size());
+        if (inside.isEmpty() && !target.trailingSlash()) {
+            // Flink's page resolves its files against <base href="./">: it must be loaded from /flink/, not /flink.
+            // Relative, so it also holds behind a reverse proxy that adds a path prefix.
+            return done(HttpReply.empty(HttpResponseStatus.FOUND, Map.of("Location", DashboardRoutes.PREFIX + "/")));
+        }
+        if (!DashboardRoutes.allows(inside, target.trailingSlash())) {
+            return done(HttpReply.error(HttpResponseStatus.FORBIDDEN, "not on the read-only dashboard proxy's"
+                    + " allowlist (see the README); Flink's own REST port serves everything else"));
+        }
+        String base = upstream.baseUrl();
+        if (base == null || base.isBlank()) {
+            return done(HttpReply.error(HttpResponseStatus.BAD_GATEWAY,
+                    "Flink's REST URL could not be resolved from Flink's configuration; " + SET_URL_HINT));
+        }
+        URI uri = DashboardRoutes.upstreamUri(base, inside, target.trailingSlash(), target.query());
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(requestTimeout).GET();
+        ProxyHeaders.request(browserHeaders).forEach(request::header);
+        HttpRequest built = request.build();
+        boolean index = DashboardRoutes.isIndex(inside);
+
+        CompletableFuture<HttpReply> reply = new CompletableFuture<>();
+        boolean admitted = limit.submit(() -> send(built, base, index, reply));
+        if (!admitted) {
+            return done(HttpReply.error(HttpResponseStatus.SERVICE_UNAVAILABLE,
+                    "too many dashboard requests in progress", Map.of("Retry-After", "1")));
+        }
+        return reply;
+    }
+
+    /** Sends one request; completes {@code reply} whatever happens, and returns when the exchange is over. */
+    private CompletableFuture<?> send(HttpRequest request, String base, boolean index,
+            CompletableFuture<HttpReply> reply) {
+        try {
+            return client().sendAsync(request, LimitedBodySubscriber.handler(maxBodyBytes))
+                    .handle((response, error) -> {
+                        try {
+                            return reply.complete(error == null ? toReply(response, base, index) : failure(error, base));
+                        } catch (Throwable t) {
+                            return reply.complete(failure(t, base));
+                        }
+                    });
+        } catch (Throwable t) {
+            reply.complete(failure(t, base));
+            return reply;
+        }
+    }
+
+    private static HttpReply toReply(HttpResponse<byte[]> response, String base, boolean index) {
+        HttpResponseStatus status = HttpResponseStatus.valueOf(response.statusCode());
+        String contentType = response.headers().firstValue("content-type").orElse(null);
+        Map<String, String> headers = new LinkedHashMap<>(ProxyHeaders.response(response.headers(), base));
+        byte[] body = response.body();
+        if (index && status.code() == 200 && TabInjection.isHtml(contentType)) {
+            body = TabInjection.inject(body);
+            // The page now differs from Flink's file: Flink's validators no longer describe it.
+            headers.keySet().removeIf(name -> name.equalsIgnoreCase("etag")
+                    || name.equalsIgnoreCase("last-modified") || name.equalsIgnoreCase("expires")
+                    || name.equalsIgnoreCase("cache-control"));
+            headers.put("Cache-Control", "no-cache");
+        }
+        return new HttpReply(status, contentType, Unpooled.wrappedBuffer(body), headers);
+    }
+
+    private HttpReply failure(Throwable error, String base) {
+        Throwable cause = error;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+                && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        if (cause instanceof LimitedBodySubscriber.BodyTooLargeException) {
+            return HttpReply.error(HttpResponseStatus.BAD_GATEWAY,
+                    "Flink's answer is larger than the proxy's limit of " + maxBodyBytes + " bytes");
+        }
+        if (cause instanceof HttpTimeoutException && !(cause instanceof HttpConnectTimeoutException)) {
+            return HttpReply.error(HttpResponseStatus.GATEWAY_TIMEOUT,
+                    "Flink's REST API at " + base + " did not answer in time");
+        }
+        boolean unreachable = cause instanceof ConnectException || cause instanceof HttpConnectTimeoutException;
+        String message = unreachable
+                ? "Flink's REST API at " + base + " is unreachable (" + cause.getClass().getSimpleName()
+                        + "); is the JobManager's REST endpoint up? " + SET_URL_HINT
+                : "Flink's REST API at " + base + " failed: " + cause;
+        return HttpReply.error(HttpResponseStatus.BAD_GATEWAY, message);
+    }
+
+    private static CompletableFuture<HttpReply> done(HttpReply reply) {
+        return CompletableFuture.completedFuture(reply);
+    }
+
+    /** The client, made on first use so processes that never proxy start no threads. */
+    private synchronized HttpClient client() {
+        if (closed) {
+            throw new IllegalStateException("the dashboard proxy is closed");
+        }
+        if (client == null) {
+            executor = new ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                    InsightHttpServer.daemonThreads("flink-insight-proxy-"));
+            executor.allowCoreThreadTimeOut(true);
+            client = HttpClient.newBuilder()
+                    .connectTimeout(connectTimeout)
+                    .followRedirects(HttpClient.Redirect.NEVER)
+                    .executor(executor)
+                    .build();
+        }
+        return client;
+    }
+
+    /** Stops the proxy's threads; requests still in flight are abandoned with their connections. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (executor != null) {
+            executor.shutdownNow();
+            executor = null;
+        }
+        client = null;
+    }
+}

@@ -1,0 +1,229 @@
+package io.flinkinsight.plugin.proxy;
+
+import io.flinkinsight.plugin.TestingFlinkWeb;
+import io.flinkinsight.plugin.TestingHttpClient;
+import io.flinkinsight.plugin.http.InsightHttpServer;
+import io.flinkinsight.plugin.http.TestingServerSettings;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+
+import static io.flinkinsight.plugin.TestingHttpClient.freePort;
+import static io.flinkinsight.plugin.TestingHttpClient.status;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The plugin's server on 127.0.0.1 proxying a stand-in for Flink's web server, also on 127.0.0.1. */
+class FlinkDashboardProxyITCase {
+
+    private static final String FLINK_INDEX = "<!DOCTYPE html><html lang=\"en\"><head><base href=\"./\"></head>"
+            + "<body><flink-root></flink-root><script src=\"main.6cd446413e0aff84.js\" type=\"module\"></script>"
+            + "</body></html>";
+    private static final String MAIN_JS = "console.log('</body>');";
+    private static final String JOBS_OVERVIEW = "{\"jobs\":[]}";
+
+    private TestingFlinkWeb flink;
+    private InsightHttpServer server;
+
+    private int start(String flinkUrl, Duration requestTimeout, long maxBody) {
+        DashboardUpstream upstream = new DashboardUpstream() {
+            @Override
+            public boolean available() {
+                return true;
+            }
+
+            @Override
+            public String baseUrl() {
+                return flinkUrl;
+            }
+        };
+        server = new InsightHttpServer(TestingServerSettings.loopback(), (format, out) -> { },
+                Map.of("/api/v1/ping", q -> Map.of("pong", true)),
+                new FlinkDashboardProxy(upstream, true, Duration.ofSeconds(2), requestTimeout, maxBody));
+        assertThat(server.start()).isNotNull();
+        return server.port();
+    }
+
+    private int startWithFlink() throws IOException {
+        flink = new TestingFlinkWeb()
+                .on("/", TestingFlinkWeb.Answer.of("text/html", FLINK_INDEX))
+                .on("/index.html", TestingFlinkWeb.Answer.of("text/html", FLINK_INDEX))
+                .on("/main.6cd446413e0aff84.js", TestingFlinkWeb.Answer.of("application/javascript", MAIN_JS))
+                .on("/jobs/overview", TestingFlinkWeb.Answer.of("application/json; charset=UTF-8", JOBS_OVERVIEW));
+        return start(flink.baseUrl(), Duration.ofSeconds(10), FlinkDashboardProxy.MAX_BODY_BYTES);
+    }
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.close();
+        }
+        if (flink != null) {
+            flink.close();
+        }
+    }
+
+    private static String body(String raw) {
+        return raw.substring(raw.indexOf("\r\n\r\n") + 4);
+    }
+
+    private static String header(String raw, String name) {
+        for (String line : raw.substring(0, raw.indexOf("\r\n\r\n")).split("\r\n")) {
+            if (line.regionMatches(true, 0, name + ":", 0, name.length() + 1)) {
+                return line.substring(name.length() + 1).trim();
+            }
+        }
+        return null;
+    }
+
+    private static String request(int port, String method, String path, String extraHeaders) throws IOException {
+        return TestingHttpClient.exchange(port, (method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + extraHeaders + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+    }
+
+    @Test
+    void flinksIndexIsServedWithTheTabScriptInjectedOnce() throws Exception {
+        int port = startWithFlink();
+
+        for (String path : new String[] {"/flink/", "/flink/index.html"}) {
+            String raw = TestingHttpClient.get(port, path);
+            assertThat(status(raw)).as(path).isEqualTo(200);
+            assertThat(body(raw)).as(path).isEqualTo(FLINK_INDEX.replace("</body>",
+                    TabInjection.SCRIPT_TAG + "</body>"));
+            assertThat(header(raw, "Content-Type")).as(path).isEqualTo("text/html");
+            assertThat(header(raw, "Content-Security-Policy")).as(path).isNull();
+            assertThat(header(raw, "Cache-Control")).as(path).isEqualTo("no-cache");
+        }
+        String script = TestingHttpClient.get(port, "/insight-tab/tab.js");
+        assertThat(status(script)).isEqualTo(200);
+        assertThat(body(script)).contains("nz-menu-item", "MutationObserver");
+    }
+
+    @Test
+    void otherFilesAndRestAnswersPassThroughUnchanged() throws Exception {
+        int port = startWithFlink();
+
+        String js = TestingHttpClient.get(port, "/flink/main.6cd446413e0aff84.js");
+        assertThat(body(js)).isEqualTo(MAIN_JS);
+        assertThat(header(js, "Content-Type")).isEqualTo("application/javascript");
+        String json = TestingHttpClient.get(port, "/flink/jobs/overview");
+        assertThat(body(json)).isEqualTo(JOBS_OVERVIEW);
+        assertThat(header(json, "Content-Type")).isEqualTo("application/json; charset=UTF-8");
+        String missing = TestingHttpClient.get(port, "/flink/jobs/0123456789abcdef0123456789abcdef");
+        assertThat(status(missing)).isEqualTo(404);
+        assertThat(body(missing)).contains("Not found: /jobs/0123456789abcdef0123456789abcdef");
+    }
+
+    @Test
+    void flinkWithoutTrailingSlashRedirectsSoRelativeUrlsResolveUnderTheProxy() throws Exception {
+        int port = startWithFlink();
+
+        String raw = TestingHttpClient.get(port, "/flink");
+
+        assertThat(status(raw)).isEqualTo(302);
+        assertThat(header(raw, "Location")).as("relative, so a path prefix in front of the port is kept")
+                .isEqualTo("flink/");
+        assertThat(flink.received()).isEmpty();
+    }
+
+    @Test
+    void queriesAreForwardedAsDecodedAndOnlyGetReachesFlink() throws Exception {
+        int port = startWithFlink();
+
+        request(port, "GET", "/flink/jobs/overview?get=0.numRecordsIn%2C0.numRecordsOut&a=b",
+                "Accept: application/json\r\nCookie: secret=1\r\nAuthorization: Basic eDp5\r\n");
+        String head = request(port, "HEAD", "/flink/jobs/overview", "");
+        String post = TestingHttpClient.exchange(port, ("POST /flink/jars/upload HTTP/1.1\r\nHost: x\r\n"
+                + "Content-Length: 2\r\nConnection: close\r\n\r\n{}").getBytes(StandardCharsets.US_ASCII));
+        String delete = request(port, "DELETE", "/flink/jobs/overview", "");
+
+        assertThat(status(head)).isEqualTo(200);
+        assertThat(header(head, "Content-Length")).isEqualTo(String.valueOf(JOBS_OVERVIEW.length()));
+        assertThat(body(head)).isEmpty();
+        assertThat(status(post)).isEqualTo(405);
+        assertThat(status(delete)).isEqualTo(405);
+        assertThat(flink.received()).hasSize(2);
+        TestingFlinkWeb.Received get = flink.received().get(0);
+        assertThat(get.method()).isEqualTo("GET");
+        assertThat(get.uri()).as("re-encoded from what was matched")
+                .isEqualTo("/jobs/overview?get=0.numRecordsIn%2C0.numRecordsOut&a=b");
+        assertThat(get.headers()).containsKey("Accept").doesNotContainKeys("Cookie", "Authorization");
+        assertThat(flink.received().get(1).method()).isEqualTo("GET");
+    }
+
+    @Test
+    void traversalAndRoutesOffTheAllowlistNeverReachFlink() throws Exception {
+        int port = startWithFlink();
+
+        for (String path : new String[] {"/flink/../metrics", "/flink/%2e%2e/api/v1/ping", "/flink//x",
+                "/flink/jobs/0123456789abcdef0123456789abcdef/yarn%2Dcancel%2F"}) {
+            assertThat(status(TestingHttpClient.get(port, path))).as(path).isEqualTo(400);
+        }
+        for (String path : new String[] {"/flink/jobs/0123456789abcdef0123456789abcdef/yarn-cancel",
+                "/flink/jobs/0123456789abcdef0123456789abcdef/yarn%2Dcancel",
+                "/flink/jobs/0123456789abcdef0123456789abcdef/%79arn-cancel", "/flink/jobmanager/logs",
+                "/flink/jobs/overview/", "/flink/JOBS/overview"}) {
+            String raw = TestingHttpClient.get(port, path);
+            assertThat(status(raw)).as(path).isEqualTo(403);
+            assertThat(body(raw)).as(path).contains("allowlist");
+        }
+        assertThat(flink.received()).isEmpty();
+    }
+
+    @Test
+    void redirectsFromFlinkStayUnderTheProxy() throws Exception {
+        int port = startWithFlink();
+        flink.on("/old.html", new TestingFlinkWeb.Answer(302, "text/plain", new byte[0],
+                Map.of("Location", flink.baseUrl() + "/index.html"), 0, false));
+
+        String raw = TestingHttpClient.get(port, "/flink/old.html");
+
+        assertThat(status(raw)).isEqualTo(302);
+        assertThat(header(raw, "Location")).isEqualTo("/flink/index.html");
+    }
+
+    @Test
+    void unreachableFlinkIs502WithAClearJsonError() throws Exception {
+        int port = start("http://127.0.0.1:" + freePort(), Duration.ofSeconds(5), 1024);
+
+        String raw = TestingHttpClient.get(port, "/flink/jobs/overview");
+
+        assertThat(status(raw)).isEqualTo(502);
+        assertThat(header(raw, "Content-Type")).startsWith("application/json");
+        assertThat(body(raw)).contains("unreachable", "\"status\":502", "hub.flink-rest-url");
+        assertThat(status(TestingHttpClient.get(port, "/api/v1/ping"))).isEqualTo(200);
+    }
+
+    @Test
+    void answersLargerThanTheLimitAre502WhetherAnnouncedOrStreamed() throws Exception {
+        flink = new TestingFlinkWeb()
+                .on("/big.js", new TestingFlinkWeb.Answer(200, "text/plain", new byte[4096], Map.of(), 0, false))
+                .on("/big-chunked.js", new TestingFlinkWeb.Answer(200, "text/plain", new byte[4096], Map.of(), 0, true))
+                .on("/small.js", new TestingFlinkWeb.Answer(200, "text/plain", new byte[1000], Map.of(), 0, true));
+        int port = start(flink.baseUrl(), Duration.ofSeconds(5), 1024);
+
+        for (String path : new String[] {"/flink/big.js", "/flink/big-chunked.js"}) {
+            String raw = TestingHttpClient.get(port, path);
+            assertThat(status(raw)).as(path).isEqualTo(502);
+            assertThat(body(raw)).as(path).contains("larger than");
+        }
+        assertThat(status(TestingHttpClient.get(port, "/flink/small.js"))).isEqualTo(200);
+    }
+
+    @Test
+    void flinkTooSlowToAnswerIs504() throws Exception {
+        flink = new TestingFlinkWeb()
+                .on("/slow.js", new TestingFlinkWeb.Answer(200, "text/plain", new byte[1], Map.of(), 3_000, false));
+        int port = start(flink.baseUrl(), Duration.ofMillis(300), 1024);
+
+        long started = System.nanoTime();
+        String raw = TestingHttpClient.get(port, "/flink/slow.js");
+
+        assertThat(status(raw)).isEqualTo(504);
+        assertThat(body(raw)).contains("did not answer in time");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(2_500));
+    }
+}
