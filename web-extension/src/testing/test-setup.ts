@@ -1,8 +1,14 @@
 // jsdom has no ResizeObserver; ngx-echarts requires one to exist (the charts themselves are faked in specs).
 class TestingResizeObserver {
-  observe(): void {}
-  unobserve(): void {}
-  disconnect(): void {}
+  observe(): void {
+    // Nothing to observe: jsdom lays nothing out, so no size ever changes.
+  }
+  unobserve(): void {
+    // Nothing observed (see observe).
+  }
+  disconnect(): void {
+    // Nothing observed (see observe).
+  }
 }
 if (!('ResizeObserver' in globalThis)) {
   (globalThis as { ResizeObserver?: unknown }).ResizeObserver = TestingResizeObserver;

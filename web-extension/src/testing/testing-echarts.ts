@@ -23,11 +23,22 @@ export class TestingChart {
     this.disposed = true;
   }
 
-  resize(): void {}
-  showLoading(): void {}
-  hideLoading(): void {}
-  on(): void {}
-  off(): void {}
+  // ngx-echarts calls these too; a chart without a canvas has nothing to resize, no spinner and no events.
+  resize(): void {
+    // no canvas to resize
+  }
+  showLoading(): void {
+    // no spinner to show
+  }
+  hideLoading(): void {
+    // no spinner to hide
+  }
+  on(): void {
+    // no events are ever fired
+  }
+  off(): void {
+    // no events are ever fired
+  }
 }
 
 /** Stands in for the `echarts` module given to `provideEchartsCore`; keeps every chart it created. */

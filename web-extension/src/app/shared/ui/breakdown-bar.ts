@@ -28,7 +28,7 @@ const COLORS = ['#1890ff', '#52c41a', '#fa8c16', '#722ed1', '#13c2c2'];
       @for (p of shares(); track p.label) {
         <li><span class="fi-dot" [style.background]="p.color"></span>{{ p.label }} <b>{{ p.text }}</b></li>
       }
-      @if (total() != null) {
+      @if (hasTotal()) {
         <li class="fi-breakdown-total">{{ totalLabel() }} <b>{{ totalText() }}</b></li>
       }
     </ul>
@@ -49,6 +49,7 @@ export class BreakdownBar {
       text: formatMs(p.ms),
     }));
   });
+  protected readonly hasTotal = computed(() => this.total() != null);
   protected readonly totalText = computed(() => formatMs(this.total()));
   protected readonly summary = computed(() => this.shares().map((p) => `${p.label} ${p.text}`).join(', '));
 }
