@@ -6,7 +6,8 @@ import { ViewState } from '../../core/view-state';
 import { ChartSeries } from '../../shared/chart/chart-options';
 import { TimeChart } from '../../shared/chart/time-chart';
 import { UNIT_PIPES } from '../../shared/format/unit-pipes';
-import { BreakdownBar, BreakdownPart } from '../../shared/ui/breakdown-bar';
+import { BreakdownBar } from '../../shared/ui/breakdown-bar';
+import { queryBreakdown } from '../../shared/ui/query-breakdown';
 import { StatCard } from '../../shared/ui/stat-card';
 import { StatePanel } from '../../shared/ui/state-panel';
 
@@ -37,14 +38,7 @@ export class ClientPage {
     return this.view.window().bounds(Date.now());
   });
 
-  protected readonly breakdown = computed<readonly BreakdownPart[]>(() => {
-    const b = this.figures.value()?.queries.breakdownMs;
-    return [
-      { label: 'submit', ms: b?.submit ?? null },
-      { label: 'cluster run', ms: b?.clusterRun ?? null },
-      { label: 'result fetch', ms: b?.resultFetch ?? null },
-    ];
-  });
+  protected readonly breakdown = computed(() => queryBreakdown(this.figures.value()));
 
   protected readonly ratioSeries = computed<ChartSeries[]>(() => {
     const h = this.history.value();

@@ -13,7 +13,8 @@ import { TimeChart } from '../../shared/chart/time-chart';
 import { MsPipe } from '../../shared/format/unit-pipes';
 import { formatCount, formatMs, formatPercent } from '../../shared/format/units';
 import { percentiles } from '../../shared/stats/percentiles';
-import { BreakdownBar, BreakdownPart } from '../../shared/ui/breakdown-bar';
+import { BreakdownBar } from '../../shared/ui/breakdown-bar';
+import { queryBreakdown } from '../../shared/ui/query-breakdown';
 import { StatCard } from '../../shared/ui/stat-card';
 import { StatePanel, UNAVAILABLE } from '../../shared/ui/state-panel';
 
@@ -92,14 +93,7 @@ export class OverviewPage {
     return { ...percentiles(ended.map((j) => j.clusterLatencyMs)), running: list.filter((j) => !j.terminal).length };
   });
 
-  protected readonly breakdown = computed<readonly BreakdownPart[]>(() => {
-    const b = this.client.value()?.queries.breakdownMs;
-    return [
-      { label: 'submit', ms: b?.submit ?? null },
-      { label: 'cluster run', ms: b?.clusterRun ?? null },
-      { label: 'result fetch', ms: b?.resultFetch ?? null },
-    ];
-  });
+  protected readonly breakdown = computed(() => queryBreakdown(this.client.value()));
 
   private readonly checkpointJobs = computed(() => {
     const { from, to } = this.bounds();
