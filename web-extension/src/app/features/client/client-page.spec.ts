@@ -2,7 +2,7 @@ import { TestBed } from '@angular/core/testing';
 import { RouterTestingHarness } from '@angular/router/testing';
 
 import { clientFigures } from '../../../testing/payloads';
-import { answer, panelTestProviders, settle } from '../../../testing/testing-providers';
+import { answer, failNetwork, panelTestProviders, settle } from '../../../testing/testing-providers';
 import { ClientPage } from './client-page';
 
 async function open() {
@@ -40,5 +40,18 @@ describe('ClientPage', () => {
     expect(text).toContain('Waiting for a place');
     expect(text).toContain('wait p50 12 ms · p99 480 ms');
     expect(harness.routeNativeElement?.querySelectorAll('fi-time-chart').length).toBe(5);
+  });
+
+  it('keepsTheHistoryChartsBesideTheErrorWhenTheHistoryCannotBeRead', async () => {
+    const harness = await open();
+    answer('api/v1/client', clientFigures(true));
+    await settle();
+    expect(failNetwork('api/v1/series/names')).toBe(1);
+    await settle();
+    const page = harness.routeNativeElement as HTMLElement;
+    expect(page.querySelector('fi-state.fi-state-error')?.textContent).toContain('Hub unreachable');
+    expect(page.querySelectorAll('fi-time-chart').length).toBe(5);
+    expect(page.textContent).toContain('No data in this time range yet.');
+    expect(page.textContent).not.toContain('Not available');
   });
 });

@@ -6,6 +6,8 @@ import { ViewState } from '../../core/view-state';
 import { ChartSeries } from '../../shared/chart/chart-options';
 import { TimeChart } from '../../shared/chart/time-chart';
 import { UNIT_PIPES } from '../../shared/format/unit-pipes';
+import { ApiErrorState } from '../../shared/ui/api-error-state';
+import { AsyncView } from '../../shared/ui/async-view';
 import { BreakdownBar } from '../../shared/ui/breakdown-bar';
 import { queryBreakdown } from '../../shared/ui/query-breakdown';
 import { StatCard } from '../../shared/ui/stat-card';
@@ -17,7 +19,7 @@ import { StatePanel } from '../../shared/ui/state-panel';
  */
 @Component({
   selector: 'fi-client-page',
-  imports: [TimeChart, StatCard, StatePanel, BreakdownBar, ...UNIT_PIPES],
+  imports: [TimeChart, StatCard, StatePanel, AsyncView, ApiErrorState, BreakdownBar, ...UNIT_PIPES],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './client-page.html',
 })

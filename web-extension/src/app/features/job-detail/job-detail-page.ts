@@ -14,7 +14,9 @@ import { TimeChart } from '../../shared/chart/time-chart';
 import { UNIT_PIPES } from '../../shared/format/unit-pipes';
 import { percentiles } from '../../shared/stats/percentiles';
 import { StatCard } from '../../shared/ui/stat-card';
-import { StatePanel, UNAVAILABLE } from '../../shared/ui/state-panel';
+import { ApiErrorState } from '../../shared/ui/api-error-state';
+import { AsyncView } from '../../shared/ui/async-view';
+import { StatePanel } from '../../shared/ui/state-panel';
 import { StatusTag } from '../../shared/ui/status-tag';
 import { CheckpointTable } from './checkpoint-table';
 
@@ -30,12 +32,11 @@ function points(list: readonly CheckpointRecord[], value: (c: CheckpointRecord) 
  */
 @Component({
   selector: 'fi-job-detail-page',
-  imports: [RouterLink, TimeChart, StatCard, StatePanel, StatusTag, CheckpointTable, ...UNIT_PIPES],
+  imports: [RouterLink, TimeChart, StatCard, StatePanel, AsyncView, ApiErrorState, StatusTag, CheckpointTable, ...UNIT_PIPES],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './job-detail-page.html',
 })
 export class JobDetailPage {
-  protected readonly unavailable = UNAVAILABLE;
   private readonly view = inject(ViewState);
   private readonly jobsApi = inject(JobsService);
   private readonly checkpointsApi = inject(CheckpointsService);

@@ -5,8 +5,9 @@ import { JobsService } from '../../api/jobs/jobs.service';
 import { flinkDashboardUrl, flinkJobUrl, OverviewService } from '../../api/overview/overview.service';
 import { liveQuery } from '../../core/live-query';
 import { UNIT_PIPES } from '../../shared/format/unit-pipes';
+import { ApiErrorState } from '../../shared/ui/api-error-state';
+import { AsyncView } from '../../shared/ui/async-view';
 import { Pager, pageOf } from '../../shared/ui/pager';
-import { StatePanel, UNAVAILABLE } from '../../shared/ui/state-panel';
 import { StatusTag } from '../../shared/ui/status-tag';
 
 /** Rows per page of the jobs table. */
@@ -24,12 +25,11 @@ export type JobFilterKey = (typeof JOB_FILTERS)[number]['key'];
 /** Running and recent jobs with status, cluster-side latency and the last checkpoint, linked to their pages. */
 @Component({
   selector: 'fi-jobs-page',
-  imports: [RouterLink, StatePanel, StatusTag, Pager, ...UNIT_PIPES],
+  imports: [RouterLink, AsyncView, ApiErrorState, StatusTag, Pager, ...UNIT_PIPES],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './jobs-page.html',
 })
 export class JobsPage {
-  protected readonly unavailable = UNAVAILABLE;
   private readonly router = inject(Router);
   private readonly jobsApi = inject(JobsService);
   private readonly overviewApi = inject(OverviewService);

@@ -16,7 +16,9 @@ import { percentiles } from '../../shared/stats/percentiles';
 import { BreakdownBar } from '../../shared/ui/breakdown-bar';
 import { queryBreakdown } from '../../shared/ui/query-breakdown';
 import { StatCard } from '../../shared/ui/stat-card';
-import { StatePanel, UNAVAILABLE } from '../../shared/ui/state-panel';
+import { ApiErrorState } from '../../shared/ui/api-error-state';
+import { AsyncView } from '../../shared/ui/async-view';
+import { StatePanel } from '../../shared/ui/state-panel';
 
 /** How many jobs / vertices a cluster-wide chart draws: beyond that a chart is unreadable. */
 export const MAX_CHART_JOBS = 6;
@@ -36,12 +38,11 @@ export function checkpointLimit(spanMs: number): number {
  */
 @Component({
   selector: 'fi-overview-page',
-  imports: [RouterLink, TimeChart, StatCard, StatePanel, BreakdownBar, MsPipe],
+  imports: [RouterLink, TimeChart, StatCard, StatePanel, AsyncView, ApiErrorState, BreakdownBar, MsPipe],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './overview-page.html',
 })
 export class OverviewPage {
-  protected readonly unavailable = UNAVAILABLE;
   private readonly view = inject(ViewState);
   private readonly clientApi = inject(ClientService);
   private readonly jobsApi = inject(JobsService);
