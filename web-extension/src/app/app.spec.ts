@@ -7,7 +7,7 @@ import { App } from './app';
 describe('App', () => {
   beforeEach(() => TestBed.configureTestingModule({ providers: panelTestProviders() }));
 
-  it('linksEveryPageKeepingTheViewInTheUrl', async () => {
+  it('links every page, keeping the view in the URL', async () => {
     const router = TestBed.inject(Router);
     const fixture = TestBed.createComponent(App);
     await router.navigateByUrl('/overview?range=1h&refresh=off');
@@ -17,7 +17,7 @@ describe('App', () => {
     expect(links[1].getAttribute('href')).toBe('#/jobs?range=1h&refresh=off');
   });
 
-  it('linksRelativelySoThePanelWorksBehindAPathPrefix', async () => {
+  it('links relatively, so the panel works behind a path prefix', async () => {
     const router = TestBed.inject(Router);
     const fixture = TestBed.createComponent(App);
     await router.navigateByUrl('/jobs?range=1h');
@@ -31,7 +31,7 @@ describe('App', () => {
     expect(hrefs.filter((h) => h.startsWith('/') || /^[a-z]+:/i.test(h))).toEqual([]);
   });
 
-  it('writesTheChosenRangeAndPausedRefreshToTheUrl', async () => {
+  it('writes the chosen range and a paused refresh to the URL', async () => {
     const router = TestBed.inject(Router);
     const fixture = TestBed.createComponent(App);
     await router.navigateByUrl('/overview');
@@ -50,7 +50,7 @@ describe('App', () => {
     expect(pause.getAttribute('aria-pressed')).toBe('false');
   });
 
-  it('appliesACustomRange', async () => {
+  it('applies a custom range', async () => {
     const router = TestBed.inject(Router);
     const fixture = TestBed.createComponent(App);
     await router.navigateByUrl('/overview');
@@ -69,7 +69,7 @@ describe('App', () => {
     expect(router.url).toContain(`range=custom&${expected}`);
   });
 
-  it('warnsWhenTheHubIsUnreachable', async () => {
+  it('warns when the hub is unreachable', async () => {
     const fixture = TestBed.createComponent(App);
     await settle();
     expect(failNetwork('api/v1/overview')).toBe(1);
@@ -77,7 +77,7 @@ describe('App', () => {
     expect(fixture.nativeElement.querySelector('.fi-sider-error')?.textContent).toContain('hub unreachable');
   });
 
-  it('showsTheProcessItServesFrom', async () => {
+  it('shows the process it serves from', async () => {
     const fixture = TestBed.createComponent(App);
     await settle();
     answer('api/v1/overview', { role: 'jobmanager', flinkVersion: '2.2.0', uptimeMs: 3_660_000, version: '0.1.0' });

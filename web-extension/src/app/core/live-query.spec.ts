@@ -19,7 +19,7 @@ class Host {
 describe('liveQuery', () => {
   beforeEach(() => TestBed.configureTestingModule({ providers: panelTestProviders() }));
 
-  it('isLoadingUntilTheFirstAnswer', async () => {
+  it('is loading until the first answer', async () => {
     const host = TestBed.createComponent(Host).componentInstance;
     await settle();
     expect(host.query.loading()).toBe(true);
@@ -29,7 +29,7 @@ describe('liveQuery', () => {
     expect(host.query.value()).toEqual({ id: 'a', n: 1 });
   });
 
-  it('refetchesOnEachTickAndKeepsTheValueWhenARefreshFails', async () => {
+  it('refetches on each tick and keeps the value when a refresh fails', async () => {
     const host = TestBed.createComponent(Host).componentInstance;
     await settle();
     answer('api/a', { id: 'a', n: 1 });
@@ -50,7 +50,7 @@ describe('liveQuery', () => {
     expect(host.query.value()?.n).toBe(2);
   });
 
-  it('dropsTheOldAnswerWhenItsParametersChange', async () => {
+  it('drops the old answer when its parameters change', async () => {
     const host = TestBed.createComponent(Host).componentInstance;
     await settle();
     answer('api/a', { id: 'a', n: 1 });
@@ -64,7 +64,7 @@ describe('liveQuery', () => {
     expect(host.query.value()?.id).toBe('b');
   });
 
-  it('asksNothingWithoutARequest', async () => {
+  it('asks nothing without a request', async () => {
     const host = TestBed.createComponent(Host).componentInstance;
     host.id.set(undefined);
     await settle();

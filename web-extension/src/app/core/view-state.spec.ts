@@ -7,7 +7,7 @@ import { ViewState } from './view-state';
 describe('ViewState', () => {
   beforeEach(() => TestBed.configureTestingModule({ providers: panelTestProviders() }));
 
-  it('readsRangeAndRefreshFromTheUrl', async () => {
+  it('reads range and refresh from the URL', async () => {
     await TestBed.inject(Router).navigateByUrl('/jobs?range=1h&refresh=off');
     await settle();
     const view = TestBed.inject(ViewState);
@@ -16,7 +16,7 @@ describe('ViewState', () => {
     expect(view.window().fromParam).toBe('-1h');
   });
 
-  it('writesChangesToTheUrlAndKeepsOtherParameters', async () => {
+  it('writes changes to the URL and keeps other parameters', async () => {
     const router = TestBed.inject(Router);
     await router.navigateByUrl('/jobs?status=running&refresh=off');
     const view = TestBed.inject(ViewState);
@@ -26,7 +26,7 @@ describe('ViewState', () => {
     expect(router.url).toBe('/jobs?status=running&range=5m');
   });
 
-  it('roundTripsACustomRangeThroughTheUrl', async () => {
+  it('round-trips a custom range through the URL', async () => {
     const router = TestBed.inject(Router);
     await router.navigateByUrl('/overview');
     const view = TestBed.inject(ViewState);
@@ -36,7 +36,7 @@ describe('ViewState', () => {
     expect(view.params()).toEqual({ range: 'custom', from: 1_700_000_000_000, to: 1_700_000_600_000, refresh: true });
   });
 
-  it('refusesACustomRangeThatEndsBeforeItStarts', async () => {
+  it('refuses a custom range that ends before it starts', async () => {
     await TestBed.inject(Router).navigateByUrl('/overview');
     expect(await TestBed.inject(ViewState).setCustomRange(10, 5)).toBe(false);
   });

@@ -15,18 +15,18 @@ const counter = (name: string, values: number[]): Series => ({
 describe('ClientService', () => {
   beforeEach(() => TestBed.configureTestingModule({ providers: panelTestProviders() }));
 
-  it('findsTheFigureInAScopedMetricName', () => {
+  it('finds the figure in a scoped metric name', () => {
     expect(clientFigureOf('flink_sqlgateway_insight_client_pool_hits')).toBe('pool_hits');
     expect(clientFigureOf('flink_taskmanager_busy')).toBe('');
   });
 
-  it('treatsSpellingsOfOneFigureAsTheSame', () => {
+  it('treats the spellings of one figure as the same', () => {
     expect(sameFigure('channels_inFlight', 'channels_in_flight')).toBe(true);
     expect(sameFigure('queries_e2eLatencyMs', 'queries_e2e_latency_ms')).toBe(true);
     expect(sameFigure('queries_e2eLatencyMs', 'queries_submitMs')).toBe(false);
   });
 
-  it('derivesHitRateReuseAndRetriesPerIntervalSummedOverProcesses', () => {
+  it('derives hit rate, reuse and retries per interval, summed over processes', () => {
     const h = deriveHistory({
       pool_hits: [counter('pool_hits', [0, 4, 8]), counter('pool_hits', [0, 5, 10])],
       pool_misses: [counter('pool_misses', [0, 1, 2])],
@@ -41,7 +41,7 @@ describe('ClientService', () => {
     expect(h.retriesPerQuery).toEqual([[1000, 2]]);
   });
 
-  it('readsHistoryOfTheClientSeriesTheHubHas', () => {
+  it('reads the history of the client series the hub has', () => {
     const http = TestBed.inject(HttpTestingController);
     let result: ClientHistory | undefined;
     TestBed.inject(ClientService).history(timeWindow({ range: '15m', refresh: true })).subscribe((h) => (result = h));
@@ -75,7 +75,7 @@ describe('ClientService', () => {
     http.verify();
   });
 
-  it('isUnavailableWhenNoClientSeriesExist', () => {
+  it('is unavailable when no client series exist', () => {
     const http = TestBed.inject(HttpTestingController);
     let result: ClientHistory | undefined;
     TestBed.inject(ClientService).history(timeWindow({ range: '5m', refresh: true })).subscribe((h) => (result = h));

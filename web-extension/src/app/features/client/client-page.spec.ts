@@ -14,7 +14,7 @@ async function open() {
 }
 
 describe('ClientPage', () => {
-  it('explainsHowToInstallTheClientUntilItReports', async () => {
+  it('explains how to install the client until it reports', async () => {
     const harness = await open();
     answer('api/v1/client', clientFigures(false));
     await settle();
@@ -25,7 +25,7 @@ describe('ClientPage', () => {
     expect(answer('api/v1/series/names', {}).length).toBe(0);
   });
 
-  it('showsPoolChannelAndRetryFiguresAndTheirHistory', async () => {
+  it('shows pool, channel and retry figures and their history', async () => {
     const harness = await open();
     answer('api/v1/client', clientFigures(true));
     await settle();
@@ -42,7 +42,7 @@ describe('ClientPage', () => {
     expect(harness.routeNativeElement?.querySelectorAll('fi-time-chart').length).toBe(5);
   });
 
-  it('keepsTheHistoryChartsBesideTheErrorWhenTheHistoryCannotBeRead', async () => {
+  it('keeps the history charts beside the error when the history cannot be read', async () => {
     const harness = await open();
     answer('api/v1/client', clientFigures(true));
     await settle();

@@ -34,7 +34,7 @@ function hundredCheckpoints(): CheckpointRecord[] {
 }
 
 describe('JobDetailPage', () => {
-  it('reportsCheckpointDurationPercentilesOverTheRange', async () => {
+  it('reports checkpoint duration percentiles over the range', async () => {
     const page = await open([
       ...hundredCheckpoints(),
       checkpointRecord({ checkpointId: 0, durationMs: 99_999, endTime: now - 2 * 3_600_000 }),
@@ -48,7 +48,7 @@ describe('JobDetailPage', () => {
     expect(stats[2]).toContain('100 ms');
   });
 
-  it('rendersJobAndOperatorNamesAsText', async () => {
+  it('renders job and operator names as text', async () => {
     const page = await open([
       checkpointRecord({
         endTime: now - 1000,
@@ -63,7 +63,7 @@ describe('JobDetailPage', () => {
     expect(page.querySelector('img, tr.fi-subrow script')).toBeNull();
   });
 
-  it('chartsCheckpointedSizeAgainstFullSize', async () => {
+  it('charts the checkpointed size against the full size', async () => {
     const echarts = new TestingEcharts();
     await open([checkpointRecord({ endTime: now - 1000, checkpointedSize: 1, fullSize: 2 })], echarts);
     await settle();
@@ -75,19 +75,19 @@ describe('JobDetailPage', () => {
     expect(series.map((s) => [s.id, s.data.length])).toEqual([['checkpointed', 1], ['full', 1]]);
   });
 
-  it('pagesTheCheckpointTable', async () => {
+  it('pages the checkpoint table', async () => {
     const page = await open(hundredCheckpoints());
     expect(page.querySelectorAll('fi-checkpoint-table tbody > tr').length).toBe(20);
     expect(page.querySelector('.fi-pager')?.textContent).toContain('page 1 of 5');
   });
 
-  it('saysSoWhenThereAreNoCheckpointsInRange', async () => {
+  it('says so when there are no checkpoints in the range', async () => {
     const page = await open([]);
     expect(page.textContent).toContain('No checkpoints of this job in this time range yet.');
     expect(page.querySelector('fi-checkpoint-table')).toBeNull();
   });
 
-  it('rejectsAMalformedJobIdWithoutAskingTheHub', async () => {
+  it('rejects a malformed job id without asking the hub', async () => {
     TestBed.configureTestingModule({ providers: panelTestProviders() });
     const harness = await RouterTestingHarness.create();
     await harness.navigateByUrl('/jobs/not-a-job', JobDetailPage);

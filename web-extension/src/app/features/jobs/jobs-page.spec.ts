@@ -19,7 +19,7 @@ async function open(url: string, jobs: JobRecord[], flinkWebUrl?: string): Promi
 describe('JobsPage', () => {
   beforeEach(() => TestBed.configureTestingModule({ providers: panelTestProviders() }));
 
-  it('rendersAJobNamedLikeHtmlAsText', async () => {
+  it('renders a job named like HTML as text', async () => {
     const page = await open('/jobs?refresh=off', [jobRecord({ jobName: HOSTILE_NAME })]);
     const link = page.querySelector('td.fi-name a') as HTMLAnchorElement;
     expect(link.textContent?.trim()).toBe(HOSTILE_NAME);
@@ -27,7 +27,7 @@ describe('JobsPage', () => {
     expect(link.getAttribute('href')).toBe(`#/jobs/${JOB_ID}?refresh=off`);
   });
 
-  it('listsStatusLatencyAndLastCheckpoint', async () => {
+  it('lists status, latency and the last checkpoint', async () => {
     const page = await open('/jobs', [
       jobRecord({
         status: 'FINISHED',
@@ -44,7 +44,7 @@ describe('JobsPage', () => {
     expect(row.textContent).toContain('3 MiB');
   });
 
-  it('filtersByTheStatusInTheUrl', async () => {
+  it('filters by the status in the URL', async () => {
     const page = await open('/jobs?status=finished', [
       jobRecord({ jobId: 'a'.repeat(32), jobName: 'streaming', status: 'RUNNING' }),
       jobRecord({ jobId: 'b'.repeat(32), jobName: 'query', status: 'FINISHED', terminal: true }),
@@ -53,7 +53,7 @@ describe('JobsPage', () => {
     expect(names).toEqual(['query']);
   });
 
-  it('listsRunningJobsFirstThenNewestFirst', async () => {
+  it('lists running jobs first, then newest first', async () => {
     const t = Date.now();
     const page = await open('/jobs', [
       jobRecord({ jobId: 'c'.repeat(32), jobName: 'query new', status: 'FINISHED', terminal: true, createdAt: t }),
@@ -64,7 +64,7 @@ describe('JobsPage', () => {
     expect(names).toEqual(['streaming', 'query new', 'query old']);
   });
 
-  it('pagesLongLists', async () => {
+  it('pages long lists', async () => {
     const jobs = Array.from({ length: 30 }, (_, i) =>
       jobRecord({ jobId: i.toString(16).padStart(32, '0'), jobName: `q${i}`, createdAt: i }),
     );
@@ -77,25 +77,25 @@ describe('JobsPage', () => {
     expect(page.querySelector('.fi-pager')?.textContent).toContain('page 2 of 2 · 30 jobs');
   });
 
-  it('linksToFlinksDashboardOnlyWhenTheHubKnowsIt', async () => {
+  it("links to Flink's dashboard only when the hub knows it", async () => {
     const withUrl = await open('/jobs', [jobRecord()], 'http://127.0.0.1:8081');
     expect(withUrl.querySelector('a[target="_blank"]')?.getAttribute('href')).toBe(
       `http://127.0.0.1:8081/#/job/running/${JOB_ID}/overview`,
     );
   });
 
-  it('hidesTheDashboardLinkWithoutAUrl', async () => {
+  it('hides the dashboard link without a URL', async () => {
     const page = await open('/jobs', [jobRecord()]);
     expect(page.querySelector('a[target="_blank"]')).toBeNull();
   });
 
-  it('showsTheEmptyStateWithoutJobs', async () => {
+  it('shows the empty state when the hub has seen no job', async () => {
     const page = await open('/jobs', []);
     expect(page.querySelector('fi-state.fi-state-empty')?.textContent).toContain('No jobs');
     expect(page.querySelector('table')).toBeNull();
   });
 
-  it('showsTheErrorStateWhenTheHubIsUnreachable', async () => {
+  it('shows the error state when the hub is unreachable', async () => {
     const harness = await RouterTestingHarness.create();
     await harness.navigateByUrl('/jobs', JobsPage);
     await settle();

@@ -15,7 +15,7 @@ async function open(echarts = new TestingEcharts()) {
 }
 
 describe('OverviewPage', () => {
-  it('showsClientPathFiguresBesideClusterSideJobTime', async () => {
+  it('shows the client-path figures beside the cluster-side job time', async () => {
     const harness = await open();
     const now = Date.now();
     answer('api/v1/client', clientFigures(true));
@@ -38,7 +38,7 @@ describe('OverviewPage', () => {
     expect(text).toContain('No checkpoints in this time range yet.');
   });
 
-  it('chartsCheckpointSizesPerJobWithEscapedNames', async () => {
+  it('charts checkpoint sizes per job, with escaped names', async () => {
     const echarts = new TestingEcharts();
     await open(echarts);
     answer('api/v1/client', clientFigures(false));
@@ -58,7 +58,7 @@ describe('OverviewPage', () => {
     expect(html).not.toContain('<img');
   });
 
-  it('saysHowToGetClientFiguresWhenThereAreNone', async () => {
+  it('says how to get client figures when there are none', async () => {
     const harness = await open();
     answer('api/v1/client', clientFigures(false));
     await settle();
@@ -68,7 +68,7 @@ describe('OverviewPage', () => {
     expect(text).not.toContain('Client-pool hit rate');
   });
 
-  it('showsTheErrorStateWhenTheHubIsUnreachable', async () => {
+  it('shows the error once when the hub is unreachable, and no section pretends the cluster has no data', async () => {
     const harness = await open();
     for (const path of ['api/v1/client', 'api/v1/jobs', 'api/v1/checkpoints', 'api/v1/series']) {
       expect(failNetwork(path)).toBe(1);
@@ -83,7 +83,7 @@ describe('OverviewPage', () => {
     expect(page.textContent).toContain('Not available: the hub did not answer.');
   });
 
-  it('asksForEnoughCheckpointsToCoverTheRange', () => {
+  it('asks for enough checkpoints to cover the range', () => {
     expect(checkpointLimit(5 * 60_000)).toBe(60);
     expect(checkpointLimit(60_000)).toBe(50);
     expect(checkpointLimit(24 * 3_600_000)).toBe(1000);

@@ -16,7 +16,7 @@ const series: ChartSeries[] = [
 ];
 
 describe('chart options', () => {
-  it('escapesSeriesNamesInTheTooltip', () => {
+  it('escapes series names in the tooltip', () => {
     const html = tooltipHtml(
       [{ seriesIndex: 0, seriesName: HOSTILE_NAME, value: [1000, 3 * MiB], color: '#1890ff' }],
       series,
@@ -30,12 +30,12 @@ describe('chart options', () => {
     expect(holder.textContent).toContain(HOSTILE_NAME);
   });
 
-  it('escapesAColorThatIsNotAColor', () => {
+  it('escapes a colour that is not a colour', () => {
     const html = tooltipHtml([{ seriesIndex: 0, seriesName: 'x', value: [1, 1], color: '"><img src=x>' }], series, ['bytes']);
     expect(html).not.toContain('<img');
   });
 
-  it('formatsTooltipValuesInTheUnitOfTheSeriesAxis', () => {
+  it("formats tooltip values in the unit of the series' axis", () => {
     const html = tooltipHtml(
       [
         { seriesIndex: 0, seriesName: 'a', value: [1000, 3 * MiB] },
@@ -48,14 +48,14 @@ describe('chart options', () => {
     expect(html).toContain('1.5 s');
   });
 
-  it('putsTheUnitOnEveryAxisLabel', () => {
+  it('puts the unit on every axis label', () => {
     const options = buildTimeChartOptions(series, { units: ['bytes', 'ms'] }) as {
       yAxis: { axisLabel: { formatter: (v: number) => string } }[];
     };
     expect(options.yAxis.map((a) => a.axisLabel.formatter(2048))).toEqual(['2 KiB', '2.05 s']);
   });
 
-  it('streamsOnlyDataThroughMergeKeepingSeriesIds', () => {
+  it('streams only data through merge, keeping the series ids', () => {
     const merge = buildTimeChartMerge(series, { units: ['bytes'], window: { from: 1, to: 2 } }) as {
       series: { id: string; data: unknown }[];
       xAxis: { min: number; max: number };
@@ -65,20 +65,20 @@ describe('chart options', () => {
     expect(merge.xAxis).toEqual({ min: 1, max: 2 });
   });
 
-  it('changesTheLayoutKeyOnlyWhenSeriesOrUnitsChange', () => {
+  it('changes the layout key only when the series or units change', () => {
     const moreData = series.map((s) => ({ ...s, points: [...s.points, [3000, 1] as [number, number]] }));
     expect(layoutKey(moreData, { units: ['bytes'] })).toBe(layoutKey(series, { units: ['bytes'] }));
     expect(layoutKey(series.slice(0, 1), { units: ['bytes'] })).not.toBe(layoutKey(series, { units: ['bytes'] }));
     expect(layoutKey(series, { units: ['ms'] })).not.toBe(layoutKey(series, { units: ['bytes'] }));
   });
 
-  it('choosesRoundBinaryTicksForBytes', () => {
+  it('chooses round binary ticks for bytes', () => {
     expect(niceBytesInterval(24 * MiB)).toBe(5 * MiB);
     expect(niceBytesInterval(1000)).toBe(200);
     expect(niceBytesInterval(0)).toBeUndefined();
   });
 
-  it('shortensLongLegendNames', () => {
+  it('shortens long legend names', () => {
     expect(legendName('x'.repeat(100)).length).toBe(48);
     expect(legendName('short')).toBe('short');
   });

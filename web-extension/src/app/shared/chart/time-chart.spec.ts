@@ -23,7 +23,7 @@ describe('TimeChart', () => {
     TestBed.configureTestingModule({ providers: [provideEchartsCore({ echarts: echarts as never })] });
   });
 
-  it('showsTheEmptyStateWithoutPoints', async () => {
+  it('shows the empty state when no series has a point', async () => {
     const fixture = TestBed.createComponent(Host);
     fixture.componentInstance.series.set([{ id: 'a', name: 'a', points: [[1, null]] }]);
     await settle();
@@ -31,7 +31,7 @@ describe('TimeChart', () => {
     expect(echarts.charts.length).toBe(0);
   });
 
-  it('setsOptionsOnceThenStreamsDataThroughMerge', async () => {
+  it('sets the options once, then streams data through merge', async () => {
     const fixture = TestBed.createComponent(Host);
     fixture.componentInstance.series.set([{ id: 'a', name: 'a', points: [[1, 5]] }]);
     await settle();
@@ -48,7 +48,7 @@ describe('TimeChart', () => {
     expect((last.option['series'] as { data: unknown[] }[])[0].data.length).toBe(2);
   });
 
-  it('rebuildsOptionsWhenASeriesIsAdded', async () => {
+  it('rebuilds the options when a series is added', async () => {
     const fixture = TestBed.createComponent(Host);
     fixture.componentInstance.series.set([{ id: 'a', name: 'a', points: [[1, 5]] }]);
     await settle();
@@ -62,7 +62,7 @@ describe('TimeChart', () => {
     expect((full[1].option['series'] as unknown[]).length).toBe(2);
   });
 
-  it('exposesItsPointCountForEndToEndChecks', async () => {
+  it('exposes its point count for the end-to-end checks', async () => {
     const fixture = TestBed.createComponent(Host);
     fixture.componentInstance.series.set([{ id: 'a', name: 'a', points: [[1, 5], [2, null], [3, 1]] }]);
     await settle();
