@@ -52,7 +52,10 @@ public final class InsightOptions {
             ConfigOptions.key("history.max-series")
                     .intType()
                     .defaultValue(20000)
-                    .withDescription("Most time series kept in the history; further series are not recorded.");
+                    .withDescription(
+                            "Most time series kept in the history (between 1 and 1000000). When it is full, the series"
+                                    + " written longest ago (a finished job's) make room for new ones, so a new job"
+                                    + " always gets history; counted in flink_insight_history_series_evicted_total.");
 
     public static final ConfigOption<Boolean> HISTORY_ON_TASKMANAGERS =
             ConfigOptions.key("history.on-taskmanagers")
@@ -165,6 +168,15 @@ public final class InsightOptions {
                             "Threads that render responses off the network thread (between 1 and 16); requests"
                                     + " beyond what they and a short queue can take get 503.");
 
+    public static final ConfigOption<Integer> HTTP_MAX_CONCURRENT_SCRAPES =
+            ConfigOptions.key("http.max-concurrent-scrapes")
+                    .intType()
+                    .defaultValue(2)
+                    .withDescription(
+                            "Scrapes of /metrics rendered or being written at once (between 1 and 16); each holds"
+                                    + " its whole answer in heap until written, never in direct memory. Further"
+                                    + " scrapes wait up to 2 s for a turn, then get 503 with Retry-After.");
+
     public static final ConfigOption<Integer> HTTP_MAX_CONNECTIONS_PER_ADDRESS =
             ConfigOptions.key("http.max-connections-per-address")
                     .intType()
@@ -248,6 +260,7 @@ public final class InsightOptions {
                 HTTP_MAX_CONNECTIONS,
                 HTTP_THREADS,
                 HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+                HTTP_MAX_CONCURRENT_SCRAPES,
                 HTTP_REQUEST_HEAD_TIMEOUT,
                 HTTP_ACCESS,
                 HTTP_TOKEN,

@@ -13,14 +13,16 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * Writes the index as Prometheus text 0.0.4 or OpenMetrics 1.0: families sorted by name, HELP and TYPE once, samples
  * contiguous. A pure function of the families and the metric values read while writing.
  *
  * <p>Differences from Flink's PrometheusReporter, none of which renames a series: counters are typed {@code counter}
- * (Flink says gauge); histograms get {@code _sum} = mean x count, an approximation like Flink's OpenTelemetry
- * reporter makes, because Flink's histograms keep only a window of recent values; label sets carry no trailing comma.
+ * (Flink says gauge); label sets carry no trailing comma. Histograms are summaries of quantiles and {@code _count}
+ * only, as in Flink's reporter: Flink's histograms keep a window of recent values and no running sum, and a
+ * {@code _sum} made up from the window (mean x count) would go down, which Prometheus reads as a counter reset.
  * Every value is read under a guard: a metric that throws is skipped and counted in
  * {@code flink_insight_scrape_errors_total} instead of failing the scrape.
  */
@@ -34,7 +36,6 @@ public final class ExpositionWriter {
     private static final byte[][] QUANTILE_LABELS = new byte[QUANTILES.length][];
     private static final byte[] HELP = ascii("# HELP ");
     private static final byte[] TYPE = ascii("# TYPE ");
-    private static final byte[] SUM = ascii("_sum");
     private static final byte[] COUNT = ascii("_count");
     private static final byte[] EOF = ascii("# EOF\n");
     private static final byte[][] TYPE_NAMES_TEXT = new byte[MetricKind.values().length][];
@@ -58,23 +59,31 @@ public final class ExpositionWriter {
     private static final String SCRAPE_ERRORS = "flink_insight_scrape_errors_total";
 
     private final LongAdder scrapeErrors;
+    private final Supplier<List<OwnFigure>> ownFigures;
+
+    /** A writer whose only own figure is the scrape-error count. */
+    public ExpositionWriter(LongAdder scrapeErrors) {
+        this(scrapeErrors, List::of);
+    }
 
     /**
      * @param scrapeErrors process-wide count of values that could not be read, exposed in every scrape
+     * @param ownFigures the plugin's other own figures, read at each scrape
      */
-    public ExpositionWriter(LongAdder scrapeErrors) {
+    public ExpositionWriter(LongAdder scrapeErrors, Supplier<List<OwnFigure>> ownFigures) {
         this.scrapeErrors = scrapeErrors;
+        this.ownFigures = ownFigures;
     }
 
-    /** Writes every family, then the plugin's scrape-error count, and drains the buffer; returns the samples. */
+    /** Writes every family, then the plugin's own figures, and drains the buffer; returns the samples written. */
     public int write(MetricFamily[] families, ExpositionFormat format, ExpositionBuffer out) {
         boolean om = format == ExpositionFormat.OPENMETRICS;
-        double[] scratch = new double[QUANTILES.length + 1];
+        double[] scratch = new double[QUANTILES.length];
         int samples = 0;
         for (MetricFamily family : families) {
             samples += writeFamily(family, om, out, scratch);
         }
-        samples += writeScrapeErrors(om, out);
+        samples += writeOwnFigures(om, out);
         if (om) {
             out.write(EOF);
         }
@@ -120,7 +129,6 @@ public final class ExpositionWriter {
                         for (int i = 0; i < QUANTILES.length; i++) {
                             scratch[i] = stats.getQuantile(QUANTILES[i]);
                         }
-                        scratch[QUANTILES.length] = stats.getMean() * count;
                     }
                 }
             } catch (Throwable t) {
@@ -155,19 +163,10 @@ public final class ExpositionWriter {
             out.writeDouble(values[i]);
             out.write((byte) '\n');
         }
-        double sum = values[QUANTILES.length];
-        int samples = QUANTILES.length + 1;
-        // OpenMetrics forbids a NaN or negative summary sum; leave the (optional) _sum out rather than break parsers.
-        if (!om || (sum >= 0 && !Double.isInfinite(sum))) {
-            writeSeries(family.nameBytes(), SUM, m, out);
-            out.writeDouble(sum);
-            out.write((byte) '\n');
-            samples++;
-        }
         writeSeries(family.nameBytes(), COUNT, m, out);
         out.writeLong(count);
         out.write((byte) '\n');
-        return samples;
+        return QUANTILES.length + 1;
     }
 
     private static void writeHeader(MetricFamily family, boolean om, ExpositionBuffer out) {
@@ -207,21 +206,36 @@ public final class ExpositionWriter {
         out.write((byte) ' ');
     }
 
-    /** The plugin's own figure: values it could not read, so a scrape that skipped some says so. */
-    private int writeScrapeErrors(boolean om, ExpositionBuffer out) {
-        // OpenMetrics names a counter family without its _total suffix; text 0.0.4 names it as its samples.
-        String family = om ? SCRAPE_ERRORS.substring(0, SCRAPE_ERRORS.length() - "_total".length()) : SCRAPE_ERRORS;
-        out.write(HELP);
-        out.writeAscii(family);
-        out.writeAscii(" Metric values Flink Insight could not read while scraping; those samples were skipped.\n");
-        out.write(TYPE);
-        out.writeAscii(family);
-        out.writeAscii(" counter\n");
-        out.writeAscii(SCRAPE_ERRORS);
-        out.write((byte) ' ');
-        out.writeDouble(scrapeErrors.sum());
-        out.write((byte) '\n');
-        return 1;
+    /** The plugin's own figures, sorted by name: its scrape errors, then what {@code ownFigures} gives. */
+    private int writeOwnFigures(boolean om, ExpositionBuffer out) {
+        List<OwnFigure> figures = new ArrayList<>();
+        try {
+            figures.addAll(ownFigures.get());
+        } catch (Throwable t) {
+            scrapeErrors.increment();
+            LOG.debug("Flink Insight's own figures failed in this scrape", t);
+        }
+        figures.add(new OwnFigure(SCRAPE_ERRORS,
+                "Metric values Flink Insight could not read while scraping; those samples were skipped.", true,
+                scrapeErrors.sum()));
+        figures.sort(Comparator.comparing(OwnFigure::name));
+        for (OwnFigure f : figures) {
+            // OpenMetrics names a counter family without its _total suffix; text 0.0.4 names it as its samples.
+            String family = f.counter() && om ? f.name().substring(0, f.name().length() - "_total".length()) : f.name();
+            out.write(HELP);
+            out.writeAscii(family);
+            out.write((byte) ' ');
+            out.write(MetricFamily.escapeHelpBytes(f.help(), om));
+            out.write((byte) '\n');
+            out.write(TYPE);
+            out.writeAscii(family);
+            out.writeAscii(f.counter() ? " counter\n" : " gauge\n");
+            out.writeAscii(f.name());
+            out.write((byte) ' ');
+            out.writeDouble(f.value());
+            out.write((byte) '\n');
+        }
+        return figures.size();
     }
 
     private static byte[] ascii(String s) {

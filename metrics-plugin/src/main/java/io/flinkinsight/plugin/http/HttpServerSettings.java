@@ -12,6 +12,7 @@ import java.time.Duration;
  * @param maxConnectionsPerAddress connections from one client address beyond this many are closed at once
  * @param requestHeadTimeout a request's head must arrive within this, from its first byte or the connection's start
  * @param access who may use what on the port
+ * @param maxConcurrentScrapes scrapes rendered or being written at once; each holds its whole body in heap
  */
 public record HttpServerSettings(
         PortRange ports,
@@ -22,7 +23,8 @@ public record HttpServerSettings(
         int threads,
         int maxConnectionsPerAddress,
         Duration requestHeadTimeout,
-        PortAccess access) {
+        PortAccess access,
+        int maxConcurrentScrapes) {
 
     /** Longest request target accepted; longer ones are answered 414. */
     public static final int MAX_URI_LENGTH = 4096;

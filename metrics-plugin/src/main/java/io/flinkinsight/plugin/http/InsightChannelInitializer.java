@@ -7,6 +7,7 @@ import io.netty.handler.codec.compression.StandardCompressionOptions;
 import io.netty.handler.codec.http.HttpContentCompressor;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 
 import java.net.InetAddress;
@@ -17,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Builds each connection's pipeline: connection limits (in all and per client address), request-head deadline, idle
- * timeout, HTTP codec with size limits, gzip, handler.
+ * timeout, HTTP codec with size limits, gzip, large bodies written in slices, handler.
  */
 final class InsightChannelInitializer extends ChannelInitializer<SocketChannel> {
 
@@ -73,6 +74,7 @@ final class InsightChannelInitializer extends ChannelInitializer<SocketChannel> 
                 COMPRESSION_THRESHOLD_BYTES,
                 StandardCompressionOptions.gzip(GZIP_LEVEL, 15, 8),
                 StandardCompressionOptions.deflate(GZIP_LEVEL, 15, 8)));
+        p.addLast("chunked-writer", new ChunkedWriteHandler());
         p.addLast("handler", new InsightHttpHandler(router, workers, settings.access()));
     }
 

@@ -1,16 +1,20 @@
 package io.flinkinsight.plugin.http;
 
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpChunkedInput;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -139,7 +143,7 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
         }
         ReferenceCountUtil.retain(request);
         try {
-            workers.execute(() -> router.route(target, request.headers(), ctx.alloc())
+            workers.execute(() -> router.route(target, request.headers())
                     .whenComplete((reply, error) -> answerLater(ctx, request, reply != null ? reply
                             : HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error"))));
         } catch (RejectedExecutionException e) {
@@ -161,7 +165,7 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
             });
         } catch (RejectedExecutionException e) {
             // The server is shutting down and the connection with it.
-            reply.body().release();
+            reply.discard();
             ReferenceCountUtil.release(request);
         }
     }
@@ -175,10 +179,14 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
         boolean keepAlive = !close && !closing && HttpUtil.isKeepAlive(request);
         boolean head = request.method().equals(HttpMethod.HEAD);
         int length = reply.body().readableBytes();
-        FullHttpResponse response;
+        // Large bodies go out in slices as the connection takes them, so direct memory never holds one whole.
+        boolean inSlices = !head && length > BodyChunks.CHUNK_BYTES;
+        HttpResponse response;
         if (head) {
             reply.body().release();
             response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, reply.status());
+        } else if (inSlices) {
+            response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, reply.status());
         } else {
             response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, reply.status(), reply.body());
         }
@@ -203,11 +211,24 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
             headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
         }
         if (!ctx.channel().isActive()) {
-            ReferenceCountUtil.release(response);
+            if (response instanceof FullHttpResponse full) {
+                ReferenceCountUtil.release(full); // the body, or nothing for HEAD
+            } else {
+                reply.body().release();
+            }
+            reply.afterWrite().run();
             busy = false;
             return;
         }
-        ctx.writeAndFlush(response).addListener((ChannelFutureListener) f -> {
+        ChannelFuture written;
+        if (inSlices) {
+            ctx.write(response);
+            written = ctx.writeAndFlush(new HttpChunkedInput(new BodyChunks(reply.body())));
+        } else {
+            written = ctx.writeAndFlush(response);
+        }
+        written.addListener((ChannelFutureListener) f -> {
+            reply.afterWrite().run();
             if (!keepAlive || !f.isSuccess()) {
                 f.channel().close();
                 drainPending();

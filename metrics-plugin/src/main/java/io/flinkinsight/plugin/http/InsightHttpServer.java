@@ -60,7 +60,7 @@ public final class InsightHttpServer implements AutoCloseable {
             ClassLoader staticFiles) {
         this.settings = settings;
         this.router = new RequestRouter(scrape, endpoints, new StaticFiles(staticFiles),
-                new StaticFiles(staticFiles, StaticFiles.TAB_ROOT), forwarder);
+                new StaticFiles(staticFiles, StaticFiles.TAB_ROOT), forwarder, settings.maxConcurrentScrapes());
     }
 
     /** Binds and starts serving. Returns the bound address, or null when no port was free (logged). */
@@ -108,6 +108,11 @@ public final class InsightHttpServer implements AutoCloseable {
         }
         stopThreads();
         return null;
+    }
+
+    /** Scrapes answered 503 because {@code http.max-concurrent-scrapes} were already under way. */
+    public long scrapesRefused() {
+        return router.scrapesRefused();
     }
 
     /** The bound port, or -1 when not serving. */

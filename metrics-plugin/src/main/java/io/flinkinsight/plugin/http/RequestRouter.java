@@ -3,7 +3,6 @@ package io.flinkinsight.plugin.http;
 import io.flinkinsight.plugin.exposition.ExpositionBuffer;
 import io.flinkinsight.plugin.exposition.ExpositionFormat;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -12,9 +11,13 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Maps a decoded GET/HEAD request to its answer: the scrape, a JSON endpoint, the forwarder (the dashboard proxy),
@@ -27,6 +30,8 @@ final class RequestRouter {
     private static final Logger LOG = LoggerFactory.getLogger(RequestRouter.class);
     private static final int MAX_LOGGED_FAILURES = 10;
     private static final Map<String, String> NO_STORE = Map.of("Cache-Control", "no-store");
+    /** How long a scrape waits for a render permit before 503: Prometheus' own timeout is seconds. */
+    static final Duration SCRAPE_WAIT = Duration.ofSeconds(2);
 
     static final String METRICS_PATH = "/metrics";
     /** The folder of the tab's script for Flink's dashboard, which the dashboard proxy injects. */
@@ -39,13 +44,16 @@ final class RequestRouter {
     /** Answers one top-level segment later (the dashboard proxy), or null. */
     private final Forwarder forwarder;
     private final AtomicInteger loggedFailures = new AtomicInteger();
+    /** Scrapes rendered or being written at once: each holds its whole body in heap until written. */
+    private final Semaphore scrapes;
+    private final LongAdder scrapesRefused = new LongAdder();
     /** Size of the last scrape, so the next one allocates its buffer once. */
     private volatile int lastScrapeBytes = 64 * 1024;
 
-    /** A router without a forwarder. */
+    /** A router without a forwarder, rendering two scrapes at most at once. */
     RequestRouter(ScrapeSource scrape, Map<String, JsonEndpoint> endpoints, StaticFiles files) {
         this(scrape, endpoints, files, new StaticFiles(RequestRouter.class.getClassLoader(), StaticFiles.TAB_ROOT),
-                null);
+                null, 2);
     }
 
     RequestRouter(
@@ -53,8 +61,10 @@ final class RequestRouter {
             Map<String, JsonEndpoint> endpoints,
             StaticFiles files,
             StaticFiles tabFiles,
-            Forwarder forwarder) {
+            Forwarder forwarder,
+            int maxConcurrentScrapes) {
         this.scrape = scrape;
+        this.scrapes = new Semaphore(maxConcurrentScrapes);
         this.endpoints = Map.copyOf(endpoints);
         this.files = files;
         this.tabFiles = tabFiles;
@@ -62,13 +72,13 @@ final class RequestRouter {
     }
 
     /** The answer to a request; complete on return except for the forwarder's. Never fails. */
-    CompletableFuture<HttpReply> route(RequestTarget target, HttpHeaders headers, ByteBufAllocator alloc) {
+    CompletableFuture<HttpReply> route(RequestTarget target, HttpHeaders headers) {
         try {
             if (forwarder != null && !target.segments().isEmpty()
                     && target.segments().get(0).equals(forwarder.segment())) {
                 return forwarder.forward(target, headers);
             }
-            return CompletableFuture.completedFuture(routeNow(target, headers.get(HttpHeaderNames.ACCEPT), alloc));
+            return CompletableFuture.completedFuture(routeNow(target, headers.get(HttpHeaderNames.ACCEPT)));
         } catch (Throwable t) {
             logFailure(target.path(), t);
             return CompletableFuture.completedFuture(
@@ -76,10 +86,10 @@ final class RequestRouter {
         }
     }
 
-    private HttpReply routeNow(RequestTarget target, String accept, ByteBufAllocator alloc) {
+    private HttpReply routeNow(RequestTarget target, String accept) {
         String path = target.path();
         if (path.equals(METRICS_PATH)) {
-            return scrape(ExpositionFormat.negotiate(accept), alloc);
+            return scrape(ExpositionFormat.negotiate(accept));
         }
         JsonEndpoint endpoint = endpoints.get(path);
         if (endpoint != null) {
@@ -105,18 +115,42 @@ final class RequestRouter {
         return new HttpReply(HttpResponseStatus.OK, file.contentType(), Unpooled.wrappedBuffer(file.bytes()), headers);
     }
 
-    private HttpReply scrape(ExpositionFormat format, ByteBufAllocator alloc) {
+    /**
+     * Renders the scrape into heap, never into Netty's direct memory (which Flink sized for its network buffers);
+     * the body is written in slices. At most {@code maxConcurrentScrapes} bodies exist at once: a scrape waits up
+     * to {@link #SCRAPE_WAIT} for its turn, then gets 503 with Retry-After.
+     */
+    private HttpReply scrape(ExpositionFormat format) {
+        boolean admitted;
+        try {
+            admitted = scrapes.tryAcquire(SCRAPE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            admitted = false;
+        }
+        if (!admitted) {
+            scrapesRefused.increment();
+            return HttpReply.error(HttpResponseStatus.SERVICE_UNAVAILABLE,
+                    "too many scrapes at once (metrics.reporter.insight.http.max-concurrent-scrapes)",
+                    Map.of("Retry-After", "1"));
+        }
         int estimate = lastScrapeBytes;
-        ByteBuf buf = alloc.buffer(estimate + estimate / 8);
+        ByteBuf buf = Unpooled.buffer(estimate + estimate / 8);
         try {
             scrape.write(format, new ExpositionBuffer(new ByteBufOutputStream(buf)));
             lastScrapeBytes = buf.readableBytes();
-            return new HttpReply(HttpResponseStatus.OK, format.contentType(), buf, NO_STORE);
+            return new HttpReply(HttpResponseStatus.OK, format.contentType(), buf, NO_STORE, scrapes::release);
         } catch (Throwable t) {
             buf.release();
+            scrapes.release();
             logFailure("the scrape", t);
             return HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "the scrape failed");
         }
+    }
+
+    /** Scrapes answered 503 because {@code maxConcurrentScrapes} were already under way. */
+    long scrapesRefused() {
+        return scrapesRefused.sum();
     }
 
     private HttpReply json(String path, JsonEndpoint endpoint, QueryParameters query) {

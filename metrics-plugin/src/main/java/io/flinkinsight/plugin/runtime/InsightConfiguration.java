@@ -42,7 +42,8 @@ public record InsightConfiguration(
         int maxConnectionsPerAddress,
         Duration requestHeadTimeout,
         PortAccess access,
-        boolean dashboardProxy) {
+        boolean dashboardProxy,
+        int maxConcurrentScrapes) {
 
     /** Caps samples per series so a long retention with a fine resolution cannot take the host's heap. */
     static final long MAX_SAMPLES_PER_SERIES = 100_000;
@@ -111,7 +112,8 @@ public record InsightConfiguration(
                 r.duration(InsightOptions.HTTP_REQUEST_HEAD_TIMEOUT, Duration.ofSeconds(1), Duration.ofMinutes(5)),
                 PortAccess.parse(r.raw(InsightOptions.HTTP_ACCESS), config.getProperty(InsightOptions.HTTP_TOKEN.key(),
                         ""), r.raw(InsightOptions.HTTP_ALLOWED_ORIGINS), userPrefix),
-                r.bool(InsightOptions.HUB_DASHBOARD_PROXY_ENABLED));
+                r.bool(InsightOptions.HUB_DASHBOARD_PROXY_ENABLED),
+                r.integer(InsightOptions.HTTP_MAX_CONCURRENT_SCRAPES, 1, 16));
     }
 
     /** What the stores may keep, for {@code InsightStores}. */

@@ -8,6 +8,7 @@ import io.flinkinsight.plugin.api.MetricsJson;
 import io.flinkinsight.plugin.api.SeriesEndpoint;
 import io.flinkinsight.plugin.api.SeriesNamesEndpoint;
 import io.flinkinsight.plugin.exposition.ExpositionWriter;
+import io.flinkinsight.plugin.exposition.OwnFigure;
 import io.flinkinsight.plugin.http.HttpServerSettings;
 import io.flinkinsight.plugin.http.InsightHttpServer;
 import io.flinkinsight.plugin.http.JsonEndpoint;
@@ -20,6 +21,7 @@ import io.flinkinsight.plugin.index.RegisteredMetric;
 import io.flinkinsight.plugin.proxy.DashboardUpstream;
 import io.flinkinsight.plugin.proxy.FlinkDashboardProxy;
 import io.flinkinsight.plugin.store.InsightStores;
+import io.flinkinsight.plugin.store.SeriesStore;
 import org.apache.flink.events.Event;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.MetricGroup;
@@ -30,6 +32,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -68,7 +71,7 @@ public final class InsightRuntime implements AutoCloseable {
         this.startedAtMillis = clock.millis();
         this.index = new MetricIndex(config.filterLabelValueCharacters());
         this.stores = new InsightStores(config.storeSettings(), clock);
-        this.writer = new ExpositionWriter(scrapeErrors);
+        this.writer = new ExpositionWriter(scrapeErrors, this::ownFigures);
         this.sampler = new MetricSampler(index, stores.series()::record, clock, config.historyResolution().toMillis());
         this.declaredRole = ProcessRole.declared(config.role());
     }
@@ -116,7 +119,7 @@ public final class InsightRuntime implements AutoCloseable {
         HttpServerSettings settings = new HttpServerSettings(
                 config.ports(), config.bindHost(), config.maxRequestHeaderBytes(), config.idleTimeout(),
                 config.maxConnections(), config.httpThreads(), config.maxConnectionsPerAddress(),
-                config.requestHeadTimeout(), config.access());
+                config.requestHeadTimeout(), config.access(), config.maxConcurrentScrapes());
         InsightHttpServer s = new InsightHttpServer(
                 settings, (format, out) -> writer.write(index.families(), format, out), endpoints(),
                 new FlinkDashboardProxy(dashboard(), config.dashboardProxy()));
@@ -179,6 +182,9 @@ public final class InsightRuntime implements AutoCloseable {
         o.put("rejectedMetrics", index.rejectedCount());
         o.put("scrapeErrors", scrapeErrors.sum());
         o.put("samplerErrors", sampler.errorCount());
+        for (OwnFigure f : ownFigures()) {
+            o.put(f.name(), f.value());
+        }
         o.put("keepsHistory", keepsHistory());
         o.put("port", port());
         o.put("historyResolutionMs", config.historyResolution().toMillis());
@@ -187,6 +193,27 @@ public final class InsightRuntime implements AutoCloseable {
         o.put("flinkWebUrl", hub ? flinkWebUrl() : null);
         o.put("flinkDashboardPath", hub && config.dashboardProxy() ? DASHBOARD_PATH : null);
         return o;
+    }
+
+    /** What the plugin holds, drops and refuses: on {@code /metrics} and in the overview, for operators to alert on. */
+    List<OwnFigure> ownFigures() {
+        SeriesStore history = stores.series();
+        InsightHttpServer s = server;
+        return List.of(
+                new OwnFigure("flink_insight_history_series", "Series in this process's metric history.", false,
+                        history.seriesCount()),
+                new OwnFigure("flink_insight_history_bytes",
+                        "Estimated heap bytes the metric history holds (samples and keys).", false,
+                        history.estimatedBytes()),
+                new OwnFigure("flink_insight_history_series_evicted_total",
+                        "Series removed from a full history (history.max-series), written longest ago, to make room"
+                                + " for new ones.", true, history.evictedForSeriesLimit()),
+                new OwnFigure("flink_insight_history_samples_dropped_total",
+                        "Samples not kept: the history was full of series all written in the last resolution.",
+                        true, history.droppedForSeriesLimit()),
+                new OwnFigure("flink_insight_scrapes_refused_total",
+                        "Scrapes answered 503 because http.max-concurrent-scrapes were already under way.", true,
+                        s == null ? 0 : s.scrapesRefused()));
     }
 
     /** Flink registered a metric (under its registry lock). */

@@ -9,10 +9,10 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.OptionalDouble;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -20,7 +20,8 @@ import java.util.function.Predicate;
 
 /**
  * Bounded history of sampled metric values: one Gorilla-compressed {@link Series} per {@link SeriesKey}, kept for
- * the retention, at most {@code maxSeries} series. Writes come from the plugin's sampler (and the hub), reads
+ * the retention, at most {@code maxSeries} series (when full, those written longest ago make room for new
+ * ones). Writes come from the plugin's sampler (and the hub), reads
  * from HTTP threads; both are safe concurrently. Nothing here blocks for longer than one series' decode.
  */
 public final class SeriesStore {
@@ -42,7 +43,10 @@ public final class SeriesStore {
     private final ConcurrentHashMap<SeriesKey, Series> series = new ConcurrentHashMap<>();
     private final AtomicInteger seriesCount = new AtomicInteger();
     private final AtomicLong nextSweepMillis = new AtomicLong(Long.MIN_VALUE);
-    private final AtomicBoolean limitWarned = new AtomicBoolean();
+    /** The full store warns at most once per this interval. */
+    private static final long LIMIT_WARN_INTERVAL_MILLIS = 10 * 60_000;
+    private final AtomicLong limitWarnedAtMillis = new AtomicLong(Long.MIN_VALUE / 2);
+    private final LongAdder evictedForLimit = new LongAdder();
     private final LongAdder droppedForLimit = new LongAdder();
     private final LongAdder droppedOutOfOrder = new LongAdder();
     private final LongAdder expiredSeries = new LongAdder();
@@ -82,15 +86,15 @@ public final class SeriesStore {
     private Series create(SeriesKey key) {
         if (seriesCount.incrementAndGet() > maxSeries) {
             seriesCount.decrementAndGet();
-            droppedForLimit.increment();
-            if (limitWarned.compareAndSet(false, true)) {
-                LOG.warn(
-                        "Flink Insight keeps at most {} series; samples of new series (first: {}) are dropped."
-                                + " Raise the max-series option or filter metrics.",
-                        maxSeries,
-                        key.name());
+            if (evictLeastRecentlyWritten(key) == 0) {
+                droppedForLimit.increment();
+                return null;
             }
-            return null;
+            if (seriesCount.incrementAndGet() > maxSeries) {
+                seriesCount.decrementAndGet();
+                droppedForLimit.increment();
+                return null;
+            }
         }
         Series fresh = new Series(estimateKeyBytes(key));
         Series previous = series.putIfAbsent(key, fresh);
@@ -99,6 +103,47 @@ public final class SeriesStore {
             return previous;
         }
         return fresh;
+    }
+
+    /**
+     * The store is full and {@code key} is new: the series written longest ago (a finished job's, typically) make
+     * room, a batch of them at once so the scan is paid rarely, and never one written in the last resolution (so a
+     * running job's series are not traded for each other). Returns how many went.
+     */
+    private synchronized int evictLeastRecentlyWritten(SeriesKey key) {
+        if (seriesCount.get() < maxSeries) {
+            return 1; // another writer made room meanwhile
+        }
+        long recent = clock.millis() - resolutionMillis;
+        int batch = Math.max(1, maxSeries / 100);
+        PriorityQueue<Map.Entry<SeriesKey, Series>> oldest = new PriorityQueue<>(
+                batch, (a, b) -> Long.compare(b.getValue().lastWriteMillis(), a.getValue().lastWriteMillis()));
+        for (Map.Entry<SeriesKey, Series> e : series.entrySet()) {
+            if (e.getValue().lastWriteMillis() < recent) {
+                oldest.add(e);
+                if (oldest.size() > batch) {
+                    oldest.poll(); // keeps the batch of least recently written
+                }
+            }
+        }
+        int evicted = 0;
+        for (Map.Entry<SeriesKey, Series> e : oldest) {
+            if (series.remove(e.getKey(), e.getValue())) {
+                e.getValue().remove();
+                seriesCount.decrementAndGet();
+                evictedForLimit.increment();
+                evicted++;
+            }
+        }
+        long now = clock.millis();
+        long last = limitWarnedAtMillis.get();
+        if (now - last >= LIMIT_WARN_INTERVAL_MILLIS && limitWarnedAtMillis.compareAndSet(last, now)) {
+            LOG.warn("Flink Insight keeps at most {} series: {} written longest ago made room for new ones (such"
+                            + " as {}); {} evicted and {} samples dropped so far. Raise the history.max-series option"
+                            + " or filter metrics.", maxSeries, evicted, key.name(), evictedForLimit.sum(),
+                    droppedForLimit.sum());
+        }
+        return evicted;
     }
 
     private void maybeSweep(long now) {
@@ -215,7 +260,12 @@ public final class SeriesStore {
         return bytes;
     }
 
-    /** Samples dropped because their series would have exceeded {@code maxSeries}. */
+    /** Series removed, written longest ago, to make room for new ones under {@code maxSeries}. */
+    public long evictedForSeriesLimit() {
+        return evictedForLimit.sum();
+    }
+
+    /** Samples dropped because the store was full of series all written within the last resolution. */
     public long droppedForSeriesLimit() {
         return droppedForLimit.sum();
     }

@@ -103,6 +103,44 @@ class ExpositionWriterTest {
     }
 
     @Test
+    void ownFiguresFollowFlinksFamiliesSortedByNameAndAFailingSupplierIsCounted() {
+        LongAdder errors = new LongAdder();
+        java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
+        new ExpositionWriter(errors, () -> List.of(
+                new OwnFigure("flink_insight_history_series", "Series held.", false, 12),
+                new OwnFigure("flink_insight_scrapes_refused_total", "Refused.", true, 3)))
+                .write(new MetricIndex(true).families(), ExpositionFormat.PROMETHEUS_TEXT, new ExpositionBuffer(text));
+        String out = text.toString(StandardCharsets.UTF_8);
+
+        assertThat(out).contains("# TYPE flink_insight_history_series gauge\nflink_insight_history_series 12\n",
+                "# TYPE flink_insight_scrapes_refused_total counter\nflink_insight_scrapes_refused_total 3\n");
+        assertThat(out.indexOf("flink_insight_history_series"))
+                .isLessThan(out.indexOf("flink_insight_scrape_errors_total"));
+
+        java.io.ByteArrayOutputStream failing = new java.io.ByteArrayOutputStream();
+        new ExpositionWriter(errors, () -> {
+            throw new IllegalStateException("bug");
+        }).write(new MetricIndex(true).families(), ExpositionFormat.PROMETHEUS_TEXT, new ExpositionBuffer(failing));
+        assertThat(failing.toString(StandardCharsets.UTF_8)).contains("flink_insight_scrape_errors_total 1\n");
+    }
+
+    @Test
+    void ownFiguresAreNamedLikeThePluginsAndCountersEndInTotal() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new OwnFigure("up", "x", false, 1))
+                .isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new OwnFigure("flink_insight_x", "x", true, 1))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void summariesHaveQuantilesAndCountButNoSumThatCouldGoDown() throws Exception {
+        String text = ScrapeText.scrape(fixture(), ExpositionFormat.PROMETHEUS_TEXT);
+
+        assertThat(text).contains("flink_taskmanager_job_task_latency_count{");
+        assertThat(text).doesNotContain("_sum{");
+    }
+
+    @Test
     void openMetricsIsChosenOnlyWhenAccepted() {
         assertThat(ExpositionFormat.negotiate("application/openmetrics-text;version=1.0.0,text/plain;q=0.5"))
                 .isEqualTo(ExpositionFormat.OPENMETRICS);

@@ -3,6 +3,7 @@ package io.flinkinsight.plugin.http;
 import io.flinkinsight.plugin.exposition.ExpositionWriter;
 import io.flinkinsight.plugin.index.MetricIndex;
 import io.flinkinsight.plugin.index.TestingGroups;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.timeout.IdleStateEvent;
 import org.apache.flink.metrics.SimpleCounter;
@@ -297,5 +298,62 @@ class InsightHttpHandlerTest {
         http.get("/metrics", "Connection: close\r\n");
 
         assertThat(http.isOpen()).isFalse();
+    }
+
+    @Test
+    void aScrapeLargerThanOneSliceArrivesWholeAndGzipped() throws IOException {
+        byte[] line = "flink_x{a=\"b\"} 1\n".getBytes(StandardCharsets.US_ASCII);
+        RequestRouter router = new RequestRouter((format, out) -> {
+            for (int i = 0; i < 40_000; i++) {
+                out.write(line);
+            }
+            out.drain();
+        }, Map.of(), new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()));
+        try (TestingHttpChannel c = new TestingHttpChannel(router, DIRECT)) {
+            FullHttpResponse plain = c.get("/metrics");
+            assertThat(plain.status().code()).isEqualTo(200);
+            assertThat(plain.content().readableBytes()).isEqualTo(40_000 * line.length);
+            assertThat(plain.headers().getInt("Content-Length")).isEqualTo(40_000 * line.length);
+
+            FullHttpResponse gzipped = c.get("/metrics", "Accept-Encoding: gzip\r\n");
+            byte[] unzipped = new GZIPInputStream(new ByteArrayInputStream(ByteBufUtil.getBytes(gzipped.content())))
+                    .readAllBytes();
+            assertThat(unzipped).hasSize(40_000 * line.length);
+        }
+    }
+
+    @Test
+    void scrapesBeyondTheLimitWaitThenGet503AndAWrittenScrapeFreesItsTurn() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        RequestRouter router = new RequestRouter((format, out) -> {
+            try {
+                release.await(10, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            out.write("up 1\n".getBytes(StandardCharsets.US_ASCII));
+            out.drain();
+        }, Map.of(), new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 1);
+        RequestTarget metrics = RequestTarget.parse("/metrics");
+        var headers = new io.netty.handler.codec.http.DefaultHttpHeaders();
+        var first = java.util.concurrent.CompletableFuture.supplyAsync(() -> router.route(metrics, headers).join());
+        Thread.sleep(200); // the first scrape holds the only turn, blocked in its render
+
+        HttpReply second = router.route(metrics, headers).join();
+        assertThat(second.status().code()).isEqualTo(503);
+        assertThat(second.headers()).containsEntry("Retry-After", "1");
+        assertThat(router.scrapesRefused()).isEqualTo(1);
+        second.discard();
+
+        release.countDown();
+        HttpReply firstReply = first.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(firstReply.status().code()).isEqualTo(200);
+        HttpReply whileHeld = router.route(metrics, headers).join();
+        assertThat(whileHeld.status().code()).as("the first body is not written yet").isEqualTo(503);
+        whileHeld.discard();
+        firstReply.discard(); // written (or dropped): its turn is free
+        HttpReply third = router.route(metrics, headers).join();
+        assertThat(third.status().code()).isEqualTo(200);
+        third.discard();
     }
 }

@@ -75,17 +75,45 @@ class SeriesStoreTest {
     }
 
     @Test
-    void newSeriesBeyondMaxSeriesAreDroppedAndCounted() {
+    void newSeriesBeyondMaxSeriesWrittenInOneRoundAreDroppedAndCounted() {
         SeriesStore store = new SeriesStore(StoreSettings.defaults().withMaxSeries(3), clock);
         for (int i = 0; i < 5; i++) {
-            store.record(key("m", "i", Integer.toString(i)), T0, i);
+            store.record(key("m", "i", Integer.toString(i)), clock.millis(), i);
         }
-        store.record(key("m", "i", "0"), T0 + STEP, 7);
+        store.record(key("m", "i", "0"), clock.millis() + 1, 7);
 
         assertThat(store.seriesCount()).isEqualTo(3);
-        assertThat(store.droppedForSeriesLimit()).isEqualTo(2);
+        assertThat(store.droppedForSeriesLimit()).as("all three were written this round: none is traded").isEqualTo(2);
+        assertThat(store.evictedForSeriesLimit()).isZero();
         assertThat(readAll(store, key("m", "i", "4"))).isEmpty();
         assertThat(readAll(store, key("m", "i", "0"))).hasSize(2);
+    }
+
+    @Test
+    void whenFullTheSeriesWrittenLongestAgoMakeRoomSoANewJobGetsHistory() {
+        SeriesStore store = new SeriesStore(StoreSettings.defaults().withMaxSeries(3), clock);
+        SeriesKey finished = key("m", "job_id", "finished");
+        SeriesKey running = key("m", "job_id", "running");
+        SeriesKey other = key("m", "job_id", "other");
+        store.record(finished, clock.millis(), 1);
+        clock.advance(STEP);
+        store.record(other, clock.millis(), 1);
+        for (int i = 0; i < 3; i++) {
+            clock.advance(STEP);
+            store.record(running, clock.millis(), i);
+            store.record(other, clock.millis(), i);
+        }
+
+        SeriesKey newJob = key("m", "job_id", "new");
+        store.record(newJob, clock.millis(), 5);
+
+        assertThat(store.seriesCount()).isEqualTo(3);
+        assertThat(store.evictedForSeriesLimit()).isEqualTo(1);
+        assertThat(store.droppedForSeriesLimit()).isZero();
+        assertThat(readAll(store, finished)).as("written longest ago").isEmpty();
+        assertThat(readAll(store, newJob)).hasSize(1);
+        assertThat(readAll(store, running)).hasSize(3);
+        assertThat(readAll(store, other)).hasSize(4);
     }
 
     @Test

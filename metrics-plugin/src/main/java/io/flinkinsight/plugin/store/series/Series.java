@@ -48,6 +48,18 @@ public final class Series {
         return removed;
     }
 
+    /** When a sample was last appended, by the store's clock (0 when never). */
+    public synchronized long lastWriteMillis() {
+        return lastWriteMillis;
+    }
+
+    /** Marks the series removed and drops its samples, so a writer still holding it appends nothing more. */
+    public synchronized void remove() {
+        removed = true;
+        sealed.clear();
+        open = null;
+    }
+
     /**
      * Drops chunks whose newest sample is older than {@code cutoffMillis}; marks the whole series removed when
      * nothing was written since {@code staleBeforeMillis}.
