@@ -19,7 +19,8 @@ import java.util.Optional;
  * {@code GET /api/v1/checkpoints?job=<32 hex>&limit=&from=&tasks=}: per job (all jobs when absent, most recently
  * active first) its checkpoints newest first, with phase figures and per-task details named by vertex when known.
  * {@code from} (epoch ms, {@code now} or relative like {@code -15m}) keeps checkpoints triggered at or after it;
- * {@code tasks=false} leaves out the per-task (and per-subtask) details, the bulk of the answer.
+ * per-task (and per-subtask) details, the bulk of the answer, come for one job unless {@code tasks=false}, and for
+ * the list of all jobs only with {@code tasks=true}.
  */
 public final class CheckpointsEndpoint implements JsonEndpoint {
 
@@ -47,7 +48,8 @@ public final class CheckpointsEndpoint implements JsonEndpoint {
         Optional<String> job = query.get("job");
         int limit = (int) query.getLong("limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
         long from = TimeParameters.instant(query, "from", clock.millis(), Long.MIN_VALUE);
-        boolean withTasks = query.getBoolean("tasks", true);
+        // Per-task details are the bulk of an answer: a list of every job leaves them out unless asked.
+        boolean withTasks = query.getBoolean("tasks", job.isPresent());
         List<String> jobIds;
         if (job.isPresent()) {
             if (!Attributes.isJobId(job.get().trim())) {

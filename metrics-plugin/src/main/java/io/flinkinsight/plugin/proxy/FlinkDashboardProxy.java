@@ -44,7 +44,11 @@ public final class FlinkDashboardProxy implements Forwarder {
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
     /** Generous: Flink answers thread dumps and log files slower than JSON. */
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
-    static final long MAX_BODY_BYTES = 64L * 1024 * 1024;
+    /**
+     * Each answer is held whole in heap until written (at most {@value #MAX_IN_FLIGHT} at once): the routes on the
+     * allowlist answer JSON of a few MB for the largest jobs; logs, the big answers, are not on it.
+     */
+    static final long MAX_BODY_BYTES = 16L * 1024 * 1024;
     /** What one browser opens per host over HTTP/1.1; more wait in line. */
     static final int MAX_IN_FLIGHT = 6;
     static final int MAX_WAITING = 64;

@@ -98,6 +98,15 @@ class CheckpointsAndJobsEndpointTest {
     }
 
     @Test
+    void theListOfAllJobsLeavesPerTaskDetailsOutUnlessAskedAndOneJobKeepsThem() throws Exception {
+        checkpoint(JOB_ID, 1, 2);
+
+        assertThat(checkpointsEndpoint.handle(QueryParams.of()).jobs().get(0).checkpoints().get(0).tasks()).isEmpty();
+        assertThat(checkpointsEndpoint.handle(QueryParams.of("job", JOB_ID)).jobs().get(0).checkpoints().get(0)
+                .tasks()).isNotEmpty();
+    }
+
+    @Test
     void tasksFalseLeavesOutPerTaskDetailsButKeepsTheFigures() throws Exception {
         checkpoint(JOB_ID, 1, 2);
 
