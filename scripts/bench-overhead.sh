@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Per-record overhead of the plugin: seed 003's job (fromSequence -> 10 chained maps -> discarding sink,
+# Per-record overhead of the plugin: the CPU-bound chained-maps job (fromSequence -> 10 chained maps -> discarding sink,
 # parallelism 1) on a real Flink 2.2 cluster with the plugin (and a 1 Hz scraper on /metrics) vs without it,
 # interleaved rounds, ratio of median throughputs (target >= 0.99). Prints a Markdown table and writes it to
 # workloads/target/bench-overhead.md. Options: --rounds n, --records n, --warmup-records n, --output file,

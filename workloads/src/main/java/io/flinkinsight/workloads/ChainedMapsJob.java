@@ -9,15 +9,16 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
 /**
- * Seed 003's job (FLINK-30536): {@code fromSequence} through 10 chained identity maps into a discarding sink, at
+ * A CPU-bound job that measures the per-record cost of an operator chain: {@code fromSequence} through 10 chained identity maps into a discarding sink, at
  * parallelism 1 with object reuse. All operators chain into one task, so its throughput is the per-record cost of
- * the operator chain, the place where a metrics reporter would show up if it slowed records down.
+ * the operator chain, the place where a metrics reporter would show up if it slowed records down (the job Flink's
+ * FLINK-30536 measured per-record metric costs with).
  *
  * <p>Arguments: {@code [records] [jobName]}; defaults 100,000,000 and {@value #DEFAULT_NAME}.
  */
 public final class ChainedMapsJob {
 
-    public static final String DEFAULT_NAME = "seed-003-chained-maps";
+    public static final String DEFAULT_NAME = "chained-maps";
     public static final long DEFAULT_RECORDS = 100_000_000L;
     public static final int MAPS = 10;
 
@@ -33,7 +34,7 @@ public final class ChainedMapsJob {
         env.execute(name);
     }
 
-    /** Parallelism 1 and object reuse, as in the seed's measurements; streaming mode like the seed. */
+    /** Parallelism 1, object reuse and streaming mode: one task whose throughput is nothing but the chain's cost. */
     static Configuration jobConfiguration() {
         Configuration conf = new Configuration();
         conf.set(PipelineOptions.OBJECT_REUSE, true);

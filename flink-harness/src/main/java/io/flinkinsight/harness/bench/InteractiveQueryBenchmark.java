@@ -24,9 +24,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Seed 000's experiment on this machine: JDBC driver → SQL Gateway → session cluster, the three queries (source,
- * wordcount, join over 1-row {@code datagen} tables, streaming mode), at each concurrency, with Flink's stock
- * {@code remote} executor and with {@code remote-interactive}, in one run on one cluster: blocks of a fixed duration,
+ * The short-query benchmark: how fast short queries run through the SQL Gateway with Flink's stock {@code remote}
+ * executor and with {@code remote-interactive}, on this machine. JDBC driver → SQL Gateway → session cluster, the
+ * three queries (source, wordcount, join over 1-row {@code datagen} tables, streaming mode), at each concurrency,
+ * with either client, in one run on one cluster: blocks of a fixed duration,
  * the two clients interleaved (ABBA across rounds) after a warm-up of both. Per block: E2E latency of every query as
  * the JDBC client sees it (execute → last row read), QPS, the cluster-side duration of the same jobs (Flink's REST
  * {@code /jobs/overview}, jobs found by a per-block and per-session {@code pipeline.name}), the time before each
@@ -281,7 +282,7 @@ public final class InteractiveQueryBenchmark {
         return sessions;
     }
 
-    /** Each of the seed's queries returns exactly one row over its 1-row tables. */
+    /** Each of the short queries returns exactly one row over its 1-row tables. */
     private static void checkRows(List<List<Object>> rows, int query) {
         if (rows.size() != 1) {
             throw new IllegalStateException(QUERY_NAMES.get(query) + " returned " + rows.size() + " rows: " + rows);

@@ -16,7 +16,8 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Seed 003's job on a real cluster with the plugin (and a 1 Hz scraper on the JobManager's and TaskManager's
+ * The per-record cost of the plugin: the chained-maps job ({@code io.flinkinsight.workloads.ChainedMapsJob}, CPU-bound,
+ * one task) on a real cluster with the plugin (and a 1 Hz scraper on the JobManager's and TaskManager's
  * {@code /metrics}) and without it: interleaved rounds, a fresh cluster per run, a warm-up job before each measured
  * one, throughput = records / task time; prints and writes a Markdown table with the ratio of medians.
  */
@@ -105,7 +106,7 @@ public final class OverheadBenchmark {
     }
 
     private static JsonNode runJob(LocalFlinkCluster cluster, String jarId, long records, String label) {
-        String jobId = cluster.runJar(jarId, JOB_CLASS, List.of(Long.toString(records), "seed-003-" + label));
+        String jobId = cluster.runJar(jarId, JOB_CLASS, List.of(Long.toString(records), "chained-maps-" + label));
         return cluster.awaitJobState(jobId, "FINISHED", JOB_TIMEOUT);
     }
 

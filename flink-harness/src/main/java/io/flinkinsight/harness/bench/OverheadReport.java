@@ -78,7 +78,7 @@ final class OverheadReport {
 
     String markdown() {
         StringBuilder md = new StringBuilder();
-        md.append("## Per-record overhead of the Insight plugin (seed 003 job)\n\n");
+        md.append("## Per-record overhead of the Insight plugin (CPU-bound chained-maps job)\n\n");
         md.append("Machine: ").append(machine).append("\n\n");
         md.append(setup).append("\n\n");
         md.append("| round | condition | records | task time (s) | job time (s) | throughput (M records/s) | scrapes"

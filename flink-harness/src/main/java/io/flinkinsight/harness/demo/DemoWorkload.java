@@ -12,7 +12,8 @@ import java.util.Optional;
 
 /**
  * The demo's SQL, reusable by the integration tests: a keyed streaming aggregation that checkpoints with RocksDB
- * incremental checkpoints every 2 s, and seed 000's short queries (source, wordcount, join on 1-row tables).
+ * incremental checkpoints every 2 s, and three short queries (source, wordcount, join on 1-row tables) of the kind
+ * whose time goes mostly to Flink's client rather than to their job.
  */
 public final class DemoWorkload {
 
@@ -63,12 +64,12 @@ public final class DemoWorkload {
         return Map.of("execution.runtime-mode", "batch");
     }
 
-    /** Seed 000's three 1-row datagen tables. */
+    /** The short queries' three 1-row datagen tables. */
     public static List<String> shortQueryTables() {
         return List.of(oneRowTable("table1", "val1"), oneRowTable("table2", "val2"), oneRowTable("table3", "val3"));
     }
 
-    /** Seed 000's queries: source, wordcount, join. */
+    /** The short queries, each answering one row over its 1-row tables: source, wordcount, join. */
     public static List<String> shortQueries() {
         return List.of(
                 "SELECT val1 FROM table1",

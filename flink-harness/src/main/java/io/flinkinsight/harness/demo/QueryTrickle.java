@@ -6,7 +6,10 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
-/** Sends seed 000's short queries through the gateway one after another, one every interval, until stopped. */
+/**
+ * Sends the demo's short queries (source, wordcount, join) through the gateway one after another, one every interval,
+ * until stopped.
+ */
 final class QueryTrickle implements AutoCloseable {
 
     private final Supplier<SqlSession> sessions;

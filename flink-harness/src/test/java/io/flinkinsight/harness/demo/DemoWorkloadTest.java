@@ -25,7 +25,7 @@ class DemoWorkloadTest {
     }
 
     @Test
-    void shortQueriesAreSeedZeroSourceWordcountAndJoinOnOneRowTables() {
+    void shortQueriesAreSourceWordcountAndJoinOnOneRowTables() {
         assertThat(DemoWorkload.shortQueries()).hasSize(3);
         assertThat(DemoWorkload.shortQueryTables()).allMatch(ddl -> ddl.contains("'number-of-rows' = '1'"));
         assertThat(DemoWorkload.shortQueries().get(2)).contains("LEFT JOIN table2").contains("LEFT JOIN table3");
