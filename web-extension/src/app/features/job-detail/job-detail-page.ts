@@ -28,7 +28,7 @@ function points(list: readonly CheckpointRecord[], value: (c: CheckpointRecord) 
 
 /**
  * One job: each checkpoint's async-phase upload against its full size, phase durations, duration percentiles
- * over the range (P50/P99/P99.9, as seed 002 reports them), and per-vertex latency and throughput.
+ * over the range (P50/P99/P99.9: the median and the slow tail), and per-vertex latency and throughput.
  */
 @Component({
   selector: 'fi-job-detail-page',

@@ -1,4 +1,7 @@
-/** Percentiles of a set of durations, as seed 002's Table 2 reports checkpoint durations (P50, P99, P99.9). */
+/**
+ * Percentiles of a set of durations (the panel's checkpoint durations): the median, the tail (P99, P99.9) where a
+ * slow async phase shows, and the maximum.
+ */
 export interface Percentiles {
   readonly count: number;
   readonly p50: number | null;
