@@ -1,17 +1,21 @@
 package io.flinkinsight.plugin;
 
+import java.util.Arrays;
 import java.util.Locale;
-import java.util.Set;
+import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
- * Works out whether this process is a JobManager, a TaskManager or a client from the metrics Flink registers, unless
- * the {@code role} option or the {@code flink.insight.role} system property declares it.
+ * What a Flink process is to the plugin: the JobManager (which runs the hub), a TaskManager, or a client process such
+ * as the SQL Gateway. Declared by the {@code role} option or the {@code flink.insight.role} system property, else
+ * detected from the metrics Flink registers.
  */
-public final class ProcessRole {
+public enum ProcessRole {
+    JOBMANAGER("jobmanager"),
+    TASKMANAGER("taskmanager"),
+    CLIENT("client");
 
-    public static final String JOBMANAGER = "jobmanager";
-    public static final String TASKMANAGER = "taskmanager";
-    public static final String CLIENT = "client";
+    /** The {@code role} option's value that leaves the role to the system property or to detection. */
     public static final String AUTO = "auto";
 
     /** Logical scope of the interactive client's metrics, which it registers only in client processes. */
@@ -23,27 +27,45 @@ public final class ProcessRole {
     /** System property a client process (e.g. the SQL Gateway) sets to declare its role. */
     public static final String SYSTEM_PROPERTY = "flink.insight.role";
 
-    private static final Set<String> ROLES = Set.of(JOBMANAGER, TASKMANAGER, CLIENT);
+    private final String lowerCaseName;
 
-    private ProcessRole() {}
-
-    /** Validates the option value: auto or one of the roles. */
-    public static String parseOption(String value, String fullKey) {
-        String v = value.trim().toLowerCase(Locale.ROOT);
-        if (v.equals(AUTO) || ROLES.contains(v)) {
-            return v;
-        }
-        throw new IllegalArgumentException(
-                fullKey + ": '" + value + "' is invalid; expected one of auto, jobmanager, taskmanager, client");
+    ProcessRole(String lowerCaseName) {
+        this.lowerCaseName = lowerCaseName;
     }
 
-    /** The declared role (option first, then system property), or null when it is to be detected. */
-    public static String declared(String option) {
-        if (!AUTO.equals(option)) {
-            return option;
+    /**
+     * The name as Flink users write it in the {@code role} option and the system property, and as
+     * {@code /api/v1/overview} shows it: {@code jobmanager}, {@code taskmanager}, {@code client}.
+     */
+    public String lowerCaseName() {
+        return lowerCaseName;
+    }
+
+    /**
+     * Validates the option value (any case, blanks around it ignored): the role it names, or empty for {@code auto}.
+     *
+     * @throws IllegalArgumentException naming {@code fullKey} and the accepted values
+     */
+    public static Optional<ProcessRole> parseOption(String value, String fullKey) {
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        if (v.equals(AUTO)) {
+            return Optional.empty();
         }
-        String property = System.getProperty(SYSTEM_PROPERTY, "").trim().toLowerCase(Locale.ROOT);
-        return ROLES.contains(property) ? property : null;
+        Optional<ProcessRole> role = named(v);
+        if (role.isEmpty()) {
+            throw new IllegalArgumentException(fullKey + ": '" + value + "' is invalid; expected one of " + AUTO + ", "
+                    + Arrays.stream(values()).map(ProcessRole::lowerCaseName).collect(Collectors.joining(", ")));
+        }
+        return role;
+    }
+
+    /**
+     * The declared role: the option's, else (when the option is {@code auto}) the system property's; null when
+     * neither declares one and the role is to be detected.
+     */
+    public static ProcessRole declared(Optional<ProcessRole> option) {
+        return option.orElseGet(
+                () -> named(System.getProperty(SYSTEM_PROPERTY, "").trim().toLowerCase(Locale.ROOT)).orElse(null));
     }
 
     /**
@@ -52,16 +74,26 @@ public final class ProcessRole {
      * interactive client's with "insight_client": a client process such as the SQL Gateway has no Flink metrics of
      * its own, so the client's figures are what reveals it.
      */
-    public static String fromLogicalScope(String logicalScope) {
-        if (logicalScope.startsWith(JOBMANAGER)) {
+    public static ProcessRole fromLogicalScope(String logicalScope) {
+        if (logicalScope.startsWith(JOBMANAGER.lowerCaseName)) {
             return JOBMANAGER;
         }
-        if (logicalScope.startsWith(TASKMANAGER)) {
+        if (logicalScope.startsWith(TASKMANAGER.lowerCaseName)) {
             return TASKMANAGER;
         }
         if (logicalScope.startsWith(CLIENT_SCOPE)) {
             return CLIENT;
         }
         return null;
+    }
+
+    /** The role whose lower-case name is exactly {@code lowerCaseName}. */
+    private static Optional<ProcessRole> named(String lowerCaseName) {
+        for (ProcessRole role : values()) {
+            if (role.lowerCaseName.equals(lowerCaseName)) {
+                return Optional.of(role);
+            }
+        }
+        return Optional.empty();
     }
 }

@@ -151,7 +151,7 @@ final class ClientGatherer {
             awaitAll(probes);
             for (Request r : probes) {
                 JsonNode overview = resultOf(r);
-                if (overview != null && ProcessRole.CLIENT.equals(overview.path("role").asText(null))) {
+                if (overview != null && ProcessRole.CLIENT.lowerCaseName().equals(overview.path("role").asText(null))) {
                     found.get(r.state).add(r.port);
                 }
             }

@@ -14,11 +14,13 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Properties;
 
 /**
  * The reporter options, read once from a reporter's {@code MetricConfig} and validated: a bad value fails with an
- * {@link IllegalArgumentException} naming the full key the user wrote and what is accepted.
+ * {@link IllegalArgumentException} naming the full key the user wrote and what is accepted. {@code role} is the role
+ * the option declares, empty for {@code auto}.
  */
 public record InsightConfiguration(
         PortRange ports,
@@ -34,7 +36,7 @@ public record InsightConfiguration(
         Duration hubPollInterval,
         List<ClientTarget> hubClients,
         boolean filterLabelValueCharacters,
-        String role,
+        Optional<ProcessRole> role,
         int maxRequestHeaderBytes,
         Duration idleTimeout,
         int maxConnections,

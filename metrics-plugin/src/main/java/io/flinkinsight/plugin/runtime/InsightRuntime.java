@@ -58,8 +58,8 @@ public final class InsightRuntime implements AutoCloseable {
     private final LongAdder scrapeErrors = new LongAdder();
     private final ExpositionWriter writer;
     private final MetricSampler sampler;
-    private final String declaredRole;
-    private volatile String role;
+    private final ProcessRole declaredRole;
+    private volatile ProcessRole role;
     private InsightHttpServer server;
     private ScheduledExecutorService samplerThread;
     private Hub hub;
@@ -172,7 +172,7 @@ public final class InsightRuntime implements AutoCloseable {
             series += (long) perMember * family.members().length;
         }
         Map<String, Object> o = new LinkedHashMap<>();
-        o.put("role", role);
+        o.put("role", role == null ? null : role.lowerCaseName());
         o.put("flinkVersion", VersionInfo.flinkVersion());
         o.put("insightVersion", VersionInfo.insightVersion());
         o.put("startedAt", Instant.ofEpochMilli(startedAtMillis).toString());
@@ -220,7 +220,7 @@ public final class InsightRuntime implements AutoCloseable {
     public void metricAdded(Metric metric, String metricName, MetricGroup group) {
         RegisteredMetric m = index.add(metric, metricName, group);
         if (m != null && declaredRole == null && !ProcessRole.JOBMANAGER.equals(role)) {
-            String detected = ProcessRole.fromLogicalScope(m.family().logicalScope());
+            ProcessRole detected = ProcessRole.fromLogicalScope(m.family().logicalScope());
             // JobManager wins over TaskManager and client: a MiniCluster runs several, and the hub belongs to the
             // JobManager.
             if (detected != null && (role == null || detected.equals(ProcessRole.JOBMANAGER))) {
@@ -251,7 +251,7 @@ public final class InsightRuntime implements AutoCloseable {
     }
 
     /** The role is known: a JobManager starts the hub (once, unless turned off or closed). */
-    void setRole(String newRole) {
+    void setRole(ProcessRole newRole) {
         role = newRole;
         try {
             synchronized (this) {
@@ -300,7 +300,7 @@ public final class InsightRuntime implements AutoCloseable {
     }
 
     /** The role known so far (jobmanager, taskmanager, client), or null. */
-    public String role() {
+    public ProcessRole role() {
         return role;
     }
 

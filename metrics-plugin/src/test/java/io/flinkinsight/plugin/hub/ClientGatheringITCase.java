@@ -3,6 +3,7 @@ package io.flinkinsight.plugin.hub;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flinkinsight.plugin.InsightOptions;
+import io.flinkinsight.plugin.ProcessRole;
 import io.flinkinsight.plugin.TestingClientMetrics;
 import io.flinkinsight.plugin.runtime.InsightConfiguration;
 import io.flinkinsight.plugin.runtime.InsightRuntime;
@@ -105,7 +106,7 @@ class ClientGatheringITCase {
         assertThat(taskManager.port()).isEqualTo(TASK_MANAGER_PORT);
         assertThat(clientPort).as("the client takes the next free port of the range").isEqualTo(19351);
         assertThat(hub.port()).isEqualTo(HUB_PORT);
-        assertThat(client.role()).as("detected from the insight_client metrics").isEqualTo("client");
+        assertThat(client.role()).as("detected from the insight_client metrics").isEqualTo(ProcessRole.CLIENT);
 
         JsonNode figures = await(HUB_PORT, "/api/v1/client",
                 a -> a.toString().equals(TestingClientMetrics.EXPECTED_JSON));

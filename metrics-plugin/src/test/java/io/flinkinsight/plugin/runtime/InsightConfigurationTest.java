@@ -1,6 +1,7 @@
 package io.flinkinsight.plugin.runtime;
 
 import io.flinkinsight.plugin.InsightOptions;
+import io.flinkinsight.plugin.ProcessRole;
 import io.flinkinsight.plugin.hub.ClientTarget;
 import io.flinkinsight.plugin.hub.HubSettings;
 import io.flinkinsight.plugin.store.StoreSettings;
@@ -39,7 +40,7 @@ class InsightConfigurationTest {
         assertThat(c.hubPollInterval()).isEqualTo(Duration.ofSeconds(10));
         assertThat(c.hubClients()).isEmpty();
         assertThat(c.filterLabelValueCharacters()).isTrue();
-        assertThat(c.role()).isEqualTo("auto");
+        assertThat(c.role()).as("auto").isEmpty();
     }
 
     @Test
@@ -67,7 +68,7 @@ class InsightConfigurationTest {
         assertThat(c.historyResolution()).isEqualTo(Duration.ofSeconds(10));
         assertThat(c.hubEnabled()).isFalse();
         assertThat(c.hubFlinkRestUrl()).isEqualTo("http://127.0.0.1:8081");
-        assertThat(c.role()).isEqualTo("client");
+        assertThat(c.role()).contains(ProcessRole.CLIENT);
     }
 
     @Test

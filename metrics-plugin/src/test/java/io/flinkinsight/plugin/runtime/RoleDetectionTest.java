@@ -1,12 +1,15 @@
 package io.flinkinsight.plugin.runtime;
 
 import io.flinkinsight.plugin.ProcessRole;
+import io.flinkinsight.plugin.http.Json;
 import org.apache.flink.metrics.SimpleCounter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 
 import static io.flinkinsight.plugin.index.TestingGroups.group;
@@ -35,7 +38,24 @@ class RoleDetectionTest {
         InsightRuntime r = runtime(new Properties());
         r.metricAdded(new SimpleCounter(), "numRecordsIn", taskGroup("0"));
 
-        assertThat(r.role()).isEqualTo("taskmanager");
+        assertThat(r.role()).isEqualTo(ProcessRole.TASKMANAGER);
+    }
+
+    @Test
+    void theOverviewShowsTheRoleByItsLowerCaseName() throws Exception {
+        Properties noHub = new Properties();
+        noHub.setProperty("hub.enabled", "false");
+        InsightRuntime r = runtime(noHub);
+        assertThat(new String(Json.toBytes(r.overview()), StandardCharsets.UTF_8)).as("role not known yet")
+                .startsWith("{\"role\":null,");
+
+        for (ProcessRole role : ProcessRole.values()) {
+            r.setRole(role);
+            assertThat(new String(Json.toBytes(r.overview()), StandardCharsets.UTF_8))
+                    .startsWith("{\"role\":\"" + role.lowerCaseName() + "\",");
+        }
+        assertThat(ProcessRole.values()).extracting(ProcessRole::lowerCaseName)
+                .containsExactly("jobmanager", "taskmanager", "client");
     }
 
     @Test
@@ -60,7 +80,7 @@ class RoleDetectionTest {
         r.metricAdded(new SimpleCounter(), "numRegisteredTaskManagers", group("jobmanager", Map.of()));
         r.metricAdded(new SimpleCounter(), "numRecordsOut", taskGroup("0"));
 
-        assertThat(r.role()).isEqualTo("jobmanager");
+        assertThat(r.role()).isEqualTo(ProcessRole.JOBMANAGER);
     }
 
     @Test
@@ -68,8 +88,8 @@ class RoleDetectionTest {
         InsightRuntime r = runtime(new Properties());
         r.metricAdded(new SimpleCounter(), "hits", group("insight_client.pool", Map.of("<host>", "gateway-1")));
 
-        assertThat(r.role()).isEqualTo("client");
-        assertThat(ProcessRole.fromLogicalScope("insight_client_queries")).isEqualTo("client");
+        assertThat(r.role()).isEqualTo(ProcessRole.CLIENT);
+        assertThat(ProcessRole.fromLogicalScope("insight_client_queries")).isEqualTo(ProcessRole.CLIENT);
         assertThat(ProcessRole.fromLogicalScope("sql_gateway")).isNull();
     }
 
@@ -80,7 +100,7 @@ class RoleDetectionTest {
         r.metricAdded(new SimpleCounter(), "numRegisteredTaskManagers", group("jobmanager", Map.of()));
         r.metricAdded(new SimpleCounter(), "misses", group("insight_client.pool", Map.of("<host>", "localhost")));
 
-        assertThat(r.role()).isEqualTo("jobmanager");
+        assertThat(r.role()).isEqualTo(ProcessRole.JOBMANAGER);
     }
 
     @Test
@@ -93,15 +113,15 @@ class RoleDetectionTest {
         runtime = r;
         r.metricAdded(new SimpleCounter(), "numRegisteredTaskManagers", group("jobmanager", Map.of()));
 
-        assertThat(r.role()).isEqualTo("client");
+        assertThat(r.role()).isEqualTo(ProcessRole.CLIENT);
     }
 
     @Test
     void systemPropertyDeclaresTheRoleWhenTheOptionIsAuto() {
         System.setProperty(ProcessRole.SYSTEM_PROPERTY, "client");
 
-        assertThat(ProcessRole.declared("auto")).isEqualTo("client");
-        assertThat(ProcessRole.declared("taskmanager")).isEqualTo("taskmanager");
+        assertThat(ProcessRole.declared(Optional.empty())).isEqualTo(ProcessRole.CLIENT);
+        assertThat(ProcessRole.declared(Optional.of(ProcessRole.TASKMANAGER))).isEqualTo(ProcessRole.TASKMANAGER);
     }
 
     @Test
