@@ -19,10 +19,14 @@ class LocalFlinkClusterBuilderTest {
         Files.createFile(lib.resolve("flink-runtime-2.2.0.jar"));
         Path work = dir.resolve("work");
 
+        // Fixed ports: the builder then binds no socket to find free ones, and nothing listens on them.
         assertThatThrownBy(() -> LocalFlinkCluster.builder()
                         .distribution(FlinkDistribution.at(lib))
                         .workDir(work)
                         .pluginJar(dir.resolve("absent.jar"))
+                        .restPort(18081)
+                        .rpcPort(16123)
+                        .gatewayPort(18083)
                         .start())
                 .hasMessageContaining("mvn -pl metrics-plugin");
         assertThat(work.resolve("plugins/insight")).doesNotExist();

@@ -16,6 +16,10 @@ import static io.flinkinsight.plugin.index.TestingGroups.group;
 import static io.flinkinsight.plugin.index.TestingGroups.taskGroup;
 import static org.assertj.core.api.Assertions.assertThat;
 
+/**
+ * How a runtime learns its role, on runtimes that bind no port ({@link DeclaredRoleITCase} starts one with a declared
+ * role).
+ */
 class RoleDetectionTest {
 
     private InsightRuntime runtime;
@@ -101,19 +105,6 @@ class RoleDetectionTest {
         r.metricAdded(new SimpleCounter(), "misses", group("insight_client.pool", Map.of("<host>", "localhost")));
 
         assertThat(r.role()).isEqualTo(ProcessRole.JOBMANAGER);
-    }
-
-    @Test
-    void declaredRoleIsNotOverriddenByScopes() {
-        Properties p = new Properties();
-        p.setProperty("role", "client");
-        p.setProperty("port", "0");
-        p.setProperty("bind-host", "127.0.0.1");
-        InsightRuntime r = InsightRuntime.start(InsightConfiguration.from(p, "x."), Clock.systemUTC());
-        runtime = r;
-        r.metricAdded(new SimpleCounter(), "numRegisteredTaskManagers", group("jobmanager", Map.of()));
-
-        assertThat(r.role()).isEqualTo(ProcessRole.CLIENT);
     }
 
     @Test
