@@ -28,7 +28,7 @@ import java.util.concurrent.TimeoutException;
 /**
  * Gathers the interactive client's figures from the client processes listed in {@code hub.clients} into the hub's
  * history, so the hub's {@code /api/v1/client} and series show them. Client processes are not known to the
- * JobManager, hence the list. Each round, on the hub's thread:
+ * JobManager, hence the list. Each {@link HubRound}, on the hub's thread:
  * <ol>
  *   <li>an entry without a known client is scanned: {@code /api/v1/overview} on every port of its range at once
  *       (at most {@value #MAX_PROBES_AT_ONCE} at a time), keeping the ports whose plugin has role {@code client};
@@ -66,7 +66,6 @@ final class ClientGatherer {
     private final Clock clock;
     private final RateLimitedLog warnings;
     private HttpClient http; // created on the hub's thread at the first round
-    private long pollCount;
 
     ClientGatherer(List<ClientTarget> targets, SeriesStore series, Clock clock) {
         for (ClientTarget t : targets) {
@@ -83,7 +82,7 @@ final class ClientGatherer {
         final ClientTarget target;
         /** Ports where a client answered, in range order. */
         List<Integer> ports = List.of();
-        long scannedAtPoll;
+        long scannedInRound;
         boolean rescanDue;
 
         TargetState(ClientTarget target) {
@@ -94,19 +93,18 @@ final class ClientGatherer {
     /** A request in flight to one port of one entry. */
     private record Request(TargetState state, int port, CompletableFuture<JsonNode> answer) {}
 
-    /** One round; returns how many client processes answered. */
-    int poll() throws InterruptedException {
-        pollCount++;
+    /** Gathers in {@code round}; returns how many client processes answered. */
+    int poll(HubRound round) throws InterruptedException {
         if (http == null) {
             http = HttpRestSource.newClient(CONNECT_TIMEOUT);
         }
         List<TargetState> toScan = new ArrayList<>();
         for (TargetState s : targets) {
-            if (s.ports.isEmpty() || s.rescanDue || pollCount - s.scannedAtPoll >= RESCAN_EVERY_POLLS) {
+            if (s.ports.isEmpty() || s.rescanDue || round.roundsSince(s.scannedInRound) >= RESCAN_EVERY_POLLS) {
                 toScan.add(s);
             }
         }
-        scan(toScan);
+        scan(toScan, round);
 
         long now = clock.millis();
         List<Request> fetches = new ArrayList<>();
@@ -130,7 +128,7 @@ final class ClientGatherer {
         return answered;
     }
 
-    private void scan(List<TargetState> toScan) throws InterruptedException {
+    private void scan(List<TargetState> toScan, HubRound round) throws InterruptedException {
         if (toScan.isEmpty()) {
             return;
         }
@@ -157,7 +155,7 @@ final class ClientGatherer {
             }
         }
         found.forEach((s, ports) -> {
-            s.scannedAtPoll = pollCount;
+            s.scannedInRound = round.number();
             s.rescanDue = false;
             for (int port : ports) {
                 if (!s.ports.contains(port)) {

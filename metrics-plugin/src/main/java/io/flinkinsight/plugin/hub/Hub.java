@@ -34,6 +34,7 @@ public final class Hub implements AutoCloseable {
     private final ScheduledExecutorService executor;
     private final ClientGatherer clients; // null when no client process is listed
     private HubPoller poller; // created on the hub thread: resolving the URL reads Flink's configuration file
+    private long rounds; // started so far
     private volatile String restUrl;
 
     private Hub(HubSettings settings, SeriesStore series, JobStore jobs, Clock clock) {
@@ -56,23 +57,31 @@ public final class Hub implements AutoCloseable {
     public static Hub start(HubSettings settings, SeriesStore series, JobStore jobs, Clock clock) {
         Hub hub = new Hub(settings, series, jobs, clock);
         hub.executor.scheduleWithFixedDelay(
-                hub::pollSafely,
+                hub::pollRound,
                 FIRST_POLL_DELAY_MILLIS,
                 settings.pollInterval().toMillis(),
                 TimeUnit.MILLISECONDS);
         return hub;
     }
 
-    private void pollSafely() {
-        pollFlink();
+    /**
+     * One round: Flink's REST API (once its URL is resolved), then the client processes. Never throws: an exception
+     * would cancel the schedule silently.
+     */
+    private void pollRound() {
+        HubPoller flink = pollerOrNull();
+        HubRound round = new HubRound(++rounds, clock.millis(), HubPoller.MAX_REQUESTS_PER_POLL);
+        if (flink != null) {
+            pollFlink(flink, round);
+        }
         if (clients != null && !Thread.currentThread().isInterrupted()) {
-            pollClients();
+            pollClients(round);
         }
     }
 
-    private void pollClients() {
+    private void pollClients(HubRound round) {
         try {
-            clients.poll();
+            clients.poll(round);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Throwable t) {
@@ -80,20 +89,29 @@ public final class Hub implements AutoCloseable {
         }
     }
 
-    private void pollFlink() {
+    /** The poller of Flink's REST API, made at the first round that resolves its URL; null until then. */
+    private HubPoller pollerOrNull() {
         try {
             if (poller == null) {
                 String url = flinkRestUrl();
                 if (url == null) {
-                    return; // logged once a minute by flinkRestUrl(); retried at the next poll
+                    return null; // logged once a minute by flinkRestUrl(); retried at the next round
                 }
                 LOG.info("Flink Insight hub polls Flink's REST API at {} every {}", url, settings.pollInterval());
                 poller = new HubPoller(new HttpRestSource(url), series, jobs, clock);
             }
-            HubPoller.Outcome outcome = poller.poll();
-            if (outcome.failures() > 0) {
-                warnings.warn("Flink Insight hub: " + outcome.failures() + " of " + outcome.requests()
-                        + " REST requests failed, first " + outcome.firstFailure(), null);
+        } catch (Throwable t) {
+            warnings.warn("Flink Insight hub poll failed", t);
+        }
+        return poller;
+    }
+
+    private void pollFlink(HubPoller flink, HubRound round) {
+        try {
+            flink.poll(round);
+            if (round.failures() > 0) {
+                warnings.warn("Flink Insight hub: " + round.failures() + " of " + round.requests()
+                        + " REST requests failed, first " + round.firstFailure(), null);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -1,6 +1,7 @@
 package io.flinkinsight.plugin.hub;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.flinkinsight.plugin.hub.HubRound.BudgetSpent;
 import io.flinkinsight.plugin.hub.RestPayloads.JobOverview;
 import io.flinkinsight.plugin.hub.RestPayloads.Vertex;
 import io.flinkinsight.plugin.store.SeriesStore;
@@ -11,18 +12,16 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
- * One round of gathering from Flink's REST API into the stores (see {@link HubSeries} for what is written).
- * Bounded: at most {@value #MAX_REQUESTS_PER_POLL} requests per round, {@value #MAX_JOBS_PER_POLL} running jobs
- * (rotating when there are more) and {@value #MAX_VERTICES_PER_JOB} vertices each. Runs on the hub's thread only.
+ * Gathers from Flink's REST API into the stores, one {@link HubRound} at a time (see {@link HubSeries} for what is
+ * written). Bounded: at most {@value #MAX_REQUESTS_PER_POLL} requests per round, {@value #MAX_JOBS_PER_POLL} running
+ * jobs (rotating when there are more) and {@value #MAX_VERTICES_PER_JOB} vertices each. Runs on the hub's thread only.
  */
 final class HubPoller {
 
@@ -32,7 +31,7 @@ final class HubPoller {
     static final int MAX_TASK_MANAGERS = 32;
     static final int MAX_OVERVIEW_JOBS = 1_000;
     static final int MAX_LATENCY_IDS_PER_VERTEX = 64;
-    /** Latency histograms come and go with sources; their ids are re-listed every this many polls. */
+    /** Latency histograms come and go with sources; their ids are re-listed every this many rounds. */
     static final int LATENCY_DISCOVERY_EVERY = 6;
     /** Flink's REST server refuses request lines over 4096 bytes; stay well below. */
     static final int MAX_QUERY_CHARS = 2_000;
@@ -53,11 +52,6 @@ final class HubPoller {
     private final JobStore jobs;
     private final Clock clock;
     private final Map<String, LatencyIds> latencyIds = new HashMap<>();
-    private long pollCount;
-
-    private int requests;
-    private int failures;
-    private String firstFailure;
 
     HubPoller(RestSource rest, SeriesStore series, JobStore jobs, Clock clock) {
         this.rest = rest;
@@ -66,46 +60,35 @@ final class HubPoller {
         this.clock = clock;
     }
 
-    /** What one round did. */
-    record Outcome(int requests, int failures, String firstFailure) {}
+    private record LatencyIds(long discoveredInRound, List<String> ids) {}
 
-    private record LatencyIds(long discoveredAtPoll, List<String> ids) {}
-
-    /** Signals the per-round request budget is spent. */
-    private static final class BudgetSpent extends Exception {
-        BudgetSpent() {
-            super(null, null, false, false);
-        }
-    }
-
-    Outcome poll() throws InterruptedException {
-        long started = clock.millis();
-        requests = 0;
-        failures = 0;
-        firstFailure = null;
-        pollCount++;
+    /**
+     * Polls Flink's REST API in {@code round}, spending its request budget, and records the round's outcome (its
+     * duration, requests and failures) beside what it gathered; the round keeps its failures for the hub's log.
+     */
+    void poll(HubRound round) throws InterruptedException {
+        long started = round.startedAt();
         try {
-            List<JobOverview> running = pollOverview(started);
-            List<String> taskManagers = pollTaskManagerList(started);
-            Set<String> polledVertices = new HashSet<>();
-            for (JobOverview job : rotate(running)) {
-                pollJob(job, started, polledVertices);
+            List<JobOverview> running = pollOverview(round);
+            List<String> taskManagers = pollTaskManagerList(round);
+            for (JobOverview job : round.window(running, MAX_JOBS_PER_POLL)) {
+                pollJob(job, round);
             }
-            latencyIds.keySet().retainAll(polledVertices);
+            latencyIds.keySet().retainAll(round.polledVertices());
             for (String tm : taskManagers) {
-                pollTaskManager(tm, started);
+                pollTaskManager(tm, round);
             }
         } catch (BudgetSpent e) {
             // the rest waits for the next round
         }
         series.record(HubSeries.of(HubSeries.POLL_DURATION), started, clock.millis() - started);
-        series.record(HubSeries.of(HubSeries.POLL_REQUESTS), started, requests);
-        series.record(HubSeries.of(HubSeries.POLL_FAILURES), started, failures);
-        return new Outcome(requests, failures, firstFailure);
+        series.record(HubSeries.of(HubSeries.POLL_REQUESTS), started, round.requests());
+        series.record(HubSeries.of(HubSeries.POLL_FAILURES), started, round.failures());
     }
 
-    private List<JobOverview> pollOverview(long now) throws InterruptedException, BudgetSpent {
-        JsonNode root = fetch("/jobs/overview");
+    private List<JobOverview> pollOverview(HubRound round) throws InterruptedException, BudgetSpent {
+        long now = round.startedAt();
+        JsonNode root = fetch(round, "/jobs/overview");
         if (root == null) {
             return List.of();
         }
@@ -132,22 +115,9 @@ final class HubPoller {
         return running;
     }
 
-    /** The running jobs to poll this round: all when few, else a window that moves on every round. */
-    private List<JobOverview> rotate(List<JobOverview> running) {
-        if (running.size() <= MAX_JOBS_PER_POLL) {
-            return running;
-        }
-        List<JobOverview> window = new ArrayList<>(MAX_JOBS_PER_POLL);
-        int start = (int) ((pollCount - 1) * MAX_JOBS_PER_POLL % running.size());
-        for (int i = 0; i < MAX_JOBS_PER_POLL; i++) {
-            window.add(running.get((start + i) % running.size()));
-        }
-        return window;
-    }
-
-    private void pollJob(JobOverview job, long now, Set<String> polledVertices)
-            throws InterruptedException, BudgetSpent {
-        JsonNode details = fetch("/jobs/" + job.jobId());
+    private void pollJob(JobOverview job, HubRound round) throws InterruptedException, BudgetSpent {
+        long now = round.startedAt();
+        JsonNode details = fetch(round, "/jobs/" + job.jobId());
         if (details == null) {
             return;
         }
@@ -157,7 +127,7 @@ final class HubPoller {
         jobs.onVertices(job.jobId(), names);
         for (Vertex v : vertices.subList(0, Math.min(vertices.size(), MAX_VERTICES_PER_JOB))) {
             String base = "/jobs/" + job.jobId() + "/vertices/" + v.id();
-            JsonNode agg = fetch(base + "/subtasks/metrics?get=" + VERTEX_METRICS + "&agg=sum,max");
+            JsonNode agg = fetch(round, base + "/subtasks/metrics?get=" + VERTEX_METRICS + "&agg=sum,max");
             if (agg != null) {
                 Map<String, Map<String, Double>> values = RestPayloads.aggregated(agg);
                 recordVertex(HubSeries.RECORDS_IN, values, "numRecordsInPerSecond", "sum", job, v, now);
@@ -166,8 +136,8 @@ final class HubPoller {
                 recordVertex(HubSeries.BACKPRESSURED, values, "backPressuredTimeMsPerSecond", "max", job, v, now);
             }
             String cacheKey = job.jobId() + "/" + v.id();
-            polledVertices.add(cacheKey);
-            pollLatency(base, cacheKey, job, v, now);
+            round.vertexPolled(cacheKey);
+            pollLatency(base, cacheKey, job, v, round);
         }
     }
 
@@ -179,11 +149,12 @@ final class HubPoller {
         }
     }
 
-    private void pollLatency(String base, String cacheKey, JobOverview job, Vertex v, long now)
+    private void pollLatency(String base, String cacheKey, JobOverview job, Vertex v, HubRound round)
             throws InterruptedException, BudgetSpent {
+        long now = round.startedAt();
         LatencyIds known = latencyIds.get(cacheKey);
-        if (known == null || pollCount - known.discoveredAtPoll() >= LATENCY_DISCOVERY_EVERY) {
-            JsonNode list = fetch(base + "/metrics");
+        if (known == null || round.roundsSince(known.discoveredInRound()) >= LATENCY_DISCOVERY_EVERY) {
+            JsonNode list = fetch(round, base + "/metrics");
             if (list == null) {
                 return;
             }
@@ -193,7 +164,7 @@ final class HubPoller {
                     ids.add(id);
                 }
             }
-            known = new LatencyIds(pollCount, ids);
+            known = new LatencyIds(round.number(), ids);
             latencyIds.put(cacheKey, known);
         }
         if (known.ids().isEmpty()) {
@@ -202,7 +173,7 @@ final class HubPoller {
         Double median = null;
         Double p99 = null;
         for (String batch : batches(known.ids())) {
-            JsonNode values = fetch(base + "/metrics?get=" + batch);
+            JsonNode values = fetch(round, base + "/metrics?get=" + batch);
             if (values == null) {
                 continue;
             }
@@ -246,8 +217,9 @@ final class HubPoller {
         return out;
     }
 
-    private List<String> pollTaskManagerList(long now) throws InterruptedException, BudgetSpent {
-        JsonNode root = fetch("/taskmanagers");
+    private List<String> pollTaskManagerList(HubRound round) throws InterruptedException, BudgetSpent {
+        long now = round.startedAt();
+        JsonNode root = fetch(round, "/taskmanagers");
         if (root == null) {
             return List.of();
         }
@@ -256,8 +228,9 @@ final class HubPoller {
         return ids.subList(0, Math.min(ids.size(), MAX_TASK_MANAGERS));
     }
 
-    private void pollTaskManager(String tmId, long now) throws InterruptedException, BudgetSpent {
-        JsonNode root = fetch("/taskmanagers/" + pathSegment(tmId) + "/metrics?get=" + TM_METRICS);
+    private void pollTaskManager(String tmId, HubRound round) throws InterruptedException, BudgetSpent {
+        long now = round.startedAt();
+        JsonNode root = fetch(round, "/taskmanagers/" + pathSegment(tmId) + "/metrics?get=" + TM_METRICS);
         if (root == null) {
             return;
         }
@@ -288,19 +261,13 @@ final class HubPoller {
         return out.toString();
     }
 
-    /** One budgeted request; a failure is counted and answers null so the round goes on. */
-    private JsonNode fetch(String pathAndQuery) throws InterruptedException, BudgetSpent {
-        if (requests >= MAX_REQUESTS_PER_POLL) {
-            throw new BudgetSpent();
-        }
-        requests++;
+    /** One request spent from the round's budget; a failure is counted in the round and answers null. */
+    private JsonNode fetch(HubRound round, String pathAndQuery) throws InterruptedException, BudgetSpent {
+        round.spendRequest();
         try {
             return rest.get(pathAndQuery);
         } catch (IOException | RuntimeException e) {
-            failures++;
-            if (firstFailure == null) {
-                firstFailure = "GET " + pathAndQuery + ": " + e;
-            }
+            round.requestFailed("GET " + pathAndQuery, e);
             return null;
         }
     }

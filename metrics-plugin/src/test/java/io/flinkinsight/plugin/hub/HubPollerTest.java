@@ -24,6 +24,11 @@ class HubPollerTest {
     private final SeriesStore series = new SeriesStore(StoreSettings.defaults(), clock);
     private final JobStore jobs = new JobStore(10, clock);
 
+    /** The hub's round {@code number}, started now with the full request budget. */
+    private HubRound round(long number) {
+        return new HubRound(number, clock.millis(), HubPoller.MAX_REQUESTS_PER_POLL);
+    }
+
     private OptionalDouble latest(String name, String vertexId, String vertexName) {
         return series.latest(HubSeries.vertex(name, JOB, "recorded-job", vertexId, vertexName));
     }
@@ -31,7 +36,8 @@ class HubPollerTest {
     @Test
     void aPollRecordsVertexRatesLatencyAndTaskManagerFigures() throws Exception {
         TestingRestSource rest = TestingRestSource.recordedCluster();
-        HubPoller.Outcome outcome = new HubPoller(rest, series, jobs, clock).poll();
+        HubRound outcome = round(1);
+        new HubPoller(rest, series, jobs, clock).poll(outcome);
 
         assertThat(outcome.failures()).isZero();
         assertThat(latest(HubSeries.RECORDS_OUT, SOURCE, "Source: numbers -> double")).hasValue(839.6500000000001);
@@ -61,7 +67,7 @@ class HubPollerTest {
         TestingRestSource rest = TestingRestSource.recordedCluster();
         HubPoller poller = new HubPoller(rest, series, jobs, clock);
         for (int i = 0; i < HubPoller.LATENCY_DISCOVERY_EVERY + 1; i++) {
-            poller.poll();
+            poller.poll(round(i + 1));
             clock.advance(10_000);
         }
         long listings = rest.requested.stream().filter(p -> p.endsWith("/metrics")).count();
@@ -75,7 +81,8 @@ class HubPollerTest {
                 .route(p -> p.equals("/taskmanagers"), "taskmanagers.json")
                 .route(p -> p.startsWith("/taskmanagers/"), "taskmanager-metrics.json");
 
-        HubPoller.Outcome outcome = new HubPoller(rest, series, jobs, clock).poll();
+        HubRound outcome = round(1);
+        new HubPoller(rest, series, jobs, clock).poll(outcome);
 
         assertThat(outcome.failures()).isEqualTo(1);
         assertThat(outcome.firstFailure()).contains("/jobs/overview");
@@ -100,7 +107,8 @@ class HubPollerTest {
             return path.equals("/jobs/overview") ? parsed : fixtures.get(path);
         };
 
-        HubPoller.Outcome outcome = new HubPoller(rest, series, new JobStore(100, clock), clock).poll();
+        HubRound outcome = round(1);
+        new HubPoller(rest, series, new JobStore(100, clock), clock).poll(outcome);
 
         assertThat(outcome.requests()).isLessThanOrEqualTo(HubPoller.MAX_REQUESTS_PER_POLL);
         assertThat(requested).hasSizeLessThanOrEqualTo(HubPoller.MAX_REQUESTS_PER_POLL);
