@@ -9,10 +9,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
 /**
- * A CPU-bound job that measures the per-record cost of an operator chain: {@code fromSequence} through 10 chained identity maps into a discarding sink, at
+ * The chained-maps job, CPU-bound: {@code fromSequence} through 10 chained identity maps into a discarding sink, at
  * parallelism 1 with object reuse. All operators chain into one task, so its throughput is the per-record cost of
- * the operator chain, the place where a metrics reporter would show up if it slowed records down (the job Flink's
- * FLINK-30536 measured per-record metric costs with).
+ * the operator chain, the place where a metrics reporter would show up if it slowed records down (as a metric
+ * counter did before FLINK-30536 took it off Flink's per-record path).
  *
  * <p>Arguments: {@code [records] [jobName]}; defaults 100,000,000 and {@value #DEFAULT_NAME}.
  */

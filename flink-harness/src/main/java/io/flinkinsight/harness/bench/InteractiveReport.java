@@ -11,8 +11,8 @@ import java.util.stream.Collectors;
 
 /**
  * The interactive-client benchmark as Markdown: per concurrency, query and client the pooled figures of all rounds,
- * then stock against interactive with the interactive client's targets (concurrency 1: time outside the job cut by ≥ 60% and
- * p50 E2E ≤ 0.7× stock; higher concurrency: QPS ≥ 1.3× stock).
+ * then stock against interactive with the interactive client's targets (concurrency 1: time outside the job cut by
+ * ≥ 60% and p50 E2E ≤ 0.7× stock; higher concurrency: QPS ≥ 1.3× stock).
  */
 final class InteractiveReport {
 
@@ -87,9 +87,9 @@ final class InteractiveReport {
         md.append("Machine: ").append(machine).append("\n\n");
         md.append(String.format(Locale.ROOT, "Setup: JDBC driver → SQL Gateway → session cluster (1 JobManager, 1"
                         + " TaskManager with %d slots, separate JVMs on 127.0.0.1), streaming mode, the three short"
-                        + " queries (source, wordcount, join) over 1-row `datagen` tables; warm-up %d queries; blocks of %d s per client and"
-                        + " query, %d rounds, ABBA order. `remote-interactive` sessions set: %s. Cluster"
-                        + " configuration beyond Flink's defaults and the harness's: %s.%n%n",
+                        + " queries (source, wordcount, join) over 1-row `datagen` tables; warm-up %d queries; blocks"
+                        + " of %d s per client and query, %d rounds, ABBA order. `remote-interactive` sessions set:"
+                        + " %s. Cluster configuration beyond Flink's defaults and the harness's: %s.%n%n",
                 InteractiveQueryBenchmark.slots(options), options.warmupQueries(),
                 options.seconds(), options.rounds(), settings(options.interactiveSettings()),
                 options.clusterSettings().isEmpty() ? "none" : settings(options.clusterSettings())));
@@ -111,8 +111,8 @@ final class InteractiveReport {
                 }
             }
         }
-        md.append("\nInteractive against stock (the interactive client's targets: at concurrency 1 the time outside the job"
-                + " cut by ≥ 60% and p50 E2E ≤ 0.7× stock; at higher concurrency QPS ≥ 1.3× stock):\n\n");
+        md.append("\nInteractive against stock (the interactive client's targets: at concurrency 1 the time outside"
+                + " the job cut by ≥ 60% and p50 E2E ≤ 0.7× stock; at higher concurrency QPS ≥ 1.3× stock):\n\n");
         md.append("| concurrency | query | p50 E2E, interactive / stock | time outside the job, cut by |"
                 + " QPS, interactive / stock | JM CPU per query, interactive / stock | target |\n");
         md.append("|---:|---|---:|---:|---:|---:|---|\n");
