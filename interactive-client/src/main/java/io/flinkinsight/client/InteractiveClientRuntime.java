@@ -56,7 +56,6 @@ public final class InteractiveClientRuntime implements AutoCloseable {
                 identity -> KeepAliveClusterClients.create(
                         identity.configuration(),
                         eventLoop,
-                        scheduler,
                         ChannelPoolSettings.fromConfiguration(identity.configuration()),
                         metrics.transportListener()),
                 metrics,

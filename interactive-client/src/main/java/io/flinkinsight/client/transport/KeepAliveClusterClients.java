@@ -14,7 +14,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.URL;
-import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * Creates cluster clients whose REST requests ride pooled keep-alive channels: a Flink {@link RestClusterClient}
@@ -33,12 +32,10 @@ public final class KeepAliveClusterClients {
      * A RestClusterClient for conf's cluster whose non-multipart requests ride pooled keep-alive channels.
      *
      * @param sharedGroup the process's event loop; used, never closed
-     * @param sharedExecutor the process's scheduler; this transport schedules nothing on it today
      */
     public static PooledTransport create(
             Configuration conf,
             EventLoopGroup sharedGroup,
-            ScheduledExecutorService sharedExecutor,
             ChannelPoolSettings settings,
             TransportListener listener)
             throws Exception {

@@ -18,8 +18,6 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,20 +28,17 @@ class KeepAliveClusterClientsTest {
 
     private final CountingTransportListener listener = new CountingTransportListener();
     private NioEventLoopGroup sharedGroup;
-    private ScheduledExecutorService sharedExecutor;
     private TestingRestServer server;
 
     @BeforeEach
     void start() throws Exception {
         sharedGroup = new NioEventLoopGroup(2, new ExecutorThreadFactory("test-shared-io"));
-        sharedExecutor = Executors.newSingleThreadScheduledExecutor();
         server = new TestingRestServer();
     }
 
     @AfterEach
     void stop() throws Exception {
         server.close();
-        sharedExecutor.shutdownNow();
         sharedGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
     }
 
@@ -58,7 +53,7 @@ class KeepAliveClusterClientsTest {
     @Test
     void clusterClientRequestsRideOneKeptAliveConnection() throws Exception {
         PooledTransport transport = KeepAliveClusterClients.create(
-                clusterConfiguration(), sharedGroup, sharedExecutor, ChannelPoolSettings.defaults(), listener);
+                clusterConfiguration(), sharedGroup, ChannelPoolSettings.defaults(), listener);
         try {
             assertThat(transport).isInstanceOf(KeepAliveClusterClients.KeepAliveTransport.class);
             RestClusterClient<?> client = transport.clusterClient();
@@ -79,7 +74,7 @@ class KeepAliveClusterClientsTest {
     @Test
     void closeIsPromptAndKeepsTheSharedEventLoop() throws Exception {
         PooledTransport transport = KeepAliveClusterClients.create(
-                clusterConfiguration(), sharedGroup, sharedExecutor, ChannelPoolSettings.defaults(), listener);
+                clusterConfiguration(), sharedGroup, ChannelPoolSettings.defaults(), listener);
         transport.clusterClient().listJobs().get(10, TimeUnit.SECONDS);
 
         long start = System.nanoTime();
@@ -137,9 +132,8 @@ class KeepAliveClusterClientsTest {
             Class<?> transportClass = loader.loadClass(PooledTransport.class.getName());
 
             Object transport = factory
-                    .getMethod("create", Configuration.class, EventLoopGroup.class, ScheduledExecutorService.class,
-                            settingsClass, listenerClass)
-                    .invoke(null, clusterConfiguration(), sharedGroup, sharedExecutor, settings, none);
+                    .getMethod("create", Configuration.class, EventLoopGroup.class, settingsClass, listenerClass)
+                    .invoke(null, clusterConfiguration(), sharedGroup, settings, none);
             try {
                 assertThat(transport.getClass().getSimpleName()).isEqualTo("StockTransport");
                 RestClusterClient<?> client =

@@ -36,7 +36,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -54,7 +53,6 @@ class KeepAliveTransportITCase {
 
     private static LocalFlinkCluster cluster;
     private static NioEventLoopGroup sharedGroup;
-    private static ScheduledExecutorService sharedExecutor;
 
     @BeforeAll
     static void startCluster() throws Exception {
@@ -67,16 +65,12 @@ class KeepAliveTransportITCase {
                 .slotsPerTaskManager(1)
                 .start();
         sharedGroup = new NioEventLoopGroup(2, new ExecutorThreadFactory("it-shared-io"));
-        sharedExecutor = Executors.newSingleThreadScheduledExecutor();
     }
 
     @AfterAll
     static void stopCluster() throws Exception {
         if (sharedGroup != null) {
             sharedGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
-        }
-        if (sharedExecutor != null) {
-            sharedExecutor.shutdownNow();
         }
         if (cluster != null) {
             cluster.close();
@@ -95,7 +89,7 @@ class KeepAliveTransportITCase {
     void clusterClientRidesKeptAliveChannelsOnARealJobManager() throws Exception {
         CountingTransportListener listener = new CountingTransportListener();
         PooledTransport transport = KeepAliveClusterClients.create(
-                clientConfiguration(), sharedGroup, sharedExecutor, ChannelPoolSettings.defaults(), listener);
+                clientConfiguration(), sharedGroup, ChannelPoolSettings.defaults(), listener);
         try {
             assertThat(transport).isInstanceOf(KeepAliveClusterClients.KeepAliveTransport.class);
             RestClusterClient<StandaloneClusterId> client = transport.clusterClient();
@@ -140,7 +134,7 @@ class KeepAliveTransportITCase {
     void reportLatencyAgainstFlinksOwnClient() throws Exception {
         CountingTransportListener listener = new CountingTransportListener();
         PooledTransport transport = KeepAliveClusterClients.create(
-                clientConfiguration(), sharedGroup, sharedExecutor, ChannelPoolSettings.defaults(), listener);
+                clientConfiguration(), sharedGroup, ChannelPoolSettings.defaults(), listener);
         double keepAliveMedian;
         try {
             keepAliveMedian = medianListJobsMillis(transport.clusterClient());
