@@ -1,5 +1,6 @@
 package io.flinkinsight.client;
 
+import io.flinkinsight.client.collect.CollectLongPoll;
 import io.flinkinsight.client.collect.CollectRetryStrategy;
 import io.flinkinsight.client.collect.InstrumentedJobClient;
 import io.flinkinsight.client.collect.PooledJobClient;
@@ -141,13 +142,16 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
                 .thenCompose(jobId -> {
                     InstrumentedJobClient jobClient = new InstrumentedJobClient(
                             new PooledJobClient(pool, cluster, jobId, userCodeClassloader),
-                            options.strategy(),
-                            runtime.scheduler(),
-                            runtime.metrics(),
                             record,
-                            System::nanoTime,
-                            InstrumentedJobClient.LONG_POLL_BUDGET,
-                            fastPolls);
+                            job -> new CollectLongPoll(
+                                    job,
+                                    options.strategy(),
+                                    runtime.scheduler(),
+                                    runtime.metrics(),
+                                    record,
+                                    System::nanoTime,
+                                    CollectLongPoll.BUDGET,
+                                    fastPolls));
                     if (collectSinkUid != null && options.handOver().awaitsResults(place.othersInFlight())) {
                         return jobClient.prefetchFirstResults(collectSinkUid).thenApply(ignored -> jobClient);
                     }

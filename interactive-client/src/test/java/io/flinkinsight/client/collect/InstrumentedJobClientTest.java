@@ -24,6 +24,10 @@ import org.apache.flink.streaming.api.operators.collect.UncheckpointedCollectRes
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+/**
+ * {@link InstrumentedJobClient} drained by Flink's own collect fetcher, as the SQL Gateway does, and its cached status,
+ * shared result and query timeline. What the long poll does with single requests is {@link CollectLongPollTest}'s.
+ */
 class InstrumentedJobClientTest {
 
     private static final Duration GENEROUS_BUDGET = Duration.ofMinutes(1);
@@ -38,9 +42,13 @@ class InstrumentedJobClientTest {
         assertThat(scheduler.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
 
+    private InstrumentedJobClient client(TestingCollectJob job, CollectRetryStrategy strategy, Duration budget) {
+        return new InstrumentedJobClient(job, record, polledJob -> new CollectLongPoll(
+                polledJob, strategy, scheduler, metrics, record, System::nanoTime, budget, () -> false));
+    }
+
     private InstrumentedJobClient client(TestingCollectJob job, Duration budget) {
-        return new InstrumentedJobClient(job, CollectRetryStrategy.fixed(Duration.ofMillis(1)), scheduler, metrics,
-                record, System::nanoTime, budget, () -> false);
+        return client(job, CollectRetryStrategy.fixed(Duration.ofMillis(1)), budget);
     }
 
     /** Drains the query with Flink's own fetcher, as the SQL Gateway does. */
@@ -111,19 +119,6 @@ class InstrumentedJobClientTest {
     }
 
     @Test
-    void aPrefetchForAnotherSinkIsNotUsed() throws Exception {
-        TestingCollectJob job = new TestingCollectJob(9).rowsAt(3, "a");
-        InstrumentedJobClient client = client(job, GENEROUS_BUDGET);
-
-        client.prefetchFirstResults("another-sink").get(30, TimeUnit.SECONDS);
-        CoordinationResponse answer = client.sendCoordinationRequest(
-                "collect-sink-uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
-
-        assertThat(job.polls).isGreaterThan(3);
-        assertThat(((CollectCoordinationResponse) answer).getVersion()).isEqualTo(TestingCollectJob.SINK_VERSION);
-    }
-
-    @Test
     void checkpointedBufferAlsoGetsEveryRowExactlyOnce() throws IOException {
         TestingCollectJob job = new TestingCollectJob(6).rowsAt(3, "a").rowsAt(5, "b", "c");
 
@@ -131,50 +126,6 @@ class InstrumentedJobClientTest {
                 client(job, GENEROUS_BUDGET), new CheckpointedCollectResultBuffer<>(StringSerializer.INSTANCE));
 
         assertThat(rows).containsExactly("a", "b", "c");
-    }
-
-    @Test
-    void rowsThatOnlyExistInTheAccumulatorAreHandedOverByTheLongPoll() throws Exception {
-        TestingCollectJob job = new TestingCollectJob(4).rowsAt(3, "only-at-the-end");
-        InstrumentedJobClient client = client(job, GENEROUS_BUDGET);
-
-        // poll 1 learns the version, poll 2 and 3 are empty, the job ends before poll 4
-        CoordinationResponse answer = client.sendCoordinationRequest(
-                "uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
-
-        assertThat(resultCount(answer)).isEqualTo(1);
-        assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE))
-                .containsExactly("only-at-the-end");
-        assertThat(((CollectCoordinationResponse) answer).getVersion()).isEqualTo(TestingCollectJob.SINK_VERSION);
-    }
-
-    @Test
-    void emptyPollsAreRepeatedInsideOneCallAndCountedAsRetries() throws Exception {
-        TestingCollectJob job = new TestingCollectJob(100).rowsAt(4, "x");
-        InstrumentedJobClient client = client(job, GENEROUS_BUDGET);
-
-        CoordinationResponse answer = client.sendCoordinationRequest(
-                "uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
-
-        assertThat(resultCount(answer)).isEqualTo(1);
-        // ("", 0) learns the version, (v, 0) is empty twice, the fourth poll carries the row
-        assertThat(job.polls).isEqualTo(4);
-        assertThat(metrics.collectRequests.getCount()).isEqualTo(4);
-        assertThat(metrics.collectRetries.getCount()).isEqualTo(2);
-        assertThat(record.collectRetries()).isEqualTo(2);
-        assertThat(job.statusCalls).as("a running job answers, so no status check is needed").isZero();
-    }
-
-    @Test
-    void longRunOfEmptyPollsAlsoAsksForTheStatusNowAndThen() throws Exception {
-        TestingCollectJob job = new TestingCollectJob(100).rowsAt(10, "x");
-
-        client(job, GENEROUS_BUDGET).sendCoordinationRequest("uid", new CollectCoordinationRequest("", 0))
-                .get(30, TimeUnit.SECONDS);
-
-        // polls 2 to 9 are empty: the status is asked after the 4th and the 8th
-        assertThat(job.polls).isEqualTo(10);
-        assertThat(job.statusCalls).isEqualTo(2);
     }
 
     @Test
@@ -187,69 +138,6 @@ class InstrumentedJobClientTest {
         assertThat(rows).containsExactly("a");
         // poll 3 is empty, poll 4 finds the sink gone: the status is asked then, not after two more empty polls
         assertThat(job.polls).isEqualTo(4);
-    }
-
-    @Test
-    void aQueryRunningAloneKeepsTheFirstDelayAndAsksTheStatusAfterEveryEmptyPoll() throws Exception {
-        TestingCollectJob job = new TestingCollectJob(6).rowsAt(6, "x");
-
-        CoordinationResponse answer = firstAnswerSlowAfterTheFirstPoll(job, true);
-
-        assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE)).containsExactly("x");
-        // polls 2 to 5 were empty and poll 6 failed: a status check after each
-        assertThat(job.statusCalls).isEqualTo(5);
-    }
-
-    @Test
-    void withoutFastPollsTheStrategyBacksOff() throws Exception {
-        TestingCollectJob job = new TestingCollectJob(6).rowsAt(6, "x");
-
-        CoordinationResponse answer = firstAnswerSlowAfterTheFirstPoll(job, false);
-
-        // the second wait (1 ms + 1 min) does not fit the budget: the empty answer goes back to the fetcher
-        assertThat(resultCount(answer)).isZero();
-        assertThat(job.polls).isEqualTo(3);
-        assertThat(job.statusCalls).isZero();
-    }
-
-    /**
-     * The answer to the fetcher's first request, with a strategy that waits 1 ms and then 1 min, and a 30 s budget:
-     * only a client that keeps the first delay gets far.
-     */
-    private CoordinationResponse firstAnswerSlowAfterTheFirstPoll(TestingCollectJob job, boolean fastPolls)
-            throws Exception {
-        CollectRetryStrategy slowAfterTheFirstPoll = CollectRetryStrategy.incremental(
-                Duration.ofMillis(1), Duration.ofMinutes(1), Duration.ofMinutes(1), Integer.MAX_VALUE);
-        InstrumentedJobClient client = new InstrumentedJobClient(job, slowAfterTheFirstPoll, scheduler, metrics,
-                record, System::nanoTime, Duration.ofSeconds(30), () -> fastPolls);
-        return client.sendCoordinationRequest("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
-    }
-
-    @Test
-    void fetcherRepeatingItsRequestCountsAsRetry() throws Exception {
-        TestingCollectJob job = new TestingCollectJob(100);
-        InstrumentedJobClient client = client(job, Duration.ZERO);
-        CollectCoordinationRequest request = new CollectCoordinationRequest(TestingCollectJob.SINK_VERSION, 0);
-
-        client.sendCoordinationRequest("uid", request).get(30, TimeUnit.SECONDS);
-        client.sendCoordinationRequest("uid", request).get(30, TimeUnit.SECONDS);
-
-        assertThat(metrics.collectRequests.getCount()).isEqualTo(2);
-        assertThat(metrics.collectRetries.getCount()).isEqualTo(1);
-    }
-
-    @Test
-    void spentBudgetHandsTheEmptyAnswerBackToTheFetcher() throws Exception {
-        TestingCollectJob job = new TestingCollectJob(100);
-        InstrumentedJobClient client = client(job, Duration.ZERO);
-
-        CoordinationResponse answer = client.sendCoordinationRequest(
-                "uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
-
-        assertThat(resultCount(answer)).isZero();
-        assertThat(((CollectCoordinationResponse) answer).getVersion()).isEqualTo(TestingCollectJob.SINK_VERSION);
-        assertThat(job.polls).isEqualTo(2);
-        assertThat(metrics.collectRetries.getCount()).isZero();
     }
 
     @Test
@@ -289,9 +177,8 @@ class InstrumentedJobClientTest {
     @Test
     void cancelStopsARunningLongPoll() throws Exception {
         TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE);
-        InstrumentedJobClient client = new InstrumentedJobClient(job,
-                CollectRetryStrategy.fixed(Duration.ofMillis(20)), scheduler, metrics, record, System::nanoTime,
-                Duration.ofMinutes(10), () -> false);
+        InstrumentedJobClient client =
+                client(job, CollectRetryStrategy.fixed(Duration.ofMillis(20)), Duration.ofMinutes(10));
 
         CompletableFuture<CoordinationResponse> answer =
                 client.sendCoordinationRequest("uid", new CollectCoordinationRequest("", 0));

@@ -1,0 +1,351 @@
+package io.flinkinsight.client.collect;
+
+import io.flinkinsight.client.QueryRecord;
+import io.flinkinsight.client.metrics.ClientMetrics;
+
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
+import org.apache.flink.streaming.api.operators.collect.CollectCoordinationRequest;
+import org.apache.flink.streaming.api.operators.collect.CollectCoordinationResponse;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.annotation.Nullable;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+
+/**
+ * The collect long poll of one query: answers the collect fetcher's requests for results, applying the configured
+ * collect strategy between polls, and counts collect requests and retries.
+ *
+ * <p>Why a long poll: Flink's collect fetcher sleeps a fixed 100 ms after every poll that brings no results, and
+ * cannot be changed from outside. So a poll that comes back empty while the job runs is sent again here, after the
+ * strategy's delay, until results arrive, the job ends or a time budget is spent; only then does the fetcher see the
+ * (empty) answer. Re-sending the same (version, offset) is what the fetcher itself does after an empty answer, so
+ * results and exactly-once hand-over stay as they are. When the job finishes during the long poll, the results its
+ * collect sink left in the job's accumulator are handed over as the poll's answer, which spares the fetcher one more
+ * 100 ms sleep before it looks at the job status; the fetcher then reads the same accumulator and finds nothing new.
+ *
+ * <p>How soon the end of a job is seen decides a short query's latency, since its results mostly arrive with the
+ * end (from the accumulator). So the status is asked right after a poll failed, right after the sink stopped
+ * answering (the coordinator answers for a sink it cannot reach with offset -1), and while {@code fastPolls} says so
+ * (the query runs alone, early on; see {@code execution.interactive.fast-start}) after every empty poll, with the
+ * strategy's first delay between polls; otherwise every {@value #STATUS_CHECK_EVERY_EMPTY_POLLS}th empty poll, with
+ * the strategy's back-off.
+ *
+ * <p>{@link #prefetchFirstResults} runs the first long poll before the caller has the job client, so that the
+ * executor can hand the job over only once its results are in (see {@code JobHandOver}).
+ */
+public final class CollectLongPoll {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CollectLongPoll.class);
+
+    /** Longest time one long poll keeps re-sending before it hands an empty answer back to the fetcher. */
+    public static final Duration BUDGET = Duration.ofSeconds(1);
+
+    /** Empty (not failed) polls in a row after which the long poll also asks for the job status. */
+    static final int STATUS_CHECK_EVERY_EMPTY_POLLS = 4;
+
+    /** The query's job, as the long poll needs it. */
+    public interface Job {
+        /** Sends one collect request to the job's collect sink, as it is. */
+        CompletableFuture<CoordinationResponse> sendCollectRequest(
+                String operatorUid, CollectCoordinationRequest request);
+
+        /** The job's status. */
+        CompletableFuture<JobStatus> status();
+
+        /** The job's terminal status if it has been seen already, else null. */
+        @Nullable
+        JobStatus knownTerminalStatus();
+
+        /** The job's result, which the long poll reads the collect sink's last results from. */
+        CompletableFuture<JobExecutionResult> result();
+    }
+
+    private final Job job;
+    private final CollectRetryStrategy strategy;
+    private final ScheduledExecutorService scheduler;
+    private final ClientMetrics metrics;
+    private final QueryRecord record;
+    private final LongSupplier nanoClock;
+    private final long budgetNanos;
+    private final BooleanSupplier fastPolls;
+
+    private volatile boolean cancelled;
+
+    /** The first poll, started by {@link #prefetchFirstResults}; taken by the fetcher's first request. */
+    @Nullable private volatile Prefetch prefetch;
+
+    private final Object pollLock = new Object();
+    @Nullable private String lastPolledVersion; // guarded by pollLock
+    private long lastPolledOffset = -1; // guarded by pollLock
+    private long emptyPollsInRow; // guarded by pollLock
+
+    /**
+     * @param strategy the waits between polls that came back empty
+     * @param scheduler runs the next poll after a wait
+     * @param metrics and {@code record}: where collect requests and retries are counted
+     * @param nanoClock the time source of the budget, {@code System::nanoTime} outside tests
+     * @param budget how long one long poll may keep re-sending, {@link #BUDGET} outside tests
+     * @param fastPolls whether polls should now keep the strategy's first delay and ask the status after every empty
+     *     poll
+     */
+    public CollectLongPoll(
+            Job job,
+            CollectRetryStrategy strategy,
+            ScheduledExecutorService scheduler,
+            ClientMetrics metrics,
+            QueryRecord record,
+            LongSupplier nanoClock,
+            Duration budget,
+            BooleanSupplier fastPolls) {
+        this.job = job;
+        this.strategy = strategy;
+        this.scheduler = scheduler;
+        this.metrics = metrics;
+        this.record = record;
+        this.nanoClock = nanoClock;
+        this.budgetNanos = budget.toNanos();
+        this.fastPolls = fastPolls;
+    }
+
+    /**
+     * The answer to one collect request of the fetcher: the prefetched first results if this is the request they
+     * stand for, else a long poll's answer.
+     */
+    public CompletableFuture<CoordinationResponse> answer(String operatorUid, CollectCoordinationRequest request) {
+        CoordinationResponse prefetched = takePrefetched(operatorUid, request);
+        if (prefetched != null) {
+            return CompletableFuture.completedFuture(prefetched);
+        }
+        return new Poll(operatorUid, request.getVersion(), request.getOffset()).start();
+    }
+
+    /**
+     * Polls for the query's first results now, before anyone asked, as the collect fetcher's first request would:
+     * (no version, offset 0) to the sink {@code operatorUid}. Completes, never exceptionally, once results are in,
+     * the job has ended or the budget is spent; a fetcher's first request then gets those results without asking
+     * the cluster again, and one after the job ended finds the end already known.
+     */
+    public CompletableFuture<Void> prefetchFirstResults(String operatorUid) {
+        CompletableFuture<CoordinationResponse> answer =
+                new Poll(operatorUid, CollectResponses.INIT_VERSION, 0).start();
+        prefetch = new Prefetch(operatorUid, answer);
+        return answer.handle((response, failure) -> null);
+    }
+
+    /** The job is being cancelled: every running poll hands its last answer back to the fetcher at its next step. */
+    public void cancel() {
+        cancelled = true;
+    }
+
+    /** The prefetched answer, if {@code request} is the first request it stands for and it carries results. */
+    @Nullable
+    private CoordinationResponse takePrefetched(String operatorUid, CollectCoordinationRequest request) {
+        Prefetch first = prefetch;
+        if (first == null
+                || request.getOffset() != 0
+                || !CollectResponses.INIT_VERSION.equals(request.getVersion())
+                || !first.operatorUid.equals(operatorUid)) {
+            return null;
+        }
+        prefetch = null;
+        try {
+            CoordinationResponse response = first.answer.getNow(null);
+            // An empty or failed answer is not kept: the fetcher would sleep 100 ms on it, a fresh long poll would not.
+            return response != null && CollectResponses.resultCount((CollectCoordinationResponse) response) > 0
+                    ? response
+                    : null;
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    private record Prefetch(String operatorUid, CompletableFuture<CoordinationResponse> answer) {}
+
+    /** Counts one poll; a poll repeating the previous (version, offset) is a retry. */
+    private void countPoll(String version, long offset) {
+        metrics.collectRequests.inc();
+        boolean repeated;
+        synchronized (pollLock) {
+            repeated = version.equals(lastPolledVersion) && offset == lastPolledOffset;
+            lastPolledVersion = version;
+            lastPolledOffset = offset;
+        }
+        if (repeated) {
+            metrics.collectRetries.inc();
+            record.collectRetried();
+        }
+    }
+
+    private long emptyPoll() {
+        synchronized (pollLock) {
+            return ++emptyPollsInRow;
+        }
+    }
+
+    private void resultsArrived() {
+        synchronized (pollLock) {
+            emptyPollsInRow = 0;
+        }
+        record.runningSeen();
+    }
+
+    /** One call of the fetcher: polls until results arrive, the job ends, or the budget is spent. */
+    private final class Poll {
+        private final String operatorUid;
+        private final long offset;
+        private final long deadlineNanos;
+        private final CompletableFuture<CoordinationResponse> answer = new CompletableFuture<>();
+        private String version;
+        @Nullable private CollectCoordinationResponse lastEmpty;
+        @Nullable private Throwable lastFailure;
+
+        Poll(String operatorUid, String version, long offset) {
+            this.operatorUid = operatorUid;
+            this.version = version;
+            this.offset = offset;
+            this.deadlineNanos = nanoClock.getAsLong() + budgetNanos;
+        }
+
+        CompletableFuture<CoordinationResponse> start() {
+            send();
+            return answer;
+        }
+
+        private void send() {
+            countPoll(version, offset);
+            CompletableFuture<CoordinationResponse> response;
+            try {
+                response = job.sendCollectRequest(operatorUid, new CollectCoordinationRequest(version, offset));
+            } catch (Throwable t) {
+                response = CompletableFuture.failedFuture(t);
+            }
+            response.whenComplete(this::polled);
+        }
+
+        private void polled(@Nullable CoordinationResponse response, @Nullable Throwable failure) {
+            try {
+                // a failed poll, or a sink that answered before (its version is known) and now cannot be reached:
+                // the job has ended or failed
+                boolean endLikely = failure != null;
+                if (failure == null) {
+                    CollectCoordinationResponse collected = (CollectCoordinationResponse) response;
+                    if (CollectResponses.resultCount(collected) > 0) {
+                        resultsArrived();
+                        answer.complete(collected);
+                        return;
+                    }
+                    if (!version.equals(collected.getVersion())) {
+                        if (CollectResponses.INIT_VERSION.equals(version)) {
+                            // The sink told its version; asking with it at once is what the fetcher would do next.
+                            version = collected.getVersion();
+                            send();
+                        } else {
+                            // The sink restarted: the fetcher must see that at once.
+                            answer.complete(collected);
+                        }
+                        return;
+                    }
+                    lastEmpty = collected;
+                    lastFailure = null;
+                    endLikely = collected.getLastCheckpointedOffset() < 0
+                            && !CollectResponses.INIT_VERSION.equals(version);
+                } else {
+                    lastFailure = failure;
+                }
+                afterEmptyPoll(emptyPoll(), endLikely);
+            } catch (Throwable t) {
+                LOG.debug("Unexpected failure in the collect long poll; handing back to the fetcher.", t);
+                if (response != null) {
+                    answer.complete(response);
+                } else {
+                    answer.completeExceptionally(failure != null ? failure : t);
+                }
+            }
+        }
+
+        private void afterEmptyPoll(long emptyPolls, boolean endLikely) {
+            if (cancelled) {
+                handBack();
+                return;
+            }
+            JobStatus known = job.knownTerminalStatus();
+            if (known != null) {
+                jobEnded(known);
+                return;
+            }
+            boolean fast = fastPolls.getAsBoolean();
+            if (!endLikely && !fast && emptyPolls % STATUS_CHECK_EVERY_EMPTY_POLLS != 0) {
+                // A running job answers; once it has ended, polls fail (its JobMaster is gone). So under load the
+                // status is only asked when the end is likely, and now and then in case it was missed.
+                pollAgainLater(emptyPolls, false);
+                return;
+            }
+            job.status().whenComplete((status, failure) -> {
+                if (failure != null) {
+                    // the fetcher has its own rule for an unknown status
+                    handBack();
+                } else if (status.isGloballyTerminalState()) {
+                    jobEnded(status);
+                } else {
+                    pollAgainLater(emptyPolls, fast);
+                }
+            });
+        }
+
+        private void pollAgainLater(long emptyPolls, boolean fast) {
+            long delayMillis = strategy.delayMillis(fast ? 1 : emptyPolls);
+            if (nanoClock.getAsLong() + TimeUnit.MILLISECONDS.toNanos(delayMillis) > deadlineNanos) {
+                handBack();
+                return;
+            }
+            try {
+                scheduler.schedule(this::send, delayMillis, TimeUnit.MILLISECONDS);
+            } catch (Throwable t) {
+                handBack();
+            }
+        }
+
+        private void jobEnded(JobStatus status) {
+            if (status != JobStatus.FINISHED) {
+                handBack();
+                return;
+            }
+            job.result().whenComplete((jobResult, failure) -> {
+                CollectCoordinationResponse last = null;
+                if (failure == null) {
+                    try {
+                        last = CollectResponses.finalResults(jobResult.getAllAccumulatorResults(), version, offset);
+                    } catch (Throwable t) {
+                        LOG.debug("Cannot read the collect accumulator; the fetcher will.", t);
+                    }
+                }
+                if (last != null) {
+                    resultsArrived();
+                    answer.complete(last);
+                } else {
+                    handBack();
+                }
+            });
+        }
+
+        /** Gives the fetcher the last empty answer (else the last failure), as if there had been no long poll. */
+        private void handBack() {
+            if (lastEmpty != null) {
+                answer.complete(lastEmpty);
+            } else {
+                answer.completeExceptionally(
+                        lastFailure != null ? lastFailure : new IllegalStateException("No collect response"));
+            }
+        }
+    }
+}

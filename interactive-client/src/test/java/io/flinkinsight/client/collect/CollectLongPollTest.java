@@ -1,0 +1,195 @@
+package io.flinkinsight.client.collect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flinkinsight.client.QueryRecord;
+import io.flinkinsight.client.metrics.ClientMetrics;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.api.common.typeutils.base.StringSerializer;
+import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
+import org.apache.flink.streaming.api.operators.collect.CollectCoordinationRequest;
+import org.apache.flink.streaming.api.operators.collect.CollectCoordinationResponse;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link CollectLongPoll} on its own: single collect requests as the fetcher sends them, against a job that speaks
+ * the collect sink's protocol. How the fetcher drains a whole query through the job client is {@link
+ * InstrumentedJobClientTest}'s.
+ */
+class CollectLongPollTest {
+
+    private static final Duration GENEROUS_BUDGET = Duration.ofMinutes(1);
+
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    private final ClientMetrics metrics = new ClientMetrics();
+    private final QueryRecord record = new QueryRecord(metrics, System::nanoTime);
+
+    @AfterEach
+    void stopScheduler() throws InterruptedException {
+        scheduler.shutdownNow();
+        assertThat(scheduler.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    private CollectLongPoll longPoll(TestingCollectJob job, Duration budget) {
+        return new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(1)), scheduler, metrics,
+                record, System::nanoTime, budget, () -> false);
+    }
+
+    /** The job as it is: every status is asked of it, none is known in advance. */
+    private static CollectLongPoll.Job asJob(TestingCollectJob job) {
+        return new CollectLongPoll.Job() {
+            @Override
+            public CompletableFuture<CoordinationResponse> sendCollectRequest(
+                    String operatorUid, CollectCoordinationRequest request) {
+                return job.sendCoordinationRequest(operatorUid, request);
+            }
+
+            @Override
+            public CompletableFuture<JobStatus> status() {
+                return job.getJobStatus();
+            }
+
+            @Override
+            public JobStatus knownTerminalStatus() {
+                return null;
+            }
+
+            @Override
+            public CompletableFuture<JobExecutionResult> result() {
+                return job.getJobExecutionResult();
+            }
+        };
+    }
+
+    private static int resultCount(CoordinationResponse response) throws IOException {
+        return CollectResponses.resultCount((CollectCoordinationResponse) response);
+    }
+
+    @Test
+    void aPrefetchForAnotherSinkIsNotUsed() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(9).rowsAt(3, "a");
+        CollectLongPoll longPoll = longPoll(job, GENEROUS_BUDGET);
+
+        longPoll.prefetchFirstResults("another-sink").get(30, TimeUnit.SECONDS);
+        CoordinationResponse answer = longPoll.answer(
+                "collect-sink-uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+
+        assertThat(job.polls).isGreaterThan(3);
+        assertThat(((CollectCoordinationResponse) answer).getVersion()).isEqualTo(TestingCollectJob.SINK_VERSION);
+    }
+
+    @Test
+    void rowsThatOnlyExistInTheAccumulatorAreHandedOverByTheLongPoll() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(4).rowsAt(3, "only-at-the-end");
+        CollectLongPoll longPoll = longPoll(job, GENEROUS_BUDGET);
+
+        // poll 1 learns the version, poll 2 and 3 are empty, the job ends before poll 4
+        CoordinationResponse answer = longPoll.answer(
+                "uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+
+        assertThat(resultCount(answer)).isEqualTo(1);
+        assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE))
+                .containsExactly("only-at-the-end");
+        assertThat(((CollectCoordinationResponse) answer).getVersion()).isEqualTo(TestingCollectJob.SINK_VERSION);
+    }
+
+    @Test
+    void emptyPollsAreRepeatedInsideOneCallAndCountedAsRetries() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(100).rowsAt(4, "x");
+        CollectLongPoll longPoll = longPoll(job, GENEROUS_BUDGET);
+
+        CoordinationResponse answer = longPoll.answer(
+                "uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+
+        assertThat(resultCount(answer)).isEqualTo(1);
+        // ("", 0) learns the version, (v, 0) is empty twice, the fourth poll carries the row
+        assertThat(job.polls).isEqualTo(4);
+        assertThat(metrics.collectRequests.getCount()).isEqualTo(4);
+        assertThat(metrics.collectRetries.getCount()).isEqualTo(2);
+        assertThat(record.collectRetries()).isEqualTo(2);
+        assertThat(job.statusCalls).as("a running job answers, so no status check is needed").isZero();
+    }
+
+    @Test
+    void longRunOfEmptyPollsAlsoAsksForTheStatusNowAndThen() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(100).rowsAt(10, "x");
+
+        longPoll(job, GENEROUS_BUDGET).answer("uid", new CollectCoordinationRequest("", 0))
+                .get(30, TimeUnit.SECONDS);
+
+        // polls 2 to 9 are empty: the status is asked after the 4th and the 8th
+        assertThat(job.polls).isEqualTo(10);
+        assertThat(job.statusCalls).isEqualTo(2);
+    }
+
+    @Test
+    void aQueryRunningAloneKeepsTheFirstDelayAndAsksTheStatusAfterEveryEmptyPoll() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(6).rowsAt(6, "x");
+
+        CoordinationResponse answer = firstAnswerSlowAfterTheFirstPoll(job, true);
+
+        assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE)).containsExactly("x");
+        // polls 2 to 5 were empty and poll 6 failed: a status check after each
+        assertThat(job.statusCalls).isEqualTo(5);
+    }
+
+    @Test
+    void withoutFastPollsTheStrategyBacksOff() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(6).rowsAt(6, "x");
+
+        CoordinationResponse answer = firstAnswerSlowAfterTheFirstPoll(job, false);
+
+        // the second wait (1 ms + 1 min) does not fit the budget: the empty answer goes back to the fetcher
+        assertThat(resultCount(answer)).isZero();
+        assertThat(job.polls).isEqualTo(3);
+        assertThat(job.statusCalls).isZero();
+    }
+
+    /**
+     * The answer to the fetcher's first request, with a strategy that waits 1 ms and then 1 min, and a 30 s budget:
+     * only a long poll that keeps the first delay gets far.
+     */
+    private CoordinationResponse firstAnswerSlowAfterTheFirstPoll(TestingCollectJob job, boolean fastPolls)
+            throws Exception {
+        CollectRetryStrategy slowAfterTheFirstPoll = CollectRetryStrategy.incremental(
+                Duration.ofMillis(1), Duration.ofMinutes(1), Duration.ofMinutes(1), Integer.MAX_VALUE);
+        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), slowAfterTheFirstPoll, scheduler, metrics,
+                record, System::nanoTime, Duration.ofSeconds(30), () -> fastPolls);
+        return longPoll.answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void fetcherRepeatingItsRequestCountsAsRetry() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(100);
+        CollectLongPoll longPoll = longPoll(job, Duration.ZERO);
+        CollectCoordinationRequest request = new CollectCoordinationRequest(TestingCollectJob.SINK_VERSION, 0);
+
+        longPoll.answer("uid", request).get(30, TimeUnit.SECONDS);
+        longPoll.answer("uid", request).get(30, TimeUnit.SECONDS);
+
+        assertThat(metrics.collectRequests.getCount()).isEqualTo(2);
+        assertThat(metrics.collectRetries.getCount()).isEqualTo(1);
+    }
+
+    @Test
+    void spentBudgetHandsTheEmptyAnswerBackToTheFetcher() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(100);
+        CollectLongPoll longPoll = longPoll(job, Duration.ZERO);
+
+        CoordinationResponse answer = longPoll.answer(
+                "uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+
+        assertThat(resultCount(answer)).isZero();
+        assertThat(((CollectCoordinationResponse) answer).getVersion()).isEqualTo(TestingCollectJob.SINK_VERSION);
+        assertThat(job.polls).isEqualTo(2);
+        assertThat(metrics.collectRetries.getCount()).isZero();
+    }
+}
