@@ -88,7 +88,7 @@ class CollectLongPollTest {
 
     @Test
     void rowsThatOnlyExistInTheAccumulatorAreHandedOverByTheLongPoll() throws Exception {
-        TestingCollectJob job = new TestingCollectJob(4).rowsAt(3, "only-at-the-end");
+        TestingCollectJob job = new TestingCollectJob(4).rowsAt(4, "only-at-the-end");
         CollectLongPoll longPoll = longPoll(job, GENEROUS_BUDGET);
 
         // poll 1 learns the version, poll 2 and 3 are empty, the job ends before poll 4
