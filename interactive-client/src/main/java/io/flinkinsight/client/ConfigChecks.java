@@ -8,40 +8,20 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * Reads one option and checks it against an accepted range; a bad value becomes an {@link
- * IllegalConfigurationException} that names the key, the value as written and what is accepted.
+ * Reads one option and checks it against what it accepts (its {@link OptionRange}, or its enum's values); a bad
+ * value becomes an {@link IllegalConfigurationException} that names the key, the value as written and what is
+ * accepted.
  */
 public final class ConfigChecks {
 
     private ConfigChecks() {}
 
-    /** A duration between {@code min} and {@code max} (both inclusive). */
-    public static Duration duration(Configuration conf, ConfigOption<Duration> option, Duration min, Duration max) {
-        Duration value = read(conf, option, "a duration between " + format(min) + " and " + format(max));
-        if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-            throw invalid(conf, option, "a duration between " + format(min) + " and " + format(max));
-        }
-        return value;
-    }
-
-    /** An integer between {@code min} and {@code max} (both inclusive). */
-    public static int integer(Configuration conf, ConfigOption<Integer> option, int min, int max) {
-        String accepted = max == Integer.MAX_VALUE
-                ? "an integer of at least " + min
-                : "an integer between " + min + " and " + max;
-        int value = read(conf, option, accepted);
-        if (value < min || value > max) {
-            throw invalid(conf, option, accepted);
-        }
-        return value;
-    }
-
-    /** A finite number between {@code min} and {@code max} (both inclusive). */
-    public static double number(Configuration conf, ConfigOption<Double> option, double min, double max) {
-        String accepted = "a number between " + min + " and " + max;
-        double value = read(conf, option, accepted);
-        if (!(value >= min && value <= max)) {
-            throw invalid(conf, option, accepted);
+    /** A value of {@code option} within {@code range}. */
+    public static <T extends Comparable<? super T>> T inRange(
+            Configuration conf, ConfigOption<T> option, OptionRange<T> range) {
+        T value = read(conf, option, range.accepted());
+        if (!range.contains(value)) {
+            throw invalid(conf, option, range.accepted());
         }
         return value;
     }
@@ -62,8 +42,7 @@ public final class ConfigChecks {
         throw invalid(conf, option, accepted.toString());
     }
 
-    /** An error for a value of {@code option} that is out of range, e.g. relative to another option. */
-    public static IllegalConfigurationException invalid(Configuration conf, ConfigOption<?> option, String accepted) {
+    private static IllegalConfigurationException invalid(Configuration conf, ConfigOption<?> option, String accepted) {
         return new IllegalConfigurationException(
                 "Invalid value '" + rawValue(conf, option) + "' for option '" + option.key() + "': expected "
                         + accepted + ".");

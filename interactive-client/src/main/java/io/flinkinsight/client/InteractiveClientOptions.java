@@ -4,19 +4,23 @@ import io.flinkinsight.client.transport.ChannelPoolOptions;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
-import org.apache.flink.configuration.Configuration;
 
 import java.time.Duration;
 import java.util.List;
 
 /**
- * Options of the interactive client (everything but the REST channel pool, see {@code ChannelPoolOptions}). They are
- * read from the client's configuration: the SQL Gateway's {@code config.yaml} or a session's {@code SET}.
+ * Options of the interactive client (everything but the REST channel pool, see {@code ChannelPoolOptions}), each
+ * numeric one with the range it accepts declared just before it and said in its description. They are read from the
+ * client's configuration (the SQL Gateway's {@code config.yaml} or a session's {@code SET}), all at once, by {@link
+ * InteractiveClientSettings#fromConfiguration}.
  */
 public final class InteractiveClientOptions {
 
     /** The value of {@code execution.target} that selects this client. */
     public static final String TARGET = "remote-interactive";
+
+    public static final OptionRange<Duration> CLIENT_POOL_EXPIRE_AFTER_ACCESS_RANGE =
+            OptionRange.durations(Duration.ofSeconds(1), Duration.ofDays(7));
 
     public static final ConfigOption<Duration> CLIENT_POOL_EXPIRE_AFTER_ACCESS =
             ConfigOptions.key("execution.interactive.client-pool.expire-after-access")
@@ -24,7 +28,10 @@ public final class InteractiveClientOptions {
                     .defaultValue(Duration.ofMinutes(30))
                     .withDescription(
                             "A pooled cluster client that no query or request has used for this long is closed"
-                                    + " (between 1 s and 7 d). Clients in use are never closed.");
+                                    + " (" + CLIENT_POOL_EXPIRE_AFTER_ACCESS_RANGE + "). Clients in use are never"
+                                    + " closed.");
+
+    public static final OptionRange<Integer> IO_THREADS_RANGE = OptionRange.integers(1, 64);
 
     public static final ConfigOption<Integer> IO_THREADS =
             ConfigOptions.key("execution.interactive.io-threads")
@@ -32,8 +39,10 @@ public final class InteractiveClientOptions {
                     .defaultValue(2)
                     .withDescription(
                             "Threads of the one Netty event loop shared by all pooled cluster clients of the process"
-                                    + " (between 1 and 64). Read once per process, from the configuration of the"
-                                    + " first query.");
+                                    + " (" + IO_THREADS_RANGE + "). Read once per process, from the configuration"
+                                    + " of the first query.");
+
+    public static final OptionRange<Integer> MAX_QUERIES_IN_FLIGHT_RANGE = OptionRange.integers(0, 100_000);
 
     public static final ConfigOption<Integer> MAX_QUERIES_IN_FLIGHT =
             ConfigOptions.key("execution.interactive.admission.max-queries")
@@ -41,9 +50,12 @@ public final class InteractiveClientOptions {
                     .defaultValue(8)
                     .withDescription(
                             "Queries (jobs that collect results) this process keeps running on one cluster at once;"
-                                    + " more wait in the client, in order of arrival, until one ends (between 0 and"
-                                    + " 100000; 0 turns the cap off). Read once per cluster, from the configuration"
-                                    + " of its first query.");
+                                    + " more wait in the client, in order of arrival, until one ends ("
+                                    + MAX_QUERIES_IN_FLIGHT_RANGE + "; 0 turns the cap off). Read once per cluster,"
+                                    + " from the configuration of its first query.");
+
+    public static final OptionRange<Duration> ADMISSION_TIMEOUT_RANGE =
+            OptionRange.durations(Duration.ofMillis(1), Duration.ofDays(1));
 
     public static final ConfigOption<Duration> ADMISSION_TIMEOUT =
             ConfigOptions.key("execution.interactive.admission.timeout")
@@ -51,7 +63,10 @@ public final class InteractiveClientOptions {
                     .defaultValue(Duration.ofMinutes(5))
                     .withDescription(
                             "Longest wait of a query for a place under admission.max-queries; then it fails with"
-                                    + " an error naming both options (between 1 ms and 1 d).");
+                                    + " an error naming both options (" + ADMISSION_TIMEOUT_RANGE + ").");
+
+    public static final OptionRange<Duration> ADMISSION_MAX_HOLD_RANGE =
+            OptionRange.durations(Duration.ofMillis(1), Duration.ofDays(1));
 
     public static final ConfigOption<Duration> ADMISSION_MAX_HOLD =
             ConfigOptions.key("execution.interactive.admission.max-hold")
@@ -59,7 +74,7 @@ public final class InteractiveClientOptions {
                     .defaultValue(Duration.ofSeconds(10))
                     .withDescription(
                             "A query that has run this long gives its place to the next one, so long streaming"
-                                    + " queries do not hold back short ones (between 1 ms and 1 d).");
+                                    + " queries do not hold back short ones (" + ADMISSION_MAX_HOLD_RANGE + ").");
 
     public static final ConfigOption<String> JOB_HAND_OVER =
             ConfigOptions.key("execution.interactive.job-hand-over")
@@ -73,6 +88,9 @@ public final class InteractiveClientOptions {
                                     + " loop) or auto (the default: results while other queries of this process"
                                     + " run on the same cluster, else submitted).");
 
+    public static final OptionRange<Duration> FAST_START_RANGE =
+            OptionRange.durations(Duration.ZERO, Duration.ofHours(1));
+
     public static final ConfigOption<Duration> FAST_START =
             ConfigOptions.key("execution.interactive.fast-start")
                     .durationType()
@@ -82,8 +100,8 @@ public final class InteractiveClientOptions {
                                     + " runs on the same cluster, its result polls wait only the collect strategy's"
                                     + " first delay (no back-off) and every empty poll also asks for the job's"
                                     + " status, so a short query's end is seen within one delay. Longer queries, and"
-                                    + " queries among others, back off as the strategy says (between 0 and 1 h; 0"
-                                    + " turns it off).");
+                                    + " queries among others, back off as the strategy says (" + FAST_START_RANGE
+                                    + "; 0 turns it off).");
 
     public static final ConfigOption<String> COLLECT_STRATEGY_TYPE =
             ConfigOptions.key("collect-strategy.type")
@@ -94,31 +112,50 @@ public final class InteractiveClientOptions {
                                     + " fixed (the default; fixed-delay.delay, 100 ms as in Flink's own client),"
                                     + " exponential or incremental.");
 
+    public static final OptionRange<Duration> COLLECT_FIXED_DELAY_RANGE =
+            OptionRange.durations(Duration.ofMillis(1), Duration.ofMinutes(1));
+
     public static final ConfigOption<Duration> COLLECT_FIXED_DELAY =
             ConfigOptions.key("collect-strategy.fixed-delay.delay")
                     .durationType()
                     .defaultValue(Duration.ofMillis(100))
-                    .withDescription("Wait between two result polls with the fixed strategy (between 1 ms and 1 min).");
+                    .withDescription(
+                            "Wait between two result polls with the fixed strategy (" + COLLECT_FIXED_DELAY_RANGE
+                                    + ").");
+
+    public static final OptionRange<Duration> COLLECT_EXPONENTIAL_INITIAL_BACKOFF_RANGE =
+            OptionRange.durations(Duration.ofMillis(1), Duration.ofMinutes(1));
 
     public static final ConfigOption<Duration> COLLECT_EXPONENTIAL_INITIAL_BACKOFF =
             ConfigOptions.key("collect-strategy.exponential-delay.initial-backoff")
                     .durationType()
                     .defaultValue(Duration.ofMillis(100))
-                    .withDescription("First wait of the exponential strategy (between 1 ms and 1 min).");
+                    .withDescription(
+                            "First wait of the exponential strategy (" + COLLECT_EXPONENTIAL_INITIAL_BACKOFF_RANGE
+                                    + ").");
+
+    public static final OptionRange<Duration> COLLECT_EXPONENTIAL_MAX_BACKOFF_RANGE =
+            OptionRange.durationsFrom("the initial backoff", Duration.ofMinutes(10));
 
     public static final ConfigOption<Duration> COLLECT_EXPONENTIAL_MAX_BACKOFF =
             ConfigOptions.key("collect-strategy.exponential-delay.max-backoff")
                     .durationType()
                     .defaultValue(Duration.ofSeconds(1))
                     .withDescription(
-                            "Longest wait of the exponential strategy (at least the initial backoff, at most 10 min).");
+                            "Longest wait of the exponential strategy (" + COLLECT_EXPONENTIAL_MAX_BACKOFF_RANGE
+                                    + ").");
+
+    public static final OptionRange<Double> COLLECT_EXPONENTIAL_MULTIPLIER_RANGE = OptionRange.numbers(1.0, 100.0);
 
     public static final ConfigOption<Double> COLLECT_EXPONENTIAL_MULTIPLIER =
             ConfigOptions.key("collect-strategy.exponential-delay.backoff-multiplier")
                     .doubleType()
                     .defaultValue(1.0)
                     .withDescription(
-                            "Factor by which each wait of the exponential strategy grows (between 1 and 100).");
+                            "Factor by which each wait of the exponential strategy grows ("
+                                    + COLLECT_EXPONENTIAL_MULTIPLIER_RANGE + ").");
+
+    public static final OptionRange<Integer> COLLECT_EXPONENTIAL_ATTEMPTS_RANGE = OptionRange.integersFrom(1);
 
     public static final ConfigOption<Integer> COLLECT_EXPONENTIAL_ATTEMPTS =
             ConfigOptions.key("collect-strategy.exponential-delay.attempts")
@@ -126,27 +163,43 @@ public final class InteractiveClientOptions {
                     .defaultValue(Integer.MAX_VALUE)
                     .withDescription(
                             "Empty polls in a row after which the exponential strategy starts over from the"
-                                    + " initial backoff (at least 1).");
+                                    + " initial backoff (" + COLLECT_EXPONENTIAL_ATTEMPTS_RANGE + ").");
+
+    public static final OptionRange<Duration> COLLECT_INCREMENTAL_INITIAL_DELAY_RANGE =
+            OptionRange.durations(Duration.ofMillis(1), Duration.ofMinutes(1));
 
     public static final ConfigOption<Duration> COLLECT_INCREMENTAL_INITIAL_DELAY =
             ConfigOptions.key("collect-strategy.incremental-delay.initial-delay")
                     .durationType()
                     .defaultValue(Duration.ofMillis(10))
-                    .withDescription("First wait of the incremental strategy (between 1 ms and 1 min).");
+                    .withDescription(
+                            "First wait of the incremental strategy (" + COLLECT_INCREMENTAL_INITIAL_DELAY_RANGE
+                                    + ").");
+
+    /** At most a minute, so that no number of steps (an int) times the increment overflows a long of ms. */
+    public static final OptionRange<Duration> COLLECT_INCREMENTAL_INCREMENT_RANGE =
+            OptionRange.durations(Duration.ZERO, Duration.ofMinutes(1));
 
     public static final ConfigOption<Duration> COLLECT_INCREMENTAL_INCREMENT =
             ConfigOptions.key("collect-strategy.incremental-delay.increment")
                     .durationType()
                     .defaultValue(Duration.ofMillis(10))
                     .withDescription(
-                            "Amount added to each next wait of the incremental strategy (between 0 and 1 min).");
+                            "Amount added to each next wait of the incremental strategy ("
+                                    + COLLECT_INCREMENTAL_INCREMENT_RANGE + ").");
+
+    public static final OptionRange<Duration> COLLECT_INCREMENTAL_MAX_DELAY_RANGE =
+            OptionRange.durationsFrom("the initial delay", Duration.ofMinutes(10));
 
     public static final ConfigOption<Duration> COLLECT_INCREMENTAL_MAX_DELAY =
             ConfigOptions.key("collect-strategy.incremental-delay.max-delay")
                     .durationType()
                     .defaultValue(Duration.ofMillis(100))
                     .withDescription(
-                            "Longest wait of the incremental strategy (at least the initial delay, at most 10 min).");
+                            "Longest wait of the incremental strategy (" + COLLECT_INCREMENTAL_MAX_DELAY_RANGE
+                                    + ").");
+
+    public static final OptionRange<Integer> COLLECT_INCREMENTAL_ATTEMPTS_RANGE = OptionRange.integersFrom(1);
 
     public static final ConfigOption<Integer> COLLECT_INCREMENTAL_ATTEMPTS =
             ConfigOptions.key("collect-strategy.incremental-delay.attempts")
@@ -154,7 +207,7 @@ public final class InteractiveClientOptions {
                     .defaultValue(Integer.MAX_VALUE)
                     .withDescription(
                             "Empty polls in a row after which the incremental strategy starts over from the"
-                                    + " initial delay (at least 1).");
+                                    + " initial delay (" + COLLECT_INCREMENTAL_ATTEMPTS_RANGE + ").");
 
     private InteractiveClientOptions() {}
 
@@ -181,35 +234,5 @@ public final class InteractiveClientOptions {
                 COLLECT_INCREMENTAL_INCREMENT,
                 COLLECT_INCREMENTAL_MAX_DELAY,
                 COLLECT_INCREMENTAL_ATTEMPTS);
-    }
-
-    /** {@link #CLIENT_POOL_EXPIRE_AFTER_ACCESS}, checked. */
-    public static Duration expireAfterAccess(Configuration conf) {
-        return ConfigChecks.duration(conf, CLIENT_POOL_EXPIRE_AFTER_ACCESS, Duration.ofSeconds(1), Duration.ofDays(7));
-    }
-
-    /** {@link #MAX_QUERIES_IN_FLIGHT}, checked. */
-    public static int maxQueriesInFlight(Configuration conf) {
-        return ConfigChecks.integer(conf, MAX_QUERIES_IN_FLIGHT, 0, 100_000);
-    }
-
-    /** {@link #ADMISSION_TIMEOUT}, checked. */
-    public static Duration admissionTimeout(Configuration conf) {
-        return ConfigChecks.duration(conf, ADMISSION_TIMEOUT, Duration.ofMillis(1), Duration.ofDays(1));
-    }
-
-    /** {@link #ADMISSION_MAX_HOLD}, checked. */
-    public static Duration admissionMaxHold(Configuration conf) {
-        return ConfigChecks.duration(conf, ADMISSION_MAX_HOLD, Duration.ofMillis(1), Duration.ofDays(1));
-    }
-
-    /** {@link #FAST_START}, checked. */
-    public static Duration fastStart(Configuration conf) {
-        return ConfigChecks.duration(conf, FAST_START, Duration.ZERO, Duration.ofHours(1));
-    }
-
-    /** {@link #IO_THREADS}, checked. */
-    public static int ioThreads(Configuration conf) {
-        return ConfigChecks.integer(conf, IO_THREADS, 1, 64);
     }
 }

@@ -3,7 +3,6 @@ package io.flinkinsight.client;
 import io.flinkinsight.client.metrics.ClientMetricRegistry;
 import io.flinkinsight.client.metrics.ClientMetrics;
 import io.flinkinsight.client.pool.ClusterClientPool;
-import io.flinkinsight.client.transport.ChannelPoolSettings;
 import io.flinkinsight.client.transport.KeepAliveClusterClients;
 
 import org.apache.flink.configuration.Configuration;
@@ -42,10 +41,9 @@ public final class InteractiveClientRuntime implements AutoCloseable {
     private final ClusterClientPool pool;
     private final QueryAdmission admission;
 
-    private InteractiveClientRuntime(Configuration conf) {
-        int ioThreads = InteractiveClientOptions.ioThreads(conf);
+    private InteractiveClientRuntime(Configuration conf, InteractiveClientSettings settings) {
         // Threads of all three start on first use; the event loop is built first as the only part that can fail.
-        this.eventLoop = new NioEventLoopGroup(ioThreads, threads("flink-insight-client-io"));
+        this.eventLoop = new NioEventLoopGroup(settings.ioThreads(), threads("flink-insight-client-io"));
         this.scheduler = new ScheduledThreadPoolExecutor(1, threads("flink-insight-client-scheduler"));
         scheduler.setRemoveOnCancelPolicy(true);
         this.background = new ThreadPoolExecutor(
@@ -56,7 +54,7 @@ public final class InteractiveClientRuntime implements AutoCloseable {
                 identity -> KeepAliveClusterClients.create(
                         identity.configuration(),
                         eventLoop,
-                        ChannelPoolSettings.fromConfiguration(identity.configuration()),
+                        identity.settings().channelPool(),
                         metrics.transportListener()),
                 metrics,
                 scheduler,
@@ -66,18 +64,21 @@ public final class InteractiveClientRuntime implements AutoCloseable {
         metrics.queriesWaiting = admission::waiting;
     }
 
-    /** The process's runtime, created from {@code conf} if this is the first call. */
-    public static InteractiveClientRuntime get(Configuration conf) {
+    /**
+     * The process's runtime, created from {@code conf} and its {@code settings} if this is the first call: the metric
+     * registry is built from {@code conf}, the event loop has {@code settings}' IO threads.
+     */
+    public static InteractiveClientRuntime get(Configuration conf, InteractiveClientSettings settings) {
         InteractiveClientRuntime current = instance;
         if (current != null) {
             return current;
         }
         synchronized (LOCK) {
             if (instance == null) {
-                InteractiveClientRuntime created = new InteractiveClientRuntime(conf);
+                InteractiveClientRuntime created = new InteractiveClientRuntime(conf, settings);
                 ShutdownHookUtil.addShutdownHook(created, "Flink Insight interactive client", LOG);
                 LOG.info("Flink Insight interactive client started ({} IO threads, metrics {}).",
-                        InteractiveClientOptions.ioThreads(conf),
+                        settings.ioThreads(),
                         created.metricRegistry.isReporting() ? "reported" : "not reported");
                 instance = created;
             }

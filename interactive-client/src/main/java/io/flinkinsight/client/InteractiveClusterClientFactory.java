@@ -21,8 +21,9 @@ public final class InteractiveClusterClientFactory implements ClusterClientFacto
 
     @Override
     public ClusterDescriptor<StandaloneClusterId> createClusterDescriptor(Configuration configuration) {
-        InteractiveExecutor.checkOptions(configuration);
-        return new InteractiveClusterDescriptor(configuration);
+        // a bad value fails the cluster action with a clear message, as it fails a query
+        return new InteractiveClusterDescriptor(
+                configuration, InteractiveClientSettings.fromConfiguration(configuration));
     }
 
     @Override

@@ -17,22 +17,25 @@ import org.apache.flink.configuration.Configuration;
 final class InteractiveClusterDescriptor implements ClusterDescriptor<StandaloneClusterId> {
 
     private final Configuration configuration;
+    private final InteractiveClientSettings settings;
 
-    InteractiveClusterDescriptor(Configuration configuration) {
+    InteractiveClusterDescriptor(Configuration configuration, InteractiveClientSettings settings) {
         this.configuration = configuration;
+        this.settings = settings;
     }
 
     @Override
     public String getClusterDescription() {
-        return "Session " + ClusterIdentity.of(configuration) + " (pooled interactive client)";
+        return "Session " + ClusterIdentity.of(configuration, settings) + " (pooled interactive client)";
     }
 
     @Override
     public ClusterClientProvider<StandaloneClusterId> retrieve(StandaloneClusterId clusterId) {
-        ClusterIdentity cluster = ClusterIdentity.of(configuration);
+        ClusterIdentity cluster = ClusterIdentity.of(configuration, settings);
         return () -> {
             try {
-                return new LeasedClusterClient(InteractiveClientRuntime.get(configuration).pool().lease(cluster));
+                return new LeasedClusterClient(
+                        InteractiveClientRuntime.get(configuration, settings).pool().lease(cluster));
             } catch (Exception e) {
                 // the same failure as Flink's StandaloneClusterDescriptor
                 throw new RuntimeException("Couldn't retrieve standalone cluster", e);

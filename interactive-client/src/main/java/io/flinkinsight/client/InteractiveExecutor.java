@@ -1,12 +1,10 @@
 package io.flinkinsight.client;
 
 import io.flinkinsight.client.collect.CollectLongPoll;
-import io.flinkinsight.client.collect.CollectRetryStrategy;
 import io.flinkinsight.client.collect.InstrumentedJobClient;
 import io.flinkinsight.client.collect.PooledJobClient;
 import io.flinkinsight.client.pool.ClusterClientPool;
 import io.flinkinsight.client.pool.ClusterIdentity;
-import io.flinkinsight.client.transport.ChannelPoolSettings;
 
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
@@ -29,7 +27,6 @@ import org.apache.flink.util.SerializedThrowable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -57,37 +54,15 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
     public CompletableFuture<JobClient> execute(
             Pipeline pipeline, Configuration configuration, ClassLoader userCodeClassloader) throws Exception {
         // Options are checked before the runtime exists, so a bad value never leaves half-built state behind.
-        QueryOptions options = checkOptions(configuration);
-        InteractiveClientRuntime runtime = InteractiveClientRuntime.get(configuration);
+        InteractiveClientSettings settings = InteractiveClientSettings.fromConfiguration(configuration);
+        InteractiveClientRuntime runtime = InteractiveClientRuntime.get(configuration, settings);
         QueryRecord record = new QueryRecord(runtime.metrics(), System::nanoTime);
         try {
-            return submit(runtime, pipeline, configuration, userCodeClassloader, options, record);
+            return submit(runtime, pipeline, configuration, userCodeClassloader, settings, record);
         } catch (Throwable t) {
             record.finish(false);
             throw t;
         }
-    }
-
-    /** What a query of this executor runs with, read from its configuration. */
-    record QueryOptions(
-            CollectRetryStrategy strategy,
-            JobHandOver handOver,
-            QueryAdmission.Settings admission,
-            Duration fastStart) {}
-
-    /**
-     * Reads every option of the client once, so a bad value fails the query with a clear message; returns those a
-     * query runs with.
-     */
-    static QueryOptions checkOptions(Configuration configuration) {
-        InteractiveClientOptions.ioThreads(configuration);
-        InteractiveClientOptions.expireAfterAccess(configuration);
-        ChannelPoolSettings.fromConfiguration(configuration);
-        return new QueryOptions(
-                CollectRetryStrategy.fromConfiguration(configuration),
-                JobHandOver.fromConfiguration(configuration),
-                QueryAdmission.Settings.fromConfiguration(configuration),
-                InteractiveClientOptions.fastStart(configuration));
     }
 
     private CompletableFuture<JobClient> submit(
@@ -95,11 +70,11 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
             Pipeline pipeline,
             Configuration configuration,
             ClassLoader userCodeClassloader,
-            QueryOptions options,
+            InteractiveClientSettings settings,
             QueryRecord record)
             throws Exception {
         StreamGraph streamGraph = PipelineExecutorUtils.getStreamGraph(pipeline, configuration);
-        ClusterIdentity cluster = ClusterIdentity.of(configuration);
+        ClusterIdentity cluster = ClusterIdentity.of(configuration, settings);
         ClusterClientPool pool = runtime.pool();
         List<JobStatusChangedListener> listeners = JobStatusChangedListenerUtils.createJobStatusChangedListeners(
                 userCodeClassloader, configuration, runtime.background());
@@ -110,11 +85,11 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         String collectSinkUid = collectSink.map(StreamNode::getTransformationUID).orElse(null);
         // only queries take a place under the cap (and so only they have an admission wait)
         QueryAdmission.Place place =
-                collectsResults ? runtime.admission().enter(cluster, options.admission()) : QueryAdmission.NONE;
+                collectsResults ? runtime.admission().enter(cluster, settings.admission()) : QueryAdmission.NONE;
         if (collectsResults) {
             record.admitted(place);
         }
-        long fastUntilNanos = System.nanoTime() + options.fastStart().toNanos();
+        long fastUntilNanos = System.nanoTime() + settings.fastStart().toNanos();
         BooleanSupplier fastPolls =
                 () -> place.othersInFlight() == 0 && System.nanoTime() - fastUntilNanos < 0;
         ClusterClientPool.Lease lease = pool.lease(cluster);
@@ -145,14 +120,14 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
                             record,
                             job -> new CollectLongPoll(
                                     job,
-                                    options.strategy(),
+                                    settings.collectStrategy(),
                                     runtime.scheduler(),
                                     runtime.metrics(),
                                     record,
                                     System::nanoTime,
                                     CollectLongPoll.BUDGET,
                                     fastPolls));
-                    if (collectSinkUid != null && options.handOver().awaitsResults(place.othersInFlight())) {
+                    if (collectSinkUid != null && settings.jobHandOver().awaitsResults(place.othersInFlight())) {
                         return jobClient.prefetchFirstResults(collectSinkUid).thenApply(ignored -> jobClient);
                     }
                     return CompletableFuture.completedFuture(jobClient);
@@ -236,19 +211,19 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
     @Override
     public CompletableFuture<Set<AbstractID>> listCompletedClusterDatasetIds(
             Configuration configuration, ClassLoader userCodeClassloader) {
-        checkOptions(configuration);
-        return InteractiveClientRuntime.get(configuration)
+        InteractiveClientSettings settings = InteractiveClientSettings.fromConfiguration(configuration);
+        return InteractiveClientRuntime.get(configuration, settings)
                 .pool()
-                .call(ClusterIdentity.of(configuration), client -> client.listCompletedClusterDatasetIds());
+                .call(ClusterIdentity.of(configuration, settings), client -> client.listCompletedClusterDatasetIds());
     }
 
     @Override
     public CompletableFuture<Void> invalidateClusterDataset(
             AbstractID clusterDatasetId, Configuration configuration, ClassLoader userCodeClassloader) {
-        checkOptions(configuration);
-        return InteractiveClientRuntime.get(configuration)
+        InteractiveClientSettings settings = InteractiveClientSettings.fromConfiguration(configuration);
+        return InteractiveClientRuntime.get(configuration, settings)
                 .pool()
-                .call(ClusterIdentity.of(configuration),
+                .call(ClusterIdentity.of(configuration, settings),
                         client -> client.invalidateClusterDataset(new IntermediateDataSetID(clusterDatasetId))
                                 .thenApply(ignored -> null));
     }

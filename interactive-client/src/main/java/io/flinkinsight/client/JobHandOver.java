@@ -1,12 +1,11 @@
 package io.flinkinsight.client;
 
-import org.apache.flink.configuration.Configuration;
-
 /**
  * When the executor hands a query's job to its caller. The SQL Gateway tells its clients a statement is ready at that
  * moment, and Flink's JDBC driver then fetches results in a tight loop, one REST call after another, until rows
  * come; before that moment it sleeps 100 ms between polls. On a busy machine the tight loops of many queries take CPU
- * from the jobs themselves, so there a query is better handed over once its first results are in.
+ * from the jobs themselves, so there a query is better handed over once its first results are in. The values of
+ * {@link InteractiveClientOptions#JOB_HAND_OVER}.
  */
 public enum JobHandOver {
     /** Once the JobManager accepted the job: the lowest latency for a query that runs alone. */
@@ -15,11 +14,6 @@ public enum JobHandOver {
     RESULTS,
     /** {@link #RESULTS} while other queries of this process run on the same cluster, else {@link #SUBMITTED}. */
     AUTO;
-
-    /** {@link InteractiveClientOptions#JOB_HAND_OVER}, checked. */
-    public static JobHandOver fromConfiguration(Configuration conf) {
-        return ConfigChecks.oneOf(conf, InteractiveClientOptions.JOB_HAND_OVER, JobHandOver.class);
-    }
 
     /** Whether a query waits for its first results, given how many other queries run on its cluster. */
     public boolean awaitsResults(int othersInFlight) {

@@ -2,8 +2,6 @@ package io.flinkinsight.client;
 
 import io.flinkinsight.client.pool.ClusterIdentity;
 
-import org.apache.flink.configuration.Configuration;
-
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -52,15 +50,14 @@ public final class QueryAdmission {
         }
     };
 
-    /** The admission options of a query, checked. */
-    public record Settings(int maxQueries, Duration timeout, Duration maxHold) {
-        public static Settings fromConfiguration(Configuration conf) {
-            return new Settings(
-                    InteractiveClientOptions.maxQueriesInFlight(conf),
-                    InteractiveClientOptions.admissionTimeout(conf),
-                    InteractiveClientOptions.admissionMaxHold(conf));
-        }
-    }
+    /**
+     * The admission options of a query, as {@link InteractiveClientSettings} read them.
+     *
+     * @param maxQueries {@link InteractiveClientOptions#MAX_QUERIES_IN_FLIGHT}
+     * @param timeout {@link InteractiveClientOptions#ADMISSION_TIMEOUT}
+     * @param maxHold {@link InteractiveClientOptions#ADMISSION_MAX_HOLD}
+     */
+    public record Settings(int maxQueries, Duration timeout, Duration maxHold) {}
 
     /** The queries of one cluster: the places under its cap ({@code null} without a cap) and those holding one. */
     private record ClusterQueries(Semaphore places, AtomicInteger inFlight) {}

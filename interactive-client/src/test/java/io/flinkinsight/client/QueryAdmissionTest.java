@@ -37,7 +37,8 @@ class QueryAdmissionTest {
     }
 
     private QueryAdmission.Place enter(Configuration conf) throws Exception {
-        return admission.enter(ClusterIdentity.of(conf), QueryAdmission.Settings.fromConfiguration(conf));
+        InteractiveClientSettings settings = InteractiveClientSettings.fromConfiguration(conf);
+        return admission.enter(ClusterIdentity.of(conf, settings), settings.admission());
     }
 
     @Test

@@ -1,15 +1,11 @@
 package io.flinkinsight.client.collect;
 
-import io.flinkinsight.client.ConfigChecks;
-import io.flinkinsight.client.InteractiveClientOptions;
-
-import org.apache.flink.configuration.Configuration;
-
 import java.time.Duration;
 
 /**
  * How long to wait before polling for query results again after empty polls: a pure function from the number of
- * empty polls in a row to a delay. After {@code attempts} empty polls in a row the sequence starts over.
+ * empty polls in a row to a delay. After {@code attempts} empty polls in a row the sequence starts over. Built from
+ * the {@code collect-strategy.*} options by {@code InteractiveClientSettings}, which checks them first.
  */
 public final class CollectRetryStrategy {
 
@@ -19,10 +15,6 @@ public final class CollectRetryStrategy {
         EXPONENTIAL,
         INCREMENTAL
     }
-
-    private static final Duration MIN_DELAY = Duration.ofMillis(1);
-    private static final Duration MAX_FIRST_DELAY = Duration.ofMinutes(1);
-    private static final Duration MAX_DELAY = Duration.ofMinutes(10);
 
     private final Type type;
     private final long initialMillis;
@@ -55,40 +47,6 @@ public final class CollectRetryStrategy {
     public static CollectRetryStrategy incremental(Duration initial, Duration increment, Duration max, int attempts) {
         return new CollectRetryStrategy(
                 Type.INCREMENTAL, initial.toMillis(), max.toMillis(), 1.0, increment.toMillis(), attempts);
-    }
-
-    /** Reads and checks the {@code collect-strategy.*} options. */
-    public static CollectRetryStrategy fromConfiguration(Configuration conf) {
-        Type type = ConfigChecks.oneOf(conf, InteractiveClientOptions.COLLECT_STRATEGY_TYPE, Type.class);
-        switch (type) {
-            case FIXED:
-                return fixed(ConfigChecks.duration(
-                        conf, InteractiveClientOptions.COLLECT_FIXED_DELAY, MIN_DELAY, MAX_FIRST_DELAY));
-            case EXPONENTIAL: {
-                Duration initial = ConfigChecks.duration(
-                        conf, InteractiveClientOptions.COLLECT_EXPONENTIAL_INITIAL_BACKOFF, MIN_DELAY, MAX_FIRST_DELAY);
-                Duration max = ConfigChecks.duration(
-                        conf, InteractiveClientOptions.COLLECT_EXPONENTIAL_MAX_BACKOFF, initial, MAX_DELAY);
-                double multiplier =
-                        ConfigChecks.number(conf, InteractiveClientOptions.COLLECT_EXPONENTIAL_MULTIPLIER, 1.0, 100.0);
-                int attempts = ConfigChecks.integer(
-                        conf, InteractiveClientOptions.COLLECT_EXPONENTIAL_ATTEMPTS, 1, Integer.MAX_VALUE);
-                return exponential(initial, max, multiplier, attempts);
-            }
-            case INCREMENTAL: {
-                Duration initial = ConfigChecks.duration(
-                        conf, InteractiveClientOptions.COLLECT_INCREMENTAL_INITIAL_DELAY, MIN_DELAY, MAX_FIRST_DELAY);
-                Duration increment = ConfigChecks.duration(
-                        conf, InteractiveClientOptions.COLLECT_INCREMENTAL_INCREMENT, Duration.ZERO, MAX_FIRST_DELAY);
-                Duration max = ConfigChecks.duration(
-                        conf, InteractiveClientOptions.COLLECT_INCREMENTAL_MAX_DELAY, initial, MAX_DELAY);
-                int attempts = ConfigChecks.integer(
-                        conf, InteractiveClientOptions.COLLECT_INCREMENTAL_ATTEMPTS, 1, Integer.MAX_VALUE);
-                return incremental(initial, increment, max, attempts);
-            }
-            default:
-                throw new IllegalStateException("Unknown collect strategy " + type);
-        }
     }
 
     public Type type() {

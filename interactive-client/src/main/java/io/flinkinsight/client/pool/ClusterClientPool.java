@@ -1,6 +1,5 @@
 package io.flinkinsight.client.pool;
 
-import io.flinkinsight.client.InteractiveClientOptions;
 import io.flinkinsight.client.metrics.ClientMetrics;
 import io.flinkinsight.client.transport.PooledTransport;
 
@@ -230,8 +229,7 @@ public final class ClusterClientPool implements AutoCloseable {
 
         Entry(ClusterIdentity identity) {
             this.identity = identity;
-            this.expireAfterNanos =
-                    InteractiveClientOptions.expireAfterAccess(identity.configuration()).toNanos();
+            this.expireAfterNanos = identity.settings().expireAfterAccess().toNanos();
             this.lastAccessNanos = nanoClock.getAsLong();
         }
 

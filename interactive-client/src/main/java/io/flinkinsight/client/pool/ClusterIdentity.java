@@ -1,5 +1,7 @@
 package io.flinkinsight.client.pool;
 
+import io.flinkinsight.client.InteractiveClientSettings;
+
 import org.apache.flink.configuration.Configuration;
 
 import java.util.Collections;
@@ -12,7 +14,9 @@ import java.util.TreeMap;
  * Which cluster a configuration talks to, and how: the options a {@code RestClusterClient} reads when it is built
  * (JobManager and REST addresses, port, path, HA, SSL and the REST client options it captures, plus the channel pool
  * options). Two configurations with the same identity share one pooled client; other options (job name,
- * parallelism, ...) do not split the pool.
+ * parallelism, ...) do not split the pool. An identity also carries the configuration and the client's settings it
+ * was made from, which do not count for equality: the pooled client is built from those of the identity that first
+ * needed it.
  */
 public final class ClusterIdentity {
 
@@ -29,23 +33,29 @@ public final class ClusterIdentity {
 
     private final SortedMap<String, String> options;
     private final Configuration configuration;
+    private final InteractiveClientSettings settings;
     private final int hash;
 
-    private ClusterIdentity(SortedMap<String, String> options, Configuration configuration) {
+    private ClusterIdentity(
+            SortedMap<String, String> options, Configuration configuration, InteractiveClientSettings settings) {
         this.options = Collections.unmodifiableSortedMap(options);
         this.configuration = configuration;
+        this.settings = settings;
         this.hash = options.hashCode();
     }
 
-    /** The identity of the cluster {@code conf} points at; keeps a copy of {@code conf} to build the client. */
-    public static ClusterIdentity of(Configuration conf) {
+    /**
+     * The identity of the cluster {@code conf} points at; keeps a copy of {@code conf} and {@code settings}, read from
+     * {@code conf}, to build the client.
+     */
+    public static ClusterIdentity of(Configuration conf, InteractiveClientSettings settings) {
         SortedMap<String, String> options = new TreeMap<>();
         for (Map.Entry<String, String> entry : conf.toMap().entrySet()) {
             if (isIdentityOption(entry.getKey())) {
                 options.put(entry.getKey(), entry.getValue() == null ? "" : entry.getValue().trim());
             }
         }
-        return new ClusterIdentity(options, new Configuration(conf));
+        return new ClusterIdentity(options, new Configuration(conf), settings);
     }
 
     static boolean isIdentityOption(String key) {
@@ -60,6 +70,11 @@ public final class ClusterIdentity {
     /** The configuration the pooled client is built from (the first one seen with this identity). */
     public Configuration configuration() {
         return configuration;
+    }
+
+    /** The client's settings, read from {@link #configuration()}. */
+    public InteractiveClientSettings settings() {
+        return settings;
     }
 
     /** The options that make up the identity, sorted by key. */

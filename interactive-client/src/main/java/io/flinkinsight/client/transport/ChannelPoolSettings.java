@@ -1,52 +1,39 @@
 package io.flinkinsight.client.transport;
 
-import io.flinkinsight.client.ConfigChecks;
-
-import org.apache.flink.configuration.Configuration;
+import io.flinkinsight.client.OptionRange;
 
 import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Validated settings of the keep-alive channel pool (see {@link ChannelPoolOptions}).
+ * Validated settings of the keep-alive channel pool, within the ranges of {@link ChannelPoolOptions}; read from a
+ * configuration with the client's other options by {@code InteractiveClientSettings}.
  *
- * @param maxConnections most open connections per JobManager REST address, at least 1
- * @param acquireTimeout how long a request waits for a free connection, positive
- * @param idleTimeout how long an unused connection stays open, positive
+ * @param maxConnections most open connections per JobManager REST address
+ * @param acquireTimeout how long a request waits for a free connection
+ * @param idleTimeout how long an unused connection stays open
  */
 public record ChannelPoolSettings(int maxConnections, Duration acquireTimeout, Duration idleTimeout) {
-
-    private static final Duration MIN_DURATION = Duration.ofMillis(1);
-    private static final Duration MAX_DURATION = Duration.ofDays(1);
 
     public ChannelPoolSettings {
         Objects.requireNonNull(acquireTimeout, "acquireTimeout");
         Objects.requireNonNull(idleTimeout, "idleTimeout");
-        if (maxConnections < 1) {
-            throw new IllegalArgumentException("maxConnections must be at least 1: " + maxConnections);
-        }
-        if (acquireTimeout.compareTo(MIN_DURATION) < 0 || acquireTimeout.compareTo(MAX_DURATION) > 0) {
-            throw new IllegalArgumentException("acquireTimeout must be between 1 ms and 1 d: " + acquireTimeout);
-        }
-        if (idleTimeout.compareTo(MIN_DURATION) < 0 || idleTimeout.compareTo(MAX_DURATION) > 0) {
-            throw new IllegalArgumentException("idleTimeout must be between 1 ms and 1 d: " + idleTimeout);
+        check("maxConnections", maxConnections, ChannelPoolOptions.MAX_CONNECTIONS_RANGE);
+        check("acquireTimeout", acquireTimeout, ChannelPoolOptions.ACQUIRE_TIMEOUT_RANGE);
+        check("idleTimeout", idleTimeout, ChannelPoolOptions.IDLE_TIMEOUT_RANGE);
+    }
+
+    private static <T extends Comparable<? super T>> void check(String name, T value, OptionRange<T> range) {
+        if (!range.contains(value)) {
+            throw new IllegalArgumentException(name + " must be " + range + ": " + value);
         }
     }
 
     /** The defaults of {@link ChannelPoolOptions}. */
     public static ChannelPoolSettings defaults() {
-        return fromConfiguration(new Configuration());
-    }
-
-    /**
-     * Reads and checks the pool options of {@code conf}.
-     *
-     * @throws org.apache.flink.configuration.IllegalConfigurationException naming the key and the accepted range
-     */
-    public static ChannelPoolSettings fromConfiguration(Configuration conf) {
         return new ChannelPoolSettings(
-                ConfigChecks.integer(conf, ChannelPoolOptions.MAX_CONNECTIONS, 1, Integer.MAX_VALUE),
-                ConfigChecks.duration(conf, ChannelPoolOptions.ACQUIRE_TIMEOUT, MIN_DURATION, MAX_DURATION),
-                ConfigChecks.duration(conf, ChannelPoolOptions.IDLE_TIMEOUT, MIN_DURATION, MAX_DURATION));
+                ChannelPoolOptions.MAX_CONNECTIONS.defaultValue(),
+                ChannelPoolOptions.ACQUIRE_TIMEOUT.defaultValue(),
+                ChannelPoolOptions.IDLE_TIMEOUT.defaultValue());
     }
 }

@@ -3,6 +3,7 @@ package io.flinkinsight.client.collect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flinkinsight.client.InteractiveClientSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,11 @@ class CollectRetryStrategyTest {
         return delays;
     }
 
+    /** The strategy the {@code collect-strategy.*} options of {@code conf} select, as the client reads them. */
+    private static CollectRetryStrategy fromConfiguration(Configuration conf) {
+        return InteractiveClientSettings.fromConfiguration(conf).collectStrategy();
+    }
+
     private static Configuration conf(String... keyValues) {
         Configuration conf = new Configuration();
         for (int i = 0; i < keyValues.length; i += 2) {
@@ -29,7 +35,7 @@ class CollectRetryStrategyTest {
 
     @Test
     void defaultIsTodaysFixedHundredMilliseconds() {
-        CollectRetryStrategy strategy = CollectRetryStrategy.fromConfiguration(new Configuration());
+        CollectRetryStrategy strategy = fromConfiguration(new Configuration());
 
         assertThat(strategy.type()).isEqualTo(CollectRetryStrategy.Type.FIXED);
         assertThat(delays(strategy, 4)).containsExactly(100L, 100L, 100L, 100L);
@@ -37,7 +43,7 @@ class CollectRetryStrategyTest {
 
     @Test
     void fixedDelayIsConfigurable() {
-        CollectRetryStrategy strategy = CollectRetryStrategy.fromConfiguration(
+        CollectRetryStrategy strategy = fromConfiguration(
                 conf("collect-strategy.type", "fixed", "collect-strategy.fixed-delay.delay", "25 ms"));
 
         assertThat(delays(strategy, 3)).containsExactly(25L, 25L, 25L);
@@ -45,7 +51,7 @@ class CollectRetryStrategyTest {
 
     @Test
     void exponentialDelaysGrowByTheMultiplierUpToTheMaximum() {
-        CollectRetryStrategy strategy = CollectRetryStrategy.fromConfiguration(conf(
+        CollectRetryStrategy strategy = fromConfiguration(conf(
                 "collect-strategy.type", "exponential",
                 "collect-strategy.exponential-delay.initial-backoff", "100 ms",
                 "collect-strategy.exponential-delay.max-backoff", "1 s",
@@ -57,7 +63,7 @@ class CollectRetryStrategyTest {
     @Test
     void exponentialDefaultsAreTheProposalsFixedHundredMilliseconds() {
         CollectRetryStrategy strategy =
-                CollectRetryStrategy.fromConfiguration(conf("collect-strategy.type", "exponential"));
+                fromConfiguration(conf("collect-strategy.type", "exponential"));
 
         // initial 100 ms, multiplier 1.0, max 1 s, as in FLIP-407
         assertThat(delays(strategy, 3)).containsExactly(100L, 100L, 100L);
@@ -65,7 +71,7 @@ class CollectRetryStrategyTest {
 
     @Test
     void incrementalDelaysGrowByTheIncrementUpToTheMaximum() {
-        CollectRetryStrategy strategy = CollectRetryStrategy.fromConfiguration(conf(
+        CollectRetryStrategy strategy = fromConfiguration(conf(
                 "collect-strategy.type", "INCREMENTAL",
                 "collect-strategy.incremental-delay.initial-delay", "200 ms",
                 "collect-strategy.incremental-delay.increment", "100 ms",
@@ -76,7 +82,7 @@ class CollectRetryStrategyTest {
 
     @Test
     void delaysStartOverAfterTheConfiguredAttempts() {
-        CollectRetryStrategy strategy = CollectRetryStrategy.fromConfiguration(conf(
+        CollectRetryStrategy strategy = fromConfiguration(conf(
                 "collect-strategy.type", "incremental",
                 "collect-strategy.incremental-delay.initial-delay", "10 ms",
                 "collect-strategy.incremental-delay.increment", "10 ms",
@@ -99,7 +105,7 @@ class CollectRetryStrategyTest {
 
     @Test
     void unknownTypeNamesTheKeyAndTheAcceptedValues() {
-        assertThatThrownBy(() -> CollectRetryStrategy.fromConfiguration(conf("collect-strategy.type", "linear")))
+        assertThatThrownBy(() -> fromConfiguration(conf("collect-strategy.type", "linear")))
                 .hasMessageContaining("collect-strategy.type")
                 .hasMessageContaining("'linear'")
                 .hasMessageContaining("fixed, exponential, incremental");
@@ -107,7 +113,7 @@ class CollectRetryStrategyTest {
 
     @Test
     void zeroFixedDelayIsRejected() {
-        assertThatThrownBy(() -> CollectRetryStrategy.fromConfiguration(
+        assertThatThrownBy(() -> fromConfiguration(
                         conf("collect-strategy.fixed-delay.delay", "0 ms")))
                 .hasMessageContaining("collect-strategy.fixed-delay.delay")
                 .hasMessageContaining("between 1 ms and 1 min");
@@ -115,7 +121,7 @@ class CollectRetryStrategyTest {
 
     @Test
     void unparsableDelayIsRejectedWithTheAcceptedRange() {
-        assertThatThrownBy(() -> CollectRetryStrategy.fromConfiguration(
+        assertThatThrownBy(() -> fromConfiguration(
                         conf("collect-strategy.fixed-delay.delay", "soon")))
                 .hasMessageContaining("'soon'")
                 .hasMessageContaining("collect-strategy.fixed-delay.delay")
@@ -124,7 +130,7 @@ class CollectRetryStrategyTest {
 
     @Test
     void exponentialMaximumBelowTheInitialBackoffIsRejected() {
-        assertThatThrownBy(() -> CollectRetryStrategy.fromConfiguration(conf(
+        assertThatThrownBy(() -> fromConfiguration(conf(
                         "collect-strategy.type", "exponential",
                         "collect-strategy.exponential-delay.initial-backoff", "500 ms",
                         "collect-strategy.exponential-delay.max-backoff", "100 ms")))
@@ -134,7 +140,7 @@ class CollectRetryStrategyTest {
 
     @Test
     void shrinkingExponentialMultiplierIsRejected() {
-        assertThatThrownBy(() -> CollectRetryStrategy.fromConfiguration(conf(
+        assertThatThrownBy(() -> fromConfiguration(conf(
                         "collect-strategy.type", "exponential",
                         "collect-strategy.exponential-delay.backoff-multiplier", "0.5")))
                 .hasMessageContaining("collect-strategy.exponential-delay.backoff-multiplier")
@@ -143,12 +149,12 @@ class CollectRetryStrategyTest {
 
     @Test
     void zeroAttemptsAreRejected() {
-        assertThatThrownBy(() -> CollectRetryStrategy.fromConfiguration(conf(
+        assertThatThrownBy(() -> fromConfiguration(conf(
                         "collect-strategy.type", "exponential",
                         "collect-strategy.exponential-delay.attempts", "0")))
                 .hasMessageContaining("collect-strategy.exponential-delay.attempts")
                 .hasMessageContaining("at least 1");
-        assertThatThrownBy(() -> CollectRetryStrategy.fromConfiguration(conf(
+        assertThatThrownBy(() -> fromConfiguration(conf(
                         "collect-strategy.type", "incremental",
                         "collect-strategy.incremental-delay.attempts", "-3")))
                 .hasMessageContaining("collect-strategy.incremental-delay.attempts")
@@ -157,7 +163,7 @@ class CollectRetryStrategyTest {
 
     @Test
     void incrementalMaximumBelowTheInitialDelayIsRejected() {
-        assertThatThrownBy(() -> CollectRetryStrategy.fromConfiguration(conf(
+        assertThatThrownBy(() -> fromConfiguration(conf(
                         "collect-strategy.type", "incremental",
                         "collect-strategy.incremental-delay.initial-delay", "50 ms",
                         "collect-strategy.incremental-delay.max-delay", "20 ms")))
@@ -168,7 +174,7 @@ class CollectRetryStrategyTest {
     @Test
     void optionsOfAnotherStrategyAreNotChecked() {
         // only the selected strategy's options matter, as with Flink's restart strategies
-        CollectRetryStrategy strategy = CollectRetryStrategy.fromConfiguration(
+        CollectRetryStrategy strategy = fromConfiguration(
                 conf("collect-strategy.type", "fixed", "collect-strategy.incremental-delay.max-delay", "nonsense"));
 
         assertThat(strategy.type()).isEqualTo(CollectRetryStrategy.Type.FIXED);

@@ -3,6 +3,7 @@ package io.flinkinsight.client.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flinkinsight.client.InteractiveClientSettings;
 import io.flinkinsight.client.metrics.ClientMetrics;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -44,7 +45,7 @@ class ClusterClientPoolTest {
         for (int i = 0; i < extra.length; i += 2) {
             conf.setString(extra[i], extra[i + 1]);
         }
-        return ClusterIdentity.of(conf);
+        return ClusterIdentity.of(conf, InteractiveClientSettings.fromConfiguration(conf));
     }
 
     private void advanceMinutes(long minutes) {

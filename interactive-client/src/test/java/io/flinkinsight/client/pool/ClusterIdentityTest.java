@@ -2,10 +2,15 @@ package io.flinkinsight.client.pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flinkinsight.client.InteractiveClientSettings;
 import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;
 
 class ClusterIdentityTest {
+
+    private static ClusterIdentity identity(Configuration conf) {
+        return ClusterIdentity.of(conf, InteractiveClientSettings.fromConfiguration(conf));
+    }
 
     private static Configuration base() {
         Configuration conf = new Configuration();
@@ -32,7 +37,7 @@ class ClusterIdentityTest {
         for (String[] change : changes) {
             Configuration changed = base();
             changed.setString(change[0], change[1]);
-            assertThat(ClusterIdentity.of(changed)).as(change[0]).isNotEqualTo(ClusterIdentity.of(base()));
+            assertThat(identity(changed)).as(change[0]).isNotEqualTo(identity(base()));
         }
     }
 
@@ -43,8 +48,8 @@ class ClusterIdentityTest {
         job.setString("execution.runtime-mode", "BATCH");
         job.setString("collect-strategy.type", "incremental");
 
-        assertThat(ClusterIdentity.of(job)).isEqualTo(ClusterIdentity.of(base()));
-        assertThat(ClusterIdentity.of(job).hashCode()).isEqualTo(ClusterIdentity.of(base()).hashCode());
+        assertThat(identity(job)).isEqualTo(identity(base()));
+        assertThat(identity(job).hashCode()).isEqualTo(identity(base()).hashCode());
     }
 
     @Test
@@ -52,7 +57,7 @@ class ClusterIdentityTest {
         Configuration padded = base();
         padded.setString("rest.address", " jm.example ");
 
-        assertThat(ClusterIdentity.of(padded)).isEqualTo(ClusterIdentity.of(base()));
+        assertThat(identity(padded)).isEqualTo(identity(base()));
     }
 
     @Test
@@ -60,6 +65,6 @@ class ClusterIdentityTest {
         Configuration conf = base();
         conf.setString("security.ssl.rest.keystore-password", "s3cret");
 
-        assertThat(ClusterIdentity.of(conf).toString()).contains("jm.example:8081").doesNotContain("s3cret");
+        assertThat(identity(conf).toString()).contains("jm.example:8081").doesNotContain("s3cret");
     }
 }

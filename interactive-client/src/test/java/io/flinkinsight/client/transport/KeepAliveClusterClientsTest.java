@@ -1,5 +1,7 @@
 package io.flinkinsight.client.transport;
 
+import io.flinkinsight.client.InteractiveClientSettings;
+
 import org.apache.flink.client.program.rest.RestClusterClient;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.IllegalConfigurationException;
@@ -94,20 +96,20 @@ class KeepAliveClusterClientsTest {
     void badPoolOptionsNameTheKey() {
         Configuration conf = new Configuration();
         conf.setString(ChannelPoolOptions.MAX_CONNECTIONS.key(), "0");
-        assertThatThrownBy(() -> ChannelPoolSettings.fromConfiguration(conf))
+        assertThatThrownBy(() -> InteractiveClientSettings.fromConfiguration(conf))
                 .isInstanceOf(IllegalConfigurationException.class)
                 .hasMessageContaining(ChannelPoolOptions.MAX_CONNECTIONS.key())
                 .hasMessageContaining("at least 1");
 
         Configuration zeroIdle = new Configuration();
         zeroIdle.setString(ChannelPoolOptions.IDLE_TIMEOUT.key(), "0 ms");
-        assertThatThrownBy(() -> ChannelPoolSettings.fromConfiguration(zeroIdle))
+        assertThatThrownBy(() -> InteractiveClientSettings.fromConfiguration(zeroIdle))
                 .isInstanceOf(IllegalConfigurationException.class)
                 .hasMessageContaining(ChannelPoolOptions.IDLE_TIMEOUT.key());
 
         Configuration garbage = new Configuration();
         garbage.setString(ChannelPoolOptions.ACQUIRE_TIMEOUT.key(), "soon");
-        assertThatThrownBy(() -> ChannelPoolSettings.fromConfiguration(garbage))
+        assertThatThrownBy(() -> InteractiveClientSettings.fromConfiguration(garbage))
                 .isInstanceOf(IllegalConfigurationException.class)
                 .hasMessageContaining(ChannelPoolOptions.ACQUIRE_TIMEOUT.key());
 
