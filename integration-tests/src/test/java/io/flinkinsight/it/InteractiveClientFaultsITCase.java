@@ -64,9 +64,11 @@ class InteractiveClientFaultsITCase {
 
     @BeforeAll
     void startCluster() {
-        cluster = TestClusters.withPlugin("interactive-faults", InteractiveClientITCase.CLUSTER_INSIGHT_PORTS)
+        cluster = TestClusters.withPlugin(
+                        "interactive-faults", InteractiveClientOnInsightClusterITCase.CLUSTER_INSIGHT_PORTS)
                 .gatewayClasspath(TestClusters.clientJar())
-                .gatewayConfig("metrics.reporter.insight.port", InteractiveClientITCase.GATEWAY_INSIGHT_PORTS)
+                .gatewayConfig("metrics.reporter.insight.port",
+                        InteractiveClientOnInsightClusterITCase.GATEWAY_INSIGHT_PORTS)
                 .config(CLIENT_TIMEOUTS)
                 // The TaskManager notices a killed JobManager after heartbeat.timeout and registers with the new one.
                 .config("heartbeat.interval", "2 s")

@@ -5,16 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.flinkinsight.harness.LocalFlinkCluster;
 import io.flinkinsight.harness.Role;
 import io.flinkinsight.harness.SqlSession;
-import io.flinkinsight.harness.Waits;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -22,14 +19,17 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The built jar on a real SQL Gateway's classpath (as if in its lib/), driven over JDBC with {@code execution.target:
- * remote-interactive}: the seed's three queries return their rows, SHOW JOBS / DESCRIBE JOB / STOP JOB work, and the
- * gateway serves the client's figures through the Insight reporter when the plugin jar is built.
+ * Query results through the executor: the built jar on a real SQL Gateway's classpath (as if in its lib/; JobManager,
+ * TaskManager and gateway as separate JVMs on 127.0.0.1), driven over JDBC with {@code execution.target:
+ * remote-interactive}. The seed's three queries return their rows in streaming mode, queries return exactly their
+ * rows in batch mode, and sequential queries return the same rows with the stock client and this one (the gateway's
+ * figures checked too when the plugin jar is built). What the client does beyond results (its figures as the hub
+ * sees them, reuse, the cap on queries, cluster actions such as STOP JOB, errors for bad options) is
+ * integration-tests' InteractiveClientOnInsightClusterITCase.
  */
-class InteractiveClientITCase {
+class SqlGatewayQueryResultsITCase {
 
     private static final String INSIGHT_PORTS = "19300-19320";
-    private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final int LATENCY_SAMPLES = 30;
 
     private static LocalFlinkCluster cluster;
@@ -121,48 +121,6 @@ class InteractiveClientITCase {
         }
     }
 
-    @Test
-    void showDescribeAndStopJobWorkThroughThePooledClient() {
-        String name = "interactive-it-endless";
-        try (SqlSession session = interactiveSession()) {
-            session.execute("CREATE TEMPORARY TABLE endless (v BIGINT) WITH ('connector' = 'datagen',"
-                    + " 'rows-per-second' = '5')");
-            session.execute("CREATE TEMPORARY TABLE drain (v BIGINT) WITH ('connector' = 'blackhole')");
-            session.execute("SET 'pipeline.name' = '" + name + "'");
-            session.execute("INSERT INTO drain SELECT v FROM endless");
-
-            String jobId = Waits.until("SHOW JOBS lists " + name + " RUNNING", TIMEOUT, Duration.ofMillis(250), () -> {
-                for (List<Object> row : session.rows("SHOW JOBS")) {
-                    if (row.contains(name) && row.contains("RUNNING")) {
-                        return Optional.of((String) row.get(0));
-                    }
-                }
-                return Optional.empty();
-            }, () -> cluster.diagnostics(List.of(Role.SQL_GATEWAY)));
-
-            List<List<Object>> described = session.rows("DESCRIBE JOB '" + jobId + "'");
-            assertThat(described).hasSize(1);
-            assertThat(described.get(0)).contains(jobId, name);
-
-            session.rows("STOP JOB '" + jobId + "'");
-            assertThat(cluster.awaitJobState(jobId, "CANCELED", TIMEOUT).path("state").asText())
-                    .isEqualTo("CANCELED");
-        }
-    }
-
-    @Test
-    void badOptionValueFailsTheQueryNamingTheKey() {
-        try (SqlSession session = interactiveSession()) {
-            createSeedTables(session);
-            session.execute("SET 'collect-strategy.type' = 'linear'");
-
-            Throwable failure = catchFailure(() -> session.query("SELECT val1 FROM table1"));
-
-            assertThat(failure).isNotNull();
-            assertThat(messages(failure)).contains("collect-strategy.type").contains("fixed, exponential, incremental");
-        }
-    }
-
     /**
      * Not a benchmark (see flink-harness's InteractiveQueryBenchmark): the same sequential source query with the
      * stock client and with this one, printed for the record. Only the rows are asserted.
@@ -221,22 +179,5 @@ class InteractiveClientITCase {
             }
         }
         return out.toString();
-    }
-
-    private static Throwable catchFailure(Runnable call) {
-        try {
-            call.run();
-            return null;
-        } catch (RuntimeException e) {
-            return e;
-        }
-    }
-
-    private static String messages(Throwable t) {
-        StringBuilder all = new StringBuilder();
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            all.append(c.getMessage()).append('\n');
-        }
-        return all.toString();
     }
 }

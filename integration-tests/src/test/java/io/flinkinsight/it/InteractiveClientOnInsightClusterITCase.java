@@ -38,16 +38,18 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * The interactive-client jar on the classpath of a real SQL Gateway (JobManager, TaskManager and gateway as separate
- * JVMs, the plugin in plugins/insight/ of each), sessions on {@code execution.target = remote-interactive} over JDBC:
- * the seed's queries with each collect strategy, client and channel reuse as the client's own figures tell it (served
- * by the plugin inside the gateway and pulled by the JobManager's hub), SHOW/DESCRIBE/STOP JOB, 64 concurrent
- * queries without leftover threads or channels, and a clear error for a bad option. Tests run in order: the figures
- * of one are deltas over the ones before.
+ * The interactive client in a Flink cluster with Insight everywhere: its jar on the classpath of a real SQL Gateway
+ * (JobManager, TaskManager and gateway as separate JVMs, the plugin in plugins/insight/ of each), sessions on {@code
+ * execution.target = remote-interactive} over JDBC: the seed's queries with each collect strategy, client and channel
+ * reuse as the client's own figures tell it (served by the plugin inside the gateway and pulled by the JobManager's
+ * hub), SHOW/DESCRIBE/STOP JOB (STOP cancels), 64 concurrent queries held to the cap without leftover threads or
+ * channels, and a clear error for a bad option. Tests run in order: the figures of one are deltas over the ones
+ * before. That queries return exactly their rows in streaming and batch mode is interactive-client's
+ * SqlGatewayQueryResultsITCase.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class InteractiveClientITCase {
+class InteractiveClientOnInsightClusterITCase {
 
     /** JobManager and TaskManager; away from the other ITCases' 19250-19290, so both can run at once. */
     static final String CLUSTER_INSIGHT_PORTS = "19300-19339";
@@ -213,6 +215,7 @@ class InteractiveClientITCase {
                         return List.of("CANCELED", "FINISHED").contains(now) ? Optional.of(now) : Optional.empty();
                     }, () -> cluster.diagnostics(List.of(Role.JOBMANAGER, Role.SQL_GATEWAY)));
             assertThat(state).isIn("CANCELED", "FINISHED");
+            assertThat(state).as("STOP JOB without a savepoint cancels the job").isEqualTo("CANCELED");
         }
         ClientFigures after = settledFigures(cluster, gatewayInsight(), "the streaming job submitted",
                 f -> f.submitted() > before.submitted());
@@ -313,7 +316,8 @@ class InteractiveClientITCase {
             assertThat(outcome.error()).as("the query with collect-strategy.type = bogus failed").isNotNull();
             String chain = messageChain(outcome.error());
             System.out.println("error for collect-strategy.type = bogus:\n" + chain);
-            assertThat(chain).contains("collect-strategy.type").contains("fixed", "exponential", "incremental");
+            assertThat(chain).contains("collect-strategy.type").contains("fixed", "exponential", "incremental")
+                    .contains("fixed, exponential, incremental");
         }
     }
 
