@@ -1,6 +1,6 @@
 package io.flinkinsight.it;
 
-import static io.flinkinsight.it.InteractiveClientSupport.assertSeedRows;
+import static io.flinkinsight.it.InteractiveClientSupport.assertShortQueryRows;
 import static io.flinkinsight.it.InteractiveClientSupport.interactiveSession;
 import static io.flinkinsight.it.InteractiveClientSupport.messageChain;
 import static io.flinkinsight.it.InteractiveClientSupport.queryBounded;
@@ -168,14 +168,14 @@ class InteractiveClientFaultsITCase {
                 .as("the gateway still serves").isNotEmpty();
     }
 
-    /** Seed queries in turn until told to stop; a query that hangs ends the loop (its session is stuck). */
+    /** Short queries in turn until told to stop; a query that hangs ends the loop (its session is stuck). */
     private Void queryLoop(SqlSession session, List<Outcome> outcomes, AtomicBoolean stop) {
         for (int i = 0; !stop.get(); i++) {
             int q = i % DemoWorkload.shortQueries().size();
             Outcome outcome = queryBounded(runner, session, DemoWorkload.shortQueries().get(q), QUERY_BOUND);
             if (outcome.succeeded()) {
                 try {
-                    assertSeedRows(q, outcome.rows());
+                    assertShortQueryRows(q, outcome.rows());
                 } catch (AssertionError wrongRows) {
                     outcome = new Outcome(outcome.rows(), wrongRows, false, outcome.startNanos(), outcome.endNanos());
                 }

@@ -1,6 +1,6 @@
 package io.flinkinsight.it;
 
-import static io.flinkinsight.it.InteractiveClientSupport.assertSeedRows;
+import static io.flinkinsight.it.InteractiveClientSupport.assertShortQueryRows;
 import static io.flinkinsight.it.InteractiveClientSupport.interactiveSession;
 import static io.flinkinsight.it.InteractiveClientSupport.messageChain;
 import static io.flinkinsight.it.InteractiveClientSupport.queryBounded;
@@ -40,11 +40,11 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * The interactive client in a Flink cluster with Insight everywhere: its jar on the classpath of a real SQL Gateway
  * (JobManager, TaskManager and gateway as separate JVMs, the plugin in plugins/insight/ of each), sessions on {@code
- * execution.target = remote-interactive} over JDBC: the seed's queries with each collect strategy, client and channel
- * reuse as the client's own figures tell it (served by the plugin inside the gateway and pulled by the JobManager's
- * hub), SHOW/DESCRIBE/STOP JOB (STOP cancels), 64 concurrent queries held to the cap without leftover threads or
- * channels, and a clear error for a bad option. Tests run in order: the figures of one are deltas over the ones
- * before. That queries return exactly their rows in streaming and batch mode is interactive-client's
+ * execution.target = remote-interactive} over JDBC: DemoWorkload's short queries with each collect strategy, client and
+ * channel reuse as the client's own figures tell it (served by the plugin inside the gateway and pulled by the
+ * JobManager's hub), SHOW/DESCRIBE/STOP JOB (STOP cancels), 64 concurrent queries held to the cap without leftover
+ * threads or channels, and a clear error for a bad option. Tests run in order: the figures of one are deltas over the
+ * ones before. That queries return exactly their rows in streaming and batch mode is interactive-client's
  * SqlGatewayQueryResultsITCase.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -104,7 +104,7 @@ class InteractiveClientOnInsightClusterITCase {
 
     @Test
     @Order(1)
-    void seedQueriesReturnTheirRowsWithEveryCollectStrategy() {
+    void shortQueriesReturnTheirRowsWithEveryCollectStrategy() {
         List<String> strategies = List.of("fixed", "exponential", "incremental");
         try (SqlSession session = interactiveSession(cluster)) {
             for (String strategy : strategies) {
@@ -112,7 +112,7 @@ class InteractiveClientOnInsightClusterITCase {
                 for (int q = 0; q < DemoWorkload.shortQueries().size(); q++) {
                     Outcome outcome = queryBounded(runner, session, DemoWorkload.shortQueries().get(q), QUERY_BOUND);
                     assertSucceeded(outcome, "query " + q + " with collect-strategy.type = " + strategy);
-                    assertSeedRows(q, outcome.rows());
+                    assertShortQueryRows(q, outcome.rows());
                 }
             }
         }
@@ -137,9 +137,9 @@ class InteractiveClientOnInsightClusterITCase {
             for (int i = 0; i < REUSE_SESSIONS; i++) {
                 sessions.add(interactiveSession(cluster));
             }
-            runSeedQueries(sessions, warmUp);
+            runShortQueries(sessions, warmUp);
             before = settledFigures(cluster, gatewayInsight(), "figures after the warm-up", f -> true);
-            runSeedQueries(sessions, measured);
+            runShortQueries(sessions, measured);
             after = settledFigures(cluster, gatewayInsight(), measured + " more queries submitted",
                     f -> f.submitted() >= before.submitted() + measured);
         } finally {
@@ -167,7 +167,7 @@ class InteractiveClientOnInsightClusterITCase {
     @Order(3)
     void hubServesTheSameClientFiguresAsTheGateway() {
         try (SqlSession session = interactiveSession(cluster)) {
-            runSeedQueries(List.of(session), DemoWorkload.shortQueries().size());
+            runShortQueries(List.of(session), DemoWorkload.shortQueries().size());
         }
         ClientFigures gateway = settledFigures(cluster, gatewayInsight(), "the gateway's figures", f -> true);
         ClientFigures hub = Waits.until("the hub's /api/v1/client to show the gateway's figures",
@@ -261,7 +261,7 @@ class InteractiveClientOnInsightClusterITCase {
             for (int i = 0; i < CONCURRENT_QUERIES; i++) {
                 List<List<Object>> rows = results.get(i).get(
                         Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                assertSeedRows(i % 3, rows);
+                assertShortQueryRows(i % 3, rows);
             }
             System.out.printf("gateway threads: %d before, %d with %d sessions open%n", threadsBefore,
                     Math.max(peakThreads, gateway.threadCount()), CONCURRENT_QUERIES);
@@ -346,8 +346,8 @@ class InteractiveClientOnInsightClusterITCase {
         return cluster.insightUrl(Role.SQL_GATEWAY);
     }
 
-    /** {@code count} seed queries in turn, spread over the sessions, which run side by side. */
-    private void runSeedQueries(List<SqlSession> sessions, int count) {
+    /** {@code count} short queries in turn, spread over the sessions, which run side by side. */
+    private void runShortQueries(List<SqlSession> sessions, int count) {
         AtomicInteger next = new AtomicInteger();
         List<Future<?>> running = new ArrayList<>();
         for (SqlSession session : sessions) {
@@ -356,7 +356,7 @@ class InteractiveClientOnInsightClusterITCase {
                     int q = i % DemoWorkload.shortQueries().size();
                     Outcome outcome = queryBounded(runner, session, DemoWorkload.shortQueries().get(q), QUERY_BOUND);
                     assertSucceeded(outcome, "query " + i);
-                    assertSeedRows(q, outcome.rows());
+                    assertShortQueryRows(q, outcome.rows());
                 }
                 return null;
             }));

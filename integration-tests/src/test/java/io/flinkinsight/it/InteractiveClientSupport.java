@@ -26,8 +26,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
 /**
- * What the interactive-client ITCases share: sessions on {@code remote-interactive}, the rows of seed 000's queries,
- * queries bounded on the test's side, and the client figures of an Insight endpoint's {@code /api/v1/client}.
+ * What the interactive-client ITCases share: sessions on {@code remote-interactive}, the rows of DemoWorkload's short
+ * queries, queries bounded on the test's side, and the client figures of an Insight endpoint's {@code /api/v1/client}.
  */
 final class InteractiveClientSupport {
 
@@ -53,10 +53,10 @@ final class InteractiveClientSupport {
     }
 
     /**
-     * The rows of seed query {@code index} over 1-row datagen tables: source → one random string; wordcount and the
-     * left joins (random strings never match) → that string with count 1.
+     * The rows of short query {@code index} of {@link DemoWorkload#shortQueries()} over 1-row datagen tables: source →
+     * one random string; wordcount and the left joins (random strings never match) → that string with count 1.
      */
-    static void assertSeedRows(int index, List<List<Object>> rows) {
+    static void assertShortQueryRows(int index, List<List<Object>> rows) {
         String sql = DemoWorkload.shortQueries().get(index);
         assertThat(rows).as("rows of %s", sql).hasSize(1);
         List<Object> row = rows.get(0);

@@ -21,11 +21,11 @@ import org.junit.jupiter.api.Test;
 /**
  * Query results through the executor: the built jar on a real SQL Gateway's classpath (as if in its lib/; JobManager,
  * TaskManager and gateway as separate JVMs on 127.0.0.1), driven over JDBC with {@code execution.target:
- * remote-interactive}. The seed's three queries return their rows in streaming mode, queries return exactly their
- * rows in batch mode, and sequential queries return the same rows with the stock client and this one (the gateway's
- * figures checked too when the plugin jar is built). What the client does beyond results (its figures as the hub
- * sees them, reuse, the cap on queries, cluster actions such as STOP JOB, errors for bad options) is
- * integration-tests' InteractiveClientOnInsightClusterITCase.
+ * remote-interactive}. Three short queries over 1-row tables (a scan, a count, and a count over two LEFT JOINs) return
+ * their rows in streaming mode, queries return exactly their rows in batch mode, and sequential queries return the same
+ * rows with the stock client and this one (the gateway's figures checked too when the plugin jar is built). What the
+ * client does beyond results (its figures as the hub sees them, reuse, the cap on queries, cluster actions such as STOP
+ * JOB, errors for bad options) is integration-tests' InteractiveClientOnInsightClusterITCase.
  */
 class SqlGatewayQueryResultsITCase {
 
@@ -73,16 +73,16 @@ class SqlGatewayQueryResultsITCase {
                 + " 'fields." + column + ".start' = '1', 'fields." + column + ".end' = '" + rows + "')";
     }
 
-    private static void createSeedTables(SqlSession session) {
+    private static void createOneRowTables(SqlSession session) {
         session.execute(sequenceTable("table1", "val1", 1));
         session.execute(sequenceTable("table2", "val2", 1));
         session.execute(sequenceTable("table3", "val3", 1));
     }
 
     @Test
-    void seedQueriesReturnTheirRowsInStreamingMode() {
+    void shortQueriesReturnTheirRowsInStreamingMode() {
         try (SqlSession session = interactiveSession()) {
-            // the seed's tables: one random value each, so the LEFT JOINs find no partner and nothing is retracted
+            // three 1-row tables of one random value each, so the LEFT JOINs find no partner and nothing is retracted
             for (String table : List.of("table1 (val1", "table2 (val2", "table3 (val3")) {
                 session.execute("CREATE TEMPORARY TABLE " + table + " STRING) WITH ('connector' = 'datagen',"
                         + " 'number-of-rows' = '1')");
@@ -102,7 +102,7 @@ class SqlGatewayQueryResultsITCase {
     void queriesReturnExactlyTheirRowsInBatchMode() {
         try (SqlSession session = interactiveSession()) {
             session.execute("SET 'execution.runtime-mode' = 'batch'");
-            createSeedTables(session);
+            createOneRowTables(session);
             session.execute(sequenceTable("many", "v", 50));
 
             assertThat(session.query("SELECT val1 FROM table1")).containsExactly(List.of("1"));
@@ -144,7 +144,7 @@ class SqlGatewayQueryResultsITCase {
         List<Double> millis = new ArrayList<>();
         try (SqlSession session = cluster.sqlSession(
                 Map.of("execution.target", target, "collect-strategy.type", "incremental"))) {
-            createSeedTables(session);
+            createOneRowTables(session);
             for (int i = 0; i < LATENCY_SAMPLES + 5; i++) {
                 long start = System.nanoTime();
                 assertThat(session.query("SELECT val1 FROM table1")).containsExactly(List.of("1"));

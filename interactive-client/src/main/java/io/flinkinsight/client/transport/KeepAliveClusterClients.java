@@ -70,7 +70,7 @@ public final class KeepAliveClusterClients {
                 sharedGroup));
     }
 
-    /** Design A: our RestClient inside Flink's RestClusterClient. */
+    /** The keep-alive path: our RestClient, with its pooled channels, inside Flink's RestClusterClient. */
     static final class KeepAliveTransport implements PooledTransport {
         private final RestClusterClient<StandaloneClusterId> client;
         private final KeepAliveRestClient restClient;
@@ -101,7 +101,10 @@ public final class KeepAliveClusterClients {
         }
     }
 
-    /** Design B: Flink's own RestClient on the shared event loop. */
+    /**
+     * The fallback when this Flink does not let our RestClient in: Flink's own RestClient (a connection per request)
+     * on the shared event loop.
+     */
     static final class StockTransport implements PooledTransport {
         private final RestClusterClient<StandaloneClusterId> client;
 

@@ -61,11 +61,11 @@ class CollectRetryStrategyTest {
     }
 
     @Test
-    void exponentialDefaultsAreTheProposalsFixedHundredMilliseconds() {
+    void exponentialDefaultsWaitAFixedHundredMilliseconds() {
         CollectRetryStrategy strategy =
                 fromConfiguration(conf("collect-strategy.type", "exponential"));
 
-        // initial 100 ms, multiplier 1.0, max 1 s, as in FLIP-407
+        // initial 100 ms, multiplier 1.0, max 1 s: choosing exponential alone keeps Flink's fixed 100 ms
         assertThat(delays(strategy, 3)).containsExactly(100L, 100L, 100L);
     }
 
