@@ -2,6 +2,7 @@ package io.flinkinsight.plugin;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
 
 import java.time.Duration;
 import java.util.List;
@@ -72,6 +73,16 @@ public final class InsightOptions {
                     .intType()
                     .defaultValue(1000)
                     .withDescription("Most checkpoints remembered per job (the oldest are dropped).");
+
+    public static final ConfigOption<MemorySize> CHECKPOINTS_MAX_BYTES =
+            ConfigOptions.key("checkpoints.max-bytes")
+                    .memoryType()
+                    .defaultValue(MemorySize.ofMebiBytes(64))
+                    .withDescription(
+                            "Most heap the remembered checkpoints may take, estimated (between 1 mb and 4 gb); 64 mb"
+                                    + " is about 6% of a 1 GB JobManager heap. When over, the job written least"
+                                    + " recently goes first (a finished job stops writing), and the job being written"
+                                    + " loses only its oldest checkpoints.");
 
     public static final ConfigOption<Integer> JOBS_MAX =
             ConfigOptions.key("jobs.max")
@@ -247,6 +258,7 @@ public final class InsightOptions {
                 HISTORY_MAX_SERIES,
                 HISTORY_ON_TASKMANAGERS,
                 CHECKPOINTS_MAX_PER_JOB,
+                CHECKPOINTS_MAX_BYTES,
                 JOBS_MAX,
                 HUB_ENABLED,
                 HUB_FLINK_REST_URL,

@@ -8,6 +8,7 @@ import io.flinkinsight.plugin.hub.ClientTarget;
 import io.flinkinsight.plugin.hub.HubSettings;
 import io.flinkinsight.plugin.store.StoreSettings;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.util.TimeUtils;
 
 import java.net.URI;
@@ -45,7 +46,8 @@ public record InsightConfiguration(
         Duration requestHeadTimeout,
         PortAccess access,
         boolean dashboardProxy,
-        int maxConcurrentScrapes) {
+        int maxConcurrentScrapes,
+        long checkpointsMaxBytes) {
 
     /** Caps samples per series so a long retention with a fine resolution cannot take the host's heap. */
     static final long MAX_SAMPLES_PER_SERIES = 100_000;
@@ -115,12 +117,14 @@ public record InsightConfiguration(
                 PortAccess.parse(r.raw(InsightOptions.HTTP_ACCESS), config.getProperty(InsightOptions.HTTP_TOKEN.key(),
                         ""), r.raw(InsightOptions.HTTP_ALLOWED_ORIGINS), userPrefix),
                 r.bool(InsightOptions.HUB_DASHBOARD_PROXY_ENABLED),
-                r.integer(InsightOptions.HTTP_MAX_CONCURRENT_SCRAPES, 1, 16));
+                r.integer(InsightOptions.HTTP_MAX_CONCURRENT_SCRAPES, 1, 16),
+                r.bytes(InsightOptions.CHECKPOINTS_MAX_BYTES, MemorySize.ofMebiBytes(1), MemorySize.parse("4 gb")));
     }
 
     /** What the stores may keep, for {@code InsightStores}. */
     public StoreSettings storeSettings() {
-        return new StoreSettings(historyRetention, historyResolution, historyMaxSeries, checkpointsMaxPerJob, jobsMax);
+        return new StoreSettings(historyRetention, historyResolution, historyMaxSeries, checkpointsMaxPerJob, jobsMax,
+                checkpointsMaxBytes);
     }
 
     /** How the hub gathers, for {@code Hub}. */
@@ -176,6 +180,20 @@ public record InsightConfiguration(
                 return Boolean.parseBoolean(v);
             }
             throw invalid(option, "true or false");
+        }
+
+        long bytes(ConfigOption<MemorySize> option, MemorySize min, MemorySize max) {
+            try {
+                String raw = config.getProperty(option.key());
+                MemorySize m = raw == null ? option.defaultValue() : MemorySize.parse(raw.trim());
+                if (m.compareTo(min) >= 0 && m.compareTo(max) <= 0) {
+                    return m.getBytes();
+                }
+            } catch (RuntimeException e) {
+                // reported below with the accepted range
+            }
+            throw invalid(option, "a size in [" + min.toHumanReadableString() + ", " + max.toHumanReadableString()
+                    + "] such as 64 mb or 1 gb");
         }
 
         Duration duration(ConfigOption<Duration> option, Duration min, Duration max) {

@@ -211,6 +211,12 @@ public final class InsightRuntime implements AutoCloseable {
                 new OwnFigure("flink_insight_history_samples_dropped_total",
                         "Samples not kept: the history was full of series all written in the last resolution.",
                         true, history.droppedForSeriesLimit()),
+                new OwnFigure("flink_insight_checkpoints_bytes",
+                        "Estimated heap bytes the remembered checkpoints hold (checkpoints.max-bytes).", false,
+                        stores.checkpoints().estimatedBytes()),
+                new OwnFigure("flink_insight_checkpoints_evicted_total",
+                        "Jobs and checkpoints dropped to keep the checkpoint store within jobs.max and"
+                                + " checkpoints.max-bytes.", true, stores.checkpoints().evicted()),
                 new OwnFigure("flink_insight_scrapes_refused_total",
                         "Scrapes answered 503 because http.max-concurrent-scrapes were already under way.", true,
                         s == null ? 0 : s.scrapesRefused()));

@@ -30,7 +30,8 @@ public final class InsightStores {
 
     public InsightStores(StoreSettings settings, Clock clock) {
         this.series = new SeriesStore(settings, clock);
-        this.checkpoints = new CheckpointStore(settings.maxCheckpointsPerJob(), settings.maxJobs());
+        this.checkpoints = new CheckpointStore(
+                settings.maxCheckpointsPerJob(), settings.maxJobs(), settings.maxCheckpointBytes());
         this.jobs = new JobStore(settings.maxJobs(), clock);
         this.failureLog = new RateLimitedLog(LOG, clock, WARN_INTERVAL_MILLIS);
     }

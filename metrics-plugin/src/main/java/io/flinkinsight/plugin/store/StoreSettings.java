@@ -13,13 +13,15 @@ import java.util.Objects;
  * @param maxSeries the most series kept; samples of further new series are dropped and counted
  * @param maxCheckpointsPerJob the most recent checkpoints kept per job
  * @param maxJobs the most jobs kept (oldest terminal jobs are evicted first)
+ * @param maxCheckpointBytes the most heap, estimated, the checkpoints may take
  */
 public record StoreSettings(
         Duration retention,
         Duration resolution,
         int maxSeries,
         int maxCheckpointsPerJob,
-        int maxJobs) {
+        int maxJobs,
+        long maxCheckpointBytes) {
 
     // The defaults are InsightOptions' defaults: one source of truth for the README's table, the options and tests.
     public static final Duration DEFAULT_RETENTION = InsightOptions.HISTORY_RETENTION.defaultValue();
@@ -27,6 +29,8 @@ public record StoreSettings(
     public static final int DEFAULT_MAX_SERIES = InsightOptions.HISTORY_MAX_SERIES.defaultValue();
     public static final int DEFAULT_MAX_CHECKPOINTS_PER_JOB = InsightOptions.CHECKPOINTS_MAX_PER_JOB.defaultValue();
     public static final int DEFAULT_MAX_JOBS = InsightOptions.JOBS_MAX.defaultValue();
+    public static final long DEFAULT_MAX_CHECKPOINT_BYTES =
+            InsightOptions.CHECKPOINTS_MAX_BYTES.defaultValue().getBytes();
 
     public StoreSettings {
         Objects.requireNonNull(retention, "retention");
@@ -36,9 +40,15 @@ public record StoreSettings(
         if (resolution.compareTo(retention) > 0) {
             throw new IllegalArgumentException("resolution must not exceed retention");
         }
-        if (maxSeries < 1 || maxCheckpointsPerJob < 1 || maxJobs < 1) {
+        if (maxSeries < 1 || maxCheckpointsPerJob < 1 || maxJobs < 1 || maxCheckpointBytes < 1) {
             throw new IllegalArgumentException("maxSeries, maxCheckpointsPerJob and maxJobs must be positive");
         }
+    }
+
+    /** The settings with the default checkpoint byte budget. */
+    public StoreSettings(
+            Duration retention, Duration resolution, int maxSeries, int maxCheckpointsPerJob, int maxJobs) {
+        this(retention, resolution, maxSeries, maxCheckpointsPerJob, maxJobs, DEFAULT_MAX_CHECKPOINT_BYTES);
     }
 
     /** The settings the options' defaults ({@link InsightOptions}) give, as a reporter without options gets them. */
@@ -49,7 +59,7 @@ public record StoreSettings(
     }
 
     public StoreSettings withMaxSeries(int max) {
-        return new StoreSettings(retention, resolution, max, maxCheckpointsPerJob, maxJobs);
+        return new StoreSettings(retention, resolution, max, maxCheckpointsPerJob, maxJobs, maxCheckpointBytes);
     }
 
     private static void requirePositive(Duration d, String name) {

@@ -2,14 +2,17 @@ package io.flinkinsight.plugin.store.checkpoint;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 
 /**
  * The last {@code maxCheckpointsPerJob} checkpoints of at most {@code maxJobs} jobs (per-subtask details only on
- * the newest {@value #CHECKPOINTS_WITH_SUBTASK_DETAIL}). Written from Flink's
- * reporter callbacks under the registry lock, so a write only links an already parsed record; reads copy.
+ * the newest {@value #CHECKPOINTS_WITH_SUBTASK_DETAIL}), within {@code maxBytes} of estimated heap: when over, the
+ * job written least recently goes first (a finished job stops writing), and the job being written loses only its
+ * oldest checkpoints, never its newest. Written from Flink's reporter callbacks under the registry lock, so a write
+ * only links an already parsed record and sums one job's estimates; reads copy.
  */
 public final class CheckpointStore {
 
@@ -18,12 +21,22 @@ public final class CheckpointStore {
 
     private final int maxPerJob;
     private final int maxJobs;
+    private final long maxBytes;
+    private final HashMap<String, Long> bytesByJob = new HashMap<>();
+    private long heldBytes;
+    private long evictedForBudget;
     /** In write order (a write moves its job last): the job written least recently is evicted first. */
     private final LinkedHashMap<String, ArrayDeque<CheckpointRecord>> byJob = new LinkedHashMap<>();
 
+    /** A store without a byte budget beyond its counts. */
     public CheckpointStore(int maxCheckpointsPerJob, int maxJobs) {
+        this(maxCheckpointsPerJob, maxJobs, Long.MAX_VALUE);
+    }
+
+    public CheckpointStore(int maxCheckpointsPerJob, int maxJobs, long maxBytes) {
         this.maxPerJob = maxCheckpointsPerJob;
         this.maxJobs = maxJobs;
+        this.maxBytes = maxBytes;
     }
 
     /** Keeps a checkpoint reported by span; replaces an event-only or earlier report of the same checkpoint. */
@@ -31,16 +44,19 @@ public final class CheckpointStore {
         ArrayDeque<CheckpointRecord> checkpoints = byJob.remove(record.jobId());
         if (checkpoints == null) {
             if (byJob.size() >= maxJobs) {
-                Iterator<String> eldest = byJob.keySet().iterator();
-                eldest.next();
-                eldest.remove();
+                evictJob(byJob.keySet().iterator().next());
             }
             checkpoints = new ArrayDeque<>();
         }
         byJob.put(record.jobId(), checkpoints);
-        if (replace(checkpoints, record)) {
-            return;
+        if (!replace(checkpoints, record)) {
+            insert(checkpoints, record);
         }
+        account(record.jobId(), checkpoints);
+        keepWithinBudget(record.jobId(), checkpoints);
+    }
+
+    private void insert(ArrayDeque<CheckpointRecord> checkpoints, CheckpointRecord record) {
         // Reports arrive in completion order, which may differ from id order; keep the deque sorted by id.
         if (checkpoints.isEmpty() || checkpoints.peekLast().checkpointId() < record.checkpointId()) {
             checkpoints.addLast(record);
@@ -55,6 +71,51 @@ public final class CheckpointStore {
             checkpoints.pollFirst();
         }
         dropOldSubtaskDetail(checkpoints);
+    }
+
+    /** Recounts one job's estimated bytes after a change to its checkpoints. */
+    private void account(String jobId, ArrayDeque<CheckpointRecord> checkpoints) {
+        long bytes = 0;
+        for (CheckpointRecord r : checkpoints) {
+            bytes += r.estimatedBytes();
+        }
+        Long before = bytesByJob.put(jobId, bytes);
+        heldBytes += bytes - (before == null ? 0 : before);
+    }
+
+    private void evictJob(String jobId) {
+        byJob.remove(jobId);
+        Long bytes = bytesByJob.remove(jobId);
+        heldBytes -= bytes == null ? 0 : bytes;
+        evictedForBudget++;
+    }
+
+    private void keepWithinBudget(String writtenJob, ArrayDeque<CheckpointRecord> written) {
+        while (heldBytes > maxBytes && byJob.size() > 1) {
+            String eldest = byJob.keySet().iterator().next();
+            if (eldest.equals(writtenJob)) {
+                break; // cannot happen: a write moves its job last
+            }
+            evictJob(eldest);
+        }
+        long jobBytes = bytesByJob.getOrDefault(writtenJob, 0L);
+        while (heldBytes > maxBytes && written.size() > 1) {
+            long bytes = written.pollFirst().estimatedBytes();
+            heldBytes -= bytes;
+            jobBytes -= bytes;
+            evictedForBudget++;
+        }
+        bytesByJob.put(writtenJob, jobBytes);
+    }
+
+    /** Estimated heap bytes the checkpoints hold. */
+    public synchronized long estimatedBytes() {
+        return heldBytes;
+    }
+
+    /** Jobs and checkpoints dropped to keep the store within its counts and its byte budget. */
+    public synchronized long evicted() {
+        return evictedForBudget;
     }
 
     private static void dropOldSubtaskDetail(ArrayDeque<CheckpointRecord> checkpoints) {

@@ -90,4 +90,45 @@ class CheckpointStoreTest {
             assertThat(r.tasks()).hasSize(2); // per-task figures stay
         });
     }
+
+    @Test
+    void overItsByteBudgetTheJobWrittenLeastRecentlyGoesFirstAndTheWrittenJobKeepsItsNewest() {
+        CheckpointRecord probe = record("a0000000000000000000000000000000", 1, 4);
+        long one = probe.estimatedBytes();
+        CheckpointStore store = new CheckpointStore(1000, 100, 10 * one);
+        String finished = "f0000000000000000000000000000000";
+        String running = "b0000000000000000000000000000000";
+        for (long id = 1; id <= 6; id++) {
+            store.add(record(finished, id, 4));
+        }
+        for (long id = 1; id <= 6; id++) {
+            store.add(record(running, id, 4));
+        }
+
+        assertThat(store.estimatedBytes()).isLessThanOrEqualTo(10 * one);
+        assertThat(store.jobIds()).containsExactly(running).doesNotContain(finished);
+        assertThat(store.newestFirst(running, 10)).hasSize(6);
+        assertThat(store.evicted()).isEqualTo(1);
+
+        for (long id = 7; id <= 30; id++) {
+            store.add(record(running, id, 4));
+        }
+        assertThat(store.estimatedBytes()).isLessThanOrEqualTo(10 * one);
+        assertThat(store.latest(running).checkpointId()).as("the newest is kept").isEqualTo(30);
+        assertThat(store.newestFirst(running, 100)).hasSize(10);
+    }
+
+    @Test
+    void estimatesGrowWithTasksAndSubtasks() {
+        long bare = record("a0000000000000000000000000000000", 1, 0).estimatedBytes();
+        long four = record("a0000000000000000000000000000000", 1, 4).estimatedBytes();
+
+        assertThat(four).isGreaterThan(bare);
+    }
+
+    /** A checkpoint with {@code subtasks} subtasks per task, parsed from a span as Flink reports it. */
+    private static CheckpointRecord record(String job, long id, int subtasks) {
+        return CheckpointParser.fromSpan(FlinkTelemetry.checkpointSpan(job, id, id * 1_000, id * 1_000 + 300, id,
+                subtasks));
+    }
 }
