@@ -104,7 +104,9 @@ class PluginOnSessionClusterITCase {
         JsonNode completed = Waits.until("3 completed checkpoints with a checkpointed size", Duration.ofSeconds(90),
                 Duration.ofSeconds(1), () -> {
                     List<JsonNode> found = new ArrayList<>();
-                    JsonNode jobs = json(cluster.insightGet(Role.JOBMANAGER, "/api/v1/checkpoints")).path("jobs");
+                    // The list of every job leaves per-task details out unless asked.
+                    JsonNode jobs = json(cluster.insightGet(Role.JOBMANAGER, "/api/v1/checkpoints?tasks=true"))
+                            .path("jobs");
                     for (JsonNode job : jobs) {
                         for (JsonNode cp : job.path("checkpoints")) {
                             if (cp.path("status").asText().equals("COMPLETED")
