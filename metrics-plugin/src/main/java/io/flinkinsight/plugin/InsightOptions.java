@@ -213,7 +213,8 @@ public final class InsightOptions {
                     .withDescription(
                             "Who may use the panel, the JSON API and the dashboard proxy: open (whoever reaches"
                                     + " the port, like Flink's own dashboard), loopback (only connections from the"
-                                    + " same host, e.g. a local reverse proxy or kubectl port-forward) or token"
+                                    + " same host that name it localhost or 127.x, e.g. a local reverse proxy or"
+                                    + " kubectl port-forward; a DNS name is refused against rebinding) or token"
                                     + " (requests with Authorization: Bearer <http.token>, or the cookie set by"
                                     + " opening the panel once with ?token=<http.token>). /metrics answers everyone"
                                     + " who reaches the port either way, as Flink's PrometheusReporter does.");
@@ -224,8 +225,8 @@ public final class InsightOptions {
                     .defaultValue("")
                     .withDescription(
                             "The bearer token of http.access: token, at least 16 printable ASCII characters"
-                                    + " without spaces. Flink hides values of keys containing 'token' in its REST"
-                                    + " API and logs.");
+                                    + " without spaces, '\"', ',', ';' or '\\' (so a cookie can carry it). Flink"
+                                    + " hides values of keys containing 'token' in its REST API and logs.");
 
     public static final ConfigOption<String> HTTP_ALLOWED_ORIGINS =
             ConfigOptions.key("http.allowed-origins")

@@ -25,10 +25,13 @@ import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One connection's requests: refuses what is malformed or not allowed on the network thread, hands the rest to the
@@ -42,6 +45,11 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
     private static final String ALLOW = "GET, HEAD";
     /** Pipelined requests waiting behind the one in progress; a client sending more is cut off. */
     private static final int MAX_PENDING = 16;
+    /**
+     * The most time one answer may take to be written: a client that reads too slowly (or not at all) would hold
+     * the answer's heap and, for a scrape, one of the few render turns. Generous next to Prometheus' own timeout.
+     */
+    static final Duration WRITE_TIMEOUT = Duration.ofSeconds(30);
 
     private final RequestRouter router;
     private final Executor workers;
@@ -59,7 +67,13 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
         // Request bodies (HttpContent) are never read: requests that announce one are refused below.
-        if (!(msg instanceof HttpRequest request) || closing) {
+        if (!(msg instanceof HttpRequest request)) {
+            return;
+        }
+        if (closing) {
+            // Requests after one answered "Connection: close" are never answered: a client that keeps sending them
+            // (and does not read) must not make the decoder queue them up.
+            ctx.close();
             return;
         }
         RequestHeadDeadline.headReceived(ctx);
@@ -207,6 +221,7 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
         if (!keepAlive) {
             headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
             closing = true;
+            ctx.channel().config().setAutoRead(false); // nothing more is read from a connection about to close
         } else if (request.protocolVersion().equals(HttpVersion.HTTP_1_0)) {
             headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
         }
@@ -227,7 +242,14 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
         } else {
             written = ctx.writeAndFlush(response);
         }
+        // A reader too slow to take the answer in time loses the connection, which frees what the answer holds.
+        ScheduledFuture<?> deadline = ctx.executor().schedule(() -> {
+            LOG.debug("Flink Insight HTTP: {} did not take its answer within {}; closing",
+                    ctx.channel().remoteAddress(), WRITE_TIMEOUT);
+            ctx.close();
+        }, WRITE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         written.addListener((ChannelFutureListener) f -> {
+            deadline.cancel(false);
             reply.afterWrite().run();
             if (!keepAlive || !f.isSuccess()) {
                 f.channel().close();

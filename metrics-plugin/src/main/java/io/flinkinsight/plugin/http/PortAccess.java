@@ -70,10 +70,10 @@ public final class PortAccess {
                     + "' is invalid; expected open, loopback or token");
         }
         String t = token.trim();
-        if (m == Mode.TOKEN && (t.length() < MIN_TOKEN_LENGTH || !t.chars().allMatch(c -> c > 0x20 && c < 0x7f))) {
+        if (m == Mode.TOKEN && (t.length() < MIN_TOKEN_LENGTH || !t.chars().allMatch(PortAccess::isCookieOctet))) {
             throw new IllegalArgumentException(keyPrefix + "http.token must be at least " + MIN_TOKEN_LENGTH
-                    + " printable ASCII characters without spaces when " + keyPrefix + "http.access is token"
-                    + " (the value is not shown)");
+                    + " printable ASCII characters without spaces, '\"', ',', ';' or '\\' when " + keyPrefix
+                    + "http.access is token (the value is not shown)");
         }
         Set<String> allowed = new LinkedHashSet<>();
         for (String origin : origins.split(",")) {
@@ -82,6 +82,11 @@ public final class PortAccess {
             }
         }
         return new PortAccess(m, m == Mode.TOKEN ? t.getBytes(StandardCharsets.US_ASCII) : new byte[0], allowed);
+    }
+
+    /** RFC 6265's cookie-octet: what a cookie value may hold, so the token survives the login cookie. */
+    private static boolean isCookieOctet(int c) {
+        return c > 0x20 && c < 0x7f && c != '"' && c != ',' && c != ';' && c != '\\';
     }
 
     private static String origin(String origin, String keyPrefix) {
@@ -110,14 +115,16 @@ public final class PortAccess {
         if (target.path().equals(RequestRouter.METRICS_PATH)) {
             return null;
         }
-        if (isCrossSite(headers) && allowedOrigin(headers) == null) {
+        if ((isCrossSite(headers) || isOtherOrigin(headers)) && allowedOrigin(headers) == null) {
             return HttpReply.error(HttpResponseStatus.FORBIDDEN, "a page of another site may not use this port;"
                     + " allow its origin with metrics.reporter.insight.http.allowed-origins");
         }
         switch (mode) {
             case LOOPBACK:
+                // A page whose name was re-resolved to 127.0.0.1 (DNS rebinding) reaches loopback too: only names
+                // that cannot be re-resolved by a page's site are accepted.
                 if (!(remote instanceof InetSocketAddress address) || address.getAddress() == null
-                        || !address.getAddress().isLoopbackAddress()) {
+                        || !address.getAddress().isLoopbackAddress() || !isLoopbackHost(headers)) {
                     return HttpReply.error(HttpResponseStatus.FORBIDDEN, "this port serves the panel, its API and"
                             + " Flink's dashboard only to loopback (metrics.reporter.insight.http.access: loopback);"
                             + " /metrics is open");
@@ -158,6 +165,36 @@ public final class PortAccess {
             return null;
         }
         return allowedOrigins.contains(origin.trim().toLowerCase(Locale.ROOT)) ? origin.trim() : null;
+    }
+
+    /**
+     * A GET carrying an {@code Origin} other than the port's own: browsers send one on cross-origin requests that
+     * ask to read the answer, also over plain HTTP, where they send no {@code Sec-Fetch-*} headers.
+     */
+    private static boolean isOtherOrigin(HttpHeaders headers) {
+        String origin = headers.get(HttpHeaderNames.ORIGIN);
+        String host = headers.get(HttpHeaderNames.HOST);
+        if (origin == null) {
+            return false;
+        }
+        String o = origin.trim().toLowerCase(Locale.ROOT);
+        String h = host == null ? "" : host.trim().toLowerCase(Locale.ROOT);
+        return !(o.equals("http://" + h) || o.equals("https://" + h));
+    }
+
+    /** Whether the request names the port by a loopback address or {@code localhost}, not by a DNS name. */
+    private static boolean isLoopbackHost(HttpHeaders headers) {
+        String host = headers.get(HttpHeaderNames.HOST);
+        if (host == null) {
+            return true; // HTTP/1.0 without Host: not a browser
+        }
+        String h = host.trim().toLowerCase(Locale.ROOT);
+        if (h.startsWith("[")) {
+            return h.startsWith("[::1]");
+        }
+        int colon = h.indexOf(':');
+        String name = colon < 0 ? h : h.substring(0, colon);
+        return name.equals("localhost") || name.matches("127(\\.[0-9]{1,3}){3}");
     }
 
     /** A browser's request from a page of another site, other than following a link to the port. */

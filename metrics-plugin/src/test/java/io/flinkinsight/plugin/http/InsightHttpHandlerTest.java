@@ -211,10 +211,13 @@ class InsightHttpHandlerTest {
 
     @Test
     void noAnswerCarriesCorsHeadersByDefault() {
-        FullHttpResponse r = http.get("/api/v1/echo", "Origin: http://evil.example\r\n");
+        FullHttpResponse own = http.get("/api/v1/echo", "Origin: http://x\r\n");
+        FullHttpResponse other = http.get("/api/v1/echo", "Origin: http://evil.example\r\n");
 
-        assertThat(r.status().code()).isEqualTo(200);
-        assertThat(r.headers().contains("Access-Control-Allow-Origin")).isFalse();
+        assertThat(own.status().code()).isEqualTo(200);
+        assertThat(own.headers().contains("Access-Control-Allow-Origin")).isFalse();
+        assertThat(other.status().code()).as("another origin's page").isEqualTo(403);
+        assertThat(other.headers().contains("Access-Control-Allow-Origin")).isFalse();
     }
 
     @Test
@@ -355,5 +358,17 @@ class InsightHttpHandlerTest {
         HttpReply third = router.route(metrics, headers).join();
         assertThat(third.status().code()).isEqualTo(200);
         third.discard();
+    }
+
+    @Test
+    void requestsAfterConnectionCloseAreNeitherAnsweredNorQueued() {
+        TestingHttpChannel c = channel(DIRECT);
+        List<FullHttpResponse> r = c.send("GET /api/v1/echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+
+        assertThat(r).hasSize(1);
+        // Nothing more is read from a connection about to close, so a client that keeps sending while it does not
+        // read its answer cannot make the decoders queue requests up.
+        assertThat(c.channel().config().isAutoRead()).isFalse();
+        assertThat(c.isOpen()).isFalse();
     }
 }

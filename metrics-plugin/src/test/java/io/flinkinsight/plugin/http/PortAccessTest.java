@@ -151,4 +151,37 @@ class PortAccessTest {
                     .contains("Access-Control-Allow-Origin")).isFalse();
         }
     }
+
+    @Test
+    void aPageOfAnotherOriginIsRefusedOverPlainHttpToo() throws Exception {
+        PortAccess open = PortAccess.OPEN;
+
+        // Over plain HTTP browsers send no Sec-Fetch-* headers, but a cross-origin read still carries Origin.
+        assertThat(open.refusal(target("/api/v1/jobs"), headers("Host", "jm:9250", "Origin", "http://evil.example"),
+                REMOTE).status().code()).isEqualTo(403);
+        assertThat(open.refusal(target("/api/v1/jobs"), headers("Host", "jm:9250", "Origin", "http://jm:9250"),
+                REMOTE)).isNull();
+        assertThat(open.refusal(target("/metrics"), headers("Host", "jm:9250", "Origin", "http://evil.example"),
+                REMOTE)).isNull();
+    }
+
+    @Test
+    void loopbackModeRefusesANameThatAPageCouldReResolveToLoopback() throws Exception {
+        PortAccess access = PortAccess.parse("loopback", "", "", PREFIX);
+
+        assertThat(access.refusal(target("/api/v1/jobs"), headers("Host", "evil.example:9250"), LOOPBACK)
+                .status().code()).as("DNS rebinding").isEqualTo(403);
+        for (String host : new String[] {"localhost:9250", "127.0.0.1:9250", "127.0.0.2", "[::1]:9250"}) {
+            assertThat(access.refusal(target("/api/v1/jobs"), headers("Host", host), LOOPBACK)).as(host).isNull();
+        }
+    }
+
+    @Test
+    void tokensThatACookieCannotCarryAreRefused() {
+        for (String token : new String[] {"abcdefgh,ijklmnop", "abcdefgh;ijklmnop", "abcdefgh\"ijklmnop",
+                "abcdefgh\\ijklmnop"}) {
+            assertThatThrownBy(() -> PortAccess.parse("token", token, "", PREFIX)).as(token)
+                    .hasMessageContaining(PREFIX + "http.token").hasMessageNotContaining(token);
+        }
+    }
 }
