@@ -168,18 +168,24 @@ public final class PortAccess {
     }
 
     /**
-     * A GET carrying an {@code Origin} other than the port's own: browsers send one on cross-origin requests that
-     * ask to read the answer, also over plain HTTP, where they send no {@code Sec-Fetch-*} headers.
+     * A request carrying an {@code Origin} other than the port's own, from a browser that sent no
+     * {@code Sec-Fetch-Site} (browsers send that only over HTTPS and to localhost, and it says more; module scripts
+     * carry {@code Origin} even from the port's own page). The port's own is the {@code Host} it was asked as, or
+     * the {@code X-Forwarded-Host} a reverse proxy that rewrites {@code Host} passes on.
      */
     private static boolean isOtherOrigin(HttpHeaders headers) {
         String origin = headers.get(HttpHeaderNames.ORIGIN);
-        String host = headers.get(HttpHeaderNames.HOST);
-        if (origin == null) {
+        if (origin == null || headers.get("Sec-Fetch-Site") != null) {
             return false;
         }
         String o = origin.trim().toLowerCase(Locale.ROOT);
-        String h = host == null ? "" : host.trim().toLowerCase(Locale.ROOT);
-        return !(o.equals("http://" + h) || o.equals("https://" + h));
+        for (String host : new String[] {headers.get(HttpHeaderNames.HOST), headers.get("X-Forwarded-Host")}) {
+            String h = host == null ? "" : host.split(",")[0].trim().toLowerCase(Locale.ROOT);
+            if (!h.isEmpty() && (o.equals("http://" + h) || o.equals("https://" + h))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether the request names the port by a loopback address or {@code localhost}, not by a DNS name. */

@@ -163,6 +163,11 @@ class PortAccessTest {
                 REMOTE)).isNull();
         assertThat(open.refusal(target("/metrics"), headers("Host", "jm:9250", "Origin", "http://evil.example"),
                 REMOTE)).isNull();
+        // Behind a reverse proxy that rewrites Host, the page's own module scripts carry the proxy's origin.
+        assertThat(open.refusal(target("/main.js"), headers("Host", "127.0.0.1:9250", "X-Forwarded-Host",
+                "ops.example", "Origin", "https://ops.example"), REMOTE)).isNull();
+        assertThat(open.refusal(target("/main.js"), headers("Host", "127.0.0.1:9250", "Sec-Fetch-Site",
+                "same-origin", "Sec-Fetch-Mode", "cors", "Origin", "https://ops.example"), REMOTE)).isNull();
     }
 
     @Test
