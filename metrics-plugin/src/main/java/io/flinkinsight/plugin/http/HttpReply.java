@@ -5,6 +5,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpResponseStatus;
 
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A response before it becomes Netty's: status, content type, body and extra headers. Owns {@code body} until it is
@@ -51,7 +52,7 @@ public record HttpReply(
     }
 
     private static Runnable once(Runnable action) {
-        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean done = new AtomicBoolean();
         return () -> {
             if (done.compareAndSet(false, true)) {
                 action.run();

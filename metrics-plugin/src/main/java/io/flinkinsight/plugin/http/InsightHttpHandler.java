@@ -243,13 +243,16 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
             written = ctx.writeAndFlush(response);
         }
         // A reader too slow to take the answer in time loses the connection, which frees what the answer holds.
-        ScheduledFuture<?> deadline = ctx.executor().schedule(() -> {
+        // Most answers are written by the flush itself; only one still under way needs the timer.
+        ScheduledFuture<?> deadline = written.isDone() ? null : ctx.executor().schedule(() -> {
             LOG.debug("Flink Insight HTTP: {} did not take its answer within {}; closing",
                     ctx.channel().remoteAddress(), WRITE_TIMEOUT);
             ctx.close();
         }, WRITE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         written.addListener((ChannelFutureListener) f -> {
-            deadline.cancel(false);
+            if (deadline != null) {
+                deadline.cancel(false);
+            }
             reply.afterWrite().run();
             if (!keepAlive || !f.isSuccess()) {
                 f.channel().close();

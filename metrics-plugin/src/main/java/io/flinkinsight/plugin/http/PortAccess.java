@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Who may use what on the port. {@code /metrics} answers whoever reaches the port, as Flink's PrometheusReporter
@@ -37,6 +38,7 @@ public final class PortAccess {
     static final String TOKEN_COOKIE = "flink-insight-token";
     static final String TOKEN_PARAMETER = "token";
     private static final int MIN_TOKEN_LENGTH = 16;
+    private static final Pattern LOOPBACK_IPV4 = Pattern.compile("127(\\.[0-9]{1,3}){3}");
 
     /** Everyone, no token, no other origin: the defaults. */
     public static final PortAccess OPEN = new PortAccess(Mode.OPEN, new byte[0], Set.of());
@@ -200,7 +202,7 @@ public final class PortAccess {
         }
         int colon = h.indexOf(':');
         String name = colon < 0 ? h : h.substring(0, colon);
-        return name.equals("localhost") || name.matches("127(\\.[0-9]{1,3}){3}");
+        return name.equals("localhost") || LOOPBACK_IPV4.matcher(name).matches();
     }
 
     /** A browser's request from a page of another site, other than following a link to the port. */

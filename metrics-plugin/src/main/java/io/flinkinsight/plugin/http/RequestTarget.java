@@ -44,13 +44,7 @@ public record RequestTarget(List<String> segments, boolean trailingSlash, QueryP
         int q = uri.indexOf('?');
         String rawPath = q < 0 ? uri : uri.substring(0, q);
         String rawQuery = q < 0 ? "" : uri.substring(q + 1);
-        for (int i = 0; i < rawPath.length(); i++) {
-            char c = rawPath.charAt(i);
-            if (c != '/' && c != '%' && PATH_CHARACTERS.indexOf(c) < 0) {
-                throw (c < 0x20 || c == 0x7f ? TargetRefusal.CONTROL_CHARACTER : TargetRefusal.ILLEGAL_CHARACTER)
-                        .refuse();
-            }
-        }
+        checkRawCharacters(rawPath, "/%");
         String[] raw = rawPath.substring(1).split("/", -1);
         boolean trailingSlash = raw[raw.length - 1].isEmpty();
         List<String> segments = new ArrayList<>(raw.length);
@@ -68,6 +62,17 @@ public record RequestTarget(List<String> segments, boolean trailingSlash, QueryP
     /** Whether the path is {@code prefix} itself or lies under it: {@code ["flink"]} matches /flink and /flink/x. */
     public boolean startsWith(List<String> prefix) {
         return segments.size() >= prefix.size() && segments.subList(0, prefix.size()).equals(prefix);
+    }
+
+    /** Refuses a character of {@code raw} that is neither a path character nor one of {@code alsoAllowed}. */
+    private static void checkRawCharacters(String raw, String alsoAllowed) throws TargetRefusal.Refused {
+        for (int i = 0; i < raw.length(); i++) {
+            char c = raw.charAt(i);
+            if (PATH_CHARACTERS.indexOf(c) < 0 && alsoAllowed.indexOf(c) < 0) {
+                throw (c < 0x20 || c == 0x7f ? TargetRefusal.CONTROL_CHARACTER : TargetRefusal.ILLEGAL_CHARACTER)
+                        .refuse();
+            }
+        }
     }
 
     private static String segment(String raw) throws TargetRefusal.Refused {
@@ -103,13 +108,7 @@ public record RequestTarget(List<String> segments, boolean trailingSlash, QueryP
             if (++count > MAX_QUERY_PARAMETERS) {
                 throw TargetRefusal.TOO_MANY_PARAMETERS.refuse();
             }
-            for (int i = 0; i < pair.length(); i++) {
-                char c = pair.charAt(i);
-                if (c != '%' && c != '/' && c != '?' && PATH_CHARACTERS.indexOf(c) < 0) {
-                    throw (c < 0x20 || c == 0x7f ? TargetRefusal.CONTROL_CHARACTER : TargetRefusal.ILLEGAL_CHARACTER)
-                            .refuse();
-                }
-            }
+            checkRawCharacters(pair, "/?%");
             int eq = pair.indexOf('=');
             String name = decode(eq < 0 ? pair : pair.substring(0, eq), true);
             String value = eq < 0 ? "" : decode(pair.substring(eq + 1), true);

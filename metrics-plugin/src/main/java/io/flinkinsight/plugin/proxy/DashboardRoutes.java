@@ -23,10 +23,14 @@ final class DashboardRoutes {
     /** The proxy's place on the port: {@code /flink/...} is Flink's {@code /...}. */
     static final String PREFIX = "flink";
 
-    /** A route of Flink's REST API: its template (Flink's own spelling) and why the dashboard needs it. */
-    record Route(String template, String why) {
-        private List<String> parts() {
-            return List.of(template.substring(1).split("/"));
+    /**
+     * A route of Flink's REST API: its template (Flink's own spelling) and why the dashboard needs it.
+     *
+     * @param parts the template's segments, split once
+     */
+    record Route(String template, String why, List<String> parts) {
+        Route(String template, String why) {
+            this(template, why, List.of(template.substring(1).split("/")));
         }
     }
 

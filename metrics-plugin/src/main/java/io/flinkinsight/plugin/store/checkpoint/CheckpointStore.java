@@ -24,7 +24,7 @@ public final class CheckpointStore {
     private final long maxBytes;
     private final HashMap<String, Long> bytesByJob = new HashMap<>();
     private long heldBytes;
-    private long evictedForBudget;
+    private long evictedCount;
     /** In write order (a write moves its job last): the job written least recently is evicted first. */
     private final LinkedHashMap<String, ArrayDeque<CheckpointRecord>> byJob = new LinkedHashMap<>();
 
@@ -87,7 +87,7 @@ public final class CheckpointStore {
         byJob.remove(jobId);
         Long bytes = bytesByJob.remove(jobId);
         heldBytes -= bytes == null ? 0 : bytes;
-        evictedForBudget++;
+        evictedCount++;
     }
 
     private void keepWithinBudget(String writtenJob, ArrayDeque<CheckpointRecord> written) {
@@ -103,7 +103,7 @@ public final class CheckpointStore {
             long bytes = written.pollFirst().estimatedBytes();
             heldBytes -= bytes;
             jobBytes -= bytes;
-            evictedForBudget++;
+            evictedCount++;
         }
         bytesByJob.put(writtenJob, jobBytes);
     }
@@ -115,7 +115,7 @@ public final class CheckpointStore {
 
     /** Jobs and checkpoints dropped to keep the store within its counts and its byte budget. */
     public synchronized long evicted() {
-        return evictedForBudget;
+        return evictedCount;
     }
 
     private static void dropOldSubtaskDetail(ArrayDeque<CheckpointRecord> checkpoints) {
