@@ -19,7 +19,7 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { checks, launchChromium } from './lib/e2e.mjs';
 
 const base = (process.env.INSIGHT_URL ?? '').replace(/\/+$/, '');
 const flinkRest = (process.env.FLINK_REST_URL ?? '').replace(/\/+$/, '');
@@ -29,21 +29,10 @@ if (!base || !flinkRest) {
   process.exit(2);
 }
 const shots = process.env.SCREENSHOT_DIR;
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WAIT_MS = Number(process.env.E2E_WAIT_MS ?? 20_000);
 const PREFIX = '/insight';
 
-const failures = [];
-let passed = 0;
-function check(name, ok, detail = '') {
-  if (ok) {
-    passed++;
-    console.log(`ok   ${name}`);
-  } else {
-    failures.push(`${name}${detail ? `: ${detail}` : ''}`);
-    console.log(`FAIL ${name}${detail ? `: ${detail}` : ''}`);
-  }
-}
+const { check, finish } = checks();
 function info(text) {
   console.log(`     ${text}`);
 }
@@ -351,11 +340,7 @@ const stateBefore = jobId ? await jobState(jobId).catch((e) => `unknown (${e.mes
 check('the job is RUNNING before the attempts', stateBefore === 'RUNNING', `${jobId}: ${stateBefore}`);
 
 const servers = [];
-const browser = await chromium.launch({
-  executablePath,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 try {
   // 1. Other sites.
   const attackers = [await startAttacker('127.0.0.1', jobId), await startAttacker('127.0.0.2', jobId)].filter(Boolean);
@@ -491,9 +476,4 @@ try {
   await Promise.all(servers.map(close));
 }
 
-console.log(`\n${passed} passed, ${failures.length} failed`);
-if (failures.length) {
-  console.log('failed:');
-  for (const f of failures) console.log(`  - ${f}`);
-  process.exit(1);
-}
+finish();

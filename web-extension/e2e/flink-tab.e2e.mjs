@@ -11,7 +11,7 @@
 // opens the panel, and the panel links back to the dashboard. Prints each check; exits 1 if any failed.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { checks, launchChromium } from './lib/e2e.mjs';
 
 const base = (process.env.INSIGHT_URL ?? '').replace(/\/+$/, '');
 if (!base) {
@@ -19,20 +19,9 @@ if (!base) {
   process.exit(2);
 }
 const shots = process.env.SCREENSHOT_DIR;
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WAIT_MS = Number(process.env.E2E_WAIT_MS ?? 20_000);
 
-const failures = [];
-let passed = 0;
-function check(name, ok, detail = '') {
-  if (ok) {
-    passed++;
-    console.log(`ok   ${name}`);
-  } else {
-    failures.push(`${name}${detail ? `: ${detail}` : ''}`);
-    console.log(`FAIL ${name}${detail ? `: ${detail}` : ''}`);
-  }
-}
+const { check, finish } = checks();
 
 /** A URL relative to the page's base: no scheme, no leading slash (which would leave a path prefix). */
 function relative(url) {
@@ -44,11 +33,7 @@ const dashboardPath = overview.flinkDashboardPath;
 check('the hub names the path of its copy of Flink\'s dashboard', typeof dashboardPath === 'string' && dashboardPath.startsWith('/'),
   JSON.stringify(dashboardPath));
 
-const browser = await chromium.launch({
-  executablePath,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   const dialogs = [];
@@ -129,5 +114,4 @@ try {
   await browser.close();
 }
 
-console.log(`${passed} passed, ${failures.length} failed`);
-process.exit(failures.length ? 1 : 0);
+finish();

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './lib/e2e.mjs';
 
 const base = (process.env.INSIGHT_URL ?? '').replace(/\/+$/, '');
 if (!base) {
@@ -18,7 +18,6 @@ if (!base) {
   process.exit(2);
 }
 const runs = Math.min(20, Math.max(1, Number(process.env.RUNS ?? 5)));
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'insight-web');
 
 function initialScripts() {
@@ -55,11 +54,7 @@ async function timeToFirstChart(browser) {
 }
 
 const scripts = initialScripts();
-const browser = await chromium.launch({
-  executablePath,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 const times = [];
 try {
   for (let i = 0; i < runs; i++) times.push(await timeToFirstChart(browser));

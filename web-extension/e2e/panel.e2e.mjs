@@ -13,7 +13,7 @@
 import { execSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { checks, launchChromium } from './lib/e2e.mjs';
 
 const base = (process.env.INSIGHT_URL ?? '').replace(/\/+$/, '');
 if (!base) {
@@ -24,20 +24,9 @@ const downUrl = process.env.INSIGHT_DOWN_URL?.replace(/\/+$/, '');
 // A shell command that stops the hub (the integration test passes one that stops the JobManager it started).
 const stopHook = process.env.INSIGHT_STOP_HOOK;
 const shots = process.env.SCREENSHOT_DIR;
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WAIT_MS = Number(process.env.E2E_WAIT_MS ?? 20_000);
 
-const failures = [];
-let passed = 0;
-function check(name, ok, detail = '') {
-  if (ok) {
-    passed++;
-    console.log(`ok   ${name}`);
-  } else {
-    failures.push(`${name}${detail ? `: ${detail}` : ''}`);
-    console.log(`FAIL ${name}${detail ? `: ${detail}` : ''}`);
-  }
-}
+const { check, finish } = checks();
 
 async function getJson(path) {
   const response = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(10_000) });
@@ -96,12 +85,7 @@ async function screenshot(page, name) {
   }
 }
 
-const browser = await chromium.launch({
-  executablePath,
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 try {
   const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
   context.setDefaultTimeout(WAIT_MS);
@@ -252,9 +236,4 @@ try {
   await browser.close();
 }
 
-console.log(`\n${passed} passed, ${failures.length} failed`);
-if (failures.length) {
-  console.log('failed:');
-  for (const f of failures) console.log(`  - ${f}`);
-  process.exit(1);
-}
+finish();
