@@ -316,11 +316,26 @@ public final class InsightRuntime implements AutoCloseable {
         return s == null ? -1 : s.port();
     }
 
+    /**
+     * A sample in progress finishes within milliseconds; waiting for it means no thread of the plugin's class loader
+     * outlives close (a restart in the same JVM would otherwise find two samplers).
+     */
+    private void awaitSamplerExit() {
+        try {
+            if (!samplerThread.awaitTermination(2, TimeUnit.SECONDS)) {
+                LOG.warn("Flink Insight: the sampler did not stop within 2 s; leaving it as a daemon thread");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Stops the sampler, the server (its port is free on return) and the hub. */
     @Override
     public void close() {
         if (samplerThread != null) {
             samplerThread.shutdownNow();
+            awaitSamplerExit();
         }
         if (server != null) {
             server.close();
