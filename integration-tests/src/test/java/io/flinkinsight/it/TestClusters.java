@@ -8,28 +8,28 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Cluster set-ups shared by the integration tests: the built plugin jar, a private work dir, loopback ports. */
-final class TestClusters {
+public final class TestClusters {
 
     /** Away from the default 9250-9260, so a running demo on this machine does not collide with the tests. */
     static final String INSIGHT_PORTS = "19250-19290";
 
     private TestClusters() {}
 
-    static Path pluginJar() {
+    public static Path pluginJar() {
         Path jar = Path.of(System.getProperty("insight.plugin.jar", "../metrics-plugin/target/metrics-plugin.jar"));
         assertThat(jar).as("the built plugin jar (run the build first)").exists();
         return jar;
     }
 
     /** The built interactive-client jar, for the gateway's classpath (as if in its lib/). */
-    static Path clientJar() {
+    public static Path clientJar() {
         Path jar = Path.of(System.getProperty("insight.client.jar",
                 "../interactive-client/target/interactive-client.jar"));
         assertThat(jar).as("the built interactive-client jar (run the build first)").exists();
         return jar;
     }
 
-    static Path workDir(String name) {
+    public static Path workDir(String name) {
         try {
             Path root = Path.of(System.getProperty("insight.work", "target/clusters"));
             Files.createDirectories(root);
@@ -40,12 +40,12 @@ final class TestClusters {
     }
 
     /** JobManager, one TaskManager and the SQL Gateway, with the plugin in plugins/insight/. */
-    static LocalFlinkClusterBuilder withPlugin(String name) {
+    public static LocalFlinkClusterBuilder withPlugin(String name) {
         return withPlugin(name, INSIGHT_PORTS);
     }
 
     /** The same, with the plugin's HTTP servers in {@code insightPorts} (tests that run beside the others). */
-    static LocalFlinkClusterBuilder withPlugin(String name, String insightPorts) {
+    public static LocalFlinkClusterBuilder withPlugin(String name, String insightPorts) {
         return LocalFlinkCluster.builder()
                 .workDir(workDir(name))
                 .pluginJar(pluginJar())

@@ -33,7 +33,7 @@ class EcosystemMetricNamesTest {
         Set<String> exported = ExportedNames.fromARealScrape();
         // Sanity of the scrape itself: Flink's checkpoint statistics, latency tracking, the client, the plugin.
         assertThat(exported).contains("flink_jobmanager_job_lastCheckpointCompletedTimestamp",
-                "flink_taskmanager_job_latency_source_id_operator_id_operator_subtask_index_latency",
+                "flink_taskmanager_job_task_latency_source_id_operator_id_operator_subtask_index_latency",
                 "flink_insight_client_queries_e2eLatencyMs", "flink_insight_client_queries_e2eLatencyMs_count",
                 "flink_insight_history_series_evicted_total", "flink_insight_scrapes_refused_total");
         // Summaries without _sum, as in Flink's reporter (README, "Compatibility"): a dashboard must not use it.

@@ -18,6 +18,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.plugin.PluginUtils;
 import org.apache.flink.runtime.checkpoint.DefaultCheckpointStatsTracker;
 import org.apache.flink.runtime.clusterframework.types.ResourceID;
+import org.apache.flink.runtime.executiongraph.ExecutionAttemptID;
 import org.apache.flink.runtime.jobgraph.OperatorID;
 import org.apache.flink.runtime.metrics.MetricRegistryConfiguration;
 import org.apache.flink.runtime.metrics.MetricRegistryImpl;
@@ -76,8 +77,8 @@ final class ExportedNames {
 
             TaskManagerJobMetricGroup tmJob = TaskManagerMetricGroup.createTaskManagerMetricGroup(
                     registry, "tm-host", ResourceID.generate()).addJob(jobId, "orders");
-            // As AbstractStreamOperator does: a "latency" group under the TaskManager's job group.
-            new LatencyStats(tmJob.addGroup("latency"), 128, 0, new OperatorID(), LatencyStats.Granularity.OPERATOR)
+            // As AbstractStreamOperator does: a "latency" group under the task's group.
+            new LatencyStats(tmJob.addTask(ExecutionAttemptID.randomId(), "keyed-aggregation").addGroup("latency"), 128, 0, new OperatorID(), LatencyStats.Granularity.OPERATOR)
                     .reportLatency(new LatencyMarker(System.currentTimeMillis() - 5, new OperatorID(), 0));
 
             ClientMetrics client = new ClientMetrics().registerOn(new InsightClientMetricGroup(registry, "gw-host"));
