@@ -1,8 +1,5 @@
 package io.flinkinsight.harness;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -103,16 +100,7 @@ final class JdbcDriver {
             }
             return jars;
         }
-        Properties recorded = new Properties();
-        try (InputStream in = JdbcDriver.class.getResourceAsStream("harness.properties")) {
-            if (in == null) {
-                throw new IllegalStateException("harness.properties is missing from the harness jar");
-            }
-            recorded.load(in);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return List.of(Path.of(recorded.getProperty("jdbc.driver.jar")), Path.of(recorded.getProperty("jdbc.slf4j.jar")),
-                Path.of(recorded.getProperty("jdbc.slf4j.binding.jar")));
+        return List.of(Path.of(HarnessProperties.get("jdbc.driver.jar")), Path.of(HarnessProperties.get("jdbc.slf4j.jar")),
+                Path.of(HarnessProperties.get("jdbc.slf4j.binding.jar")));
     }
 }
