@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Properties;
 
 /**
- * Flink's JDBC driver in its own class loader: the bundle carries Flink 2.3 classes that must not meet the Flink 2.2
- * classes on the classpath of the tests that use the harness. Loaded once per JVM.
+ * Flink's JDBC driver in its own class loader: the bundle carries Flink classes of its own that must not meet the
+ * Flink classes on the classpath of the tests that use the harness. Loaded once per JVM.
  */
 final class JdbcDriver {
 
