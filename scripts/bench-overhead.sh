@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Per-record overhead of the plugin: the CPU-bound chained-maps job (fromSequence -> 10 chained maps -> discarding sink,
-# parallelism 1) on a real Flink 2.2 cluster with the plugin (and a 1 Hz scraper on /metrics) vs without it,
-# interleaved rounds, ratio of median throughputs (target >= 0.99). Prints a Markdown table and writes it to
+# parallelism 1) on a real Flink cluster (the primary version) with the plugin (and a 1 Hz scraper on /metrics) vs
+# without it, interleaved rounds, ratio of median throughputs (target >= 0.99). Prints a Markdown table and writes it to
 # workloads/target/bench-overhead.md. Options: --rounds n, --records n, --warmup-records n, --output file,
 # --scrape false (the plugin without the 1 Hz scraper, to tell its own cost from the scrapes').
 # Defaults: 5 rounds of 200M records (after a 20M warm-up); every run starts a fresh cluster.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Scrape benchmark: one full GET /metrics (keep-alive, whole body read) for the same 10k and 100k operator metrics
-# registered into Flink 2.2.0's PrometheusReporter and into Flink Insight's reporter, with JMH (-prof gc plus a
+# registered into Flink's PrometheusReporter (of the primary version) and into Flink Insight's reporter, with JMH (-prof gc plus a
 # profiler that splits allocation between the scraping client and the server threads). Prints a markdown table.
 # Extra arguments go to JMH, e.g. `scripts/bench-scrape.sh -p series=10000`.
 set -euo pipefail

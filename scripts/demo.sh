@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# The demo: builds the plugin and the harness, starts a Flink 2.2 session cluster on 127.0.0.1 with the plugin
+# The demo: builds the plugin and the harness, starts a Flink session cluster on 127.0.0.1 with the plugin
 # (dashboard :8081, SQL Gateway :8083, Insight :9250-9260), runs a checkpointing streaming job (RocksDB,
 # incremental) and a trickle of short SQL queries through the gateway on the interactive client (its jar on the
 # gateway's classpath, execution.target = remote-interactive, its figures on the gateway's plugin at 9261-9270,
 # gathered by the hub), and prints the URLs. Ctrl-C stops everything it started. The panel is built with the
-# machine's Node (npm ci on first use). Options: --duration <seconds>, --work-dir <dir>, --no-plugin, --no-client.
+# machine's Node (npm ci on first use). Options: --duration <seconds>, --work-dir <dir>, --no-plugin, --no-client,
+# --flink-version <version> (default: the primary version, the root pom's flink.version; the others are the
+# submodules of flink-dist-local, e.g. 1.20.3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/prerequisites.sh
@@ -12,8 +14,20 @@ source scripts/lib/prerequisites.sh
 require_java_and_maven
 require_node
 
+# Another version's jars come from its own flink-dist-local submodule (resolved once, then from ~/.m2).
+dist_modules=flink-dist-local
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+  if [[ "${args[i]}" == "--flink-version" && $((i + 1)) -lt ${#args[@]} ]]; then
+    version="${args[i + 1]}"
+    if [[ -f "flink-dist-local/flink-$version/pom.xml" ]]; then
+      dist_modules="$dist_modules,flink-dist-local/flink-$version"
+    fi
+  fi
+done
+
 echo "Building the Flink jars, the plugin, the interactive client and the harness (mvn package, tests skipped) ..."
-mvn -q -B -DskipTests package -pl flink-dist-local,metrics-plugin,interactive-client,flink-harness -am
+mvn -q -B -DskipTests package -pl "$dist_modules",metrics-plugin,interactive-client,flink-harness -am
 
 classpath_file=flink-harness/target/demo-classpath.txt
 mvn -q -B -pl flink-harness dependency:build-classpath -Dmdep.includeScope=runtime \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates screenshots/ from a real cluster: runs the demo (Flink 2.2 with the plugin, the streaming job and the
-# short queries), lets history build up, then drives the panel in Debian's Chromium with the e2e script, which saves
+# Regenerates screenshots/ from a real cluster: runs the demo (the primary Flink version with the plugin, the streaming
+# job and the short queries), lets history build up, then drives the panel in Debian's Chromium with the e2e script, which saves
 # overview, jobs, a job's checkpoints, client and hub-unreachable views, and the Insight entry in Flink's dashboard. Stops the demo it started.
 # Environment: HISTORY_SECONDS (default 150) of workload before the shots.
 set -euo pipefail

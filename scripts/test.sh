@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs every test: unit tests, then the integration tests on a real Flink 2.2 session cluster (JobManager,
-# TaskManager and SQL Gateway as separate JVMs on 127.0.0.1) with the built plugin in plugins/insight/.
+# Runs every test: unit tests, then the integration tests on a real Flink session cluster of the primary version
+# (JobManager, TaskManager and SQL Gateway as separate JVMs on 127.0.0.1) with the built plugin in plugins/insight/,
+# and a smoke test on each older version (FlinkVersionsSmokeITCase). -Dinsight.flink.version=<version> runs the
+# integration tests on another version.
 # Installs what it needs on a fresh machine first.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,8 +1,5 @@
 package io.flinkinsight.harness;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -16,8 +13,8 @@ import java.util.List;
 import java.util.Properties;
 
 /**
- * Flink's JDBC driver in its own class loader: the bundle carries Flink 2.3 classes that must not meet the Flink 2.2
- * classes on the classpath of the tests that use the harness. Loaded once per JVM.
+ * Flink's JDBC driver in its own class loader: the bundle carries Flink classes of its own that must not meet the
+ * Flink classes on the classpath of the tests that use the harness. Loaded once per JVM.
  */
 final class JdbcDriver {
 
@@ -103,16 +100,7 @@ final class JdbcDriver {
             }
             return jars;
         }
-        Properties recorded = new Properties();
-        try (InputStream in = JdbcDriver.class.getResourceAsStream("harness.properties")) {
-            if (in == null) {
-                throw new IllegalStateException("harness.properties is missing from the harness jar");
-            }
-            recorded.load(in);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return List.of(Path.of(recorded.getProperty("jdbc.driver.jar")), Path.of(recorded.getProperty("jdbc.slf4j.jar")),
-                Path.of(recorded.getProperty("jdbc.slf4j.binding.jar")));
+        return List.of(Path.of(HarnessProperties.get("jdbc.driver.jar")), Path.of(HarnessProperties.get("jdbc.slf4j.jar")),
+                Path.of(HarnessProperties.get("jdbc.slf4j.binding.jar")));
     }
 }

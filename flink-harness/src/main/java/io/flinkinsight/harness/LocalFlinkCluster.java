@@ -18,7 +18,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A running Flink 2.2 session cluster on 127.0.0.1: JobManager, TaskManagers and optionally the SQL Gateway as
+ * A running Flink session cluster on 127.0.0.1: JobManager, TaskManagers and optionally the SQL Gateway as
  * separate JVMs, optionally with the Insight plugin. {@link #close()} (or JVM exit) stops exactly those JVMs.
  */
 public final class LocalFlinkCluster implements AutoCloseable {

@@ -132,10 +132,15 @@ public final class LocalFlinkClusterBuilder {
         return this;
     }
 
-    /** The Flink jars; default {@link FlinkDistribution#locate()}. */
+    /** The Flink jars; default {@link FlinkDistribution#locate()} (the version of {@code -Dinsight.flink.version}). */
     public LocalFlinkClusterBuilder distribution(FlinkDistribution flink) {
         this.distribution = flink;
         return this;
+    }
+
+    /** The Flink version to start, one of {@link FlinkDistribution#VERSIONS}; its jars must have been built. */
+    public LocalFlinkClusterBuilder flinkVersion(String version) {
+        return distribution(FlinkDistribution.locate(version));
     }
 
     /** The spec this builder describes, with the work dir created if it was not given. */

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Time and allocation of one full {@code GET /metrics} over a keep-alive connection, for the same operator metrics
- * registered into Flink 2.2.0's PrometheusReporter or into Flink Insight's metric reporter. Each parameter pair runs
+ * registered into Flink's PrometheusReporter (of the primary version) or into Flink Insight's metric reporter. Each parameter pair runs
  * in its own forked JVM, so the two HTTP servers never share a process.
  */
 @State(Scope.Benchmark)

@@ -28,7 +28,7 @@ public final class DemoWorkload {
     private DemoWorkload() {}
 
     /**
-     * Session options of the streaming job. They are job-level options in Flink 2.2, so they apply to this job only
+     * Session options of the streaming job. They are job-level options (since Flink 1.20), so they apply to this job only
      * and not to the short queries; tests may also pass them to the cluster with {@code config(...)}.
      */
     public static Map<String, String> streamingJobSettings() {

@@ -16,7 +16,7 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The demo: a Flink 2.2 session cluster with the Insight plugin on fixed ports (dashboard 8081, gateway 8083,
+ * The demo: a Flink session cluster (the primary version, or {@code --flink-version}) with the Insight plugin on fixed ports (dashboard 8081, gateway 8083,
  * Insight 9250-9260), a checkpointing streaming job and a trickle of short SQL queries, until Ctrl-C or
  * {@code --duration}. Everything it started is stopped on exit.
  */
@@ -64,9 +64,11 @@ public final class InsightDemo {
                     + " executor. Build it with: mvn -pl interactive-client -DskipTests package");
             client = null;
         }
-        out.println("Starting Flink 2.2 (JobManager, TaskManager, SQL Gateway) in " + work + " ...");
+        out.println("Starting Flink " + options.flinkVersion() + " (JobManager, TaskManager, SQL Gateway) in " + work
+                + " ...");
         long started = System.nanoTime();
         LocalFlinkClusterBuilder builder = LocalFlinkCluster.builder()
+                .flinkVersion(options.flinkVersion())
                 .workDir(work)
                 .pluginJar(plugin)
                 .taskManagers(1)

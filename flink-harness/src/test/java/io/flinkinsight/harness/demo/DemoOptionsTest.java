@@ -3,6 +3,7 @@ package io.flinkinsight.harness.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flinkinsight.harness.FlinkDistribution;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,15 @@ class DemoOptionsTest {
         assertThat(options.duration()).isNull();
         assertThat(options.pluginJar()).isEqualTo(DemoOptions.DEFAULT_PLUGIN_JAR);
         assertThat(options.workDir()).isEqualTo(DemoOptions.DEFAULT_WORK_DIR);
+        assertThat(options.flinkVersion()).isEqualTo(FlinkDistribution.PRIMARY_VERSION);
+    }
+
+    @Test
+    void flinkVersionIsOneTheHarnessKnows() {
+        assertThat(DemoOptions.parse("--flink-version", "1.20.3").flinkVersion()).isEqualTo("1.20.3");
+        assertThatThrownBy(() -> DemoOptions.parse("--flink-version", "1.19.0"))
+                .hasMessageContaining("--flink-version must be one of " + FlinkDistribution.VERSIONS)
+                .hasMessageContaining("usage:");
     }
 
     @Test
