@@ -1,8 +1,8 @@
 package io.flinkinsight.plugin.hub;
 
+import io.flinkinsight.plugin.FlinkCapabilities;
+import io.flinkinsight.plugin.store.InsightStores;
 import io.flinkinsight.plugin.store.RateLimitedLog;
-import io.flinkinsight.plugin.store.SeriesStore;
-import io.flinkinsight.plugin.store.job.JobStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,8 +27,8 @@ public final class Hub implements AutoCloseable {
     private static final long WARN_INTERVAL_MILLIS = 60_000;
 
     private final HubSettings settings;
-    private final SeriesStore series;
-    private final JobStore jobs;
+    private final InsightStores stores;
+    private final FlinkCapabilities flink;
     private final Clock clock;
     private final RateLimitedLog warnings;
     private final ScheduledExecutorService executor;
@@ -37,10 +37,10 @@ public final class Hub implements AutoCloseable {
     private long rounds; // started so far
     private volatile String restUrl;
 
-    private Hub(HubSettings settings, SeriesStore series, JobStore jobs, Clock clock) {
+    private Hub(HubSettings settings, InsightStores stores, FlinkCapabilities flink, Clock clock) {
         this.settings = settings;
-        this.series = series;
-        this.jobs = jobs;
+        this.stores = stores;
+        this.flink = flink;
         this.clock = clock;
         this.warnings = new RateLimitedLog(LOG, clock, WARN_INTERVAL_MILLIS);
         this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -50,12 +50,16 @@ public final class Hub implements AutoCloseable {
         });
         this.clients = settings.clients().isEmpty()
                 ? null
-                : new ClientGatherer(settings.clients(), series, clock);
+                : new ClientGatherer(settings.clients(), stores.series(), clock);
     }
 
-    /** Starts polling; returns at once (nothing is resolved or fetched on the caller's thread). */
-    public static Hub start(HubSettings settings, SeriesStore series, JobStore jobs, Clock clock) {
-        Hub hub = new Hub(settings, series, jobs, clock);
+    /**
+     * Starts polling; returns at once (nothing is resolved or fetched on the caller's thread).
+     *
+     * @param flink what Flink reports by itself; the hub fills in from REST what it does not
+     */
+    public static Hub start(HubSettings settings, InsightStores stores, FlinkCapabilities flink, Clock clock) {
+        Hub hub = new Hub(settings, stores, flink, clock);
         hub.executor.scheduleWithFixedDelay(
                 hub::pollRound,
                 FIRST_POLL_DELAY_MILLIS,
@@ -98,7 +102,8 @@ public final class Hub implements AutoCloseable {
                     return null; // logged once a minute by flinkRestUrl(); retried at the next round
                 }
                 LOG.info("Flink Insight hub polls Flink's REST API at {} every {}", url, settings.pollInterval());
-                poller = new HubPoller(new HttpRestSource(url), series, jobs, clock);
+                poller = new HubPoller(new HttpRestSource(url), stores.series(), stores.jobs(), stores.checkpoints(),
+                        flink, clock);
             }
         } catch (Throwable t) {
             warnings.warn("Flink Insight hub poll failed", t);

@@ -1,20 +1,25 @@
 package io.flinkinsight.plugin.hub;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.flinkinsight.plugin.FlinkCapabilities;
 import io.flinkinsight.plugin.hub.HubRound.BudgetSpent;
 import io.flinkinsight.plugin.hub.RestPayloads.JobOverview;
 import io.flinkinsight.plugin.hub.RestPayloads.Vertex;
 import io.flinkinsight.plugin.store.SeriesStore;
+import io.flinkinsight.plugin.store.checkpoint.CheckpointRecord;
+import io.flinkinsight.plugin.store.checkpoint.CheckpointStore;
 import io.flinkinsight.plugin.store.job.JobStore;
 
 import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
@@ -22,6 +27,12 @@ import java.util.regex.Pattern;
  * Gathers from Flink's REST API into the stores, one {@link HubRound} at a time (see {@link HubSeries} for what is
  * written). Bounded: at most {@value #MAX_REQUESTS_PER_POLL} requests per round, {@value #MAX_JOBS_PER_POLL} running
  * jobs (rotating when there are more) and {@value #MAX_VERTICES_PER_JOB} vertices each. Runs on the hub's thread only.
+ *
+ * <p>On a Flink that reports less by span and event (before 2.2, see {@link FlinkCapabilities}) it also fills in
+ * what REST gives: each running job's checkpoints ({@code /jobs/:jid/checkpoints}, the newest few per round with
+ * their tasks from {@code .../details/:cid}) and its status times ({@code timestamps} of {@code /jobs/:jid}); a job
+ * seen ended is read once more ({@value #MAX_ENDED_JOBS_PER_POLL} per round), so a job shorter than the poll interval
+ * still gets its transitions and last checkpoints.
  */
 final class HubPoller {
 
@@ -33,8 +44,16 @@ final class HubPoller {
     static final int MAX_LATENCY_IDS_PER_VERTEX = 64;
     /** Latency histograms come and go with sources; their ids are re-listed every this many rounds. */
     static final int LATENCY_DISCOVERY_EVERY = 6;
+    /** Ended jobs read a last time per round, newest first; the rest wait for later rounds. */
+    static final int MAX_ENDED_JOBS_PER_POLL = 8;
+    /** Checkpoints per job and round whose task details are read ({@code /checkpoints/details/:cid}). */
+    static final int MAX_CHECKPOINT_DETAILS_PER_JOB = 4;
+    /** Checkpoint ids per job remembered as read in full, so a history entry is read once. */
+    static final int MAX_READ_CHECKPOINTS_PER_JOB = 64;
     /** Flink's REST server refuses request lines over 4096 bytes; stay well below. */
     static final int MAX_QUERY_CHARS = 2_000;
+
+    private static final Set<String> ENDED = Set.of("FINISHED", "FAILED", "CANCELED");
 
     static final String VERTEX_METRICS =
             "numRecordsInPerSecond,numRecordsOutPerSecond,busyTimeMsPerSecond,backPressuredTimeMsPerSecond";
@@ -51,13 +70,44 @@ final class HubPoller {
     private final SeriesStore series;
     private final JobStore jobs;
     private final Clock clock;
+    private final CheckpointStore checkpoints;
+    private final boolean fillCheckpoints;
+    private final boolean fillJobStatus;
     private final Map<String, LatencyIds> latencyIds = new HashMap<>();
+    /** Ended jobs read a last time (or never needing it), oldest first; bounded like the overview. */
+    private final Set<String> endedJobsRead = boundedSet(MAX_OVERVIEW_JOBS);
+    /** Jobs whose checkpoints REST answered 404 for: they do not checkpoint; bounded like the overview. */
+    private final Set<String> notCheckpointing = boundedSet(MAX_OVERVIEW_JOBS);
+    /** Per job, the checkpoint ids read in full from REST; bounded in jobs and ids. */
+    private final Map<String, Set<Long>> checkpointsRead = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Set<Long>> eldest) {
+            return size() > MAX_JOBS_PER_POLL + MAX_ENDED_JOBS_PER_POLL;
+        }
+    };
 
-    HubPoller(RestSource rest, SeriesStore series, JobStore jobs, Clock clock) {
+    /**
+     * @param flink what Flink reports by itself: REST fills in checkpoints when its {@code Checkpoint} spans lack
+     *     phase detail, and job status times when it has no built-in job events
+     */
+    HubPoller(RestSource rest, SeriesStore series, JobStore jobs, CheckpointStore checkpoints,
+            FlinkCapabilities flink, Clock clock) {
         this.rest = rest;
         this.series = series;
         this.jobs = jobs;
+        this.checkpoints = checkpoints;
+        this.fillCheckpoints = !flink.checkpointSpanDetail();
+        this.fillJobStatus = !flink.builtInEvents();
         this.clock = clock;
+    }
+
+    private static <T> Set<T> boundedSet(int max) {
+        return Collections.newSetFromMap(new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<T, Boolean> eldest) {
+                return size() > max;
+            }
+        });
     }
 
     private record LatencyIds(long discoveredInRound, List<String> ids) {}
@@ -69,10 +119,14 @@ final class HubPoller {
     void poll(HubRound round) throws InterruptedException {
         long started = round.startedAt();
         try {
-            List<JobOverview> running = pollOverview(round);
+            List<JobOverview> ended = new ArrayList<>();
+            List<JobOverview> running = pollOverview(round, ended);
             List<String> taskManagers = pollTaskManagerList(round);
             for (JobOverview job : round.window(running, MAX_JOBS_PER_POLL)) {
                 pollJob(job, round);
+            }
+            for (JobOverview job : ended) {
+                readEndedJob(job, round);
             }
             latencyIds.keySet().retainAll(round.polledVertices());
             for (String tm : taskManagers) {
@@ -86,7 +140,9 @@ final class HubPoller {
         series.record(HubSeries.of(HubSeries.POLL_FAILURES), started, round.failures());
     }
 
-    private List<JobOverview> pollOverview(HubRound round) throws InterruptedException, BudgetSpent {
+    /** Polls the overview; returns the running jobs, newest first, and adds to {@code ended} those to read once. */
+    private List<JobOverview> pollOverview(HubRound round, List<JobOverview> ended)
+            throws InterruptedException, BudgetSpent {
         long now = round.startedAt();
         JsonNode root = fetch(round, "/jobs/overview");
         if (root == null) {
@@ -108,6 +164,9 @@ final class HubPoller {
             }
             if ("RUNNING".equals(job.state())) {
                 running.add(job);
+            } else if (i < keep && ENDED.contains(job.state()) && (fillCheckpoints || fillJobStatus)
+                    && ended.size() < MAX_ENDED_JOBS_PER_POLL && !endedJobsRead.contains(job.jobId())) {
+                ended.add(job);
             }
         }
         perState.forEach((state, n) -> series.record(HubSeries.of(HubSeries.CLUSTER_JOBS, "state", state), now, n));
@@ -125,6 +184,12 @@ final class HubPoller {
         Map<String, String> names = new LinkedHashMap<>();
         vertices.forEach(v -> names.put(v.id(), v.name()));
         jobs.onVertices(job.jobId(), names);
+        if (fillJobStatus) {
+            jobs.onRestStatusTimes(job.jobId(), RestPayloads.statusTimestamps(details));
+        }
+        if (fillCheckpoints) {
+            pollCheckpoints(job, round);
+        }
         for (Vertex v : vertices.subList(0, Math.min(vertices.size(), MAX_VERTICES_PER_JOB))) {
             String base = "/jobs/" + job.jobId() + "/vertices/" + v.id();
             JsonNode agg = fetch(round, base + "/subtasks/metrics?get=" + VERTEX_METRICS + "&agg=sum,max");
@@ -139,6 +204,64 @@ final class HubPoller {
             round.vertexPolled(cacheKey);
             pollLatency(base, cacheKey, job, v, round);
         }
+    }
+
+    /** The last read of a job that ended: its status times and its last checkpoints, once. */
+    private void readEndedJob(JobOverview job, HubRound round) throws InterruptedException, BudgetSpent {
+        boolean read = true;
+        if (fillJobStatus) {
+            JsonNode details = fetch(round, "/jobs/" + job.jobId());
+            if (details != null) {
+                jobs.onRestStatusTimes(job.jobId(), RestPayloads.statusTimestamps(details));
+            }
+            read = details != null;
+        }
+        if (fillCheckpoints) {
+            read &= pollCheckpoints(job, round);
+        }
+        if (read) {
+            endedJobsRead.add(job.jobId());
+        }
+    }
+
+    /**
+     * Reads a job's finished checkpoints from {@code /jobs/:jid/checkpoints} into the checkpoint store (which keeps
+     * a span's figures over these), the newest few not read before with their tasks; false when the request failed.
+     */
+    private boolean pollCheckpoints(JobOverview job, HubRound round) throws InterruptedException, BudgetSpent {
+        if (notCheckpointing.contains(job.jobId())) {
+            return true;
+        }
+        String base = "/jobs/" + job.jobId() + "/checkpoints";
+        JsonNode root;
+        try {
+            root = fetchOrThrow(round, base);
+        } catch (RestSource.NotFound e) {
+            notCheckpointing.add(job.jobId()); // Flink: "Checkpointing was not enabled"
+            return true;
+        }
+        if (root == null) {
+            return false;
+        }
+        Set<Long> read = checkpointsRead.computeIfAbsent(job.jobId(), id -> boundedSet(MAX_READ_CHECKPOINTS_PER_JOB));
+        int details = 0;
+        for (CheckpointRecord c : RestPayloads.checkpointHistory(root, job.jobId(), job.name())) {
+            if (read.contains(c.checkpointId())) {
+                continue;
+            }
+            CheckpointRecord full = c;
+            if (details < MAX_CHECKPOINT_DETAILS_PER_JOB) {
+                details++;
+                JsonNode d = fetch(round, base + "/details/" + c.checkpointId());
+                CheckpointRecord withTasks = d == null ? null : RestPayloads.checkpoint(d, job.jobId(), job.name());
+                if (withTasks != null) {
+                    full = withTasks;
+                    read.add(c.checkpointId());
+                }
+            }
+            checkpoints.addFromRest(full);
+        }
+        return true;
     }
 
     private void recordVertex(String name, Map<String, Map<String, Double>> values, String metric, String agg,
@@ -263,9 +386,22 @@ final class HubPoller {
 
     /** One request spent from the round's budget; a failure is counted in the round and answers null. */
     private JsonNode fetch(HubRound round, String pathAndQuery) throws InterruptedException, BudgetSpent {
+        try {
+            return fetchOrThrow(round, pathAndQuery);
+        } catch (RestSource.NotFound e) {
+            round.requestFailed("GET " + pathAndQuery, e);
+            return null;
+        }
+    }
+
+    /** As {@link #fetch}, but a 404 is thrown to the caller, for whom it is an answer, not a failure. */
+    private JsonNode fetchOrThrow(HubRound round, String pathAndQuery)
+            throws InterruptedException, BudgetSpent, RestSource.NotFound {
         round.spendRequest();
         try {
             return rest.get(pathAndQuery);
+        } catch (RestSource.NotFound e) {
+            throw e;
         } catch (IOException | RuntimeException e) {
             round.requestFailed("GET " + pathAndQuery, e);
             return null;

@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.runtime;
 
+import io.flinkinsight.plugin.FlinkCapabilities;
 import io.flinkinsight.plugin.ProcessRole;
 import io.flinkinsight.plugin.api.CheckpointsEndpoint;
 import io.flinkinsight.plugin.api.ClientEndpoint;
@@ -52,6 +53,7 @@ public final class InsightRuntime implements AutoCloseable {
 
     private final InsightConfiguration config;
     private final Clock clock;
+    private final FlinkCapabilities flink;
     private final long startedAtMillis;
     private final MetricIndex index;
     private final InsightStores stores;
@@ -68,9 +70,10 @@ public final class InsightRuntime implements AutoCloseable {
     InsightRuntime(InsightConfiguration config, Clock clock) {
         this.config = config;
         this.clock = clock;
+        this.flink = FlinkCapabilities.current();
         this.startedAtMillis = clock.millis();
         this.index = new MetricIndex(config.filterLabelValueCharacters());
-        this.stores = new InsightStores(config.storeSettings(), clock);
+        this.stores = new InsightStores(config.storeSettings(), clock, flink);
         this.writer = new ExpositionWriter(scrapeErrors, this::ownFigures);
         this.sampler = new MetricSampler(index, stores.series()::record, clock, config.historyResolution().toMillis());
         this.declaredRole = ProcessRole.declared(config.role());
@@ -84,7 +87,23 @@ public final class InsightRuntime implements AutoCloseable {
         }
         runtime.startSampler();
         runtime.startServer();
+        runtime.logCapabilities();
         return runtime;
+    }
+
+    /** One line on what this Flink does not report by itself, so an empty figure has its reason in the log. */
+    private void logCapabilities() {
+        StringBuilder missing = new StringBuilder();
+        for (FlinkCapabilities.Capability c : flink.list()) {
+            if (!c.available()) {
+                missing.append(missing.length() == 0 ? "" : "; ").append(c.name()).append(" (Flink ")
+                        .append(c.since()).append("+): ").append(c.whenMissing());
+            }
+        }
+        if (missing.length() > 0) {
+            LOG.info("Flink Insight on Flink {} (Java {}) lacks: {}", flink.flinkVersion(),
+                    Runtime.version().feature(), missing);
+        }
     }
 
     private void startSampler() {
@@ -173,7 +192,9 @@ public final class InsightRuntime implements AutoCloseable {
         }
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("role", role == null ? null : role.lowerCaseName());
-        o.put("flinkVersion", VersionInfo.flinkVersion());
+        o.put("flinkVersion", flink.flinkVersion());
+        o.put("javaVersion", Runtime.version().feature());
+        o.put("capabilities", flink.list());
         o.put("insightVersion", VersionInfo.insightVersion());
         o.put("startedAt", Instant.ofEpochMilli(startedAtMillis).toString());
         o.put("uptimeMs", clock.millis() - startedAtMillis);
@@ -263,7 +284,7 @@ public final class InsightRuntime implements AutoCloseable {
             synchronized (this) {
                 HubSettings settings = config.hubSettings();
                 if (ProcessRole.JOBMANAGER.equals(newRole) && settings.enabled() && hub == null && !closed) {
-                    hub = Hub.start(settings, stores.series(), stores.jobs(), clock);
+                    hub = Hub.start(settings, stores, flink, clock);
                 }
             }
         } catch (Throwable t) {

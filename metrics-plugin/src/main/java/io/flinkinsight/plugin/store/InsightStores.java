@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.store;
 
+import io.flinkinsight.plugin.FlinkCapabilities;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointParser;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointRecord;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointStore;
@@ -27,13 +28,16 @@ public final class InsightStores {
     private final JobStore jobs;
     private final LongAdder callbackFailures = new LongAdder();
     private final RateLimitedLog failureLog;
+    private final boolean spansHaveChildren;
 
-    public InsightStores(StoreSettings settings, Clock clock) {
+    /** @param flink what the loaded Flink gives: its spans' children are read only when they exist */
+    public InsightStores(StoreSettings settings, Clock clock, FlinkCapabilities flink) {
         this.series = new SeriesStore(settings, clock);
         this.checkpoints = new CheckpointStore(
                 settings.maxCheckpointsPerJob(), settings.maxJobs(), settings.maxCheckpointBytes());
         this.jobs = new JobStore(settings.maxJobs(), clock);
         this.failureLog = new RateLimitedLog(LOG, clock, WARN_INTERVAL_MILLIS);
+        this.spansHaveChildren = flink.spanChildren();
     }
 
     public SeriesStore series() {
@@ -53,7 +57,7 @@ public final class InsightStores {
         try {
             switch (span.getName()) {
                 case CheckpointParser.CHECKPOINT_SPAN -> {
-                    CheckpointRecord record = CheckpointParser.fromSpan(span);
+                    CheckpointRecord record = CheckpointParser.fromSpan(span, spansHaveChildren);
                     if (record != null) {
                         checkpoints.add(record);
                     }

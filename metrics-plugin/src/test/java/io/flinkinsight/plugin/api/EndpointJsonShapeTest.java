@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.api;
 
+import io.flinkinsight.plugin.FlinkCapabilities;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flinkinsight.plugin.http.JsonEndpoint;
@@ -39,7 +40,7 @@ class EndpointJsonShapeTest {
 
     @Test
     void checkpointsRenderWithFiguresTasksAndSubtasks() throws Exception {
-        InsightStores stores = new InsightStores(StoreSettings.defaults(), clock);
+        InsightStores stores = new InsightStores(StoreSettings.defaults(), clock, FlinkCapabilities.current());
         stores.onSpan(FlinkTelemetry.checkpointSpan(JOB_ID, 8, 1_000_000, 1_000_400, 5, 2));
 
         JsonNode cp = render(stores, "/api/v1/checkpoints", "job", JOB_ID).at("/jobs/0/checkpoints/0");
@@ -58,7 +59,7 @@ class EndpointJsonShapeTest {
 
     @Test
     void seriesPointsRenderAsTimestampValuePairs() throws Exception {
-        InsightStores stores = new InsightStores(StoreSettings.defaults(), clock);
+        InsightStores stores = new InsightStores(StoreSettings.defaults(), clock, FlinkCapabilities.current());
         SeriesKey key = new SeriesKey("m", List.of("host"), List.of("a"));
         stores.series().record(key, 1_999_000, 1.5);
         stores.series().record(key, 1_999_500, Double.NaN);
@@ -72,7 +73,7 @@ class EndpointJsonShapeTest {
 
     @Test
     void jobsAndClientRenderTheirDocumentedFields() throws Exception {
-        InsightStores stores = new InsightStores(StoreSettings.defaults(), clock);
+        InsightStores stores = new InsightStores(StoreSettings.defaults(), clock, FlinkCapabilities.current());
         stores.onEvent(FlinkTelemetry.jobStatus(JOB_ID, "CREATED", 1_000_000));
         stores.onEvent(FlinkTelemetry.jobStatus(JOB_ID, "FINISHED", 1_000_250));
 

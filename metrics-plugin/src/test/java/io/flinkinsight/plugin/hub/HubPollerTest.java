@@ -3,7 +3,9 @@ package io.flinkinsight.plugin.hub;
 import io.flinkinsight.plugin.store.SeriesKey;
 import io.flinkinsight.plugin.store.SeriesStore;
 import io.flinkinsight.plugin.store.StoreSettings;
+import io.flinkinsight.plugin.TestingCapabilities;
 import io.flinkinsight.plugin.store.TestingClock;
+import io.flinkinsight.plugin.store.checkpoint.CheckpointStore;
 import io.flinkinsight.plugin.store.job.JobStore;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +25,7 @@ class HubPollerTest {
     private final TestingClock clock = new TestingClock(1_795_321_760_000L);
     private final SeriesStore series = new SeriesStore(StoreSettings.defaults(), clock);
     private final JobStore jobs = new JobStore(10, clock);
+    private final CheckpointStore checkpoints = new CheckpointStore(100, 10);
 
     /** The hub's round {@code number}, started now with the full request budget. */
     private HubRound round(long number) {
@@ -37,7 +40,7 @@ class HubPollerTest {
     void aPollRecordsVertexRatesLatencyAndTaskManagerFigures() throws Exception {
         TestingRestSource rest = TestingRestSource.recordedCluster();
         HubRound outcome = round(1);
-        new HubPoller(rest, series, jobs, clock).poll(outcome);
+        new HubPoller(rest, series, jobs, checkpoints, TestingCapabilities.FLINK_2_2, clock).poll(outcome);
 
         assertThat(outcome.failures()).isZero();
         assertThat(latest(HubSeries.RECORDS_OUT, SOURCE, "Source: numbers -> double")).hasValue(839.6500000000001);
@@ -65,7 +68,7 @@ class HubPollerTest {
     @Test
     void latencyIdsAreListedOnceAndReusedUntilTheRediscoveryRound() throws Exception {
         TestingRestSource rest = TestingRestSource.recordedCluster();
-        HubPoller poller = new HubPoller(rest, series, jobs, clock);
+        HubPoller poller = new HubPoller(rest, series, jobs, checkpoints, TestingCapabilities.FLINK_2_2, clock);
         for (int i = 0; i < HubPoller.LATENCY_DISCOVERY_EVERY + 1; i++) {
             poller.poll(round(i + 1));
             clock.advance(10_000);
@@ -82,7 +85,7 @@ class HubPollerTest {
                 .route(p -> p.startsWith("/taskmanagers/"), "taskmanager-metrics.json");
 
         HubRound outcome = round(1);
-        new HubPoller(rest, series, jobs, clock).poll(outcome);
+        new HubPoller(rest, series, jobs, checkpoints, TestingCapabilities.FLINK_2_2, clock).poll(outcome);
 
         assertThat(outcome.failures()).isEqualTo(1);
         assertThat(outcome.firstFailure()).contains("/jobs/overview");
@@ -108,7 +111,7 @@ class HubPollerTest {
         };
 
         HubRound outcome = round(1);
-        new HubPoller(rest, series, new JobStore(100, clock), clock).poll(outcome);
+        new HubPoller(rest, series, new JobStore(100, clock), checkpoints, TestingCapabilities.FLINK_2_2, clock).poll(outcome);
 
         assertThat(outcome.requests()).isLessThanOrEqualTo(HubPoller.MAX_REQUESTS_PER_POLL);
         assertThat(requested).hasSizeLessThanOrEqualTo(HubPoller.MAX_REQUESTS_PER_POLL);

@@ -1,9 +1,10 @@
 package io.flinkinsight.plugin.hub;
 
+import io.flinkinsight.plugin.TestingCapabilities;
+import io.flinkinsight.plugin.store.InsightStores;
 import io.flinkinsight.plugin.store.SeriesStore;
 import io.flinkinsight.plugin.store.StoreSettings;
 import io.flinkinsight.plugin.store.TestingClock;
-import io.flinkinsight.plugin.store.job.JobStore;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -18,8 +19,9 @@ class HubTest {
         TestingClock clock = new TestingClock(0);
         // port 1 refuses connections: the polls fail fast, are counted, and the schedule goes on
         HubSettings settings = new HubSettings(true, "http://127.0.0.1:1", Duration.ofMillis(100), List.of());
-        SeriesStore series = new SeriesStore(StoreSettings.defaults(), clock);
-        Hub hub = Hub.start(settings, series, new JobStore(10, clock), clock);
+        InsightStores stores = new InsightStores(StoreSettings.defaults(), clock, TestingCapabilities.FLINK_2_2);
+        SeriesStore series = stores.series();
+        Hub hub = Hub.start(settings, stores, TestingCapabilities.FLINK_2_2, clock);
 
         Thread hubThread = null;
         long deadline = System.nanoTime() + 10_000_000_000L;

@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.store;
 
+import io.flinkinsight.plugin.FlinkCapabilities;
 import io.flinkinsight.plugin.api.JobsEndpoint;
 import io.flinkinsight.plugin.api.QueryParamsAccess;
 import org.apache.flink.events.Event;
@@ -18,7 +19,7 @@ class InsightStoresTest {
 
     @Test
     void spansAndEventsReachTheirStores() throws Exception {
-        InsightStores stores = new InsightStores(StoreSettings.defaults(), clock);
+        InsightStores stores = new InsightStores(StoreSettings.defaults(), clock, FlinkCapabilities.current());
         stores.onEvent(FlinkTelemetry.jobStatus(JOB_ID, "RUNNING", 900_000));
         stores.onEvent(FlinkTelemetry.checkpointEvent(JOB_ID, 1, 950_000, 2));
         stores.onSpan(FlinkTelemetry.checkpointSpan(JOB_ID, 1, 940_000, 950_000, 2, 1));
@@ -52,7 +53,7 @@ class InsightStoresTest {
             public String getSeverity() { return null; }
             public Map<String, Object> getAttributes() { return null; }
         };
-        InsightStores stores = new InsightStores(StoreSettings.defaults(), clock);
+        InsightStores stores = new InsightStores(StoreSettings.defaults(), clock, FlinkCapabilities.current());
         stores.onSpan(broken);
         stores.onEvent(nullName);
         stores.onSpan(null);

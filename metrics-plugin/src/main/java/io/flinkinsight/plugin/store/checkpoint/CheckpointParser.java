@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.store.checkpoint;
 
+import io.flinkinsight.plugin.FlinkCapabilities;
 import io.flinkinsight.plugin.store.Attributes;
 import org.apache.flink.events.Event;
 import org.apache.flink.traces.Span;
@@ -9,9 +10,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Turns Flink 2.2's {@code Checkpoint} span (with {@code Checkpoint_Task} / {@code Checkpoint_Subtask} children)
- * and {@code CheckpointEvent} into {@link CheckpointRecord}s. Names and attribute keys are those of
- * {@code DefaultCheckpointStatsTracker.logCheckpointStatistics}; the job id comes from {@code JobMetricGroup}.
+ * Turns Flink's {@code Checkpoint} span (with, since 2.2, {@code Checkpoint_Task} / {@code Checkpoint_Subtask}
+ * children and phase figures) and {@code CheckpointEvent} into {@link CheckpointRecord}s. Names and attribute keys are
+ * those of {@code DefaultCheckpointStatsTracker.logCheckpointStatistics}; the job id comes from {@code JobMetricGroup}.
+ * Before 2.2 a span has no {@code getChildren()}: it is only called when the loaded Flink has it.
  */
 public final class CheckpointParser {
 
@@ -28,8 +30,17 @@ public final class CheckpointParser {
 
     private CheckpointParser() {}
 
-    /** The record of a {@code Checkpoint} span, or null when it lacks a job id or checkpoint id. */
+    /** As {@link #fromSpan(Span, boolean)}, reading children when the loaded Flink's spans have them. */
     public static CheckpointRecord fromSpan(Span span) {
+        return fromSpan(span, FlinkCapabilities.current().spanChildren());
+    }
+
+    /**
+     * The record of a {@code Checkpoint} span, or null when it lacks a job id or checkpoint id.
+     *
+     * @param spansHaveChildren whether this Flink's {@code Span} has {@code getChildren()} (Flink 2.2+)
+     */
+    public static CheckpointRecord fromSpan(Span span, boolean spansHaveChildren) {
         Map<String, Object> a = span.getAttributes();
         String jobId = Attributes.jobId(a);
         Long id = Attributes.asLong(a, "checkpointId");
@@ -40,7 +51,7 @@ public final class CheckpointParser {
         Long checkpointedSize = Attributes.asLong(a, "checkpointedSize");
         List<TaskCheckpoint> tasks = new ArrayList<>();
         int[] subtaskBudget = {MAX_SUBTASKS_PER_CHECKPOINT};
-        for (Span child : span.getChildren()) {
+        for (Span child : spansHaveChildren ? span.getChildren() : List.<Span>of()) {
             if (tasks.size() >= MAX_TASKS) {
                 break;
             }

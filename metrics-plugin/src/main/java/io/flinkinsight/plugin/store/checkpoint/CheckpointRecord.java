@@ -15,7 +15,9 @@ import java.util.function.Function;
  * @param max the maximum over all subtasks of each phase figure
  * @param sum the sum over all subtasks of each phase figure
  * @param tasks per task details when the span detail level gives them, else empty
- * @param source "span" when the trace reporter delivered it, "event" when only the CheckpointEvent did
+ * @param source "span" when the trace reporter delivered it, "event" when only the CheckpointEvent did, "rest" when
+ *     only the hub read it from Flink's REST API (a Flink before 2.2, whose span carries fewer figures); a span's
+ *     record keeps "span" when REST filled in what it lacked
  */
 public record CheckpointRecord(
         String jobId,
@@ -64,6 +66,21 @@ public record CheckpointRecord(
 
     public boolean hasSubtaskDetail() {
         return tasks.stream().anyMatch(t -> !t.subtasks().isEmpty());
+    }
+
+    /**
+     * One report of this checkpoint from two sources: every figure this one gives, the others from {@code other}
+     * (the same checkpoint, e.g. from Flink's REST API); its tasks when it has any.
+     */
+    public CheckpointRecord orElse(CheckpointRecord other) {
+        return new CheckpointRecord(jobId, PhaseFigures.first(jobName, other.jobName), checkpointId,
+                PhaseFigures.first(status, other.status), PhaseFigures.first(type, other.type),
+                PhaseFigures.first(unaligned, other.unaligned), triggerTime > 0 ? triggerTime : other.triggerTime,
+                endTime > 0 ? endTime : other.endTime, PhaseFigures.first(durationMs, other.durationMs),
+                PhaseFigures.first(fullSize, other.fullSize),
+                PhaseFigures.first(checkpointedSize, other.checkpointedSize),
+                PhaseFigures.first(metadataSize, other.metadataSize), max.orElse(other.max), sum.orElse(other.sum),
+                tasks.isEmpty() ? other.tasks : tasks, source);
     }
 
     /** A copy without per-subtask details (per-task figures stay), to bound the memory of old checkpoints. */

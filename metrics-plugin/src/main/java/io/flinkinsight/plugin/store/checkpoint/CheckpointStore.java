@@ -39,7 +39,10 @@ public final class CheckpointStore {
         this.maxBytes = maxBytes;
     }
 
-    /** Keeps a checkpoint reported by span; replaces an event-only or earlier report of the same checkpoint. */
+    /**
+     * Keeps a checkpoint reported by span; replaces an event-only or earlier report of the same checkpoint, keeping
+     * what only the earlier report gave (figures Flink's REST API filled in on a Flink before 2.2).
+     */
     public synchronized void add(CheckpointRecord record) {
         ArrayDeque<CheckpointRecord> checkpoints = byJob.remove(record.jobId());
         if (checkpoints == null) {
@@ -153,13 +156,30 @@ public final class CheckpointStore {
         add(record);
     }
 
+    /**
+     * Keeps a checkpoint the hub read from Flink's REST API: fills in what an earlier report (span or event) of the
+     * same checkpoint lacks, never replacing what it gave, so no checkpoint counts twice.
+     */
+    public synchronized void addFromRest(CheckpointRecord record) {
+        ArrayDeque<CheckpointRecord> checkpoints = byJob.get(record.jobId());
+        if (checkpoints != null) {
+            for (CheckpointRecord existing : checkpoints) {
+                if (existing.checkpointId() == record.checkpointId()) {
+                    add(existing.orElse(record));
+                    return;
+                }
+            }
+        }
+        add(record);
+    }
+
     private static boolean replace(ArrayDeque<CheckpointRecord> checkpoints, CheckpointRecord record) {
         if (checkpoints.stream().noneMatch(c -> c.checkpointId() == record.checkpointId())) {
             return false;
         }
         List<CheckpointRecord> copy = new ArrayList<>(checkpoints.size());
         for (CheckpointRecord existing : checkpoints) {
-            copy.add(existing.checkpointId() == record.checkpointId() ? record : existing);
+            copy.add(existing.checkpointId() == record.checkpointId() ? record.orElse(existing) : existing);
         }
         checkpoints.clear();
         checkpoints.addAll(copy);

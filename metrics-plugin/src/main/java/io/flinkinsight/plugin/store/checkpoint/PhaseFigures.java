@@ -48,4 +48,21 @@ public record PhaseFigures(
                 processedDataBytes,
                 persistedDataBytes);
     }
+
+    /** These figures, each one not reported taken from {@code other}. */
+    public PhaseFigures orElse(PhaseFigures other) {
+        return new PhaseFigures(
+                first(stateSizeBytes, other.stateSizeBytes),
+                first(checkpointedSizeBytes, other.checkpointedSizeBytes),
+                first(startDelayMs, other.startDelayMs),
+                first(alignmentDurationMs, other.alignmentDurationMs),
+                first(syncDurationMs, other.syncDurationMs),
+                first(asyncDurationMs, other.asyncDurationMs),
+                first(processedDataBytes, other.processedDataBytes),
+                first(persistedDataBytes, other.persistedDataBytes));
+    }
+
+    static <T> T first(T value, T otherwise) {
+        return value != null ? value : otherwise;
+    }
 }

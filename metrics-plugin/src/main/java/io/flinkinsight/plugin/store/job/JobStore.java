@@ -78,6 +78,27 @@ public final class JobStore {
         e.touch();
     }
 
+    /**
+     * The {@code timestamps} of Flink's REST {@code /jobs/:jid} (from the hub, on a Flink without built-in job
+     * events): status to when the job last entered it. They become the job's transitions, in time order, unless
+     * events reported the job.
+     */
+    public synchronized void onRestStatusTimes(String jobId, Map<String, Long> statusTimes) {
+        Entry e = jobs.get(jobId);
+        if (e == null || e.fromEvents || statusTimes.isEmpty()) {
+            return;
+        }
+        List<Map.Entry<String, Long>> inOrder = new ArrayList<>(statusTimes.entrySet());
+        inOrder.sort(Map.Entry.comparingByValue());
+        e.transitions.clear();
+        e.droppedTransitions = 0;
+        e.firstStartTime = null;
+        e.firstSeenTime = null;
+        for (Map.Entry<String, Long> t : inOrder) {
+            e.addTransition(t.getKey(), t.getValue());
+        }
+    }
+
     /** Vertex names of a job, as the hub read them from {@code /jobs/:jid}. */
     public synchronized void onVertices(String jobId, Map<String, String> vertexNames) {
         Entry e = jobs.get(jobId);
