@@ -254,7 +254,7 @@ final class HubPoller {
                 details++;
                 JsonNode d = fetch(round, base + "/details/" + c.checkpointId());
                 CheckpointRecord withTasks = d == null ? null : RestPayloads.checkpoint(d, job.jobId(), job.name());
-                if (withTasks != null) {
+                if (withTasks != null && withTasks.checkpointId() == c.checkpointId()) {
                     full = withTasks;
                     read.add(c.checkpointId());
                 }

@@ -5,8 +5,13 @@ import io.flinkinsight.plugin.store.SeriesStore;
 import io.flinkinsight.plugin.store.StoreSettings;
 import io.flinkinsight.plugin.TestingCapabilities;
 import io.flinkinsight.plugin.store.TestingClock;
+import io.flinkinsight.plugin.store.checkpoint.CheckpointRecord;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointStore;
+import io.flinkinsight.plugin.store.checkpoint.PhaseFigures;
+import io.flinkinsight.plugin.store.checkpoint.TaskCheckpoint;
+import io.flinkinsight.plugin.store.job.JobRecord;
 import io.flinkinsight.plugin.store.job.JobStore;
+import io.flinkinsight.plugin.store.job.JobTransition;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -137,5 +142,92 @@ class HubPollerTest {
     void taskManagerIdsAreSafeInAPath() {
         assertThat(HubPoller.pathSegment("127.0.0.1:35827-4d5e1a")).isEqualTo("127.0.0.1:35827-4d5e1a");
         assertThat(HubPoller.pathSegment("a b/c")).isEqualTo("a%20b%2Fc");
+    }
+
+    private TestingRestSource withCheckpoints() {
+        return TestingRestSource.recordedCluster()
+                .route(p -> p.contains("/checkpoints/details/"), "checkpoint-details.json")
+                .route(p -> p.endsWith("/checkpoints"), "job-checkpoints.json");
+    }
+
+    @Test
+    void beforeFlink22CheckpointsAndStatusTimesComeFromRest() throws Exception {
+        TestingRestSource rest = withCheckpoints();
+        HubRound outcome = round(1);
+        new HubPoller(rest, series, jobs, checkpoints, TestingCapabilities.FLINK_1_20, clock).poll(outcome);
+
+        assertThat(outcome.failures()).isZero();
+        // finished checkpoints only, newest first; the one in progress waits for a later round
+        assertThat(checkpoints.newestFirst(JOB, 10)).extracting(CheckpointRecord::checkpointId)
+                .containsExactly(3L, 2L, 1L);
+        CheckpointRecord third = checkpoints.latest(JOB);
+        assertThat(third.source()).isEqualTo("rest");
+        assertThat(third.status()).isEqualTo("COMPLETED");
+        assertThat(third.unaligned()).isTrue();
+        assertThat(third.durationMs()).isEqualTo(350L);
+        assertThat(third.fullSize()).isEqualTo(81920L);
+        assertThat(third.checkpointedSize()).isEqualTo(20480L);
+        assertThat(third.sum().persistedDataBytes()).isEqualTo(600L);
+        assertThat(third.tasks()).extracting(TaskCheckpoint::vertexId).containsExactlyInAnyOrder(SOURCE, SINK);
+        assertThat(third.tasks()).filteredOn(t -> t.vertexId().equals(SINK)).singleElement()
+                .satisfies(t -> assertThat(t.sum().checkpointedSizeBytes()).isEqualTo(12288L));
+        CheckpointRecord failed = checkpoints.newestFirst(JOB, 10).get(1);
+        assertThat(failed.status()).isEqualTo("FAILED");
+        assertThat(failed.endTime()).isEqualTo(1795321726900L);
+        // the fixture's details answer checkpoint 3: another checkpoint's answer is not taken as its tasks
+        assertThat(checkpoints.newestFirst(JOB, 10).get(2).tasks()).isEmpty();
+
+        JobRecord job = jobs.get(JOB);
+        assertThat(job.transitions()).extracting(JobTransition::status)
+                .containsExactly("INITIALIZING", "CREATED", "RUNNING");
+        assertThat(job.createdAt()).isEqualTo(1795321711582L);
+    }
+
+    @Test
+    void aCheckpointReadFromSpanAndRestIsOneRecordWithTheSpansFigures() throws Exception {
+        checkpoints.add(new CheckpointRecord(JOB, "recorded-job", 3, "COMPLETED", null, null, 1795321728000L,
+                1795321728350L, 350L, 81920L, 20000L, null, PhaseFigures.NONE, PhaseFigures.NONE, List.of(), "span"));
+
+        new HubPoller(withCheckpoints(), series, jobs, checkpoints, TestingCapabilities.FLINK_1_20, clock)
+                .poll(round(1));
+
+        assertThat(checkpoints.newestFirst(JOB, 10)).hasSize(3);
+        CheckpointRecord third = checkpoints.latest(JOB);
+        assertThat(third.source()).isEqualTo("span");
+        assertThat(third.checkpointedSize()).isEqualTo(20000L); // the span's, not REST's 20480
+        assertThat(third.type()).isEqualTo("Checkpoint"); // what only REST gave
+        assertThat(third.tasks()).hasSize(2);
+    }
+
+    @Test
+    void checkpointDetailsAreReadOnceAndNotAtAllWhereSpansCarryThem() throws Exception {
+        TestingRestSource rest = withCheckpoints();
+        HubPoller older = new HubPoller(rest, series, jobs, checkpoints, TestingCapabilities.FLINK_1_20, clock);
+        older.poll(round(1));
+        older.poll(round(2));
+        assertThat(rest.requested.stream().filter(p -> p.endsWith("/checkpoints/details/3")).count()).isEqualTo(1);
+
+        TestingRestSource newer = withCheckpoints();
+        new HubPoller(newer, series, new JobStore(10, clock), new CheckpointStore(100, 10),
+                TestingCapabilities.FLINK_2_2, clock).poll(round(1));
+        assertThat(newer.requested).noneMatch(p -> p.contains("/checkpoints"));
+    }
+
+    @Test
+    void anEndedJobIsReadOnceForItsStatusTimesAndLastCheckpoints() throws Exception {
+        var overview = new com.fasterxml.jackson.databind.ObjectMapper().readTree(String.format(
+                "{\"jobs\":[{\"jid\":\"%s\",\"name\":\"recorded-job\",\"state\":\"FINISHED\","
+                        + "\"start-time\":1795321711582,\"end-time\":1795321740000}]}", JOB));
+        TestingRestSource fixtures = withCheckpoints();
+        RestSource rest = path -> path.equals("/jobs/overview") ? overview : fixtures.get(path);
+        HubPoller poller = new HubPoller(rest, series, jobs, checkpoints, TestingCapabilities.FLINK_1_20, clock);
+        poller.poll(round(1));
+        poller.poll(round(2));
+
+        assertThat(fixtures.requested.stream().filter(p -> p.equals("/jobs/" + JOB)).count()).isEqualTo(1);
+        assertThat(fixtures.requested.stream().filter(p -> p.endsWith("/checkpoints")).count()).isEqualTo(1);
+        assertThat(checkpoints.newestFirst(JOB, 10)).hasSize(3);
+        // the recorded details say the job is RUNNING; its status times replace the overview's single FINISHED
+        assertThat(jobs.get(JOB).transitions()).extracting(JobTransition::status).contains("INITIALIZING", "RUNNING");
     }
 }

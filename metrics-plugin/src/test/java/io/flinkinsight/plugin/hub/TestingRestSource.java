@@ -12,8 +12,9 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 /**
- * Answers REST paths from JSON fixtures recorded from a real Flink 2.2 cluster ({@code src/test/resources/hub/}):
- * the first route whose predicate matches the path wins; unmatched paths fail like a 404.
+ * Answers REST paths from JSON fixtures recorded from a real Flink 2.2 cluster ({@code src/test/resources/hub/}; the
+ * two checkpoint fixtures are written in the shape of {@code CheckpointStatistics}, the same from 1.20 through 2.3):
+ * the first route whose predicate matches the path wins; unmatched paths fail as a 404.
  */
 final class TestingRestSource implements RestSource {
 
@@ -56,6 +57,6 @@ final class TestingRestSource implements RestSource {
                 return fixture(route.getValue());
             }
         }
-        throw new IOException("GET " + pathAndQuery + " answered 404");
+        throw new NotFound("GET " + pathAndQuery + " answered 404");
     }
 }
