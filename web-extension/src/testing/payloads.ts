@@ -1,6 +1,7 @@
 import { CheckpointRecord, PhaseFigures } from '../app/api/checkpoints/checkpoints.model';
 import { ClientFigures } from '../app/api/client/client.model';
 import { JobRecord } from '../app/api/jobs/jobs.model';
+import { Capability, Overview } from '../app/api/overview/overview.model';
 import { Series, SeriesResponse } from '../app/api/series/series.model';
 
 /** A job name that would run script if it were ever rendered as HTML. */
@@ -86,4 +87,24 @@ export function clientFigures(available: boolean): ClientFigures {
 
 export function seriesResponse(metric: string, series: Series[]): SeriesResponse {
   return { metric, from: 0, to: Date.now(), step: 1000, matched: series.length, truncated: false, series };
+}
+
+/**
+ * `/api/v1/overview` of a hub on Flink {@link flinkVersion}: 1.20 lacks what 2.2 brought (phase figures, task spans,
+ * job events), in the words of the plugin's FlinkCapabilities.
+ */
+export function overviewOnFlink(flinkVersion: '1.20.3' | '2.2.0'): Overview {
+  const old = flinkVersion === '1.20.3';
+  const rest = "filled from Flink's REST API: ";
+  const capabilities: Capability[] = [
+    { name: 'checkpoint-spans', available: true, since: '1.19', option: 'traces.reporter.insight.factory.class',
+      gives: 'each checkpoint', whenMissing: rest + 'the same' },
+    { name: 'checkpoint-phase-figures', available: !old, since: '2.2', option: null,
+      gives: 'phase figures', whenMissing: rest + 'processed and persisted data; no sync/async split' },
+    { name: 'checkpoint-task-spans', available: !old, since: '2.2', option: 'traces.checkpoint.span-detail-level',
+      gives: 'per task figures', whenMissing: rest + 'per task sizes and end-to-end duration' },
+    { name: 'job-events', available: !old, since: '2.2', option: 'events.reporter.insight.factory.class',
+      gives: 'job events', whenMissing: rest + 'status changes and cluster-side latency; failures are not reported' },
+  ];
+  return { role: 'jobmanager', flinkVersion, capabilities };
 }

@@ -1,4 +1,22 @@
 /**
+ * One thing the Flink of the cluster gives the plugin or not (the hub probes it at start-up): Flink 1.20 to 2.1
+ * report less by span and event than 2.2+, and the hub fills in from Flink's REST API what it can.
+ */
+export interface Capability {
+  /** E.g. `checkpoint-phase-figures`, `checkpoint-task-spans`, `job-events`. */
+  readonly name: string;
+  readonly available: boolean;
+  /** The first Flink version that gives it, e.g. `2.2`. */
+  readonly since: string;
+  /** The Flink option that turns it on, if any. */
+  readonly option?: string | null;
+  /** What it gives when available. */
+  readonly gives: string;
+  /** What the plugin does without it. */
+  readonly whenMissing: string;
+}
+
+/**
  * `GET /api/v1/overview`: the process that serves the panel. Every field is optional because the hub's answer
  * may grow or lag behind the panel; {@link flinkDashboardPath} or
  * {@link flinkWebUrl}, when present, link the panel back to Flink's own dashboard.
@@ -6,6 +24,9 @@
 export interface Overview {
   readonly role?: 'jobmanager' | 'taskmanager' | 'client' | string;
   readonly flinkVersion?: string;
+  readonly javaVersion?: number;
+  /** What this Flink gives and does not; absent from plugins older than the probe. */
+  readonly capabilities?: readonly Capability[];
   readonly insightVersion?: string;
   /** Older name of {@link insightVersion}. */
   readonly version?: string;

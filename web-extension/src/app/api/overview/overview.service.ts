@@ -2,7 +2,7 @@ import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { Observable } from 'rxjs';
 
-import { Overview } from './overview.model';
+import { Capability, Overview } from './overview.model';
 
 /** Reads `/api/v1/overview`, and knows how to link a job to Flink's dashboard when the hub says where it is. */
 @Injectable({ providedIn: 'root' })
@@ -35,4 +35,10 @@ export function flinkJobUrl(overview: Overview | null | undefined, jobId: string
     return undefined;
   }
   return `${dashboard.replace(/\/+$/, '')}/#/job/running/${jobId}/overview`;
+}
+
+/** The capability {@link name} when the cluster's Flink lacks it; undefined when it has it or the hub did not say. */
+export function missingCapability(overview: Overview | null | undefined, name: string): Capability | undefined {
+  const capability = overview?.capabilities?.find((c) => c.name === name);
+  return capability && !capability.available ? capability : undefined;
 }

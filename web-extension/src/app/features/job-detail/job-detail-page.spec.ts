@@ -1,7 +1,7 @@
 import { TestBed } from '@angular/core/testing';
 import { RouterTestingHarness } from '@angular/router/testing';
 
-import { checkpointRecord, HOSTILE_NAME, JOB_ID, jobRecord, phases, seriesResponse } from '../../../testing/payloads';
+import { checkpointRecord, HOSTILE_NAME, JOB_ID, jobRecord, overviewOnFlink, phases, seriesResponse } from '../../../testing/payloads';
 import { answer, panelTestProviders, settle } from '../../../testing/testing-providers';
 import { TestingEcharts } from '../../../testing/testing-echarts';
 import { CheckpointRecord } from '../../api/checkpoints/checkpoints.model';
@@ -9,7 +9,7 @@ import { JobDetailPage } from './job-detail-page';
 
 const now = Date.now();
 
-async function open(checkpoints: CheckpointRecord[], echarts = new TestingEcharts()) {
+async function open(checkpoints: CheckpointRecord[], echarts = new TestingEcharts(), overview: object = {}) {
   TestBed.configureTestingModule({ providers: panelTestProviders(echarts) });
   const harness = await RouterTestingHarness.create();
   await harness.navigateByUrl(`/jobs/${JOB_ID}?range=1h&refresh=off`, JobDetailPage);
@@ -20,7 +20,7 @@ async function open(checkpoints: CheckpointRecord[], echarts = new TestingEchart
     jobs: [jobRecord({ jobName: HOSTILE_NAME, vertices: { v1: '<script>alert("op")</script>' } })],
   });
   answer('api/v1/checkpoints', { jobs: [{ jobId: JOB_ID, jobName: HOSTILE_NAME, checkpoints }] });
-  answer('api/v1/overview', {});
+  answer('api/v1/overview', overview);
   answer('api/v1/series', seriesResponse('x', []));
   await settle();
   return harness.routeNativeElement as HTMLElement;
@@ -33,7 +33,26 @@ function hundredCheckpoints(): CheckpointRecord[] {
   ).reverse();
 }
 
+function notes(page: HTMLElement): string[] {
+  return [...page.querySelectorAll('fi-capability-note:not([hidden])')].map((n) => n.textContent?.replace(/\s+/g, ' ') ?? '');
+}
+
 describe('JobDetailPage', () => {
+  it('says which Flink and option would give the figures a Flink 1.20 cluster lacks', async () => {
+    const page = await open([checkpointRecord({ endTime: now - 1000 })], new TestingEcharts(), overviewOnFlink('1.20.3'));
+    const shown = notes(page);
+    expect(shown).toHaveLength(3);
+    expect(shown.find((n) => n.includes('Sync and async phase'))).toContain('Flink 2.2 or newer');
+    expect(shown.find((n) => n.includes('Sync and async phase'))).toContain('this cluster runs Flink 1.20.3');
+    expect(shown.find((n) => n.includes('Per-task'))).toContain('traces.checkpoint.span-detail-level');
+    expect(shown.find((n) => n.includes('Job status events'))).toContain("filled from Flink's REST API");
+  });
+
+  it('shows no notes on a Flink that gives everything', async () => {
+    const page = await open([checkpointRecord({ endTime: now - 1000 })], new TestingEcharts(), overviewOnFlink('2.2.0'));
+    expect(notes(page)).toEqual([]);
+  });
+
   it('reports checkpoint duration percentiles over the range', async () => {
     const page = await open([
       ...hundredCheckpoints(),

@@ -4,7 +4,7 @@ import { RouterLink } from '@angular/router';
 import { CheckpointRecord } from '../../api/checkpoints/checkpoints.model';
 import { checkpointsInWindow, CheckpointsService } from '../../api/checkpoints/checkpoints.service';
 import { JobsService } from '../../api/jobs/jobs.service';
-import { flinkJobUrl, OverviewService } from '../../api/overview/overview.service';
+import { flinkJobUrl, missingCapability, OverviewService } from '../../api/overview/overview.service';
 import { ChartPoint, toChartPoints } from '../../api/series/series-math';
 import { SeriesService } from '../../api/series/series.service';
 import { liveQuery } from '../../core/live-query';
@@ -16,6 +16,7 @@ import { percentiles } from '../../shared/stats/percentiles';
 import { StatCard } from '../../shared/ui/stat-card';
 import { ApiErrorState } from '../../shared/ui/api-error-state';
 import { AsyncView } from '../../shared/ui/async-view';
+import { CapabilityNote } from '../../shared/ui/capability-note';
 import { StatePanel } from '../../shared/ui/state-panel';
 import { StatusTag } from '../../shared/ui/status-tag';
 import { CheckpointTable } from './checkpoint-table';
@@ -32,7 +33,10 @@ function points(list: readonly CheckpointRecord[], value: (c: CheckpointRecord) 
  */
 @Component({
   selector: 'fi-job-detail-page',
-  imports: [RouterLink, TimeChart, StatCard, StatePanel, AsyncView, ApiErrorState, StatusTag, CheckpointTable, ...UNIT_PIPES],
+  imports: [
+    RouterLink, TimeChart, StatCard, StatePanel, AsyncView, ApiErrorState, StatusTag, CheckpointTable, CapabilityNote,
+    ...UNIT_PIPES,
+  ],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './job-detail-page.html',
 })
@@ -77,6 +81,16 @@ export class JobDetailPage {
     () => this.job.value()?.jobName ?? this.checkpoints.value()?.jobs[0]?.jobName ?? this.jobId(),
   );
   protected readonly flinkUrl = computed(() => flinkJobUrl(this.overview.value(), this.jobId()));
+  protected readonly flinkVersion = computed(() => this.overview.value()?.flinkVersion);
+  /** What an older Flink does not report: phase figures of each checkpoint, per-task detail, job events. */
+  protected readonly missing = computed(() => {
+    const overview = this.overview.value();
+    return {
+      phases: missingCapability(overview, 'checkpoint-phase-figures'),
+      tasks: missingCapability(overview, 'checkpoint-task-spans'),
+      events: missingCapability(overview, 'job-events'),
+    };
+  });
 
   protected readonly bounds = computed(() => {
     this.checkpoints.value();

@@ -1,23 +1,36 @@
 import { TestBed } from '@angular/core/testing';
 import { RouterTestingHarness } from '@angular/router/testing';
 
-import { HOSTILE_NAME, JOB_ID, jobRecord } from '../../../testing/payloads';
+import { HOSTILE_NAME, JOB_ID, jobRecord, overviewOnFlink } from '../../../testing/payloads';
 import { answer, failNetwork, panelTestProviders, settle } from '../../../testing/testing-providers';
 import { JobRecord } from '../../api/jobs/jobs.model';
 import { JobsPage } from './jobs-page';
 
-async function open(url: string, jobs: JobRecord[], flinkWebUrl?: string): Promise<HTMLElement> {
+async function open(url: string, jobs: JobRecord[], flinkWebUrl?: string, overview: object = {}): Promise<HTMLElement> {
   const harness = await RouterTestingHarness.create();
   await harness.navigateByUrl(url, JobsPage);
   await settle();
   answer('api/v1/jobs', { total: jobs.length, matched: jobs.length, jobs });
-  answer('api/v1/overview', { role: 'jobmanager', flinkWebUrl });
+  answer('api/v1/overview', { role: 'jobmanager', flinkWebUrl, ...overview });
   await settle();
   return harness.routeNativeElement as HTMLElement;
 }
 
 describe('JobsPage', () => {
   beforeEach(() => TestBed.configureTestingModule({ providers: panelTestProviders() }));
+
+  it('notes that a Flink before 2.2 reports no job events, and where the list comes from instead', async () => {
+    const page = await open('/jobs?refresh=off', [jobRecord()], undefined, overviewOnFlink('1.20.3'));
+    const note = page.querySelector('fi-capability-note:not([hidden])');
+    expect(note?.textContent).toContain('Flink 2.2 or newer');
+    expect(note?.textContent).toContain('events.reporter.insight.factory.class');
+    expect(note?.textContent).toContain('1.20.3');
+
+    TestBed.resetTestingModule();
+    TestBed.configureTestingModule({ providers: panelTestProviders() });
+    const newer = await open('/jobs?refresh=off', [jobRecord()], undefined, overviewOnFlink('2.2.0'));
+    expect(newer.querySelector('fi-capability-note:not([hidden])')).toBeNull();
+  });
 
   it('renders a job named like HTML as text', async () => {
     const page = await open('/jobs?refresh=off', [jobRecord({ jobName: HOSTILE_NAME })]);

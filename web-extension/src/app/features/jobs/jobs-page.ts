@@ -2,11 +2,12 @@ import { ChangeDetectionStrategy, Component, computed, inject, input, signal } f
 import { Router, RouterLink } from '@angular/router';
 
 import { JobsService } from '../../api/jobs/jobs.service';
-import { flinkDashboardUrl, flinkJobUrl, OverviewService } from '../../api/overview/overview.service';
+import { flinkDashboardUrl, flinkJobUrl, missingCapability, OverviewService } from '../../api/overview/overview.service';
 import { liveQuery } from '../../core/live-query';
 import { UNIT_PIPES } from '../../shared/format/unit-pipes';
 import { ApiErrorState } from '../../shared/ui/api-error-state';
 import { AsyncView } from '../../shared/ui/async-view';
+import { CapabilityNote } from '../../shared/ui/capability-note';
 import { Pager, pageOf } from '../../shared/ui/pager';
 import { StatusTag } from '../../shared/ui/status-tag';
 
@@ -25,7 +26,7 @@ export type JobFilterKey = (typeof JOB_FILTERS)[number]['key'];
 /** Running and recent jobs with status, cluster-side latency and the last checkpoint, linked to their pages. */
 @Component({
   selector: 'fi-jobs-page',
-  imports: [RouterLink, AsyncView, ApiErrorState, StatusTag, Pager, ...UNIT_PIPES],
+  imports: [RouterLink, AsyncView, ApiErrorState, StatusTag, Pager, CapabilityNote, ...UNIT_PIPES],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './jobs-page.html',
 })
@@ -54,6 +55,8 @@ export class JobsPage {
   });
 
   protected readonly flinkDashboard = computed(() => flinkDashboardUrl(this.overview.value()));
+  /** Set when the cluster's Flink reports no job events (before 2.2): the list then comes from its REST API. */
+  protected readonly noJobEvents = computed(() => missingCapability(this.overview.value(), 'job-events'));
   protected readonly pageSize = PAGE_SIZE;
   protected readonly page = signal(0);
   protected readonly rows = computed(() => {

@@ -4,6 +4,7 @@ import { RouterLink } from '@angular/router';
 import { checkpointsInWindow, CheckpointsService, MAX_CHECKPOINTS } from '../../api/checkpoints/checkpoints.service';
 import { ClientService } from '../../api/client/client.service';
 import { JobsService } from '../../api/jobs/jobs.service';
+import { missingCapability, OverviewService } from '../../api/overview/overview.service';
 import { seriesLabel, toChartPoints } from '../../api/series/series-math';
 import { SeriesService } from '../../api/series/series.service';
 import { liveQuery } from '../../core/live-query';
@@ -18,6 +19,7 @@ import { queryBreakdown } from '../../shared/ui/query-breakdown';
 import { StatCard } from '../../shared/ui/stat-card';
 import { ApiErrorState } from '../../shared/ui/api-error-state';
 import { AsyncView } from '../../shared/ui/async-view';
+import { CapabilityNote } from '../../shared/ui/capability-note';
 import { StatePanel } from '../../shared/ui/state-panel';
 
 /** How many jobs / vertices a cluster-wide chart draws: beyond that a chart is unreadable. */
@@ -38,7 +40,7 @@ export function checkpointLimit(spanMs: number): number {
  */
 @Component({
   selector: 'fi-overview-page',
-  imports: [RouterLink, TimeChart, StatCard, StatePanel, AsyncView, ApiErrorState, BreakdownBar, MsPipe],
+  imports: [RouterLink, TimeChart, StatCard, StatePanel, AsyncView, ApiErrorState, BreakdownBar, MsPipe, CapabilityNote],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './overview-page.html',
 })
@@ -48,8 +50,12 @@ export class OverviewPage {
   private readonly jobsApi = inject(JobsService);
   private readonly checkpointsApi = inject(CheckpointsService);
   private readonly seriesApi = inject(SeriesService);
+  private readonly overviewApi = inject(OverviewService);
 
   protected readonly client = liveQuery(() => this.clientApi.figures());
+  protected readonly process = liveQuery(() => this.overviewApi.overview());
+  /** Set when the cluster's Flink gives no per-phase checkpoint figures (before 2.2): the async line stays empty. */
+  protected readonly noPhaseFigures = computed(() => missingCapability(this.process.value(), 'checkpoint-phase-figures'));
   protected readonly jobs = liveQuery(() => this.jobsApi.list());
   protected readonly checkpoints = liveQuery(() => this.checkpointsApi.all(checkpointLimit(this.view.window().spanMs)));
   protected readonly latency = liveQuery(() =>
