@@ -1,8 +1,12 @@
 package io.flinkinsight.plugin.runtime;
 
+import io.flinkinsight.plugin.FlinkCapabilities;
+import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
+import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,6 +20,27 @@ class RuntimeEndpointsTest {
         try {
             assertThat(runtime.endpoints()).containsOnlyKeys("/api/v1/overview", "/api/v1/metrics", "/api/v1/series",
                     "/api/v1/series/names", "/api/v1/checkpoints", "/api/v1/jobs", "/api/v1/client");
+        } finally {
+            runtime.close();
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theOverviewListsWhatThisFlinkGives() {
+        InsightRuntime runtime = new InsightRuntime(
+                InsightConfiguration.from(new Properties(), "metrics.reporter.insight."), Clock.systemUTC());
+        try {
+            Map<String, Object> overview = runtime.overview();
+            // the build's Flink (flink-runtime on the test class path) gives everything the plugin reads
+            assertThat(overview.get("flinkVersion")).isEqualTo(EnvironmentInformation.getVersion());
+            assertThat(overview.get("javaVersion")).isEqualTo(Runtime.version().feature());
+            assertThat((List<FlinkCapabilities.Capability>) overview.get("capabilities"))
+                    .extracting(FlinkCapabilities.Capability::name)
+                    .containsExactly("checkpoint-spans", "checkpoint-phase-figures", "checkpoint-task-spans",
+                            "event-reporters", "job-events");
+            assertThat((List<FlinkCapabilities.Capability>) overview.get("capabilities"))
+                    .allMatch(FlinkCapabilities.Capability::available);
         } finally {
             runtime.close();
         }
