@@ -95,7 +95,7 @@ class KubernetesManifestsTest {
     void theDockerfileAddsThePluginAndTheClient() throws Exception {
         String dockerfile = Files.readString(DIR.resolve("Dockerfile"));
         assertThat(dockerfile).containsPattern("(?m)^FROM \\$\\{FLINK_IMAGE}$")
-                .containsPattern("ARG FLINK_IMAGE=flink:2\\.2")
+                .contains("ARG FLINK_IMAGE=flink:" + System.getProperty("insight.flink.primary-version") + "-java17")
                 .containsPattern("COPY .*metrics-plugin/target/metrics-plugin-[^ ]+\\.jar /opt/flink/plugins/insight/")
                 .containsPattern("COPY .*interactive-client/target/interactive-client-[^ ]+\\.jar /opt/flink/lib/");
     }
