@@ -106,11 +106,12 @@ public final class InteractiveClientOptions {
     public static final ConfigOption<String> COLLECT_STRATEGY_TYPE =
             ConfigOptions.key("collect-strategy.type")
                     .stringType()
-                    .defaultValue("fixed")
+                    .defaultValue("incremental")
                     .withDescription(
                             "How long the client waits between two polls for query results that came back empty:"
-                                    + " fixed (the default; fixed-delay.delay, 100 ms as in Flink's own client),"
-                                    + " exponential or incremental.");
+                                    + " incremental (the default: 5 ms, 5 ms more after each empty poll, at most"
+                                    + " 50 ms, see incremental-delay.*), exponential, or fixed (fixed-delay.delay;"
+                                    + " fixed with 100 ms is Flink's own client).");
 
     public static final OptionRange<Duration> COLLECT_FIXED_DELAY_RANGE =
             OptionRange.durations(Duration.ofMillis(1), Duration.ofMinutes(1));
@@ -171,7 +172,7 @@ public final class InteractiveClientOptions {
     public static final ConfigOption<Duration> COLLECT_INCREMENTAL_INITIAL_DELAY =
             ConfigOptions.key("collect-strategy.incremental-delay.initial-delay")
                     .durationType()
-                    .defaultValue(Duration.ofMillis(10))
+                    .defaultValue(Duration.ofMillis(5))
                     .withDescription(
                             "First wait of the incremental strategy (" + COLLECT_INCREMENTAL_INITIAL_DELAY_RANGE
                                     + ").");
@@ -183,7 +184,7 @@ public final class InteractiveClientOptions {
     public static final ConfigOption<Duration> COLLECT_INCREMENTAL_INCREMENT =
             ConfigOptions.key("collect-strategy.incremental-delay.increment")
                     .durationType()
-                    .defaultValue(Duration.ofMillis(10))
+                    .defaultValue(Duration.ofMillis(5))
                     .withDescription(
                             "Amount added to each next wait of the incremental strategy ("
                                     + COLLECT_INCREMENTAL_INCREMENT_RANGE + ").");
@@ -194,7 +195,7 @@ public final class InteractiveClientOptions {
     public static final ConfigOption<Duration> COLLECT_INCREMENTAL_MAX_DELAY =
             ConfigOptions.key("collect-strategy.incremental-delay.max-delay")
                     .durationType()
-                    .defaultValue(Duration.ofMillis(100))
+                    .defaultValue(Duration.ofMillis(50))
                     .withDescription(
                             "Longest wait of the incremental strategy (" + COLLECT_INCREMENTAL_MAX_DELAY_RANGE
                                     + ").");
