@@ -149,10 +149,16 @@ class InteractiveClientOnInsightClusterITCase {
         long misses = after.poolMisses() - before.poolMisses();
         long reused = after.reused() - before.reused();
         long opened = after.opened() - before.opened();
+        long queryRequests = after.queryRequests() - before.queryRequests();
+        long ended = after.succeeded() + after.failed() - before.succeeded() - before.failed();
         System.out.printf("over %d queries: pool %d hits, %d misses; REST requests: %d on a reused channel,"
-                + " %d on a new connection%n", measured, hits, misses,
-                reused, opened);
+                + " %d on a new connection; %d sent for the %d queries that ended%n", measured, hits, misses,
+                reused, opened, queryRequests, ended);
         assertThat(after.submitted() - before.submitted()).as("queries submitted").isEqualTo(measured);
+        assertThat(ended).as("queries ended").isEqualTo(measured);
+        // submission, the polls that return rows, the end: what a short query needs of the JobManager
+        assertThat((double) queryRequests / ended).as("REST requests to the JobManager per query after warm-up"
+                + " (%s requests, %s queries)", queryRequests, ended).isLessThanOrEqualTo(6.0);
 
         assertThat(hits + misses).as("pool lookups over %s queries", measured).isGreaterThanOrEqualTo(measured);
         assertThat((double) hits / (hits + misses)).as("pool hit rate (%s hits, %s misses)", hits, misses)

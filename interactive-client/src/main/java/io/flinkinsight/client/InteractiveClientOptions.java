@@ -98,8 +98,8 @@ public final class InteractiveClientOptions {
                     .withDescription(
                             "For this long after a query was submitted, and while no other query of this process"
                                     + " runs on the same cluster, its result polls wait only the collect strategy's"
-                                    + " first delay (no back-off) and every empty poll also asks for the job's"
-                                    + " status, so a short query's end is seen within one delay. Longer queries, and"
+                                    + " first delay (no back-off), so a short query's end is seen within one delay."
+                                    + " Longer queries, and"
                                     + " queries among others, back off as the strategy says (" + FAST_START_RANGE
                                     + "; 0 turns it off).");
 

@@ -34,11 +34,13 @@ import java.util.function.LongSupplier;
  * 100 ms sleep before it looks at the job status; the fetcher then reads the same accumulator and finds nothing new.
  *
  * <p>How soon the end of a job is seen decides a short query's latency, since its results mostly arrive with the
- * end (from the accumulator). So the status is asked right after a poll failed, right after the sink stopped
- * answering (the coordinator answers for a sink it cannot reach with offset -1), and while {@code fastPolls} says so
- * (the query runs alone, early on; see {@code execution.interactive.fast-start}) after every empty poll, with the
- * strategy's first delay between polls; otherwise every {@value #STATUS_CHECK_EVERY_EMPTY_POLLS}th empty poll, with
- * the strategy's back-off.
+ * end (from the accumulator); how many requests it takes decides what a query costs the JobManager. So the first
+ * poll waits for the shortest usual run of recent jobs ({@link RecentJobRuns}); the end is asked for (one request
+ * that also brings the result, see {@code JobClientGateway#endIfEnded}) right after a poll failed (a job that ended
+ * has no collect sink to ask) or the sink stopped answering (the coordinator answers for a sink it cannot reach with
+ * offset -1), and else only every {@value #STATUS_CHECK_EVERY_EMPTY_POLLS}th empty poll, in case the end was missed.
+ * While {@code fastPolls} says so (the query runs alone, early on; see {@code execution.interactive.fast-start})
+ * polls keep the strategy's first delay, otherwise they back off as the strategy says.
  *
  * <p>{@link #prefetchFirstResults} runs the first long poll before the caller has the job client, so that the
  * executor can hand the job over only once its results are in (see {@code JobHandOver}).
@@ -59,7 +61,10 @@ public final class CollectLongPoll {
         CompletableFuture<CoordinationResponse> sendCollectRequest(
                 String operatorUid, CollectCoordinationRequest request);
 
-        /** The job's status. */
+        /** The job's collect sink answered a poll: the job runs. */
+        default void sinkAnswered() {}
+
+        /** The job's status, as far as it tells whether the job has ended (a terminal status then). */
         CompletableFuture<JobStatus> status();
 
         /** The job's terminal status if it has been seen already, else null. */
@@ -78,6 +83,8 @@ public final class CollectLongPoll {
     private final LongSupplier nanoClock;
     private final long budgetNanos;
     private final BooleanSupplier fastPolls;
+    /** When (nanoClock) the query's first poll may go out. */
+    private final long firstPollAtNanos;
 
     private volatile boolean cancelled;
 
@@ -107,6 +114,24 @@ public final class CollectLongPoll {
             LongSupplier nanoClock,
             Duration budget,
             BooleanSupplier fastPolls) {
+        this(job, strategy, scheduler, metrics, record, nanoClock, budget, fastPolls, 0);
+    }
+
+    /**
+     * @param firstPollDelayNanos how long after now the query's first poll waits ({@link
+     *     RecentJobRuns#firstPollDelayNanos})
+     */
+    public CollectLongPoll(
+            Job job,
+            CollectRetryStrategy strategy,
+            ScheduledExecutorService scheduler,
+            ClientMetrics metrics,
+            QueryRecord record,
+            LongSupplier nanoClock,
+            Duration budget,
+            BooleanSupplier fastPolls,
+            long firstPollDelayNanos) {
+        this.firstPollAtNanos = nanoClock.getAsLong() + firstPollDelayNanos;
         this.job = job;
         this.strategy = strategy;
         this.scheduler = scheduler;
@@ -217,7 +242,16 @@ public final class CollectLongPoll {
         }
 
         CompletableFuture<CoordinationResponse> start() {
-            send();
+            long waitNanos = firstPollAtNanos - nanoClock.getAsLong();
+            if (waitNanos <= 0) {
+                send();
+            } else {
+                try {
+                    scheduler.schedule(this::send, waitNanos, TimeUnit.NANOSECONDS);
+                } catch (Throwable t) {
+                    send();
+                }
+            }
             return answer;
         }
 
@@ -257,8 +291,11 @@ public final class CollectLongPoll {
                     }
                     lastEmpty = collected;
                     lastFailure = null;
-                    endLikely = collected.getLastCheckpointedOffset() < 0
-                            && !CollectResponses.INIT_VERSION.equals(version);
+                    boolean sinkKnown = !CollectResponses.INIT_VERSION.equals(version);
+                    endLikely = collected.getLastCheckpointedOffset() < 0 && sinkKnown;
+                    if (sinkKnown && !endLikely) {
+                        job.sinkAnswered();
+                    }
                 } else {
                     lastFailure = failure;
                 }
@@ -284,10 +321,10 @@ public final class CollectLongPoll {
                 return;
             }
             boolean fast = fastPolls.getAsBoolean();
-            if (!endLikely && !fast && emptyPolls % STATUS_CHECK_EVERY_EMPTY_POLLS != 0) {
-                // A running job answers; once it has ended, polls fail (its JobMaster is gone). So under load the
-                // status is only asked when the end is likely, and now and then in case it was missed.
-                pollAgainLater(emptyPolls, false);
+            if (!endLikely && emptyPolls % STATUS_CHECK_EVERY_EMPTY_POLLS != 0) {
+                // A running job answers; once it has ended, polls fail (its JobMaster is gone). So the end is only
+                // asked for when it is likely, and now and then in case it was missed.
+                pollAgainLater(emptyPolls, fast);
                 return;
             }
             job.status().whenComplete((status, failure) -> {

@@ -9,11 +9,17 @@ import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.client.program.ProgramInvocationException;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
+import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
+import org.apache.flink.runtime.rest.messages.EmptyRequestBody;
+import org.apache.flink.runtime.rest.messages.JobMessageParameters;
+import org.apache.flink.runtime.rest.messages.job.JobExecutionResultHeaders;
+import org.apache.flink.runtime.rest.messages.queue.QueueStatus;
 
 import javax.annotation.Nullable;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -71,15 +77,42 @@ public final class PooledJobClient implements JobClientGateway {
 
     @Override
     public CompletableFuture<JobExecutionResult> getJobExecutionResult() {
-        return pool.call(cluster, client -> client.requestJobResult(jobId))
-                .thenApply(jobResult -> {
-                    try {
-                        return jobResult.toJobExecutionResult(userCodeClassLoader);
-                    } catch (Throwable t) {
-                        // same failure as Flink's own job client
-                        throw new CompletionException(new ProgramInvocationException("Job failed", jobId, t));
+        return pool.call(cluster, client -> client.requestJobResult(jobId)).thenApply(this::toExecutionResult);
+    }
+
+    /**
+     * One {@code GET /jobs/:jobid/execution-result}: the JobManager answers "in progress" while the job runs, else
+     * the job's result, which also gives its terminal status; so the end of a job costs one request, not a status
+     * request and then a result request.
+     */
+    @Override
+    public CompletableFuture<Optional<Ended>> endIfEnded() {
+        JobMessageParameters parameters = new JobMessageParameters();
+        parameters.jobPathParameter.resolve(jobId);
+        return pool.call(cluster, client -> client.sendRequest(
+                        JobExecutionResultHeaders.getInstance(), parameters, EmptyRequestBody.getInstance()))
+                .thenApply(body -> {
+                    if (body.getStatus().getId() != QueueStatus.Id.COMPLETED) {
+                        return Optional.empty();
                     }
+                    JobResult jobResult = body.getJobExecutionResult();
+                    CompletableFuture<JobExecutionResult> result = new CompletableFuture<>();
+                    try {
+                        result.complete(toExecutionResult(jobResult));
+                    } catch (Throwable t) {
+                        result.completeExceptionally(t);
+                    }
+                    return Optional.of(new Ended(jobResult.getApplicationStatus().deriveJobStatus(), result));
                 });
+    }
+
+    private JobExecutionResult toExecutionResult(JobResult jobResult) {
+        try {
+            return jobResult.toJobExecutionResult(userCodeClassLoader);
+        } catch (Throwable t) {
+            // same failure as Flink's own job client
+            throw new CompletionException(new ProgramInvocationException("Job failed", jobId, t));
+        }
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobID;
@@ -48,6 +49,7 @@ final class TestingCollectJob implements JobClientGateway {
     int polls;
     int statusCalls;
     int resultCalls;
+    int endCalls;
     int cancelCalls;
 
     TestingCollectJob(int finishAtPoll) {
@@ -131,6 +133,17 @@ final class TestingCollectJob implements JobClientGateway {
             finish();
         }
         return CompletableFuture.completedFuture(status);
+    }
+
+    /** One call, as the pooled job client's one request for the execution result. */
+    @Override
+    public synchronized CompletableFuture<Optional<Ended>> endIfEnded() {
+        endCalls++;
+        if (polls >= sinkGoneAtPoll && status == JobStatus.RUNNING) {
+            finish();
+        }
+        return CompletableFuture.completedFuture(
+                status.isGloballyTerminalState() ? Optional.of(new Ended(status, result.copy())) : Optional.empty());
     }
 
     @Override
