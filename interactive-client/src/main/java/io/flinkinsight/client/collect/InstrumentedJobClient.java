@@ -1,6 +1,7 @@
 package io.flinkinsight.client.collect;
 
 import io.flinkinsight.client.QueryRecord;
+import io.flinkinsight.client.transport.ChannelAcquireTimeoutException;
 
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobID;
@@ -9,6 +10,7 @@ import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
 import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
 import org.apache.flink.streaming.api.operators.collect.CollectCoordinationRequest;
+import org.apache.flink.util.ExceptionUtils;
 
 import javax.annotation.Nullable;
 
@@ -107,12 +109,26 @@ public final class InstrumentedJobClient implements JobClientGateway {
         return askStatus();
     }
 
+    /**
+     * Asks the job's status, again as long as no pooled connection was free: Flink's collect fetcher takes a failed
+     * status request for the job's end ("assume that the job has terminated") and stops delivering rows, so a busy
+     * pool must make it wait, never fail. Other failures (a JobManager that cannot be reached, after the cluster
+     * client's own retries) are the fetcher's to judge, as with Flink's own client.
+     */
     private CompletableFuture<JobStatus> askStatus() {
         record.requestSent();
-        return delegate.getJobStatus().thenApply(status -> {
-            statusSeen(status);
-            return status;
-        });
+        return delegate.getJobStatus()
+                .handle((status, failure) -> {
+                    if (failure == null) {
+                        statusSeen(status);
+                        return CompletableFuture.completedFuture(status);
+                    }
+                    if (ExceptionUtils.findThrowable(failure, ChannelAcquireTimeoutException.class).isPresent()) {
+                        return askStatus();
+                    }
+                    return CompletableFuture.<JobStatus>failedFuture(failure);
+                })
+                .thenCompose(status -> status);
     }
 
     private void statusSeen(JobStatus status) {

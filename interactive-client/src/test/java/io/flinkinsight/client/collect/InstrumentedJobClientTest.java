@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkinsight.client.QueryRecord;
 import io.flinkinsight.client.metrics.ClientMetrics;
+import io.flinkinsight.client.transport.ChannelAcquireTimeoutException;
+import io.flinkinsight.client.transport.ChannelPoolSettings;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -105,6 +108,22 @@ class InstrumentedJobClientTest {
         assertThat(metrics.queryRequests.getCount()).isEqualTo(asked);
         assertThat(metrics.requestsPerQuery.getCount()).isEqualTo(1);
         assertThat(metrics.requestsPerQuery.getStatistics().getMax()).isEqualTo(asked);
+    }
+
+    @Test
+    void aBusyConnectionPoolMakesTheFetcherWaitNeverAssumeTheEnd() throws IOException {
+        TestingCollectJob job = new TestingCollectJob(9).rowsAt(2, "a").rowsAt(8, "b", "c")
+                .failStatus(3, new CompletionException(new ChannelAcquireTimeoutException(
+                        "jobmanager:8081", ChannelPoolSettings.defaults())));
+
+        List<String> rows = fetchAll(client(job, GENEROUS_BUDGET), new UncheckpointedCollectResultBuffer<>(
+                StringSerializer.INSTANCE, false));
+
+        // without waiting, the fetcher would have taken the first failed status for the job's end and read its
+        // result before the job had one
+        assertThat(rows).containsExactly("a", "b", "c");
+        assertThat(job.statusCalls).isEqualTo(4);
+        assertThat(job.cancelCalls).isZero();
     }
 
     @Test

@@ -46,6 +46,9 @@ final class TestingCollectJob implements JobClientGateway {
     private JobStatus status = JobStatus.RUNNING;
     private int sinkGoneAtPoll = Integer.MAX_VALUE;
 
+    private int statusFailures;
+    private Throwable statusFailure;
+
     int polls;
     int statusCalls;
     int resultCalls;
@@ -58,6 +61,13 @@ final class TestingCollectJob implements JobClientGateway {
 
     TestingCollectJob rowsAt(int poll, String... rows) {
         rowsAtPoll.put(poll, List.of(rows));
+        return this;
+    }
+
+    /** The next {@code count} status requests fail with {@code failure}. */
+    synchronized TestingCollectJob failStatus(int count, Throwable failure) {
+        statusFailures = count;
+        statusFailure = failure;
         return this;
     }
 
@@ -129,6 +139,10 @@ final class TestingCollectJob implements JobClientGateway {
     @Override
     public synchronized CompletableFuture<JobStatus> getJobStatus() {
         statusCalls++;
+        if (statusFailures > 0) {
+            statusFailures--;
+            return CompletableFuture.failedFuture(statusFailure);
+        }
         if (polls >= sinkGoneAtPoll && status == JobStatus.RUNNING) {
             finish();
         }
