@@ -17,6 +17,7 @@ import javax.annotation.Nullable;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
@@ -147,7 +148,7 @@ public final class CollectLongPoll {
      * stand for, else a long poll's answer.
      */
     public CompletableFuture<CoordinationResponse> answer(String operatorUid, CollectCoordinationRequest request) {
-        CoordinationResponse prefetched = takePrefetched(operatorUid, request);
+        CoordinationResponse prefetched = takePrefetch(operatorUid, request);
         if (prefetched != null) {
             return CompletableFuture.completedFuture(prefetched);
         }
@@ -161,30 +162,43 @@ public final class CollectLongPoll {
      * the cluster again, and one after the job ended finds the end already known.
      */
     public CompletableFuture<Void> prefetchFirstResults(String operatorUid) {
-        CompletableFuture<CoordinationResponse> answer =
-                new Poll(operatorUid, CollectResponses.INIT_VERSION, 0).start();
-        prefetch = new Prefetch(operatorUid, answer);
-        return answer.handle((response, failure) -> null);
+        Poll first = new Poll(operatorUid, CollectResponses.INIT_VERSION, 0);
+        prefetch = new Prefetch(operatorUid, first);
+        return first.start().handle((response, failure) -> null);
     }
 
-    /** The job is being cancelled: every running poll hands its last answer back to the fetcher at its next step. */
+    /**
+     * The job is being cancelled: every running poll hands its last answer back to the fetcher at its next step, and
+     * a prefetch stops at once.
+     */
     public void cancel() {
         cancelled = true;
+        Prefetch first = prefetch;
+        if (first != null) {
+            first.poll.stop();
+        }
     }
 
-    /** The prefetched answer, if {@code request} is the first request it stands for and it carries results. */
+    /**
+     * Takes the prefetch, if any: its answer, if {@code request} is the first request it stands for and it carries
+     * results; else it is dropped, and its poll stops at once (nobody will read what it finds).
+     */
     @Nullable
-    private CoordinationResponse takePrefetched(String operatorUid, CollectCoordinationRequest request) {
+    private CoordinationResponse takePrefetch(String operatorUid, CollectCoordinationRequest request) {
         Prefetch first = prefetch;
-        if (first == null
-                || request.getOffset() != 0
-                || !CollectResponses.INIT_VERSION.equals(request.getVersion())
-                || !first.operatorUid.equals(operatorUid)) {
+        if (first == null) {
             return null;
         }
         prefetch = null;
+        if (request.getOffset() != 0
+                || !CollectResponses.INIT_VERSION.equals(request.getVersion())
+                || !first.operatorUid.equals(operatorUid)) {
+            first.poll.stop();
+            return null;
+        }
+        first.poll.stop();
         try {
-            CoordinationResponse response = first.answer.getNow(null);
+            CoordinationResponse response = first.poll.answer.getNow(null);
             // An empty or failed answer is not kept: the fetcher would sleep 100 ms on it, a fresh long poll would not.
             return response != null && CollectResponses.resultCount((CollectCoordinationResponse) response) > 0
                     ? response
@@ -194,7 +208,7 @@ public final class CollectLongPoll {
         }
     }
 
-    private record Prefetch(String operatorUid, CompletableFuture<CoordinationResponse> answer) {}
+    private record Prefetch(String operatorUid, Poll poll) {}
 
     /** Counts one poll; a poll repeating the previous (version, offset) is a retry. */
     private void countPoll(String version, long offset) {
@@ -233,6 +247,9 @@ public final class CollectLongPoll {
         private String version;
         @Nullable private CollectCoordinationResponse lastEmpty;
         @Nullable private Throwable lastFailure;
+        /** Set once nobody waits for this poll any more: it sends nothing more. */
+        private volatile boolean stopped;
+        @Nullable private volatile ScheduledFuture<?> nextSend;
 
         Poll(String operatorUid, String version, long offset) {
             this.operatorUid = operatorUid;
@@ -247,7 +264,7 @@ public final class CollectLongPoll {
                 send();
             } else {
                 try {
-                    scheduler.schedule(this::send, waitNanos, TimeUnit.NANOSECONDS);
+                    nextSend = scheduler.schedule(this::send, waitNanos, TimeUnit.NANOSECONDS);
                 } catch (Throwable t) {
                     send();
                 }
@@ -255,7 +272,22 @@ public final class CollectLongPoll {
             return answer;
         }
 
+        /** Sends nothing more: a scheduled poll is cancelled, and the answer is the last one (or the failure). */
+        void stop() {
+            stopped = true;
+            ScheduledFuture<?> next = nextSend;
+            if (next != null) {
+                next.cancel(false);
+            }
+            if (!answer.isDone()) {
+                handBack();
+            }
+        }
+
         private void send() {
+            if (stopped) {
+                return;
+            }
             countPoll(version, offset);
             CompletableFuture<CoordinationResponse> response;
             try {
@@ -346,7 +378,7 @@ public final class CollectLongPoll {
                 return;
             }
             try {
-                scheduler.schedule(this::send, delayMillis, TimeUnit.MILLISECONDS);
+                nextSend = scheduler.schedule(this::send, delayMillis, TimeUnit.MILLISECONDS);
             } catch (Throwable t) {
                 handBack();
             }

@@ -87,6 +87,42 @@ class CollectLongPollTest {
     }
 
     @Test
+    void aDroppedPrefetchStopsPollingAtOnce() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE);
+        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(20)),
+                scheduler, metrics, record, System::nanoTime, Duration.ofMinutes(10), () -> false);
+        CompletableFuture<Void> prefetched = longPoll.prefetchFirstResults("another-sink");
+
+        // the fetcher asks another sink: nobody will read what the prefetch finds
+        longPoll.answer("collect-sink-uid", new CollectCoordinationRequest(TestingCollectJob.SINK_VERSION, 0));
+
+        // without stopping, the prefetch would poll on for its whole 10 min budget
+        prefetched.get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void cancellingTheJobStopsAPrefetchAtOnce() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE);
+        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(20)),
+                scheduler, metrics, record, System::nanoTime, Duration.ofMinutes(10), () -> false);
+        CompletableFuture<Void> prefetched = longPoll.prefetchFirstResults("collect-sink-uid");
+
+        longPoll.cancel();
+
+        prefetched.get(30, TimeUnit.SECONDS);
+        Thread.sleep(50); // a poll already on its way when the prefetch stopped may still land
+        int polls;
+        synchronized (job) {
+            polls = job.polls;
+        }
+        // nothing is scheduled any more: one more poll interval passes without a poll (a lower bound on time only)
+        Thread.sleep(100);
+        synchronized (job) {
+            assertThat(job.polls).isEqualTo(polls);
+        }
+    }
+
+    @Test
     void rowsThatOnlyExistInTheAccumulatorAreHandedOverByTheLongPoll() throws Exception {
         TestingCollectJob job = new TestingCollectJob(4).rowsAt(4, "only-at-the-end");
         CollectLongPoll longPoll = longPoll(job, GENEROUS_BUDGET);
