@@ -87,6 +87,37 @@ class CollectLongPollTest {
     }
 
     @Test
+    void aBackOffLongerThanTheBudgetHoldsAcrossTheFetchersRequests() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).rowsAt(3, "x");
+        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofSeconds(2)),
+                scheduler, metrics, record, System::nanoTime, Duration.ofMillis(200), () -> false);
+
+        // poll 1 learns the version, poll 2 is empty: the 2 s back-off does not fit the 200 ms budget
+        CoordinationResponse first =
+                longPoll.answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+        assertThat(resultCount(first)).isZero();
+        assertThat(job.polls).isEqualTo(2);
+        long start = System.nanoTime();
+
+        // the fetcher repeats its request at once, as it does after an empty answer (after its 100 ms sleep)
+        CollectCoordinationRequest again = new CollectCoordinationRequest(TestingCollectJob.SINK_VERSION, 0);
+        CoordinationResponse second = longPoll.answer("uid", again).get(30, TimeUnit.SECONDS);
+        if (System.nanoTime() - start < TimeUnit.SECONDS.toNanos(2)) {
+            // still inside the back-off: the same empty answer, no request (before, poll 3 went out at once)
+            assertThat(resultCount(second)).isZero();
+            assertThat(job.polls).isEqualTo(2);
+        }
+
+        CoordinationResponse rows = null;
+        for (int i = 0; i < 100 && (rows == null || resultCount(rows) == 0); i++) {
+            rows = longPoll.answer("uid", again).get(30, TimeUnit.SECONDS);
+        }
+        assertThat(((CollectCoordinationResponse) rows).getResults(StringSerializer.INSTANCE)).containsExactly("x");
+        assertThat(System.nanoTime() - start).as("the third poll waited for the back-off")
+                .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(1_700));
+    }
+
+    @Test
     void aDroppedPrefetchStopsPollingAtOnce() throws Exception {
         TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE);
         CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(20)),
@@ -227,6 +258,7 @@ class CollectLongPollTest {
         CollectCoordinationRequest request = new CollectCoordinationRequest(TestingCollectJob.SINK_VERSION, 0);
 
         longPoll.answer("uid", request).get(30, TimeUnit.SECONDS);
+        Thread.sleep(10); // past the 1 ms back-off, as the fetcher's own 100 ms sleep is
         longPoll.answer("uid", request).get(30, TimeUnit.SECONDS);
 
         assertThat(metrics.collectRequests.getCount()).isEqualTo(2);
