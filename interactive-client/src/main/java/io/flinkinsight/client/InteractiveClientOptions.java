@@ -51,8 +51,9 @@ public final class InteractiveClientOptions {
                     .withDescription(
                             "Queries (jobs that collect results) this process keeps running on one cluster at once;"
                                     + " more wait in the client, in order of arrival, until one ends ("
-                                    + MAX_QUERIES_IN_FLIGHT_RANGE + "; 0 turns the cap off). Read once per cluster,"
-                                    + " from the configuration of its first query.");
+                                    + MAX_QUERIES_IN_FLIGHT_RANGE + "; 0 turns the cap off). Read from the"
+                                    + " configuration of a cluster's first query and kept while queries of this"
+                                    + " process run or wait on it.");
 
     public static final OptionRange<Duration> ADMISSION_TIMEOUT_RANGE =
             OptionRange.durations(Duration.ofMillis(1), Duration.ofDays(1));
