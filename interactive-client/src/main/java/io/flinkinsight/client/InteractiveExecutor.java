@@ -132,8 +132,11 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
                                     System::nanoTime,
                                     CollectLongPoll.BUDGET,
                                     fastPolls,
-                                    firstPollDelayNanos))
-                            .accepted();
+                                    firstPollDelayNanos));
+                    if (collectSinkUid != null) {
+                        // a query's job was accepted just now; another job's client was told its status above
+                        jobClient.accepted();
+                    }
                     if (collectSinkUid != null && settings.jobHandOver().awaitsResults(place.othersInFlight())) {
                         return jobClient.prefetchFirstResults(collectSinkUid).thenApply(ignored -> jobClient);
                     }
