@@ -98,11 +98,11 @@ public final class InteractiveClientOptions {
                     .defaultValue(Duration.ofSeconds(2))
                     .withDescription(
                             "For this long after a query was submitted, and while no other query of this process"
-                                    + " runs on the same cluster, its result polls wait only the collect strategy's"
-                                    + " first delay (no back-off), so a short query's end is seen within one delay."
-                                    + " Longer queries, and"
-                                    + " queries among others, back off as the strategy says (" + FAST_START_RANGE
-                                    + "; 0 turns it off).");
+                                    + " runs on the same cluster, every result poll that does not reach the query's"
+                                    + " collect sink (its job starts, or ended before the sink answered) also asks"
+                                    + " whether the job has ended, so a short query's end is seen within one poll."
+                                    + " Later, and among other queries, that is asked every 4th such poll ("
+                                    + FAST_START_RANGE + "; 0 turns it off).");
 
     public static final ConfigOption<String> COLLECT_STRATEGY_TYPE =
             ConfigOptions.key("collect-strategy.type")

@@ -39,9 +39,10 @@ import java.util.function.LongSupplier;
  * poll waits for the shortest usual run of recent jobs ({@link RecentJobRuns}); the end is asked for (one request
  * that also brings the result, see {@code JobClientGateway#endIfEnded}) right after a poll failed (a job that ended
  * has no collect sink to ask) or the sink stopped answering (the coordinator answers for a sink it cannot reach with
- * offset -1), and else only every {@value #STATUS_CHECK_EVERY_EMPTY_POLLS}th empty poll, in case the end was missed.
- * While {@code fastPolls} says so (the query runs alone, early on; see {@code execution.interactive.fast-start})
- * polls keep the strategy's first delay, otherwise they back off as the strategy says.
+ * offset -1); a sink that answers needs no such question. While the sink has not been reached (the job starts, or
+ * ended before its sink ever answered), the end is asked for after every empty poll while {@code fastPolls} says so
+ * (the query runs alone, early on; see {@code execution.interactive.fast-start}), else every {@value
+ * #STATUS_CHECK_EVERY_EMPTY_POLLS}th. Between polls the strategy's back-off holds.
  *
  * <p>{@link #prefetchFirstResults} runs the first long poll before the caller has the job client, so that the
  * executor can hand the job over only once its results are in (see {@code JobHandOver}).
@@ -110,8 +111,7 @@ public final class CollectLongPoll {
      * @param metrics and {@code record}: where collect requests and retries are counted
      * @param nanoClock the time source of the budget, {@code System::nanoTime} outside tests
      * @param budget how long one long poll may keep re-sending, {@link #BUDGET} outside tests
-     * @param fastPolls whether polls should now keep the strategy's first delay and ask the status after every empty
-     *     poll
+     * @param fastPolls whether an empty poll that did not reach the sink should now ask whether the job has ended
      */
     public CollectLongPoll(
             Job job,
@@ -327,6 +327,7 @@ public final class CollectLongPoll {
                 // a failed poll, or a sink that answered before (its version is known) and now cannot be reached:
                 // the job has ended or failed
                 boolean endLikely = failure != null;
+                boolean sinkAlive = false;
                 if (failure == null) {
                     CollectCoordinationResponse collected = (CollectCoordinationResponse) response;
                     if (CollectResponses.resultCount(collected) > 0) {
@@ -349,13 +350,14 @@ public final class CollectLongPoll {
                     lastFailure = null;
                     boolean sinkKnown = !CollectResponses.INIT_VERSION.equals(version);
                     endLikely = collected.getLastCheckpointedOffset() < 0 && sinkKnown;
-                    if (sinkKnown && !endLikely) {
+                    sinkAlive = sinkKnown && !endLikely;
+                    if (sinkAlive) {
                         job.sinkAnswered();
                     }
                 } else {
                     lastFailure = failure;
                 }
-                afterEmptyPoll(emptyPoll(), endLikely);
+                afterEmptyPoll(emptyPoll(), endLikely, sinkAlive);
             } catch (Throwable t) {
                 LOG.debug("Unexpected failure in the collect long poll; handing back to the fetcher.", t);
                 if (response != null) {
@@ -366,7 +368,7 @@ public final class CollectLongPoll {
             }
         }
 
-        private void afterEmptyPoll(long emptyPolls, boolean endLikely) {
+        private void afterEmptyPoll(long emptyPolls, boolean endLikely, boolean sinkAlive) {
             if (cancelled) {
                 handBack();
                 return;
@@ -377,10 +379,14 @@ public final class CollectLongPoll {
                 return;
             }
             boolean fast = fastPolls.getAsBoolean();
-            if (!endLikely && emptyPolls % STATUS_CHECK_EVERY_EMPTY_POLLS != 0) {
-                // A running job answers; once it has ended, polls fail (its JobMaster is gone). So the end is only
-                // asked for when it is likely, and now and then in case it was missed.
-                pollAgainLater(emptyPolls, fast);
+            // A sink that answers shows its job's end itself: then it answers -1, and once the job has ended polls
+            // fail (its JobMaster is gone). A sink not reached yet (the job starts, or ended before its sink ever
+            // answered) shows nothing: then the end is asked for after every such poll of a query running alone
+            // early on, else now and then.
+            boolean askEnd = endLikely
+                    || (!sinkAlive && (fast || emptyPolls % STATUS_CHECK_EVERY_EMPTY_POLLS == 0));
+            if (!askEnd) {
+                pollAgainLater(emptyPolls);
                 return;
             }
             job.status().whenComplete((status, failure) -> {
@@ -390,13 +396,13 @@ public final class CollectLongPoll {
                 } else if (status.isGloballyTerminalState()) {
                     jobEnded(status);
                 } else {
-                    pollAgainLater(emptyPolls, fast);
+                    pollAgainLater(emptyPolls);
                 }
             });
         }
 
-        private void pollAgainLater(long emptyPolls, boolean fast) {
-            long delayMillis = strategy.delayMillis(fast ? 1 : emptyPolls);
+        private void pollAgainLater(long emptyPolls) {
+            long delayMillis = strategy.delayMillis(emptyPolls);
             long next = nanoClock.getAsLong() + TimeUnit.MILLISECONDS.toNanos(delayMillis);
             if (next > deadlineNanos) {
                 notBeforeNanos = next;

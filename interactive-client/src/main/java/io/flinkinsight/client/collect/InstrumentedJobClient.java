@@ -250,6 +250,7 @@ record.requestSent();
         @Override
         public void sinkAnswered() {
             liveSeen(JobStatus.RUNNING);
+            record.runningSeen();
         }
 
         @Override

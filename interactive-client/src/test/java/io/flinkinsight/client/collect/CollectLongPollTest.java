@@ -186,27 +186,29 @@ class CollectLongPollTest {
     }
 
     @Test
-    void longRunOfEmptyPollsAlsoAsksForTheStatusNowAndThen() throws Exception {
+    void aSinkThatAnswersNeedsNoQuestionAboutTheEnd() throws Exception {
         TestingCollectJob job = new TestingCollectJob(100).rowsAt(10, "x");
 
         longPoll(job, GENEROUS_BUDGET).answer("uid", new CollectCoordinationRequest("", 0))
                 .get(30, TimeUnit.SECONDS);
 
-        // polls 2 to 9 are empty: the status is asked after the 4th and the 8th
+        // polls 2 to 9 are empty, but the sink answered each: the job runs
         assertThat(job.polls).isEqualTo(10);
-        assertThat(job.statusCalls).isEqualTo(2);
+        assertThat(job.statusCalls).isZero();
     }
 
     @Test
-    void aQueryRunningAloneKeepsTheFirstDelayAndAsksForTheEndOnlyWhenItIsLikely() throws Exception {
+    void theEndIsAskedForOnceAPollFailsEvenForAQueryRunningAlone() throws Exception {
         TestingCollectJob job = new TestingCollectJob(6).rowsAt(6, "x");
+        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(1)),
+                scheduler, metrics, record, System::nanoTime, GENEROUS_BUDGET, () -> true);
 
-        CoordinationResponse answer = firstAnswerSlowAfterTheFirstPoll(job, true);
+        CoordinationResponse answer =
+                longPoll.answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
 
         assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE)).containsExactly("x");
-        // polls 2 to 5 were empty while the sink answered (a check after the 4th empty poll, in case the end was
-        // missed), and poll 6 failed: the end is likely, so a check then
-        assertThat(job.statusCalls).isEqualTo(2);
+        // polls 2 to 5 were empty while the sink answered; poll 6 failed (the job had ended): one question then
+        assertThat(job.statusCalls).isEqualTo(1);
     }
 
     @Test
