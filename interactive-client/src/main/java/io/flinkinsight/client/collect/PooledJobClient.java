@@ -9,12 +9,14 @@ import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.client.program.ProgramInvocationException;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
+import org.apache.flink.runtime.client.JobCancellationException;
 import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
 import org.apache.flink.runtime.rest.messages.EmptyRequestBody;
 import org.apache.flink.runtime.rest.messages.JobMessageParameters;
 import org.apache.flink.runtime.rest.messages.job.JobExecutionResultHeaders;
 import org.apache.flink.runtime.rest.messages.queue.QueueStatus;
+import org.apache.flink.util.ExceptionUtils;
 
 import javax.annotation.Nullable;
 
@@ -102,8 +104,24 @@ public final class PooledJobClient implements JobClientGateway {
                     } catch (Throwable t) {
                         result.completeExceptionally(t);
                     }
-                    return Optional.of(new Ended(jobResult.getApplicationStatus().deriveJobStatus(), result));
+                    return Optional.of(new Ended(terminalStatus(jobResult), result));
                 });
+    }
+
+    /**
+     * The terminal status a job result stands for, from what every supported Flink's JobResult gives (2.3 replaced
+     * its application status by an optional job status): success, else the failure it carries.
+     */
+    private JobStatus terminalStatus(JobResult jobResult) {
+        if (jobResult.isSuccess()) {
+            return JobStatus.FINISHED;
+        }
+        Throwable failure = jobResult.getSerializedThrowable()
+                .map(serialized -> serialized.deserializeError(userCodeClassLoader))
+                .orElse(null);
+        return ExceptionUtils.findThrowable(failure, JobCancellationException.class).isPresent()
+                ? JobStatus.CANCELED
+                : JobStatus.FAILED;
     }
 
     private JobExecutionResult toExecutionResult(JobResult jobResult) {
