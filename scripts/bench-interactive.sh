@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The short-query benchmark: how fast short queries run through the SQL Gateway on `remote-interactive` (the client
-# reuse FLIP-407 proposed) against Flink's stock `remote` executor, on this machine. JDBC driver -> SQL Gateway ->
-# session cluster, the three queries (source, wordcount, join over 1-row datagen tables, streaming mode) at
+# reuse FLIP-407 proposed) against Flink's stock `remote` executor, on this machine. A gateway client (Flink's JDBC
+# driver, and a client of the gateway's REST API polling every 10 ms) -> SQL Gateway -> session cluster, the three queries (source, wordcount, join over 1-row datagen tables, streaming mode) at
 # concurrency 1, 8 and 32, the two executors interleaved in one run on one cluster. Prints p50/p99 E2E latency,
 # QPS, the cluster-side job time of the same jobs and the CPU of JobManager, TaskManager and gateway, then the
 # ratios against the interactive client's targets; writes the Markdown to flink-harness/target/bench-interactive.md.
-# Options: --concurrency 1,8,32 --queries source,wordcount,join --seconds 20 --rounds 2 --warmup 300 --set key=value (interactive sessions only;
-# default: the incremental collect strategy) --cluster-set key=value (config.yaml of the cluster, both clients) --output file.
+# Options: --gateway-clients jdbc,rest --concurrency 1,8,32 --queries source,wordcount,join --seconds 20 --rounds 2
+# --warmup 300 --set key=value (interactive sessions only; none by default: the client's defaults)
+# --cluster-set key=value (config.yaml of the cluster, both executors) --output file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/prerequisites.sh

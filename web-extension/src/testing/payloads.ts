@@ -71,7 +71,10 @@ export function clientFigures(available: boolean): ClientFigures {
     available,
     hint: available ? null : 'install the interactive-client jar in the SQL Gateway\'s lib/ and set execution.target: remote-interactive',
     pool: { requests: 100, hits: 90, misses: 10, hitRate: available ? 0.9 : null, size: 2, evictions: 0 },
-    channels: { opened: 5, reused: 95, reuseRatio: available ? 0.95 : null, inFlight: 1, requestLatencyMs: { p50: 1, p99: 3 } },
+    channels: {
+      opened: 5, reused: 95, reuseRatio: available ? 0.95 : null, inFlight: 1, requestLatencyMs: { p50: 1, p99: 3 },
+      queryRequests: 540, requestsPerQuery: available ? 5 : null, requestsPerQueryQuantiles: { p50: 5, p99: 11 },
+    },
     collect: { requests: 300, retries: 50, retriesPerQuery: available ? 0.5 : null },
     queries: {
       submitted: 100,

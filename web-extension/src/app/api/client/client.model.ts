@@ -23,6 +23,12 @@ export interface ClientFigures {
     readonly reuseRatio: number | null;
     readonly inFlight: number;
     readonly requestLatencyMs: Quantiles;
+    /** REST requests to the JobManager sent for queries; optional: hubs before it have none. */
+    readonly queryRequests?: number;
+    /** Median REST requests per ended query (the client's histogram), else queryRequests / queries ended. */
+    readonly requestsPerQuery?: number | null;
+    /** The client's requests-per-query histogram. */
+    readonly requestsPerQueryQuantiles?: Quantiles;
   };
   readonly collect: {
     readonly requests: number;

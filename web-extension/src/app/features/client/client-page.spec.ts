@@ -39,6 +39,8 @@ describe('ClientPage', () => {
     expect(text).toContain('end-to-end p50 260 ms');
     expect(text).toContain('Waiting for a place');
     expect(text).toContain('wait p50 12 ms · p99 480 ms');
+    expect(text).toContain('REST requests per query');
+    expect(text).toContain('to the JobManager · p99 11');
     expect(harness.routeNativeElement?.querySelectorAll('fi-time-chart').length).toBe(5);
   });
 

@@ -6,11 +6,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 
 /** One JDBC connection to the SQL Gateway, i.e. one gateway session: run statements, read small results. */
-public final class SqlSession implements AutoCloseable {
+public final class SqlSession implements GatewaySession {
 
     private final Connection connection;
     private final ClassLoader driverLoader;
@@ -35,12 +34,8 @@ public final class SqlSession implements AutoCloseable {
         }
     }
 
-    /** Sets each option in the session, as {@code SET 'key' = 'value'} statements. */
-    public void set(Map<String, String> settings) {
-        settings.forEach((key, value) -> execute("SET '" + key + "' = '" + value + "'"));
-    }
-
     /** Runs a statement (DDL, SET, INSERT: an INSERT returns once the job is submitted). */
+    @Override
     public void execute(String sql) {
         withDriverLoader(() -> {
             try (Statement statement = connection.createStatement()) {
@@ -50,7 +45,7 @@ public final class SqlSession implements AutoCloseable {
         }, sql);
     }
 
-    /** Runs a query and returns all its rows; meant for small, bounded results. */
+    @Override
     public List<List<Object>> query(String sql) {
         return withDriverLoader(() -> {
             try (Statement statement = connection.createStatement();

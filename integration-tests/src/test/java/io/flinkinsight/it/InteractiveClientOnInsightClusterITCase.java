@@ -149,10 +149,13 @@ class InteractiveClientOnInsightClusterITCase {
         long misses = after.poolMisses() - before.poolMisses();
         long reused = after.reused() - before.reused();
         long opened = after.opened() - before.opened();
+        long queryRequests = after.queryRequests() - before.queryRequests();
+        long ended = after.succeeded() + after.failed() - before.succeeded() - before.failed();
         System.out.printf("over %d queries: pool %d hits, %d misses; REST requests: %d on a reused channel,"
-                + " %d on a new connection%n", measured, hits, misses,
-                reused, opened);
+                + " %d on a new connection; %d sent for the %d queries that ended%n", measured, hits, misses,
+                reused, opened, queryRequests, ended);
         assertThat(after.submitted() - before.submitted()).as("queries submitted").isEqualTo(measured);
+        assertThat(ended).as("queries ended").isEqualTo(measured);
 
         assertThat(hits + misses).as("pool lookups over %s queries", measured).isGreaterThanOrEqualTo(measured);
         assertThat((double) hits / (hits + misses)).as("pool hit rate (%s hits, %s misses)", hits, misses)
@@ -163,8 +166,36 @@ class InteractiveClientOnInsightClusterITCase {
                 + " (%s reused, %s opened)", reused, opened).isGreaterThanOrEqualTo(0.95);
     }
 
+    /**
+     * Submission, the polls that return rows, the end: what a short query needs of the JobManager. One session, so
+     * the queries are short (several side by side on this 2-core machine run for half a second each, and the client
+     * polls a running query at least every 100 ms, as Flink's own fetcher does).
+     */
     @Test
     @Order(3)
+    void aShortQueryCostsTheJobManagerAtMostSixRequestsAfterWarmUp() {
+        int warmUp = 15;
+        int measured = 30;
+        ClientFigures before;
+        ClientFigures after;
+        try (SqlSession session = interactiveSession(cluster)) {
+            runShortQueries(List.of(session), warmUp);
+            before = settledFigures(cluster, gatewayInsight(), "figures after the warm-up", f -> true);
+            runShortQueries(List.of(session), measured);
+            after = settledFigures(cluster, gatewayInsight(), measured + " more queries ended",
+                    f -> f.succeeded() + f.failed() >= before.succeeded() + before.failed() + measured);
+        }
+        long queryRequests = after.queryRequests() - before.queryRequests();
+        long ended = after.succeeded() + after.failed() - before.succeeded() - before.failed();
+        System.out.printf("one session: %d REST requests to the JobManager for %d short queries%n",
+                queryRequests, ended);
+        assertThat(ended).as("queries ended").isEqualTo(measured);
+        assertThat((double) queryRequests / ended).as("REST requests to the JobManager per short query after warm-up"
+                + " (%s requests, %s queries)", queryRequests, ended).isLessThanOrEqualTo(6.0);
+    }
+
+    @Test
+    @Order(4)
     void hubServesTheSameClientFiguresAsTheGateway() {
         try (SqlSession session = interactiveSession(cluster)) {
             runShortQueries(List.of(session), DemoWorkload.shortQueries().size());
@@ -185,7 +216,7 @@ class InteractiveClientOnInsightClusterITCase {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void showDescribeAndStopJobWorkOnAStreamingJob() {
         ClientFigures before = settledFigures(cluster, gatewayInsight(), "figures before the streaming job", f -> true);
         try (SqlSession session = cluster.sqlSession()) {
@@ -224,7 +255,7 @@ class InteractiveClientOnInsightClusterITCase {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void concurrentQueriesLeaveNoThreadsOrChannelsBehind() throws Exception {
         FlinkProcess gateway = cluster.process(Role.SQL_GATEWAY);
         int threadsBefore = gateway.threadCount();
@@ -307,7 +338,7 @@ class InteractiveClientOnInsightClusterITCase {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void badCollectStrategyNamesTheKeyAndTheAcceptedValues() {
         try (SqlSession session = interactiveSession(cluster)) {
             session.execute("SET 'collect-strategy.type' = 'bogus'");

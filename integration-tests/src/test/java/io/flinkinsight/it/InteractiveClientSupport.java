@@ -189,6 +189,11 @@ final class InteractiveClientSupport {
             return count("/channels/reused");
         }
 
+        /** REST requests to the JobManager the client sent for queries. */
+        long queryRequests() {
+            return count("/channels/queryRequests");
+        }
+
         long inFlight() {
             return count("/channels/inFlight");
         }
@@ -203,7 +208,7 @@ final class InteractiveClientSupport {
             return submitted() == other.submitted() && succeeded() == other.succeeded() && failed() == other.failed()
                     && poolRequests() == other.poolRequests() && poolHits() == other.poolHits()
                     && poolMisses() == other.poolMisses() && opened() == other.opened()
-                    && reused() == other.reused();
+                    && reused() == other.reused() && queryRequests() == other.queryRequests();
         }
 
         private long count(String pointer) {

@@ -51,8 +51,9 @@ public final class InteractiveClientOptions {
                     .withDescription(
                             "Queries (jobs that collect results) this process keeps running on one cluster at once;"
                                     + " more wait in the client, in order of arrival, until one ends ("
-                                    + MAX_QUERIES_IN_FLIGHT_RANGE + "; 0 turns the cap off). Read once per cluster,"
-                                    + " from the configuration of its first query.");
+                                    + MAX_QUERIES_IN_FLIGHT_RANGE + "; 0 turns the cap off). Read from the"
+                                    + " configuration of a cluster's first query and kept while queries of this"
+                                    + " process run or wait on it.");
 
     public static final OptionRange<Duration> ADMISSION_TIMEOUT_RANGE =
             OptionRange.durations(Duration.ofMillis(1), Duration.ofDays(1));
@@ -97,20 +98,21 @@ public final class InteractiveClientOptions {
                     .defaultValue(Duration.ofSeconds(2))
                     .withDescription(
                             "For this long after a query was submitted, and while no other query of this process"
-                                    + " runs on the same cluster, its result polls wait only the collect strategy's"
-                                    + " first delay (no back-off) and every empty poll also asks for the job's"
-                                    + " status, so a short query's end is seen within one delay. Longer queries, and"
-                                    + " queries among others, back off as the strategy says (" + FAST_START_RANGE
-                                    + "; 0 turns it off).");
+                                    + " runs on the same cluster, every result poll that does not reach the query's"
+                                    + " collect sink (its job starts, or ended before the sink answered) also asks"
+                                    + " whether the job has ended, so a short query's end is seen within one poll."
+                                    + " Later, and among other queries, that is asked every 4th such poll ("
+                                    + FAST_START_RANGE + "; 0 turns it off).");
 
     public static final ConfigOption<String> COLLECT_STRATEGY_TYPE =
             ConfigOptions.key("collect-strategy.type")
                     .stringType()
-                    .defaultValue("fixed")
+                    .defaultValue("incremental")
                     .withDescription(
                             "How long the client waits between two polls for query results that came back empty:"
-                                    + " fixed (the default; fixed-delay.delay, 100 ms as in Flink's own client),"
-                                    + " exponential or incremental.");
+                                    + " incremental (the default: 5 ms, 5 ms more after each empty poll, at most"
+                                    + " 50 ms, see incremental-delay.*), exponential, or fixed (fixed-delay.delay;"
+                                    + " fixed with 100 ms is Flink's own client).");
 
     public static final OptionRange<Duration> COLLECT_FIXED_DELAY_RANGE =
             OptionRange.durations(Duration.ofMillis(1), Duration.ofMinutes(1));
@@ -171,7 +173,7 @@ public final class InteractiveClientOptions {
     public static final ConfigOption<Duration> COLLECT_INCREMENTAL_INITIAL_DELAY =
             ConfigOptions.key("collect-strategy.incremental-delay.initial-delay")
                     .durationType()
-                    .defaultValue(Duration.ofMillis(10))
+                    .defaultValue(Duration.ofMillis(5))
                     .withDescription(
                             "First wait of the incremental strategy (" + COLLECT_INCREMENTAL_INITIAL_DELAY_RANGE
                                     + ").");
@@ -183,7 +185,7 @@ public final class InteractiveClientOptions {
     public static final ConfigOption<Duration> COLLECT_INCREMENTAL_INCREMENT =
             ConfigOptions.key("collect-strategy.incremental-delay.increment")
                     .durationType()
-                    .defaultValue(Duration.ofMillis(10))
+                    .defaultValue(Duration.ofMillis(5))
                     .withDescription(
                             "Amount added to each next wait of the incremental strategy ("
                                     + COLLECT_INCREMENTAL_INCREMENT_RANGE + ").");
@@ -194,7 +196,7 @@ public final class InteractiveClientOptions {
     public static final ConfigOption<Duration> COLLECT_INCREMENTAL_MAX_DELAY =
             ConfigOptions.key("collect-strategy.incremental-delay.max-delay")
                     .durationType()
-                    .defaultValue(Duration.ofMillis(100))
+                    .defaultValue(Duration.ofMillis(50))
                     .withDescription(
                             "Longest wait of the incremental strategy (" + COLLECT_INCREMENTAL_MAX_DELAY_RANGE
                                     + ").");

@@ -1,5 +1,6 @@
 package io.flinkinsight.client;
 
+import io.flinkinsight.client.collect.RecentJobRuns;
 import io.flinkinsight.client.metrics.ClientMetricRegistry;
 import io.flinkinsight.client.metrics.ClientMetrics;
 import io.flinkinsight.client.pool.ClusterClientPool;
@@ -40,6 +41,7 @@ public final class InteractiveClientRuntime implements AutoCloseable {
     private final ClientMetricRegistry metricRegistry;
     private final ClusterClientPool pool;
     private final QueryAdmission admission;
+    private final RecentJobRuns recentJobRuns = new RecentJobRuns();
 
     private InteractiveClientRuntime(Configuration conf, InteractiveClientSettings settings) {
         // Threads of all three start on first use; the event loop is built first as the only part that can fail.
@@ -88,6 +90,11 @@ public final class InteractiveClientRuntime implements AutoCloseable {
 
     public ClusterClientPool pool() {
         return pool;
+    }
+
+    /** How long the jobs of this process's recent queries ran; sets how long a new query's first poll waits. */
+    public RecentJobRuns recentJobRuns() {
+        return recentJobRuns;
     }
 
     public QueryAdmission admission() {

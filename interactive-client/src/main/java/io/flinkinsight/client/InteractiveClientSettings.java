@@ -48,7 +48,7 @@ import java.time.Duration;
  * here. Which of them a process or a cluster keeps is said by each option: {@code io-threads} is the first query's
  * of the process; {@code expire-after-access} and the channel pool's are those of the query that built the
  * cluster's pooled client (see {@code ClusterIdentity}); {@code admission.max-queries} is the first query's of the
- * cluster.
+ * cluster while queries run or wait on it.
  *
  * @param ioThreads {@link InteractiveClientOptions#IO_THREADS}
  * @param expireAfterAccess {@link InteractiveClientOptions#CLIENT_POOL_EXPIRE_AFTER_ACCESS}

@@ -92,10 +92,14 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         long fastUntilNanos = System.nanoTime() + settings.fastStart().toNanos();
         BooleanSupplier fastPolls =
                 () -> place.othersInFlight() == 0 && System.nanoTime() - fastUntilNanos < 0;
+        if (collectsResults) {
+            record.onJobRun(runtime.recentJobRuns()::add);
+        }
         ClusterClientPool.Lease lease = pool.lease(cluster);
         CompletableFuture<JobID> submitted;
         try {
             streamGraph.serializeUserDefinedInstances();
+            record.requestSent();
             submitted = lease.client().submitJob(streamGraph);
         } catch (Throwable t) {
             lease.failed(t);
@@ -115,6 +119,7 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         });
         return lease.track(initialized)
                 .thenCompose(jobId -> {
+                    long firstPollDelayNanos = runtime.recentJobRuns().firstPollDelayNanos();
                     InstrumentedJobClient jobClient = new InstrumentedJobClient(
                             new PooledJobClient(pool, cluster, jobId, userCodeClassloader),
                             record,
@@ -126,7 +131,12 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
                                     record,
                                     System::nanoTime,
                                     CollectLongPoll.BUDGET,
-                                    fastPolls));
+                                    fastPolls,
+                                    firstPollDelayNanos));
+                    if (collectSinkUid != null) {
+                        // a query's job was accepted just now; another job's client was told its status above
+                        jobClient.accepted();
+                    }
                     if (collectSinkUid != null && settings.jobHandOver().awaitsResults(place.othersInFlight())) {
                         return jobClient.prefetchFirstResults(collectSinkUid).thenApply(ignored -> jobClient);
                     }
@@ -163,6 +173,7 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
             QueryRecord record,
             int attempt,
             CompletableFuture<JobID> done) {
+        record.requestSent();
         lease.client().getJobStatus(jobId).whenComplete((status, failure) -> {
             if (failure != null) {
                 lease.failed(failure);
@@ -183,6 +194,7 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
                     done.completeExceptionally(t);
                 }
             } else if (status == JobStatus.FAILED) {
+                record.requestSent();
                 lease.client().requestJobResult(jobId).whenComplete((result, resultFailure) -> {
                     Throwable initFailure = resultFailure == null
                             ? initializationFailure(result, userCodeClassloader)

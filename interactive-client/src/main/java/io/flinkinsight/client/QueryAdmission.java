@@ -20,6 +20,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>A query holds its place until it ends or has held it for the configured time, so long streaming queries never
  * hold back short ones for longer than that.
+ *
+ * <p>A cluster's state lives while queries wait for or hold a place on it, so sessions that name many clusters (or
+ * set distinct {@code rest.*} values) leave nothing behind once their queries ended.
  */
 public final class QueryAdmission {
 
@@ -59,8 +62,11 @@ public final class QueryAdmission {
      */
     public record Settings(int maxQueries, Duration timeout, Duration maxHold) {}
 
-    /** The queries of one cluster: the places under its cap ({@code null} without a cap) and those holding one. */
-    private record ClusterQueries(Semaphore places, AtomicInteger inFlight) {}
+    /**
+     * The queries of one cluster: the places under its cap ({@code null} without a cap), those holding one, and
+     * those waiting for or holding one (the entry goes when none are left).
+     */
+    private record ClusterQueries(Semaphore places, AtomicInteger inFlight, AtomicInteger users) {}
 
     /**
      * Waits on the caller's thread for a place on {@code cluster}, at most the configured timeout. Flink's callers
@@ -70,13 +76,37 @@ public final class QueryAdmission {
      */
     public Place enter(ClusterIdentity cluster, Settings settings) throws InterruptedException, TimeoutException {
         int max = settings.maxQueries();
-        // The first query of a cluster fixes its cap for the life of the process, like the client pool's settings.
-        ClusterQueries queries = byCluster.computeIfAbsent(cluster,
-                ignored -> new ClusterQueries(max == 0 ? null : new Semaphore(max, true), new AtomicInteger()));
-        if (queries.places() != null) {
-            awaitPlace(queries.places(), settings.timeout(), max);
+        // The first query of a cluster fixes its cap for as long as queries wait for or hold places on it.
+        ClusterQueries queries = byCluster.compute(cluster, (key, present) -> {
+            ClusterQueries entry = present != null
+                    ? present
+                    : new ClusterQueries(max == 0 ? null : new Semaphore(max, true), new AtomicInteger(),
+                            new AtomicInteger());
+            entry.users().incrementAndGet();
+            return entry;
+        });
+        boolean placed = false;
+        try {
+            if (queries.places() != null) {
+                awaitPlace(queries.places(), settings.timeout(), max);
+            }
+            placed = true;
+            return new HeldPlace(cluster, queries, settings.maxHold());
+        } finally {
+            if (!placed) {
+                leave(cluster);
+            }
         }
-        return new HeldPlace(queries, settings.maxHold());
+    }
+
+    /** A query stopped waiting for or holding a place on {@code cluster}; the last one takes the entry away. */
+    private void leave(ClusterIdentity cluster) {
+        byCluster.computeIfPresent(cluster, (key, entry) -> entry.users().decrementAndGet() == 0 ? null : entry);
+    }
+
+    /** Clusters with queries waiting for or holding a place now. */
+    int clusters() {
+        return byCluster.size();
     }
 
     private void awaitPlace(Semaphore places, Duration timeout, int max)
@@ -101,11 +131,13 @@ public final class QueryAdmission {
     }
 
     private final class HeldPlace implements Place {
+        private final ClusterIdentity cluster;
         private final ClusterQueries queries;
         private final AtomicBoolean released = new AtomicBoolean();
         private final ScheduledFuture<?> expiry;
 
-        HeldPlace(ClusterQueries queries, Duration maxHold) {
+        HeldPlace(ClusterIdentity cluster, ClusterQueries queries, Duration maxHold) {
+            this.cluster = cluster;
             this.queries = queries;
             queries.inFlight().incrementAndGet();
             ScheduledFuture<?> scheduled;
@@ -128,6 +160,7 @@ public final class QueryAdmission {
                 if (expiry != null) {
                     expiry.cancel(false);
                 }
+                leave(cluster);
             }
         }
 

@@ -6,6 +6,7 @@ import org.apache.flink.api.common.JobStatus;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -20,6 +21,8 @@ import java.util.function.LongSupplier;
  * terminal to last result delivered; admissionWait, within submit and for queries only, = {@code execute()} entered
  * to a place under the cap on queries in flight ({@link QueryAdmission}). Parts a query did not reach are not
  * recorded. Queries whose job client nobody asks about the end (e.g. a detached INSERT) count as submitted only.
+ * The REST requests sent to the JobManager for the query (submission, status, results, end) are counted as they go
+ * and recorded with the query's end.
  */
 public final class QueryRecord {
 
@@ -32,6 +35,9 @@ public final class QueryRecord {
     private final AtomicLong runningNanos = new AtomicLong(UNSET);
     private final AtomicLong terminalNanos = new AtomicLong(UNSET);
     private final AtomicLong collectRetries = new AtomicLong();
+    private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong jobRunMillis = new AtomicLong(UNSET);
+    private volatile LongConsumer jobRunListener = millis -> {};
     private final AtomicBoolean finished = new AtomicBoolean();
     private volatile QueryAdmission.Place place = QueryAdmission.NONE;
 
@@ -50,6 +56,26 @@ public final class QueryRecord {
         if (finished.get()) {
             place.release();
         }
+    }
+
+    /** One REST request to the JobManager was sent for this query. */
+    public void requestSent() {
+        requests.incrementAndGet();
+        metrics.queryRequests.inc();
+    }
+
+    public long requests() {
+        return requests.get();
+    }
+
+    /** Told, for a query that succeeded, how long its job ran on the cluster (ms, the JobManager's net runtime). */
+    public void onJobRun(LongConsumer listener) {
+        this.jobRunListener = listener;
+    }
+
+    /** The job's result came: it ran this long on the cluster (ms, as the JobManager measured it). */
+    public void jobRan(long netRuntimeMillis) {
+        jobRunMillis.compareAndSet(UNSET, netRuntimeMillis);
     }
 
     /** The JobManager accepted the job. */
@@ -109,6 +135,11 @@ public final class QueryRecord {
             metrics.resultFetchMs.update(millis(end - terminal));
         }
         metrics.retriesPerQuery.update(collectRetries.get());
+        metrics.requestsPerQuery.update(requests.get());
+        long ran = jobRunMillis.get();
+        if (succeeded && ran != UNSET) {
+            jobRunListener.accept(ran);
+        }
         (succeeded ? metrics.queriesSucceeded : metrics.queriesFailed).inc();
         return true;
     }

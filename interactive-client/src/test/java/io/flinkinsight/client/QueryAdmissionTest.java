@@ -42,6 +42,35 @@ class QueryAdmissionTest {
     }
 
     @Test
+    void aClustersStateGoesWithItsLastQuery() throws Exception {
+        List<QueryAdmission.Place> places = new ArrayList<>();
+        for (int port = 20_000; port < 20_100; port++) {
+            Configuration conf = conf(2, "10 s", "1 h");
+            conf.setString("rest.port", Integer.toString(port)); // a distinct cluster (client identity) each
+            places.add(enter(conf));
+            places.add(enter(conf));
+        }
+        assertThat(admission.clusters()).isEqualTo(100);
+
+        places.remove(0).release();
+        assertThat(admission.clusters()).as("one query still holds a place on the first cluster").isEqualTo(100);
+        places.forEach(QueryAdmission.Place::release);
+
+        assertThat(admission.clusters()).isZero();
+    }
+
+    @Test
+    void aQueryThatTimedOutWaitingLeavesNothingBehind() throws Exception {
+        Configuration conf = conf(1, "10 ms", "1 h");
+        QueryAdmission.Place first = enter(conf);
+        assertThatThrownBy(() -> enter(conf)).isInstanceOf(TimeoutException.class);
+
+        first.release();
+
+        assertThat(admission.clusters()).isZero();
+    }
+
+    @Test
     void aQueryOverTheCapWaitsUntilOneEndsThenEnters() throws Exception {
         Configuration conf = conf(2, "10 s", "1 h");
         QueryAdmission.Place first = enter(conf);

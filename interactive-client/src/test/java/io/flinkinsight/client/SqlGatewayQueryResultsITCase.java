@@ -63,7 +63,7 @@ class SqlGatewayQueryResultsITCase {
 
     private static SqlSession interactiveSession() {
         return cluster.sqlSession(
-                Map.of("execution.target", "remote-interactive", "collect-strategy.type", "incremental"));
+                Map.of("execution.target", "remote-interactive"));
     }
 
     /** A table whose single STRING column counts from 1 to {@code rows}, so results are known in advance. */
@@ -143,7 +143,7 @@ class SqlGatewayQueryResultsITCase {
     private static List<Double> timeSourceQueries(String target) {
         List<Double> millis = new ArrayList<>();
         try (SqlSession session = cluster.sqlSession(
-                Map.of("execution.target", target, "collect-strategy.type", "incremental"))) {
+                Map.of("execution.target", target))) {
             createOneRowTables(session);
             for (int i = 0; i < LATENCY_SAMPLES + 5; i++) {
                 long start = System.nanoTime();

@@ -31,7 +31,8 @@ public final class TestingClientMetrics {
             + "\"pool\":{\"requests\":10.0,\"hits\":9.0,\"misses\":1.0,\"hitRate\":0.9,\"size\":3.0,"
             + "\"evictions\":2.0},"
             + "\"channels\":{\"opened\":2.0,\"reused\":38.0,\"reuseRatio\":0.95,\"inFlight\":1.0,"
-            + "\"requestLatencyMs\":{\"p50\":3.0,\"p99\":40.0}},"
+            + "\"requestLatencyMs\":{\"p50\":3.0,\"p99\":40.0},\"queryRequests\":44.0,\"requestsPerQuery\":5.0,"
+            + "\"requestsPerQueryQuantiles\":{\"p50\":5.0,\"p99\":9.0}},"
             + "\"collect\":{\"requests\":30.0,\"retries\":12.0,\"retriesPerQuery\":1.0,"
             + "\"retriesPerQueryQuantiles\":{\"p50\":1.0,\"p99\":5.0}},"
             + "\"queries\":{\"submitted\":8.0,\"succeeded\":7.0,\"failed\":1.0,\"waiting\":2.0,"
@@ -63,6 +64,8 @@ public final class TestingClientMetrics {
         r.add((Gauge<Double>) () -> 0.95, "reuseRatio", channels);
         r.add((Gauge<Integer>) () -> 1, "inFlight", channels);
         r.add(histogram(2, 3, 40), "requestLatencyMs", channels);
+        r.add(counter(44 * scale), "queryRequests", channels);
+        r.add(histogram(4, 5, 9), "requestsPerQuery", channels);
 
         r.add(counter(30 * scale), "requests", collect);
         r.add(counter(12 * scale), "retries", collect);

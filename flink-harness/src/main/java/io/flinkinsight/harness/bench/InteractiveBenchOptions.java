@@ -1,5 +1,6 @@
 package io.flinkinsight.harness.bench;
 
+import io.flinkinsight.harness.bench.InteractiveQueryBenchmark.GatewayClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,29 +10,24 @@ import java.util.Map;
 
 /**
  * Command line of the interactive-client benchmark: {@code --client-jar <jar> [--plugin-jar <jar>]
- * [--concurrency 1,8,32] [--queries source,wordcount,join] [--seconds 20] [--rounds 2] [--warmup 300]
- * [--set key=value]... [--cluster-set key=value]... [--work-dir dir] [--output file.md]}. Each {@code --set} is a
+ * [--gateway-clients jdbc,rest] [--concurrency 1,8,32] [--queries source,wordcount,join] [--seconds 20]
+ * [--rounds 2] [--warmup 300] [--set key=value]... [--cluster-set key=value]... [--work-dir dir] [--output file.md]}. Each {@code --set} is a
  * session setting of the {@code remote-interactive} sessions only; each {@code --cluster-set} a line of the
  * cluster's {@code config.yaml}, for both clients.
  */
-record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<Integer> concurrency, List<Integer> queries,
+record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<GatewayClient> gatewayClients,
+        List<Integer> concurrency, List<Integer> queries,
         int seconds, int rounds, int warmupQueries, Map<String, String> interactiveSettings,
         Map<String, String> clusterSettings, Path workDir, Path output) {
 
     static final String USAGE = "usage: InteractiveQueryBenchmark --client-jar <jar> [--plugin-jar <jar>]"
-            + " [--concurrency 1,8,32] [--queries source,wordcount,join] [--seconds 20] [--rounds 2] [--warmup 300]"
+            + " [--gateway-clients jdbc,rest] [--concurrency 1,8,32] [--queries source,wordcount,join] [--seconds 20] [--rounds 2] [--warmup 300]"
             + " [--set key=value]... [--cluster-set key=value]... [--work-dir dir] [--output file.md]";
-
-    /** The collect strategy the interactive sessions use unless {@code --set} says otherwise. */
-    static final Map<String, String> DEFAULT_INTERACTIVE_SETTINGS = Map.of(
-            "collect-strategy.type", "incremental",
-            "collect-strategy.incremental-delay.initial-delay", "5 ms",
-            "collect-strategy.incremental-delay.increment", "5 ms",
-            "collect-strategy.incremental-delay.max-delay", "50 ms");
 
     static InteractiveBenchOptions parse(String... args) {
         Path clientJar = null;
         Path pluginJar = null;
+        List<GatewayClient> gatewayClients = List.of(GatewayClient.values());
         List<Integer> concurrency = List.of(1, 8, 32);
         List<Integer> queries = List.of(0, 1, 2);
         int seconds = 20;
@@ -49,6 +45,7 @@ record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<Integer> con
             switch (args[i]) {
                 case "--client-jar" -> clientJar = Path.of(value);
                 case "--plugin-jar" -> pluginJar = Path.of(value);
+                case "--gateway-clients" -> gatewayClients = gatewayClientList(value);
                 case "--concurrency" -> concurrency = concurrencyList(value);
                 case "--queries" -> queries = queryList(value);
                 case "--seconds" -> seconds = positive(args[i], value);
@@ -68,11 +65,8 @@ record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<Integer> con
         if (pluginJar != null && !Files.isRegularFile(pluginJar)) {
             throw new IllegalArgumentException("--plugin-jar: no file " + pluginJar + "\n" + USAGE);
         }
-        Map<String, String> interactive =
-                new LinkedHashMap<>(settings.isEmpty() ? DEFAULT_INTERACTIVE_SETTINGS : Map.of());
-        interactive.putAll(settings);
-        return new InteractiveBenchOptions(clientJar, pluginJar, concurrency, queries, seconds, rounds, warmup,
-                interactive, clusterSettings, workDir.toAbsolutePath(), output);
+        return new InteractiveBenchOptions(clientJar, pluginJar, gatewayClients, concurrency, queries, seconds, rounds, warmup,
+                settings, clusterSettings, workDir.toAbsolutePath(), output);
     }
 
     private static void putSetting(Map<String, String> settings, String option, String value) {
@@ -101,6 +95,21 @@ record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<Integer> con
             }
         }
         return list.stream().sorted().toList();
+    }
+
+    private static List<GatewayClient> gatewayClientList(String value) {
+        List<GatewayClient> list = new ArrayList<>();
+        for (String part : value.split(",")) {
+            try {
+                GatewayClient client = GatewayClient.of(part.trim());
+                if (!list.contains(client)) {
+                    list.add(client);
+                }
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--gateway-clients: " + e.getMessage() + "\n" + USAGE);
+            }
+        }
+        return List.copyOf(list);
     }
 
     private static List<Integer> concurrencyList(String value) {

@@ -1,10 +1,11 @@
 package io.flinkinsight.harness.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.flinkinsight.harness.GatewayRestSession;
+import io.flinkinsight.harness.GatewaySession;
 import io.flinkinsight.harness.LocalFlinkCluster;
 import io.flinkinsight.harness.LocalFlinkClusterBuilder;
 import io.flinkinsight.harness.Role;
-import io.flinkinsight.harness.SqlSession;
 import io.flinkinsight.harness.demo.DemoWorkload;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,11 +26,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The short-query benchmark: how fast short queries run through the SQL Gateway with Flink's stock {@code remote}
- * executor and with {@code remote-interactive}, on this machine. JDBC driver → SQL Gateway → session cluster, the
- * three queries (source, wordcount, join over 1-row {@code datagen} tables, streaming mode), at each concurrency,
- * with either client, in one run on one cluster: blocks of a fixed duration,
- * the two clients interleaved (ABBA across rounds) after a warm-up of both. Per block: E2E latency of every query as
- * the JDBC client sees it (execute → last row read), QPS, the cluster-side duration of the same jobs (Flink's REST
+ * executor and with {@code remote-interactive}, on this machine. A gateway client (Flink's JDBC driver, or a client
+ * of the gateway's REST API polling every 10 ms) → SQL Gateway → session cluster, the three queries (source,
+ * wordcount, join over 1-row {@code datagen} tables, streaming mode), at each concurrency, with either executor, in
+ * one run on one cluster: blocks of a fixed duration, the two executors interleaved (ABBA across rounds) after a
+ * warm-up of both. Per block: E2E latency of every query as the gateway client sees it (execute → last row read), QPS, the cluster-side duration of the same jobs (Flink's REST
  * {@code /jobs/overview}, jobs found by a per-block and per-session {@code pipeline.name}), the time before each
  * query's job started and after it ended (a session runs its queries one after another, so its queries and jobs pair
  * up in order), and the CPU time of the JobManager, TaskManager and gateway processes ({@code /proc/<pid>/stat}).
@@ -37,6 +38,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class InteractiveQueryBenchmark {
 
+    /** The executor the gateway runs a session's queries with ({@code execution.target}). */
     enum Client {
         STOCK("remote"),
         INTERACTIVE("remote-interactive");
@@ -48,12 +50,35 @@ public final class InteractiveQueryBenchmark {
         }
     }
 
+    /** How the benchmark talks to the SQL Gateway. */
+    enum GatewayClient {
+        /** Flink's JDBC driver. */
+        JDBC("jdbc"),
+        /** The gateway's REST API: submit, poll the result every 10 ms, close ({@link GatewayRestSession}). */
+        REST("rest");
+
+        final String label;
+
+        GatewayClient(String label) {
+            this.label = label;
+        }
+
+        static GatewayClient of(String label) {
+            for (GatewayClient client : values()) {
+                if (client.label.equals(label)) {
+                    return client;
+                }
+            }
+            throw new IllegalArgumentException("unknown gateway client " + label + ", expected jdbc or rest");
+        }
+    }
+
     static final List<String> QUERY_NAMES = List.of("source", "wordcount", "join");
     /** Columns of the CPU figures, one per process. */
     static final String JM_CPU = "JobManager";
     static final String TM_CPU = "TaskManager";
     static final String GATEWAY_CPU = "gateway";
-    static final String DRIVER_CPU = "JDBC client";
+    static final String DRIVER_CPU = "gateway client";
     private static final long QUERY_TIMEOUT_SECONDS = 120;
 
     private final InteractiveBenchOptions options;
@@ -106,56 +131,66 @@ public final class InteractiveQueryBenchmark {
             pids.put(JM_CPU, cluster.process(Role.JOBMANAGER).pid());
             pids.put(TM_CPU, cluster.process(Role.TASKMANAGER).pid());
             pids.put(GATEWAY_CPU, cluster.process(Role.SQL_GATEWAY).pid());
-            // this process: the JDBC driver's threads, which fetch results in a tight loop while a job runs
+            // this process: the gateway client's threads (the JDBC driver fetches results in a tight loop while a job
+            // runs)
             pids.put(DRIVER_CPU, ProcessHandle.current().pid());
             ProcessCpu cpu = new ProcessCpu(pids);
             warmUp(cluster);
             for (int concurrency : options.concurrency()) {
-                measure(cluster, cpu, concurrency);
+                for (GatewayClient gatewayClient : options.gatewayClients()) {
+                    measure(cluster, cpu, gatewayClient, concurrency);
+                }
             }
             return new InteractiveReport(blocks, options, OverheadBenchmark.machine()).markdown();
         }
     }
 
-    /** Both clients, all three queries, until the JIT has seen several hundred queries (a fresh cluster is slow). */
+    /**
+     * Both executors with each gateway client, all three queries, until the JIT has seen several hundred queries (a
+     * fresh cluster is slow).
+     */
     private void warmUp(LocalFlinkCluster cluster) throws Exception {
         int concurrency = Math.min(4, options.concurrency().stream().max(Integer::compare).orElse(1));
-        System.out.printf(Locale.ROOT, "Warm-up: %d queries, both clients, concurrency %d ...%n",
+        System.out.printf(Locale.ROOT, "Warm-up: %d queries, both executors, concurrency %d ...%n",
                 options.warmupQueries(), concurrency);
-        for (Client client : Client.values()) {
-            List<SqlSession> sessions = openSessions(cluster, client, concurrency);
-            try {
-                ExecutorService workers = Executors.newFixedThreadPool(concurrency);
-                try {
-                    AtomicInteger next = new AtomicInteger();
-                    int perClient = options.warmupQueries() / 2;
-                    List<Future<?>> done = new ArrayList<>();
-                    for (SqlSession session : sessions) {
-                        done.add(workers.submit(() -> {
-                            for (int i = next.getAndIncrement(); i < perClient; i = next.getAndIncrement()) {
-                                checkRows(session.query(DemoWorkload.shortQueries().get(i % 3)), i % 3);
-                            }
-                            return null;
-                        }));
-                    }
-                    for (Future<?> f : done) {
-                        f.get(30, TimeUnit.MINUTES);
-                    }
-                } finally {
-                    workers.shutdownNow();
-                }
-            } finally {
-                sessions.forEach(SqlSession::close);
+        int perRun = Math.max(1, options.warmupQueries() / (2 * options.gatewayClients().size()));
+        for (GatewayClient gatewayClient : options.gatewayClients()) {
+            for (Client client : Client.values()) {
+                warmUp(openSessions(cluster, gatewayClient, client, concurrency), perRun);
             }
         }
     }
 
-    private void measure(LocalFlinkCluster cluster, ProcessCpu cpu, int concurrency) throws Exception {
-        Map<Client, List<SqlSession>> sessions = new EnumMap<>(Client.class);
+    /** Runs {@code queries} of the three, spread over {@code sessions}, then closes them. */
+    private static void warmUp(List<GatewaySession> sessions, int queries) throws Exception {
+        ExecutorService workers = Executors.newFixedThreadPool(sessions.size());
+        try {
+            AtomicInteger next = new AtomicInteger();
+            List<Future<?>> done = new ArrayList<>();
+            for (GatewaySession session : sessions) {
+                done.add(workers.submit(() -> {
+                    for (int i = next.getAndIncrement(); i < queries; i = next.getAndIncrement()) {
+                        checkRows(session.query(DemoWorkload.shortQueries().get(i % 3)), i % 3);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(30, TimeUnit.MINUTES);
+            }
+        } finally {
+            workers.shutdownNow();
+            sessions.forEach(GatewaySession::close);
+        }
+    }
+
+    private void measure(LocalFlinkCluster cluster, ProcessCpu cpu, GatewayClient gatewayClient, int concurrency)
+            throws Exception {
+        Map<Client, List<GatewaySession>> sessions = new EnumMap<>(Client.class);
         ExecutorService workers = Executors.newFixedThreadPool(concurrency);
         try {
             for (Client client : Client.values()) {
-                sessions.put(client, openSessions(cluster, client, concurrency));
+                sessions.put(client, openSessions(cluster, gatewayClient, client, concurrency));
             }
             for (int round = 1; round <= options.rounds(); round++) {
                 for (int q : options.queries()) {
@@ -164,8 +199,8 @@ public final class InteractiveQueryBenchmark {
                     for (Client client : stockFirst
                             ? List.of(Client.STOCK, Client.INTERACTIVE)
                             : List.of(Client.INTERACTIVE, Client.STOCK)) {
-                        Block block = runBlock(cluster, cpu, workers, sessions.get(client), client, concurrency, q,
-                                round);
+                        Block block = runBlock(cluster, cpu, workers, sessions.get(client), gatewayClient, client,
+                                concurrency, q, round);
                         blocks.add(block);
                         System.out.println(block.summary());
                     }
@@ -173,14 +208,15 @@ public final class InteractiveQueryBenchmark {
             }
         } finally {
             workers.shutdownNow();
-            sessions.values().forEach(list -> list.forEach(SqlSession::close));
+            sessions.values().forEach(list -> list.forEach(GatewaySession::close));
         }
     }
 
     private Block runBlock(LocalFlinkCluster cluster, ProcessCpu cpu, ExecutorService workers,
-            List<SqlSession> sessions, Client client, int concurrency, int query, int round) throws Exception {
-        String tag = String.format(Locale.ROOT, "bench-%s-%s-c%d-r%d", client.target, QUERY_NAMES.get(query),
-                concurrency, round);
+            List<GatewaySession> sessions, GatewayClient gatewayClient, Client client, int concurrency, int query,
+            int round) throws Exception {
+        String tag = String.format(Locale.ROOT, "bench-%s-%s-%s-c%d-r%d", gatewayClient.label, client.target,
+                QUERY_NAMES.get(query), concurrency, round);
         for (int i = 0; i < sessions.size(); i++) {
             sessions.get(i).execute("SET 'pipeline.name' = '" + sessionTag(tag, i) + "'");
         }
@@ -193,7 +229,7 @@ public final class InteractiveQueryBenchmark {
         long start = System.nanoTime();
         long deadline = start + TimeUnit.SECONDS.toNanos(options.seconds());
         List<Future<Long>> done = new ArrayList<>();
-        for (SqlSession session : sessions) {
+        for (GatewaySession session : sessions) {
             List<long[]> sessionSpans = new ArrayList<>();
             spans.add(sessionSpans);
             done.add(workers.submit(() -> {
@@ -226,7 +262,7 @@ public final class InteractiveQueryBenchmark {
         Map<String, Double> cpuPercent = new LinkedHashMap<>();
         cpuAfter.forEach((role, after) -> cpuPercent.put(role, 100 * (after - cpuBefore.get(role)) / wallSeconds));
         JobTimes jobs = jobTimes(cluster, tag, spans);
-        return new Block(client, concurrency, QUERY_NAMES.get(query), round, List.copyOf(latencies), failures.get(),
+        return new Block(gatewayClient, client, concurrency, QUERY_NAMES.get(query), round, List.copyOf(latencies), failures.get(),
                 wallSeconds, jobs.durations(), jobs.before(), jobs.after(), cpuPercent);
     }
 
@@ -268,10 +304,13 @@ public final class InteractiveQueryBenchmark {
         return new JobTimes(durations, before, after);
     }
 
-    private List<SqlSession> openSessions(LocalFlinkCluster cluster, Client client, int count) {
-        List<SqlSession> sessions = new ArrayList<>();
+    private List<GatewaySession> openSessions(LocalFlinkCluster cluster, GatewayClient gatewayClient, Client client,
+            int count) {
+        List<GatewaySession> sessions = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            SqlSession session = cluster.sqlSession();
+            GatewaySession session = gatewayClient == GatewayClient.JDBC
+                    ? cluster.sqlSession()
+                    : GatewayRestSession.open(cluster.gatewayUrl());
             sessions.add(session);
             DemoWorkload.shortQueryTables().forEach(session::execute);
             session.set(Map.of("execution.runtime-mode", "streaming", "execution.target", client.target));
@@ -290,7 +329,7 @@ public final class InteractiveQueryBenchmark {
     }
 
     /** One measured block: one client, one query, one concurrency, a fixed duration. */
-    record Block(Client client, int concurrency, String query, int round, List<Double> latenciesMs, int failures,
+    record Block(GatewayClient gatewayClient, Client client, int concurrency, String query, int round, List<Double> latenciesMs, int failures,
             double wallSeconds, List<Double> jobMs, List<Double> beforeJobMs, List<Double> afterJobMs,
             Map<String, Double> cpuPercent) {
 
@@ -300,11 +339,11 @@ public final class InteractiveQueryBenchmark {
 
         String summary() {
             return String.format(Locale.ROOT,
-                    "c=%-2d %-9s %-18s round %d: %4d queries, %5.1f QPS, E2E p50 %6.1f ms, p99 %6.1f ms,"
+                    "%-4s c=%-2d %-9s %-18s round %d: %4d queries, %5.1f QPS, E2E p50 %6.1f ms, p99 %6.1f ms,"
                             + " job p50 %6.1f ms (%d jobs), before/after job p50 %.0f/%.0f ms, %d failed;"
                             + " CPU JM %.0f%%, TM %.0f%%, gateway %.0f%%,"
-                            + " JDBC client %.0f%%",
-                    concurrency, query, client.target, round, latenciesMs.size(), qps(),
+                            + " gateway client %.0f%%",
+                    gatewayClient.label, concurrency, query, client.target, round, latenciesMs.size(), qps(),
                     Stats.percentile(latenciesMs, 50), Stats.percentile(latenciesMs, 99),
                     Stats.percentile(jobMs, 50), jobMs.size(), Stats.percentile(beforeJobMs, 50),
                     Stats.percentile(afterJobMs, 50), failures,

@@ -17,6 +17,7 @@ import javax.annotation.Nullable;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
@@ -34,11 +35,14 @@ import java.util.function.LongSupplier;
  * 100 ms sleep before it looks at the job status; the fetcher then reads the same accumulator and finds nothing new.
  *
  * <p>How soon the end of a job is seen decides a short query's latency, since its results mostly arrive with the
- * end (from the accumulator). So the status is asked right after a poll failed, right after the sink stopped
- * answering (the coordinator answers for a sink it cannot reach with offset -1), and while {@code fastPolls} says so
- * (the query runs alone, early on; see {@code execution.interactive.fast-start}) after every empty poll, with the
- * strategy's first delay between polls; otherwise every {@value #STATUS_CHECK_EVERY_EMPTY_POLLS}th empty poll, with
- * the strategy's back-off.
+ * end (from the accumulator); how many requests it takes decides what a query costs the JobManager. So the first
+ * poll waits for the shortest usual run of recent jobs ({@link RecentJobRuns}); the end is asked for (one request
+ * that also brings the result, see {@code JobClientGateway#endIfEnded}) right after a poll failed (a job that ended
+ * has no collect sink to ask) or the sink stopped answering (the coordinator answers for a sink it cannot reach with
+ * offset -1); a sink that answers needs no such question. While the sink has not been reached (the job starts, or
+ * ended before its sink ever answered), the end is asked for after every empty poll while {@code fastPolls} says so
+ * (the query runs alone, early on; see {@code execution.interactive.fast-start}), else every {@value
+ * #STATUS_CHECK_EVERY_EMPTY_POLLS}th. Between polls the strategy's back-off holds.
  *
  * <p>{@link #prefetchFirstResults} runs the first long poll before the caller has the job client, so that the
  * executor can hand the job over only once its results are in (see {@code JobHandOver}).
@@ -59,7 +63,10 @@ public final class CollectLongPoll {
         CompletableFuture<CoordinationResponse> sendCollectRequest(
                 String operatorUid, CollectCoordinationRequest request);
 
-        /** The job's status. */
+        /** The job's collect sink answered a poll: the job runs. */
+        default void sinkAnswered() {}
+
+        /** The job's status, as far as it tells whether the job has ended (a terminal status then). */
         CompletableFuture<JobStatus> status();
 
         /** The job's terminal status if it has been seen already, else null. */
@@ -78,6 +85,15 @@ public final class CollectLongPoll {
     private final LongSupplier nanoClock;
     private final long budgetNanos;
     private final BooleanSupplier fastPolls;
+    /** When (nanoClock) the query's first poll may go out. */
+    private final long firstPollAtNanos;
+    /**
+     * When (nanoClock) the next poll may go out: a back-off longer than what was left of a long poll's budget goes on
+     * into the fetcher's next request, so that back-offs beyond the budget hold.
+     */
+    private volatile long notBeforeNanos;
+    /** The last empty answer handed back, which a repeated request gets again while the back-off lasts. */
+    @Nullable private volatile Poll lastHandedBack;
 
     private volatile boolean cancelled;
 
@@ -95,8 +111,7 @@ public final class CollectLongPoll {
      * @param metrics and {@code record}: where collect requests and retries are counted
      * @param nanoClock the time source of the budget, {@code System::nanoTime} outside tests
      * @param budget how long one long poll may keep re-sending, {@link #BUDGET} outside tests
-     * @param fastPolls whether polls should now keep the strategy's first delay and ask the status after every empty
-     *     poll
+     * @param fastPolls whether an empty poll that did not reach the sink should now ask whether the job has ended
      */
     public CollectLongPoll(
             Job job,
@@ -107,6 +122,24 @@ public final class CollectLongPoll {
             LongSupplier nanoClock,
             Duration budget,
             BooleanSupplier fastPolls) {
+        this(job, strategy, scheduler, metrics, record, nanoClock, budget, fastPolls, 0);
+    }
+
+    /**
+     * @param firstPollDelayNanos how long after now the query's first poll waits ({@link
+     *     RecentJobRuns#firstPollDelayNanos})
+     */
+    public CollectLongPoll(
+            Job job,
+            CollectRetryStrategy strategy,
+            ScheduledExecutorService scheduler,
+            ClientMetrics metrics,
+            QueryRecord record,
+            LongSupplier nanoClock,
+            Duration budget,
+            BooleanSupplier fastPolls,
+            long firstPollDelayNanos) {
+        this.firstPollAtNanos = nanoClock.getAsLong() + firstPollDelayNanos;
         this.job = job;
         this.strategy = strategy;
         this.scheduler = scheduler;
@@ -122,7 +155,7 @@ public final class CollectLongPoll {
      * stand for, else a long poll's answer.
      */
     public CompletableFuture<CoordinationResponse> answer(String operatorUid, CollectCoordinationRequest request) {
-        CoordinationResponse prefetched = takePrefetched(operatorUid, request);
+        CoordinationResponse prefetched = takePrefetch(operatorUid, request);
         if (prefetched != null) {
             return CompletableFuture.completedFuture(prefetched);
         }
@@ -136,30 +169,43 @@ public final class CollectLongPoll {
      * the cluster again, and one after the job ended finds the end already known.
      */
     public CompletableFuture<Void> prefetchFirstResults(String operatorUid) {
-        CompletableFuture<CoordinationResponse> answer =
-                new Poll(operatorUid, CollectResponses.INIT_VERSION, 0).start();
-        prefetch = new Prefetch(operatorUid, answer);
-        return answer.handle((response, failure) -> null);
+        Poll first = new Poll(operatorUid, CollectResponses.INIT_VERSION, 0);
+        prefetch = new Prefetch(operatorUid, first);
+        return first.start().handle((response, failure) -> null);
     }
 
-    /** The job is being cancelled: every running poll hands its last answer back to the fetcher at its next step. */
+    /**
+     * The job is being cancelled: every running poll hands its last answer back to the fetcher at its next step, and
+     * a prefetch stops at once.
+     */
     public void cancel() {
         cancelled = true;
+        Prefetch first = prefetch;
+        if (first != null) {
+            first.poll.stop();
+        }
     }
 
-    /** The prefetched answer, if {@code request} is the first request it stands for and it carries results. */
+    /**
+     * Takes the prefetch, if any: its answer, if {@code request} is the first request it stands for and it carries
+     * results; else it is dropped, and its poll stops at once (nobody will read what it finds).
+     */
     @Nullable
-    private CoordinationResponse takePrefetched(String operatorUid, CollectCoordinationRequest request) {
+    private CoordinationResponse takePrefetch(String operatorUid, CollectCoordinationRequest request) {
         Prefetch first = prefetch;
-        if (first == null
-                || request.getOffset() != 0
-                || !CollectResponses.INIT_VERSION.equals(request.getVersion())
-                || !first.operatorUid.equals(operatorUid)) {
+        if (first == null) {
             return null;
         }
         prefetch = null;
+        if (request.getOffset() != 0
+                || !CollectResponses.INIT_VERSION.equals(request.getVersion())
+                || !first.operatorUid.equals(operatorUid)) {
+            first.poll.stop();
+            return null;
+        }
+        first.poll.stop();
         try {
-            CoordinationResponse response = first.answer.getNow(null);
+            CoordinationResponse response = first.poll.answer.getNow(null);
             // An empty or failed answer is not kept: the fetcher would sleep 100 ms on it, a fresh long poll would not.
             return response != null && CollectResponses.resultCount((CollectCoordinationResponse) response) > 0
                     ? response
@@ -169,7 +215,7 @@ public final class CollectLongPoll {
         }
     }
 
-    private record Prefetch(String operatorUid, CompletableFuture<CoordinationResponse> answer) {}
+    private record Prefetch(String operatorUid, Poll poll) {}
 
     /** Counts one poll; a poll repeating the previous (version, offset) is a retry. */
     private void countPoll(String version, long offset) {
@@ -196,6 +242,8 @@ public final class CollectLongPoll {
         synchronized (pollLock) {
             emptyPollsInRow = 0;
         }
+        notBeforeNanos = 0;
+        lastHandedBack = null;
         record.runningSeen();
     }
 
@@ -205,9 +253,12 @@ public final class CollectLongPoll {
         private final long offset;
         private final long deadlineNanos;
         private final CompletableFuture<CoordinationResponse> answer = new CompletableFuture<>();
-        private String version;
-        @Nullable private CollectCoordinationResponse lastEmpty;
+        private volatile String version;
+        @Nullable private volatile CollectCoordinationResponse lastEmpty;
         @Nullable private Throwable lastFailure;
+        /** Set once nobody waits for this poll any more: it sends nothing more. */
+        private volatile boolean stopped;
+        @Nullable private volatile ScheduledFuture<?> nextSend;
 
         Poll(String operatorUid, String version, long offset) {
             this.operatorUid = operatorUid;
@@ -217,11 +268,50 @@ public final class CollectLongPoll {
         }
 
         CompletableFuture<CoordinationResponse> start() {
-            send();
+            long now = nanoClock.getAsLong();
+            long waitNanos = Math.max(firstPollAtNanos, notBeforeNanos) - now;
+            Poll previous = lastHandedBack;
+            if (waitNanos > deadlineNanos - now && previous != null && previous.lastEmpty != null
+                    && previous.offset == offset && previous.version.equals(version)
+                    && previous.operatorUid.equals(operatorUid)) {
+                // The back-off outlasts this poll's budget: the same empty answer again at the budget's end, as the
+                // cluster would give it, and no request.
+                lastEmpty = previous.lastEmpty;
+                try {
+                    nextSend = scheduler.schedule(this::handBack, deadlineNanos - now, TimeUnit.NANOSECONDS);
+                } catch (Throwable t) {
+                    handBack();
+                }
+                return answer;
+            }
+            if (waitNanos <= 0) {
+                send();
+            } else {
+                try {
+                    nextSend = scheduler.schedule(this::send, waitNanos, TimeUnit.NANOSECONDS);
+                } catch (Throwable t) {
+                    send();
+                }
+            }
             return answer;
         }
 
+        /** Sends nothing more: a scheduled poll is cancelled, and the answer is the last one (or the failure). */
+        void stop() {
+            stopped = true;
+            ScheduledFuture<?> next = nextSend;
+            if (next != null) {
+                next.cancel(false);
+            }
+            if (!answer.isDone()) {
+                handBack();
+            }
+        }
+
         private void send() {
+            if (stopped) {
+                return;
+            }
             countPoll(version, offset);
             CompletableFuture<CoordinationResponse> response;
             try {
@@ -237,6 +327,7 @@ public final class CollectLongPoll {
                 // a failed poll, or a sink that answered before (its version is known) and now cannot be reached:
                 // the job has ended or failed
                 boolean endLikely = failure != null;
+                boolean sinkAlive = false;
                 if (failure == null) {
                     CollectCoordinationResponse collected = (CollectCoordinationResponse) response;
                     if (CollectResponses.resultCount(collected) > 0) {
@@ -257,12 +348,16 @@ public final class CollectLongPoll {
                     }
                     lastEmpty = collected;
                     lastFailure = null;
-                    endLikely = collected.getLastCheckpointedOffset() < 0
-                            && !CollectResponses.INIT_VERSION.equals(version);
+                    boolean sinkKnown = !CollectResponses.INIT_VERSION.equals(version);
+                    endLikely = collected.getLastCheckpointedOffset() < 0 && sinkKnown;
+                    sinkAlive = sinkKnown && !endLikely;
+                    if (sinkAlive) {
+                        job.sinkAnswered();
+                    }
                 } else {
                     lastFailure = failure;
                 }
-                afterEmptyPoll(emptyPoll(), endLikely);
+                afterEmptyPoll(emptyPoll(), endLikely, sinkAlive);
             } catch (Throwable t) {
                 LOG.debug("Unexpected failure in the collect long poll; handing back to the fetcher.", t);
                 if (response != null) {
@@ -273,7 +368,7 @@ public final class CollectLongPoll {
             }
         }
 
-        private void afterEmptyPoll(long emptyPolls, boolean endLikely) {
+        private void afterEmptyPoll(long emptyPolls, boolean endLikely, boolean sinkAlive) {
             if (cancelled) {
                 handBack();
                 return;
@@ -284,10 +379,14 @@ public final class CollectLongPoll {
                 return;
             }
             boolean fast = fastPolls.getAsBoolean();
-            if (!endLikely && !fast && emptyPolls % STATUS_CHECK_EVERY_EMPTY_POLLS != 0) {
-                // A running job answers; once it has ended, polls fail (its JobMaster is gone). So under load the
-                // status is only asked when the end is likely, and now and then in case it was missed.
-                pollAgainLater(emptyPolls, false);
+            // A sink that answers shows its job's end itself: then it answers -1, and once the job has ended polls
+            // fail (its JobMaster is gone). A sink not reached yet (the job starts, or ended before its sink ever
+            // answered) shows nothing: then the end is asked for after every such poll of a query running alone
+            // early on, else now and then.
+            boolean askEnd = endLikely
+                    || (!sinkAlive && (fast || emptyPolls % STATUS_CHECK_EVERY_EMPTY_POLLS == 0));
+            if (!askEnd) {
+                pollAgainLater(emptyPolls);
                 return;
             }
             job.status().whenComplete((status, failure) -> {
@@ -297,19 +396,21 @@ public final class CollectLongPoll {
                 } else if (status.isGloballyTerminalState()) {
                     jobEnded(status);
                 } else {
-                    pollAgainLater(emptyPolls, fast);
+                    pollAgainLater(emptyPolls);
                 }
             });
         }
 
-        private void pollAgainLater(long emptyPolls, boolean fast) {
-            long delayMillis = strategy.delayMillis(fast ? 1 : emptyPolls);
-            if (nanoClock.getAsLong() + TimeUnit.MILLISECONDS.toNanos(delayMillis) > deadlineNanos) {
+        private void pollAgainLater(long emptyPolls) {
+            long delayMillis = strategy.delayMillis(emptyPolls);
+            long next = nanoClock.getAsLong() + TimeUnit.MILLISECONDS.toNanos(delayMillis);
+            if (next > deadlineNanos) {
+                notBeforeNanos = next;
                 handBack();
                 return;
             }
             try {
-                scheduler.schedule(this::send, delayMillis, TimeUnit.MILLISECONDS);
+                nextSend = scheduler.schedule(this::send, delayMillis, TimeUnit.MILLISECONDS);
             } catch (Throwable t) {
                 handBack();
             }
@@ -341,6 +442,7 @@ public final class CollectLongPoll {
         /** Gives the fetcher the last empty answer (else the last failure), as if there had been no long poll. */
         private void handBack() {
             if (lastEmpty != null) {
+                lastHandedBack = this;
                 answer.complete(lastEmpty);
             } else {
                 answer.completeExceptionally(

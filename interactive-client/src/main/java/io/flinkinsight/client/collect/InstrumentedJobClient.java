@@ -1,6 +1,7 @@
 package io.flinkinsight.client.collect;
 
 import io.flinkinsight.client.QueryRecord;
+import io.flinkinsight.client.transport.ChannelAcquireTimeoutException;
 
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobID;
@@ -9,25 +10,42 @@ import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
 import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
 import org.apache.flink.streaming.api.operators.collect.CollectCoordinationRequest;
+import org.apache.flink.util.ExceptionUtils;
 
 import javax.annotation.Nullable;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * The job client a query gets from the interactive executor. It delegates to a pooled job client and adds: a cached
- * terminal status; the job's result, requested once and shared; the query's timeline ({@link QueryRecord}), ended
- * exactly once; and the collect fetcher's requests answered by the query's {@link CollectLongPoll}.
+ * terminal status; a status the client saw less than {@link #FRESH_STATUS_MILLIS} ago answered without asking again;
+ * the job's result, requested once (or taken from the answer that showed the job's end) and shared; the query's
+ * timeline ({@link QueryRecord}), ended exactly once, with the REST requests sent for it counted; and the collect
+ * fetcher's requests answered by the query's {@link CollectLongPoll}.
  */
 public final class InstrumentedJobClient implements JobClientGateway {
+
+    /**
+     * How long a status the client saw (the job accepted, its collect sink answering, a status or result request)
+     * answers a status request without a new one. Flink's collect fetcher asks before every poll for results, and
+     * its own polls are 100 ms apart: an answer younger than that is as fresh as the ones it would have had, and the
+     * long poll sees the job's end by itself.
+     */
+    static final long FRESH_STATUS_MILLIS = 100;
 
     private final JobClientGateway delegate;
     private final QueryRecord record;
     private final CollectLongPoll longPoll;
+    private final LongSupplier nanoClock;
 
     @Nullable private volatile JobStatus terminalStatus;
+    /** The last status seen that is not terminal, and when (nanoClock), so that a fresh one can be answered. */
+    @Nullable private volatile SeenStatus liveStatus;
 
     private final Object resultLock = new Object();
     @Nullable private CompletableFuture<JobExecutionResult> result; // guarded by resultLock
@@ -38,9 +56,40 @@ public final class InstrumentedJobClient implements JobClientGateway {
      */
     public InstrumentedJobClient(
             JobClientGateway delegate, QueryRecord record, Function<CollectLongPoll.Job, CollectLongPoll> longPoll) {
+        this(delegate, record, longPoll, System::nanoTime);
+    }
+
+    /**
+     * @param nanoClock the time source of a status's freshness, {@code System::nanoTime} outside tests
+     */
+    public InstrumentedJobClient(
+            JobClientGateway delegate,
+            QueryRecord record,
+            Function<CollectLongPoll.Job, CollectLongPoll> longPoll,
+            LongSupplier nanoClock) {
         this.delegate = delegate;
         this.record = record;
+        this.nanoClock = nanoClock;
         this.longPoll = longPoll.apply(new PolledJob());
+    }
+
+    private record SeenStatus(JobStatus status, long atNanos) {}
+
+    /** The job was just accepted by the JobManager, so it has not ended (it initializes). */
+    public InstrumentedJobClient accepted() {
+        liveSeen(JobStatus.INITIALIZING);
+        return this;
+    }
+
+    private void liveSeen(JobStatus status) {
+        liveStatus = new SeenStatus(status, nanoClock.getAsLong());
+    }
+
+    @Nullable
+    private JobStatus freshLiveStatus() {
+        SeenStatus seen = liveStatus;
+        return seen != null && nanoClock.getAsLong() - seen.atNanos() < TimeUnit.MILLISECONDS.toNanos(
+                FRESH_STATUS_MILLIS) ? seen.status() : null;
     }
 
     @Override
@@ -51,43 +100,95 @@ public final class InstrumentedJobClient implements JobClientGateway {
     @Override
     public CompletableFuture<JobStatus> getJobStatus() {
         JobStatus known = terminalStatus;
+        if (known == null) {
+            known = freshLiveStatus();
+        }
         if (known != null) {
             return CompletableFuture.completedFuture(known);
         }
-        return delegate.getJobStatus().thenApply(status -> {
-            statusSeen(status);
-            return status;
-        });
+        return askStatus();
+    }
+
+    /**
+     * Asks the job's status, again as long as no pooled connection was free: Flink's collect fetcher takes a failed
+     * status request for the job's end ("assume that the job has terminated") and stops delivering rows, so a busy
+     * pool must make it wait, never fail. Other failures (a JobManager that cannot be reached, after the cluster
+     * client's own retries) are the fetcher's to judge, as with Flink's own client.
+     */
+    private CompletableFuture<JobStatus> askStatus() {
+        record.requestSent();
+        return delegate.getJobStatus()
+                .handle((status, failure) -> {
+                    if (failure == null) {
+                        statusSeen(status);
+                        return CompletableFuture.completedFuture(status);
+                    }
+                    if (ExceptionUtils.findThrowable(failure, ChannelAcquireTimeoutException.class).isPresent()) {
+                        return askStatus();
+                    }
+                    return CompletableFuture.<JobStatus>failedFuture(failure);
+                })
+                .thenCompose(status -> status);
     }
 
     private void statusSeen(JobStatus status) {
         record.statusSeen(status);
         if (status.isGloballyTerminalState()) {
             terminalStatus = status;
+        } else {
+            liveSeen(status);
         }
+    }
+
+    /** Asks whether the job has ended (one request with a pooled job client); an end found also gives the result. */
+    @Override
+    public CompletableFuture<Optional<Ended>> endIfEnded() {
+        JobStatus known = terminalStatus;
+        if (known != null) {
+            return CompletableFuture.completedFuture(Optional.of(new Ended(known, jobResult())));
+        }
+        record.requestSent();
+        return delegate.endIfEnded().thenApply(ended -> {
+            if (ended.isEmpty()) {
+                SeenStatus seen = liveStatus;
+                liveSeen(seen != null ? seen.status() : JobStatus.INITIALIZING);
+                return ended;
+            }
+            synchronized (resultLock) {
+                if (result == null || result.isCompletedExceptionally()) {
+                    result = ended.get().result();
+                }
+            }
+            statusSeen(ended.get().status());
+            return Optional.of(new Ended(ended.get().status(), jobResult()));
+        });
     }
 
     /** Cancels the job; the query counts as failed (it did not run to its end). */
     @Override
     public CompletableFuture<Void> cancel() {
         longPoll.cancel();
+        record.requestSent();
         return delegate.cancel().whenComplete((ignored, failure) -> record.finish(false));
     }
 
     @Override
     public CompletableFuture<String> stopWithSavepoint(
             boolean advanceToEndOfEventTime, @Nullable String savepointDirectory, SavepointFormatType formatType) {
+        record.requestSent();
         return delegate.stopWithSavepoint(advanceToEndOfEventTime, savepointDirectory, formatType);
     }
 
     @Override
     public CompletableFuture<String> triggerSavepoint(
             @Nullable String savepointDirectory, SavepointFormatType formatType) {
+        record.requestSent();
         return delegate.triggerSavepoint(savepointDirectory, formatType);
     }
 
     @Override
     public CompletableFuture<Map<String, Object>> getAccumulators() {
+        record.requestSent();
         return delegate.getAccumulators();
     }
 
@@ -97,6 +198,7 @@ public final class InstrumentedJobClient implements JobClientGateway {
         return jobResult().whenComplete((value, failure) -> {
             if (failure == null) {
                 statusSeen(JobStatus.FINISHED);
+                record.jobRan(value.getNetRuntime());
             }
             record.finish(failure == null);
         });
@@ -106,6 +208,7 @@ public final class InstrumentedJobClient implements JobClientGateway {
     private CompletableFuture<JobExecutionResult> jobResult() {
         synchronized (resultLock) {
             if (result == null || result.isCompletedExceptionally()) {
+                record.requestSent();
                 result = delegate.getJobExecutionResult();
             }
             // a copy, so no caller can complete or cancel the shared future
@@ -115,6 +218,7 @@ public final class InstrumentedJobClient implements JobClientGateway {
 
     @Override
     public void reportHeartbeat(long expiredTimestamp) {
+record.requestSent();
         delegate.reportHeartbeat(expiredTimestamp);
     }
 
@@ -125,6 +229,7 @@ public final class InstrumentedJobClient implements JobClientGateway {
         if (request instanceof CollectCoordinationRequest collect) {
             return longPoll.answer(operatorUid, collect);
         }
+        record.requestSent();
         return delegate.sendCoordinationRequest(operatorUid, request);
     }
 
@@ -138,12 +243,23 @@ public final class InstrumentedJobClient implements JobClientGateway {
         @Override
         public CompletableFuture<CoordinationResponse> sendCollectRequest(
                 String operatorUid, CollectCoordinationRequest request) {
+            record.requestSent();
             return delegate.sendCoordinationRequest(operatorUid, request);
         }
 
         @Override
+        public void sinkAnswered() {
+            liveSeen(JobStatus.RUNNING);
+            record.runningSeen();
+        }
+
+        @Override
         public CompletableFuture<JobStatus> status() {
-            return getJobStatus();
+            JobStatus known = terminalStatus;
+            if (known != null) {
+                return CompletableFuture.completedFuture(known);
+            }
+            return endIfEnded().thenApply(ended -> ended.map(Ended::status).orElse(JobStatus.RUNNING));
         }
 
         @Nullable

@@ -9,11 +9,19 @@ import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.client.program.ProgramInvocationException;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
+import org.apache.flink.runtime.client.JobCancellationException;
+import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
+import org.apache.flink.runtime.rest.messages.EmptyRequestBody;
+import org.apache.flink.runtime.rest.messages.JobMessageParameters;
+import org.apache.flink.runtime.rest.messages.job.JobExecutionResultHeaders;
+import org.apache.flink.runtime.rest.messages.queue.QueueStatus;
+import org.apache.flink.util.ExceptionUtils;
 
 import javax.annotation.Nullable;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -71,15 +79,58 @@ public final class PooledJobClient implements JobClientGateway {
 
     @Override
     public CompletableFuture<JobExecutionResult> getJobExecutionResult() {
-        return pool.call(cluster, client -> client.requestJobResult(jobId))
-                .thenApply(jobResult -> {
-                    try {
-                        return jobResult.toJobExecutionResult(userCodeClassLoader);
-                    } catch (Throwable t) {
-                        // same failure as Flink's own job client
-                        throw new CompletionException(new ProgramInvocationException("Job failed", jobId, t));
+        return pool.call(cluster, client -> client.requestJobResult(jobId)).thenApply(this::toExecutionResult);
+    }
+
+    /**
+     * One {@code GET /jobs/:jobid/execution-result}: the JobManager answers "in progress" while the job runs, else
+     * the job's result, which also gives its terminal status; so the end of a job costs one request, not a status
+     * request and then a result request.
+     */
+    @Override
+    public CompletableFuture<Optional<Ended>> endIfEnded() {
+        JobMessageParameters parameters = new JobMessageParameters();
+        parameters.jobPathParameter.resolve(jobId);
+        return pool.call(cluster, client -> client.sendRequest(
+                        JobExecutionResultHeaders.getInstance(), parameters, EmptyRequestBody.getInstance()))
+                .thenApply(body -> {
+                    if (body.getStatus().getId() != QueueStatus.Id.COMPLETED) {
+                        return Optional.empty();
                     }
+                    JobResult jobResult = body.getJobExecutionResult();
+                    CompletableFuture<JobExecutionResult> result = new CompletableFuture<>();
+                    try {
+                        result.complete(toExecutionResult(jobResult));
+                    } catch (Throwable t) {
+                        result.completeExceptionally(t);
+                    }
+                    return Optional.of(new Ended(terminalStatus(jobResult), result));
                 });
+    }
+
+    /**
+     * The terminal status a job result stands for, from what every supported Flink's JobResult gives (2.3 replaced
+     * its application status by an optional job status): success, else the failure it carries.
+     */
+    private JobStatus terminalStatus(JobResult jobResult) {
+        if (jobResult.isSuccess()) {
+            return JobStatus.FINISHED;
+        }
+        Throwable failure = jobResult.getSerializedThrowable()
+                .map(serialized -> serialized.deserializeError(userCodeClassLoader))
+                .orElse(null);
+        return ExceptionUtils.findThrowable(failure, JobCancellationException.class).isPresent()
+                ? JobStatus.CANCELED
+                : JobStatus.FAILED;
+    }
+
+    private JobExecutionResult toExecutionResult(JobResult jobResult) {
+        try {
+            return jobResult.toJobExecutionResult(userCodeClassLoader);
+        } catch (Throwable t) {
+            // same failure as Flink's own job client
+            throw new CompletionException(new ProgramInvocationException("Job failed", jobId, t));
+        }
     }
 
     @Override

@@ -35,6 +35,10 @@ public final class ClientMetrics {
     public final Counter channelsReused = new ThreadSafeSimpleCounter();
     public final AtomicInteger channelsInFlight = new AtomicInteger();
     public final Histogram requestLatencyMs = newHistogram();
+    /** REST requests to the JobManager sent for queries (see {@code QueryRecord#requestSent}). */
+    public final Counter queryRequests = new ThreadSafeSimpleCounter();
+    /** Per ended query, the REST requests sent for it. */
+    public final Histogram requestsPerQuery = newHistogram();
 
     // group "collect"
     public final Counter collectRequests = new ThreadSafeSimpleCounter();
@@ -76,6 +80,8 @@ public final class ClientMetrics {
         channels.gauge("reuseRatio", (Gauge<Double>) this::channelReuseRatio);
         channels.gauge("inFlight", (Gauge<Integer>) channelsInFlight::get);
         channels.histogram("requestLatencyMs", requestLatencyMs);
+        channels.counter("queryRequests", queryRequests);
+        channels.histogram("requestsPerQuery", requestsPerQuery);
 
         MetricGroup collect = root.addGroup("collect");
         collect.counter("requests", collectRequests);

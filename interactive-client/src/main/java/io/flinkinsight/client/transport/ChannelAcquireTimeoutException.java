@@ -10,7 +10,7 @@ public final class ChannelAcquireTimeoutException extends TimeoutException {
 
     private static final long serialVersionUID = 1L;
 
-    ChannelAcquireTimeoutException(String hostPort, ChannelPoolSettings settings) {
+    public ChannelAcquireTimeoutException(String hostPort, ChannelPoolSettings settings) {
         super("No free REST connection to " + hostPort + " within "
                 + settings.acquireTimeout().toMillis() + " ms: all " + settings.maxConnections()
                 + " connections are busy. Raise '" + ChannelPoolOptions.MAX_CONNECTIONS.key() + "' (now "

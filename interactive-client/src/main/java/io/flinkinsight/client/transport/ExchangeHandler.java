@@ -16,6 +16,7 @@ import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpResponseSt
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpUtil;
 import org.apache.flink.shaded.netty4.io.netty.handler.timeout.IdleStateEvent;
 
+import java.io.IOException;
 import java.util.function.BooleanSupplier;
 
 import static org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE;
@@ -32,6 +33,7 @@ final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
     private final long poolIdleNanos;
     private final long requestIdleNanos; // 0: requests never time out, as with rest.idleness-timeout 0
     private final BooleanSupplier transportClosed;
+    private final Runnable connectionLost;
 
     private PooledExchange current;
     private boolean currentOnUsedChannel;
@@ -45,7 +47,9 @@ final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
             long checkEveryNanos,
             long poolIdleNanos,
             long requestIdleNanos,
-            BooleanSupplier transportClosed) {
+            BooleanSupplier transportClosed,
+            Runnable connectionLost) {
+        this.connectionLost = connectionLost;
         this.listener = listener;
         this.checkEveryNanos = checkEveryNanos;
         this.poolIdleNanos = poolIdleNanos;
@@ -69,6 +73,11 @@ final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
 
     void returned() {
         lent = false;
+    }
+
+    /** Whether a request holds the channel now. */
+    boolean isLent() {
+        return lent;
     }
 
     /** Starts {@code exchange} on this channel; the caller writes the request next. */
@@ -131,6 +140,10 @@ final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
         if (exchange != null) {
             current = null;
             boolean closedByUs = transportClosed.getAsBoolean();
+            if (!closedByUs) {
+                // the peer went away under a request: the host's other kept-alive channels are suspect too
+                connectionLost.run();
+            }
             exchange.onFailure(ctx.channel(), closedByUs
                     ? new IllegalStateException("RestClient closed before request completed")
                     : new ConnectionClosedException("Channel became inactive."),
@@ -148,6 +161,10 @@ final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
                 ? new TooLongFrameException(String.format(
                         cause.getMessage() + " Try to raise [%s]", RestOptions.CLIENT_MAX_CONTENT_LENGTH.key()))
                 : cause;
+        if (cause instanceof IOException) {
+            // a reset or a failed keep-alive probe: the host's other kept-alive channels are suspect too
+            connectionLost.run();
+        }
         if (exchange != null) {
             exchange.onFailure(ctx.channel(), error, false);
         } else {

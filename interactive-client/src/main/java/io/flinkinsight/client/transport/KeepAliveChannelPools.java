@@ -10,13 +10,14 @@ import org.apache.flink.shaded.netty4.io.netty.channel.ChannelHandler;
 import org.apache.flink.shaded.netty4.io.netty.channel.ChannelOption;
 import org.apache.flink.shaded.netty4.io.netty.channel.ChannelPipeline;
 import org.apache.flink.shaded.netty4.io.netty.channel.EventLoopGroup;
-import org.apache.flink.shaded.netty4.io.netty.channel.pool.ChannelHealthChecker;
 import org.apache.flink.shaded.netty4.io.netty.channel.pool.ChannelPoolHandler;
 import org.apache.flink.shaded.netty4.io.netty.channel.pool.FixedChannelPool;
+import org.apache.flink.shaded.netty4.io.netty.channel.socket.nio.NioChannelOption;
 import org.apache.flink.shaded.netty4.io.netty.channel.socket.nio.NioSocketChannel;
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpClientCodec;
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpObjectAggregator;
 import org.apache.flink.shaded.netty4.io.netty.handler.timeout.IdleStateHandler;
+import org.apache.flink.shaded.netty4.io.netty.util.AttributeKey;
 import org.apache.flink.shaded.netty4.io.netty.util.concurrent.Future;
 
 import org.slf4j.Logger;
@@ -32,15 +33,32 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import jdk.net.ExtendedSocketOptions;
 
 /**
  * One Netty {@link FixedChannelPool} of keep-alive HTTP channels per REST address (host:port), on a shared event loop.
  * Channels carry one request at a time, are checked to be open when acquired, and are closed after {@code
  * idle-timeout} without a request. {@link #close()} closes our channels only, never the event loop.
+ *
+ * <p>A peer that vanished without closing (its host lost, a cable pulled) is found within seconds, not after {@code
+ * rest.idleness-timeout}: TCP keep-alive probes a channel after {@value #KEEP_ALIVE_IDLE_SECONDS} s without traffic,
+ * also while a request waits for its answer, and gives up after {@value #KEEP_ALIVE_PROBES} unanswered probes
+ * {@value #KEEP_ALIVE_INTERVAL_SECONDS} s apart. A JobManager that is only slow (a long GC pause) still answers the
+ * probes from its kernel, so its requests keep waiting. One lost connection retires every channel of its host that
+ * was open then: they are closed when idle and never lent again, and the next request opens a new connection.
  */
 final class KeepAliveChannelPools implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(KeepAliveChannelPools.class);
+
+    static final int KEEP_ALIVE_IDLE_SECONDS = 5;
+    static final int KEEP_ALIVE_INTERVAL_SECONDS = 1;
+    static final int KEEP_ALIVE_PROBES = 3;
+
+    /** The retirement round of its host's pool a channel was opened in. */
+    private static final AttributeKey<Integer> GENERATION = AttributeKey.valueOf("insight.channel.generation");
 
     private final Bootstrap bootstrap;
     private final ChannelPoolSettings settings;
@@ -74,7 +92,32 @@ final class KeepAliveChannelPools implements AutoCloseable {
         this.bootstrap = new Bootstrap()
                 .group(group)
                 .channel(NioSocketChannel.class)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, Math.toIntExact(restConfiguration.getConnectionTimeout()));
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, Math.toIntExact(restConfiguration.getConnectionTimeout()))
+                .option(ChannelOption.SO_KEEPALIVE, true);
+        keepAliveTimings(bootstrap);
+    }
+
+    /**
+     * Probe timings of TCP keep-alive, where the JDK offers them ({@code jdk.net.ExtendedSocketOptions}, on Linux and
+     * macOS); elsewhere the system's (often 2 h), which is logged once.
+     */
+    private static void keepAliveTimings(Bootstrap bootstrap) {
+        Set<java.net.SocketOption<?>> supported;
+        try (java.nio.channels.SocketChannel probe = java.nio.channels.SocketChannel.open()) {
+            supported = probe.supportedOptions();
+        } catch (Exception e) {
+            supported = Set.of();
+        }
+        if (supported.contains(ExtendedSocketOptions.TCP_KEEPIDLE)
+                && supported.contains(ExtendedSocketOptions.TCP_KEEPINTERVAL)
+                && supported.contains(ExtendedSocketOptions.TCP_KEEPCOUNT)) {
+            bootstrap.option(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPIDLE), KEEP_ALIVE_IDLE_SECONDS)
+                    .option(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPINTERVAL), KEEP_ALIVE_INTERVAL_SECONDS)
+                    .option(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPCOUNT), KEEP_ALIVE_PROBES);
+        } else {
+            LOG.info("This JDK cannot set TCP keep-alive timings; a vanished JobManager is found after the system's"
+                    + " keep-alive time or rest.idleness-timeout.");
+        }
     }
 
     /** The pool of {@code host:port}, created on first use. */
@@ -115,13 +158,16 @@ final class KeepAliveChannelPools implements AutoCloseable {
     final class HostPool {
         final String hostPort;
         private final FixedChannelPool channels;
+        private final Set<Channel> open = ConcurrentHashMap.newKeySet();
+        /** Bumped when a connection to the host was lost: channels opened before are not lent again. */
+        private final AtomicInteger generation = new AtomicInteger();
 
         private HostPool(String hostPort, String host, int port) {
             this.hostPort = hostPort;
             this.channels = new FixedChannelPool(
                     bootstrap.clone().remoteAddress(InetSocketAddress.createUnresolved(host, port)),
-                    new PipelineSetup(),
-                    HEALTHY_IF_OPEN_AND_REUSABLE,
+                    new PipelineSetup(this),
+                    this::isHealthy,
                     FixedChannelPool.AcquireTimeoutAction.FAIL,
                     settings.acquireTimeout().toMillis(),
                     settings.maxConnections(),
@@ -142,6 +188,27 @@ final class KeepAliveChannelPools implements AutoCloseable {
             }
         }
 
+        // Checked on the channel's event loop, like the idle close, so the two never race.
+        private Future<Boolean> isHealthy(Channel channel) {
+            ExchangeHandler handler = channel.pipeline().get(ExchangeHandler.class);
+            Integer born = channel.attr(GENERATION).get();
+            return channel.eventLoop().newSucceededFuture(channel.isActive() && handler != null
+                    && handler.isReusable() && born != null && born == generation.get());
+        }
+
+        /** A connection to the host was lost: every channel open now is retired, the idle ones closed at once. */
+        void retire() {
+            generation.incrementAndGet();
+            for (Channel channel : open) {
+                channel.eventLoop().execute(() -> {
+                    ExchangeHandler handler = channel.pipeline().get(ExchangeHandler.class);
+                    if (handler == null || !handler.isLent()) {
+                        channel.close();
+                    }
+                });
+            }
+        }
+
         /** A clear error for a failed acquire: the pool was busy for too long, or the connect failed. */
         Throwable acquireFailure(Throwable cause) {
             if (cause instanceof TimeoutException) {
@@ -154,19 +221,24 @@ final class KeepAliveChannelPools implements AutoCloseable {
         }
     }
 
-    // Checked on the channel's event loop, like the idle close, so the two never race.
-    private static final ChannelHealthChecker HEALTHY_IF_OPEN_AND_REUSABLE = channel -> {
-        ExchangeHandler handler = channel.pipeline().get(ExchangeHandler.class);
-        return channel.eventLoop().newSucceededFuture(channel.isActive() && handler != null && handler.isReusable());
-    };
-
-    /** Builds the pipeline of each new channel and tells its handler when it is lent out. */
+    /** Builds the pipeline of each new channel of one host's pool and tells its handler when it is lent out. */
     private final class PipelineSetup implements ChannelPoolHandler {
+
+        private final HostPool pool;
+
+        PipelineSetup(HostPool pool) {
+            this.pool = pool;
+        }
 
         @Override
         public void channelCreated(Channel channel) throws Exception {
+            channel.attr(GENERATION).set(pool.generation.get());
             openChannels.add(channel);
-            channel.closeFuture().addListener(ignored -> openChannels.remove(channel));
+            pool.open.add(channel);
+            channel.closeFuture().addListener(ignored -> {
+                openChannels.remove(channel);
+                pool.open.remove(channel);
+            });
             if (closed) {
                 channel.close();
             }
@@ -196,7 +268,8 @@ final class KeepAliveChannelPools implements AutoCloseable {
                     TimeUnit.MILLISECONDS.toNanos(checkEveryMillis),
                     TimeUnit.MILLISECONDS.toNanos(poolIdleMillis),
                     TimeUnit.MILLISECONDS.toNanos(Math.max(requestIdleMillis, 0)),
-                    KeepAliveChannelPools.this::isClosed));
+                    KeepAliveChannelPools.this::isClosed,
+                    pool::retire));
         }
 
         @Override

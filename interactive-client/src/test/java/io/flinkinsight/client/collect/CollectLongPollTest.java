@@ -87,6 +87,73 @@ class CollectLongPollTest {
     }
 
     @Test
+    void aBackOffLongerThanTheBudgetHoldsAcrossTheFetchersRequests() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).rowsAt(3, "x");
+        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofSeconds(2)),
+                scheduler, metrics, record, System::nanoTime, Duration.ofMillis(200), () -> false);
+
+        // poll 1 learns the version, poll 2 is empty: the 2 s back-off does not fit the 200 ms budget
+        CoordinationResponse first =
+                longPoll.answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+        assertThat(resultCount(first)).isZero();
+        assertThat(job.polls).isEqualTo(2);
+        long start = System.nanoTime();
+
+        // the fetcher repeats its request at once, as it does after an empty answer (after its 100 ms sleep)
+        CollectCoordinationRequest again = new CollectCoordinationRequest(TestingCollectJob.SINK_VERSION, 0);
+        CoordinationResponse second = longPoll.answer("uid", again).get(30, TimeUnit.SECONDS);
+        if (System.nanoTime() - start < TimeUnit.SECONDS.toNanos(2)) {
+            // still inside the back-off: the same empty answer, no request (before, poll 3 went out at once)
+            assertThat(resultCount(second)).isZero();
+            assertThat(job.polls).isEqualTo(2);
+        }
+
+        CoordinationResponse rows = null;
+        for (int i = 0; i < 100 && (rows == null || resultCount(rows) == 0); i++) {
+            rows = longPoll.answer("uid", again).get(30, TimeUnit.SECONDS);
+        }
+        assertThat(((CollectCoordinationResponse) rows).getResults(StringSerializer.INSTANCE)).containsExactly("x");
+        assertThat(System.nanoTime() - start).as("the third poll waited for the back-off")
+                .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(1_700));
+    }
+
+    @Test
+    void aDroppedPrefetchStopsPollingAtOnce() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE);
+        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(20)),
+                scheduler, metrics, record, System::nanoTime, Duration.ofMinutes(10), () -> false);
+        CompletableFuture<Void> prefetched = longPoll.prefetchFirstResults("another-sink");
+
+        // the fetcher asks another sink: nobody will read what the prefetch finds
+        longPoll.answer("collect-sink-uid", new CollectCoordinationRequest(TestingCollectJob.SINK_VERSION, 0));
+
+        // without stopping, the prefetch would poll on for its whole 10 min budget
+        prefetched.get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void cancellingTheJobStopsAPrefetchAtOnce() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE);
+        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(20)),
+                scheduler, metrics, record, System::nanoTime, Duration.ofMinutes(10), () -> false);
+        CompletableFuture<Void> prefetched = longPoll.prefetchFirstResults("collect-sink-uid");
+
+        longPoll.cancel();
+
+        prefetched.get(30, TimeUnit.SECONDS);
+        Thread.sleep(50); // a poll already on its way when the prefetch stopped may still land
+        int polls;
+        synchronized (job) {
+            polls = job.polls;
+        }
+        // nothing is scheduled any more: one more poll interval passes without a poll (a lower bound on time only)
+        Thread.sleep(100);
+        synchronized (job) {
+            assertThat(job.polls).isEqualTo(polls);
+        }
+    }
+
+    @Test
     void rowsThatOnlyExistInTheAccumulatorAreHandedOverByTheLongPoll() throws Exception {
         TestingCollectJob job = new TestingCollectJob(4).rowsAt(4, "only-at-the-end");
         CollectLongPoll longPoll = longPoll(job, GENEROUS_BUDGET);
@@ -119,26 +186,46 @@ class CollectLongPollTest {
     }
 
     @Test
-    void longRunOfEmptyPollsAlsoAsksForTheStatusNowAndThen() throws Exception {
+    void aSinkThatAnswersNeedsNoQuestionAboutTheEnd() throws Exception {
         TestingCollectJob job = new TestingCollectJob(100).rowsAt(10, "x");
 
         longPoll(job, GENEROUS_BUDGET).answer("uid", new CollectCoordinationRequest("", 0))
                 .get(30, TimeUnit.SECONDS);
 
-        // polls 2 to 9 are empty: the status is asked after the 4th and the 8th
+        // polls 2 to 9 are empty, but the sink answered each: the job runs
         assertThat(job.polls).isEqualTo(10);
-        assertThat(job.statusCalls).isEqualTo(2);
+        assertThat(job.statusCalls).isZero();
     }
 
     @Test
-    void aQueryRunningAloneKeepsTheFirstDelayAndAsksTheStatusAfterEveryEmptyPoll() throws Exception {
+    void theEndIsAskedForOnceAPollFailsEvenForAQueryRunningAlone() throws Exception {
         TestingCollectJob job = new TestingCollectJob(6).rowsAt(6, "x");
+        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(1)),
+                scheduler, metrics, record, System::nanoTime, GENEROUS_BUDGET, () -> true);
 
-        CoordinationResponse answer = firstAnswerSlowAfterTheFirstPoll(job, true);
+        CoordinationResponse answer =
+                longPoll.answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
 
         assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE)).containsExactly("x");
-        // polls 2 to 5 were empty and poll 6 failed: a status check after each
-        assertThat(job.statusCalls).isEqualTo(5);
+        // polls 2 to 5 were empty while the sink answered; poll 6 failed (the job had ended): one question then
+        assertThat(job.statusCalls).isEqualTo(1);
+    }
+
+    @Test
+    void theFirstPollWaitsForTheGivenDelay() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(2).rowsAt(2, "x");
+        long delayNanos = TimeUnit.MILLISECONDS.toNanos(200);
+        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(1)),
+                scheduler, metrics, record, System::nanoTime, GENEROUS_BUDGET, () -> true, delayNanos);
+        long start = System.nanoTime();
+
+        CompletableFuture<CoordinationResponse> answer =
+                longPoll.answer("uid", new CollectCoordinationRequest("", 0));
+
+        answer.get(30, TimeUnit.SECONDS);
+        // a lower bound only: the poll cannot have gone out before its delay, however slow the machine
+        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(delayNanos);
+        assertThat(job.polls).isPositive();
     }
 
     @Test
@@ -173,6 +260,7 @@ class CollectLongPollTest {
         CollectCoordinationRequest request = new CollectCoordinationRequest(TestingCollectJob.SINK_VERSION, 0);
 
         longPoll.answer("uid", request).get(30, TimeUnit.SECONDS);
+        Thread.sleep(10); // past the 1 ms back-off, as the fetcher's own 100 ms sleep is
         longPoll.answer("uid", request).get(30, TimeUnit.SECONDS);
 
         assertThat(metrics.collectRequests.getCount()).isEqualTo(2);

@@ -34,8 +34,16 @@ class CollectRetryStrategyTest {
     }
 
     @Test
-    void defaultIsTodaysFixedHundredMilliseconds() {
+    void defaultIsIncrementalFromFiveUpToFiftyMilliseconds() {
         CollectRetryStrategy strategy = fromConfiguration(new Configuration());
+
+        assertThat(strategy.type()).isEqualTo(CollectRetryStrategy.Type.INCREMENTAL);
+        assertThat(delays(strategy, 12)).containsExactly(5L, 10L, 15L, 20L, 25L, 30L, 35L, 40L, 45L, 50L, 50L, 50L);
+    }
+
+    @Test
+    void fixedAloneIsFlinksOwnHundredMilliseconds() {
+        CollectRetryStrategy strategy = fromConfiguration(conf("collect-strategy.type", "fixed"));
 
         assertThat(strategy.type()).isEqualTo(CollectRetryStrategy.Type.FIXED);
         assertThat(delays(strategy, 4)).containsExactly(100L, 100L, 100L, 100L);
@@ -114,7 +122,7 @@ class CollectRetryStrategyTest {
     @Test
     void zeroFixedDelayIsRejected() {
         assertThatThrownBy(() -> fromConfiguration(
-                        conf("collect-strategy.fixed-delay.delay", "0 ms")))
+                        conf("collect-strategy.type", "fixed", "collect-strategy.fixed-delay.delay", "0 ms")))
                 .hasMessageContaining("collect-strategy.fixed-delay.delay")
                 .hasMessageContaining("between 1 ms and 1 min");
     }
@@ -122,7 +130,7 @@ class CollectRetryStrategyTest {
     @Test
     void unparsableDelayIsRejectedWithTheAcceptedRange() {
         assertThatThrownBy(() -> fromConfiguration(
-                        conf("collect-strategy.fixed-delay.delay", "soon")))
+                        conf("collect-strategy.type", "fixed", "collect-strategy.fixed-delay.delay", "soon")))
                 .hasMessageContaining("'soon'")
                 .hasMessageContaining("collect-strategy.fixed-delay.delay")
                 .hasMessageContaining("a duration between 1 ms and 1 min");

@@ -4,14 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkinsight.client.QueryRecord;
 import io.flinkinsight.client.metrics.ClientMetrics;
+import io.flinkinsight.client.transport.ChannelAcquireTimeoutException;
+import io.flinkinsight.client.transport.ChannelPoolSettings;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
@@ -84,9 +88,59 @@ class InstrumentedJobClientTest {
                 StringSerializer.INSTANCE, false));
 
         assertThat(rows).containsExactly("a", "b", "c", "d", "e");
-        // d and e were left in the accumulator; the long poll and the fetcher shared one request for the result
-        assertThat(job.resultCalls).isEqualTo(1);
+        // d and e were left in the accumulator; the one request that showed the job's end also brought its result,
+        // which the long poll and the fetcher shared
+        assertThat(job.endCalls).isEqualTo(1);
+        assertThat(job.resultCalls).isZero();
         assertThat(job.cancelCalls).isZero();
+    }
+
+    @Test
+    void everyRequestForTheQueryIsCountedAndRecordedWithItsEnd() throws IOException {
+        TestingCollectJob job = new TestingCollectJob(9).rowsAt(2, "a").rowsAt(8, "b");
+
+        List<String> rows = fetchAll(client(job, GENEROUS_BUDGET), new UncheckpointedCollectResultBuffer<>(
+                StringSerializer.INSTANCE, false));
+
+        assertThat(rows).containsExactly("a", "b");
+        long asked = job.polls + job.statusCalls + job.endCalls + job.resultCalls + job.cancelCalls;
+        assertThat(record.requests()).isEqualTo(asked);
+        assertThat(metrics.queryRequests.getCount()).isEqualTo(asked);
+        assertThat(metrics.requestsPerQuery.getCount()).isEqualTo(1);
+        assertThat(metrics.requestsPerQuery.getStatistics().getMax()).isEqualTo(asked);
+    }
+
+    @Test
+    void aBusyConnectionPoolMakesTheFetcherWaitNeverAssumeTheEnd() throws IOException {
+        TestingCollectJob job = new TestingCollectJob(9).rowsAt(2, "a").rowsAt(8, "b", "c")
+                .failStatus(3, new CompletionException(new ChannelAcquireTimeoutException(
+                        "jobmanager:8081", ChannelPoolSettings.defaults())));
+
+        List<String> rows = fetchAll(client(job, GENEROUS_BUDGET), new UncheckpointedCollectResultBuffer<>(
+                StringSerializer.INSTANCE, false));
+
+        // without waiting, the fetcher would have taken the first failed status for the job's end and read its
+        // result before the job had one
+        assertThat(rows).containsExactly("a", "b", "c");
+        assertThat(job.statusCalls).isEqualTo(4);
+        assertThat(job.cancelCalls).isZero();
+    }
+
+    @Test
+    void aStatusSeenLessThanAPollIntervalAgoIsAnsweredWithoutAsking() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(100);
+        AtomicLong clock = new AtomicLong();
+        InstrumentedJobClient client = new InstrumentedJobClient(job, record, polledJob -> new CollectLongPoll(
+                polledJob, CollectRetryStrategy.fixed(Duration.ofMillis(1)), scheduler, metrics, record, clock::get,
+                GENEROUS_BUDGET, () -> false), clock::get).accepted();
+
+        assertThat(client.getJobStatus().get(30, TimeUnit.SECONDS)).isEqualTo(JobStatus.INITIALIZING);
+        assertThat(job.statusCalls).as("the job was accepted just now").isZero();
+
+        clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(InstrumentedJobClient.FRESH_STATUS_MILLIS));
+        assertThat(client.getJobStatus().get(30, TimeUnit.SECONDS)).isEqualTo(JobStatus.RUNNING);
+        assertThat(job.statusCalls).as("the acceptance is no longer fresh").isEqualTo(1);
+        assertThat(record.requests()).isEqualTo(1);
     }
 
     @Test
@@ -115,7 +169,8 @@ class InstrumentedJobClientTest {
 
         assertThat(rows).containsExactly("x", "y");
         assertThat(job.polls).isEqualTo(pollsBeforeHandOver);
-        assertThat(job.resultCalls).isEqualTo(1);
+        assertThat(job.endCalls).isEqualTo(1);
+        assertThat(job.resultCalls).isZero();
     }
 
     @Test

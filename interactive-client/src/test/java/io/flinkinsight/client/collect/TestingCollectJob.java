@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobID;
@@ -45,9 +46,13 @@ final class TestingCollectJob implements JobClientGateway {
     private JobStatus status = JobStatus.RUNNING;
     private int sinkGoneAtPoll = Integer.MAX_VALUE;
 
+    private int statusFailures;
+    private Throwable statusFailure;
+
     int polls;
     int statusCalls;
     int resultCalls;
+    int endCalls;
     int cancelCalls;
 
     TestingCollectJob(int finishAtPoll) {
@@ -56,6 +61,13 @@ final class TestingCollectJob implements JobClientGateway {
 
     TestingCollectJob rowsAt(int poll, String... rows) {
         rowsAtPoll.put(poll, List.of(rows));
+        return this;
+    }
+
+    /** The next {@code count} status requests fail with {@code failure}. */
+    synchronized TestingCollectJob failStatus(int count, Throwable failure) {
+        statusFailures = count;
+        statusFailure = failure;
         return this;
     }
 
@@ -127,10 +139,25 @@ final class TestingCollectJob implements JobClientGateway {
     @Override
     public synchronized CompletableFuture<JobStatus> getJobStatus() {
         statusCalls++;
+        if (statusFailures > 0) {
+            statusFailures--;
+            return CompletableFuture.failedFuture(statusFailure);
+        }
         if (polls >= sinkGoneAtPoll && status == JobStatus.RUNNING) {
             finish();
         }
         return CompletableFuture.completedFuture(status);
+    }
+
+    /** One call, as the pooled job client's one request for the execution result. */
+    @Override
+    public synchronized CompletableFuture<Optional<Ended>> endIfEnded() {
+        endCalls++;
+        if (polls >= sinkGoneAtPoll && status == JobStatus.RUNNING) {
+            finish();
+        }
+        return CompletableFuture.completedFuture(
+                status.isGloballyTerminalState() ? Optional.of(new Ended(status, result.copy())) : Optional.empty());
     }
 
     @Override

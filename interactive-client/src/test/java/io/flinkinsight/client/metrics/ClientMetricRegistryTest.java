@@ -28,6 +28,7 @@ class ClientMetricRegistryTest {
                     "insight_client_channels_requests", "insight_client_channels_opened",
                     "insight_client_channels_reused", "insight_client_channels_reuseRatio",
                     "insight_client_channels_inFlight", "insight_client_channels_requestLatencyMs",
+                    "insight_client_channels_queryRequests", "insight_client_channels_requestsPerQuery",
                     "insight_client_collect_requests", "insight_client_collect_retries",
                     "insight_client_collect_retriesPerQuery",
                     "insight_client_queries_submitted", "insight_client_queries_succeeded",

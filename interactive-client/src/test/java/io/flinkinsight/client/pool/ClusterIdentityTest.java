@@ -46,7 +46,7 @@ class ClusterIdentityTest {
         Configuration job = base();
         job.setString("pipeline.name", "query 42");
         job.setString("execution.runtime-mode", "BATCH");
-        job.setString("collect-strategy.type", "incremental");
+        job.setString("collect-strategy.type", "fixed");
 
         assertThat(identity(job)).isEqualTo(identity(base()));
         assertThat(identity(job).hashCode()).isEqualTo(identity(base()).hashCode());

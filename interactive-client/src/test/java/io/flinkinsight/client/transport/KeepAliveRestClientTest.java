@@ -27,6 +27,12 @@ import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import jdk.net.ExtendedSocketOptions;
+import org.apache.flink.runtime.rest.RestClientConfiguration;
+import org.apache.flink.shaded.netty4.io.netty.channel.Channel;
+import org.apache.flink.shaded.netty4.io.netty.channel.ChannelOption;
+import org.apache.flink.shaded.netty4.io.netty.channel.socket.nio.NioChannelOption;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -195,6 +201,53 @@ class KeepAliveRestClientTest {
         assertThat(listener.succeeded).hasValue(2);
         assertThat(listener.failed).hasValue(0);
         assertThat(listener.opened).hasValue(2);
+    }
+
+    @Test
+    void channelsProbeTheirPeerWithTcpKeepAliveWithinSeconds() throws Exception {
+        KeepAliveChannelPools pools = new KeepAliveChannelPools(sharedGroup, new Configuration(),
+                RestClientConfiguration.fromConfiguration(new Configuration()), List.of(), null, -1,
+                ChannelPoolSettings.defaults(), listener);
+        try {
+            KeepAliveChannelPools.HostPool pool = pools.poolFor(HOST, server.port());
+            Channel channel = pool.acquire().get(10, TimeUnit.SECONDS);
+            try {
+                assertThat(channel.config().getOption(ChannelOption.SO_KEEPALIVE)).isTrue();
+                assertThat(channel.config().getOption(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPIDLE)))
+                        .isEqualTo(KeepAliveChannelPools.KEEP_ALIVE_IDLE_SECONDS);
+                assertThat(channel.config().getOption(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPINTERVAL)))
+                        .isEqualTo(KeepAliveChannelPools.KEEP_ALIVE_INTERVAL_SECONDS);
+                assertThat(channel.config().getOption(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPCOUNT)))
+                        .isEqualTo(KeepAliveChannelPools.KEEP_ALIVE_PROBES);
+            } finally {
+                pool.release(channel);
+            }
+        } finally {
+            pools.close();
+        }
+    }
+
+    @Test
+    void oneLostConnectionRetiresTheHostsOtherKeptAliveChannels() throws Exception {
+        newClient(new ChannelPoolSettings(3, Duration.ofSeconds(30), Duration.ofSeconds(30)));
+        List<CompletableFuture<Echo>> held = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            held.add(get(client, server.port(), "/hold"));
+        }
+        Waiting.until("3 requests held on 3 connections", () -> server.heldRequests() == 3);
+        server.releaseHeld();
+        for (CompletableFuture<Echo> future : held) {
+            future.get(10, TimeUnit.SECONDS);
+        }
+        assertThat(client.openChannelCount()).isEqualTo(3);
+        server.dropNextRequestOnUsedConnection();
+
+        // the drop loses one connection; the GET is sent once more, on a new connection, not on an old idle one
+        Echo echo = get(client, server.port(), "/echo").get(10, TimeUnit.SECONDS);
+
+        assertThat(echo.connection).isEqualTo(4);
+        Waiting.until("the two idle channels of before closed", () -> client.openChannelCount() == 1);
+        assertThat(listener.failed).hasValue(0);
     }
 
     @Test

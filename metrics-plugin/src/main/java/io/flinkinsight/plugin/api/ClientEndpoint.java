@@ -92,6 +92,15 @@ public final class ClientEndpoint implements JsonEndpoint {
         channels.put("reuseRatio", ratio(reused, opened + reused));
         channels.put("inFlight", f.sum("channels_inFlight"));
         channels.put("requestLatencyMs", f.quantiles("channels_requestLatencyMs"));
+        // REST requests to the JobManager per ended query: the histogram's median, else the counters' quotient
+        double queryRequests = f.sum("channels_queryRequests");
+        Map<String, Object> requestsPerQuery = f.quantiles("channels_requestsPerQuery");
+        Object medianRequests = requestsPerQuery.get("p50");
+        channels.put("queryRequests", queryRequests);
+        channels.put("requestsPerQuery", medianRequests != null
+                ? medianRequests
+                : ratio(queryRequests, f.sum("queries_succeeded") + f.sum("queries_failed")));
+        channels.put("requestsPerQueryQuantiles", requestsPerQuery);
 
         // The histogram's median is the client's own per-query count; the counters' quotient is the fallback
         // (it also counts the polls of queries still running).

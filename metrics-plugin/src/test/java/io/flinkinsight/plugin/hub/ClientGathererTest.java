@@ -43,8 +43,8 @@ class ClientGathererTest {
         int recorded = ClientGatherer.record(hubStore, answerOf(client, ClientEndpoint.PREFIX), "gw:9251",
                 clock.millis());
 
-        // 17 counters and gauges, 8 histograms of three series each
-        assertThat(recorded).isEqualTo(17 + 8 * 3);
+        // 18 counters and gauges, 9 histograms of three series each
+        assertThat(recorded).isEqualTo(18 + 9 * 3);
         SeriesKey hits = new SeriesKey("flink_insight_client_pool_hits", List.of("host", "client"),
                 List.of("gateway_1", "gw:9251")); // label values filtered as in the client's scrape
         assertThat(hubStore.keys(k -> k.name().endsWith("pool_hits"))).containsExactly(hits);

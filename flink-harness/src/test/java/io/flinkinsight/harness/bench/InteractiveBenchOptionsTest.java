@@ -1,0 +1,48 @@
+package io.flinkinsight.harness.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.flinkinsight.harness.bench.InteractiveQueryBenchmark.GatewayClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class InteractiveBenchOptionsTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void bothGatewayClientsAndTheClientsDefaultsUnlessToldOtherwise() throws Exception {
+        Path jar = Files.createFile(dir.resolve("client.jar"));
+
+        InteractiveBenchOptions options = InteractiveBenchOptions.parse("--client-jar", jar.toString());
+
+        assertThat(options.gatewayClients()).containsExactly(GatewayClient.JDBC, GatewayClient.REST);
+        assertThat(options.interactiveSettings()).isEmpty();
+    }
+
+    @Test
+    void gatewayClientsAndSettingsAreChosenOnTheCommandLine() throws Exception {
+        Path jar = Files.createFile(dir.resolve("client.jar"));
+
+        InteractiveBenchOptions options = InteractiveBenchOptions.parse("--client-jar", jar.toString(),
+                "--gateway-clients", "rest", "--set", "collect-strategy.type=fixed");
+
+        assertThat(options.gatewayClients()).containsExactly(GatewayClient.REST);
+        assertThat(options.interactiveSettings()).containsEntry("collect-strategy.type", "fixed").hasSize(1);
+    }
+
+    @Test
+    void unknownGatewayClientIsRefused() throws Exception {
+        Path jar = Files.createFile(dir.resolve("client.jar"));
+
+        assertThatThrownBy(() -> InteractiveBenchOptions.parse("--client-jar", jar.toString(),
+                        "--gateway-clients", "odbc"))
+                .hasMessageContaining("--gateway-clients")
+                .hasMessageContaining("odbc")
+                .hasMessageContaining("jdbc or rest");
+    }
+}
