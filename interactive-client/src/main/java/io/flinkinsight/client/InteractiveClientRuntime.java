@@ -79,9 +79,10 @@ public final class InteractiveClientRuntime implements AutoCloseable {
             if (instance == null) {
                 InteractiveClientRuntime created = new InteractiveClientRuntime(conf, settings);
                 ShutdownHookUtil.addShutdownHook(created, "Flink Insight interactive client", LOG);
-                LOG.info("Flink Insight interactive client started ({} IO threads, metrics {}).",
+                LOG.info("Flink Insight interactive client started ({} IO threads, metrics {}; {}).",
                         settings.ioThreads(),
-                        created.metricRegistry.isReporting() ? "reported" : "not reported");
+                        created.metricRegistry.isReporting() ? "reported" : "not reported",
+                        FlinkApi.get().describe());
                 instance = created;
             }
             return instance;

@@ -1,14 +1,16 @@
 package io.flinkinsight.client;
 
 import io.flinkinsight.client.pool.ClusterIdentity;
-import io.flinkinsight.client.pool.LeasedClusterClient;
 
 import org.apache.flink.client.deployment.ClusterDescriptor;
 import org.apache.flink.client.deployment.ClusterSpecification;
+import org.apache.flink.client.deployment.StandaloneClusterDescriptor;
 import org.apache.flink.client.deployment.StandaloneClusterId;
 import org.apache.flink.client.deployment.application.ApplicationConfiguration;
+import org.apache.flink.client.program.ClusterClient;
 import org.apache.flink.client.program.ClusterClientProvider;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.jobgraph.JobGraph;
 
 /**
  * Describes an existing session cluster; every client it hands out is a new lease on the cluster's pooled client,
@@ -34,13 +36,25 @@ final class InteractiveClusterDescriptor implements ClusterDescriptor<Standalone
         ClusterIdentity cluster = ClusterIdentity.of(configuration, settings);
         return () -> {
             try {
-                return new LeasedClusterClient(
+                return FlinkApi.get().leasedClusterClient(
                         InteractiveClientRuntime.get(configuration, settings).pool().lease(cluster));
+            } catch (LinkageError e) {
+                // not foreseen by FlinkApi's probes: Flink's own client, as the executor falls back to
+                FlinkClientFallback.warnOnce(e);
+                return flinkClient(clusterId);
             } catch (Exception e) {
                 // the same failure as Flink's StandaloneClusterDescriptor
                 throw new RuntimeException("Couldn't retrieve standalone cluster", e);
             }
         };
+    }
+
+    private ClusterClient<StandaloneClusterId> flinkClient(StandaloneClusterId clusterId) {
+        try {
+            return new StandaloneClusterDescriptor(configuration).retrieve(clusterId).getClusterClient();
+        } catch (Exception e) {
+            throw new RuntimeException("Couldn't retrieve standalone cluster", e);
+        }
     }
 
     @Override
@@ -52,6 +66,12 @@ final class InteractiveClusterDescriptor implements ClusterDescriptor<Standalone
     public ClusterClientProvider<StandaloneClusterId> deployApplicationCluster(
             ClusterSpecification spec, ApplicationConfiguration applicationConfiguration) {
         throw new UnsupportedOperationException("Application Mode not supported by standalone deployments.");
+    }
+
+    /** Abstract in Flink 1.20's ClusterDescriptor (per-job mode, gone in 2.x); standalone has no per-job mode. */
+    public ClusterClientProvider<StandaloneClusterId> deployJobCluster(
+            ClusterSpecification spec, JobGraph jobGraph, boolean detached) {
+        throw new UnsupportedOperationException("Can't deploy a standalone per-job cluster.");
     }
 
     @Override

@@ -9,25 +9,20 @@ import io.flinkinsight.client.pool.ClusterIdentity;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.dag.Pipeline;
-import org.apache.flink.client.deployment.executors.PipelineExecutorUtils;
+import org.apache.flink.client.deployment.executors.RemoteExecutorFactory;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.CacheSupportedPipelineExecutor;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.core.execution.JobStatusChangedListener;
-import org.apache.flink.core.execution.JobStatusChangedListenerUtils;
 import org.apache.flink.runtime.client.JobInitializationException;
 import org.apache.flink.runtime.jobgraph.IntermediateDataSetID;
 import org.apache.flink.runtime.jobmaster.JobResult;
-import org.apache.flink.streaming.api.graph.StreamGraph;
-import org.apache.flink.streaming.api.graph.StreamNode;
-import org.apache.flink.streaming.api.operators.collect.CollectSinkOperatorFactory;
 import org.apache.flink.util.AbstractID;
+import org.apache.flink.util.ExceptionUtils;
 import org.apache.flink.util.SerializedThrowable;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -50,8 +45,28 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
     /** Waits between status polls while the job initializes: 5 ms, doubling, at most this. */
     private static final long MAX_INITIALIZATION_POLL_MILLIS = 200;
 
+    /**
+     * Runs the pipeline on the pooled client; if this Flink unexpectedly cannot link a call of the interactive
+     * client (version differences are probed up front, see {@link FlinkApi}) before the job was submitted, runs it
+     * with Flink's own session executor instead, which the log says once.
+     */
     @Override
     public CompletableFuture<JobClient> execute(
+            Pipeline pipeline, Configuration configuration, ClassLoader userCodeClassloader) throws Exception {
+        try {
+            return executePooled(pipeline, configuration, userCodeClassloader);
+        } catch (Exception | LinkageError e) {
+            Optional<LinkageError> linkage = ExceptionUtils.findThrowable(e, LinkageError.class);
+            if (linkage.isEmpty()) {
+                throw e;
+            }
+            FlinkClientFallback.warnOnce(linkage.get());
+            return new RemoteExecutorFactory().getExecutor(configuration)
+                    .execute(pipeline, configuration, userCodeClassloader);
+        }
+    }
+
+    private CompletableFuture<JobClient> executePooled(
             Pipeline pipeline, Configuration configuration, ClassLoader userCodeClassloader) throws Exception {
         // Options are checked before the runtime exists, so a bad value never leaves half-built state behind.
         InteractiveClientSettings settings = InteractiveClientSettings.fromConfiguration(configuration);
@@ -73,16 +88,13 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
             InteractiveClientSettings settings,
             QueryRecord record)
             throws Exception {
-        StreamGraph streamGraph = PipelineExecutorUtils.getStreamGraph(pipeline, configuration);
+        FlinkApi.PreparedJob prepared =
+                FlinkApi.get().prepare(pipeline, configuration, userCodeClassloader, runtime.background());
         ClusterIdentity cluster = ClusterIdentity.of(configuration, settings);
         ClusterClientPool pool = runtime.pool();
-        List<JobStatusChangedListener> listeners = JobStatusChangedListenerUtils.createJobStatusChangedListeners(
-                userCodeClassloader, configuration, runtime.background());
 
-        Optional<StreamNode> collectSink = collectSink(streamGraph);
-        boolean collectsResults = collectSink.isPresent();
-        // the collect fetcher addresses the sink by its uid; Flink's table and DataStream collect sinks both set one
-        String collectSinkUid = collectSink.map(StreamNode::getTransformationUID).orElse(null);
+        String collectSinkUid = prepared.collectSinkKey();
+        boolean collectsResults = collectSinkUid != null;
         // only queries take a place under the cap (and so only they have an admission wait)
         QueryAdmission.Place place =
                 collectsResults ? runtime.admission().enter(cluster, settings.admission()) : QueryAdmission.NONE;
@@ -98,9 +110,8 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         ClusterClientPool.Lease lease = pool.lease(cluster);
         CompletableFuture<JobID> submitted;
         try {
-            streamGraph.serializeUserDefinedInstances();
             record.requestSent();
-            submitted = lease.client().submitJob(streamGraph);
+            submitted = prepared.submit(lease.client());
         } catch (Throwable t) {
             lease.failed(t);
             lease.close();
@@ -120,7 +131,7 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         return lease.track(initialized)
                 .thenCompose(jobId -> {
                     long firstPollDelayNanos = runtime.recentJobRuns().firstPollDelayNanos();
-                    InstrumentedJobClient jobClient = new InstrumentedJobClient(
+                    InstrumentedJobClient jobClient = FlinkApi.get().newJobClient(
                             new PooledJobClient(pool, cluster, jobId, userCodeClassloader),
                             record,
                             job -> new CollectLongPoll(
@@ -145,19 +156,12 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
                 .thenApply(jobClient -> (JobClient) jobClient)
                 .whenComplete((jobClient, failure) -> {
                     if (failure == null) {
-                        PipelineExecutorUtils.notifyJobStatusListeners(pipeline, streamGraph, listeners);
+                        prepared.submitted();
                     } else {
                         record.finish(false);
                         LOG.error("Failed to submit job to the session cluster.", failure);
                     }
                 });
-    }
-
-    /** The job's collect sink, present if the job returns results to this client (a query). */
-    static Optional<StreamNode> collectSink(StreamGraph streamGraph) {
-        return streamGraph.getStreamNodes().stream()
-                .filter(node -> node.getOperatorFactory() instanceof CollectSinkOperatorFactory)
-                .findFirst();
     }
 
     /**

@@ -26,9 +26,10 @@ import java.util.function.LongSupplier;
  * terminal status; a status the client saw less than {@link #FRESH_STATUS_MILLIS} ago answered without asking again;
  * the job's result, requested once (or taken from the answer that showed the job's end) and shared; the query's
  * timeline ({@link QueryRecord}), ended exactly once, with the REST requests sent for it counted; and the collect
- * fetcher's requests answered by the query's {@link CollectLongPoll}.
+ * fetcher's requests answered by the query's {@link CollectLongPoll}. Each Flink line
+ * subclasses it to take the fetcher's requests as that line sends them ({@code FlinkApi#newJobClient}).
  */
-public final class InstrumentedJobClient implements JobClientGateway {
+public class InstrumentedJobClient implements JobClientGateway {
 
     /**
      * How long a status the client saw (the job accepted, its collect sink answering, a status or result request)

@@ -1,5 +1,6 @@
 package io.flinkinsight.client.collect;
 
+import io.flinkinsight.client.FlinkApi;
 import io.flinkinsight.client.pool.ClusterClientPool;
 import io.flinkinsight.client.pool.ClusterIdentity;
 
@@ -136,7 +137,8 @@ public final class PooledJobClient implements JobClientGateway {
     @Override
     public CompletableFuture<CoordinationResponse> sendCoordinationRequest(
             String operatorUid, CoordinationRequest request) {
-        return pool.call(cluster, client -> client.sendCoordinationRequest(jobId, operatorUid, request));
+        return pool.call(
+                cluster, client -> FlinkApi.get().sendCoordinationRequest(client, jobId, operatorUid, request));
     }
 
     @Override

@@ -1,14 +1,12 @@
 package io.flinkinsight.client.metrics;
 
+import io.flinkinsight.client.FlinkApi;
+
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.plugin.PluginManager;
 import org.apache.flink.core.plugin.PluginUtils;
 import org.apache.flink.runtime.metrics.MetricRegistry;
-import org.apache.flink.runtime.metrics.MetricRegistryConfiguration;
 import org.apache.flink.runtime.metrics.MetricRegistryImpl;
 import org.apache.flink.runtime.metrics.NoOpMetricRegistry;
-import org.apache.flink.runtime.metrics.ReporterSetupBuilder;
-import org.apache.flink.runtime.metrics.filter.DefaultReporterFilters;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,9 +36,14 @@ public final class ClientMetricRegistry implements AutoCloseable {
         String host = hostname();
         MetricRegistry registry;
         try {
-            registry = build(conf);
+            registry = FlinkApi.get().newMetricRegistry(conf, PluginUtils.createPluginManagerFromRootFolder(conf));
+            if (registry == null) {
+                LOG.warn("This Flink offers no way to build the interactive client's metric registry ({}); its"
+                        + " figures are not reported.", FlinkApi.get().describe());
+                registry = NoOpMetricRegistry.INSTANCE;
+            }
         } catch (Throwable t) {
-            // Metrics must never cost a query: keep counting without reporters.
+            // Metrics must never cost a query (not even an unforeseen linkage gap): keep counting without reporters.
             LOG.warn("Cannot build the metric registry of the interactive client; its figures are not reported.", t);
             registry = NoOpMetricRegistry.INSTANCE;
         }
@@ -50,18 +53,6 @@ public final class ClientMetricRegistry implements AutoCloseable {
             LOG.warn("Cannot register the figures of the interactive client; they are not reported.", t);
         }
         return new ClientMetricRegistry(registry, metrics);
-    }
-
-    private static MetricRegistry build(Configuration conf) {
-        PluginManager plugins = PluginUtils.createPluginManagerFromRootFolder(conf);
-        return new MetricRegistryImpl(
-                MetricRegistryConfiguration.fromConfiguration(conf, Long.MAX_VALUE),
-                ReporterSetupBuilder.METRIC_SETUP_BUILDER.fromConfiguration(
-                        conf, DefaultReporterFilters::metricsFromConfiguration, plugins),
-                ReporterSetupBuilder.TRACE_SETUP_BUILDER.fromConfiguration(
-                        conf, DefaultReporterFilters::tracesFromConfiguration, plugins),
-                ReporterSetupBuilder.EVENT_SETUP_BUILDER.fromConfiguration(
-                        conf, DefaultReporterFilters::eventsFromConfiguration, plugins));
     }
 
     private static String hostname() {

@@ -11,9 +11,6 @@ import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.client.JobStatusMessage;
 import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.runtime.messages.Acknowledge;
-import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
-import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
-import org.apache.flink.streaming.api.graph.ExecutionPlan;
 import org.apache.flink.util.AbstractID;
 import org.apache.flink.util.FlinkException;
 
@@ -26,14 +23,16 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The {@link ClusterClient} handed to Flink code that closes what it gets (the SQL Gateway's STOP JOB, SHOW JOBS,
- * DESCRIBE JOB): every call goes to the pooled client; {@link #close()} only ends the lease.
+ * DESCRIBE JOB): every call goes to the pooled client; {@link #close()} only ends the lease. The calls whose
+ * signatures differ between Flink lines (job submission, coordination requests) are added by each line's subclass
+ * ({@code FlinkApi#leasedClusterClient}).
  */
-public final class LeasedClusterClient implements ClusterClient<StandaloneClusterId> {
+public abstract class LeasedClusterClient implements ClusterClient<StandaloneClusterId> {
 
     private final ClusterClientPool.Lease lease;
     private final RestClusterClient<StandaloneClusterId> client;
 
-    public LeasedClusterClient(ClusterClientPool.Lease lease) {
+    protected LeasedClusterClient(ClusterClientPool.Lease lease) {
         this.lease = lease;
         this.client = lease.client();
     }
@@ -44,7 +43,13 @@ public final class LeasedClusterClient implements ClusterClient<StandaloneCluste
         lease.close();
     }
 
-    private <T> CompletableFuture<T> observed(CompletableFuture<T> future) {
+    /** The pooled client the lease is on. */
+    protected RestClusterClient<StandaloneClusterId> client() {
+        return client;
+    }
+
+    /** Reports a failure of {@code future} to the lease (a connection failure evicts the client). */
+    protected <T> CompletableFuture<T> observed(CompletableFuture<T> future) {
         return future.whenComplete((value, failure) -> {
             if (failure != null) {
                 lease.failed(failure);
@@ -80,11 +85,6 @@ public final class LeasedClusterClient implements ClusterClient<StandaloneCluste
     @Override
     public CompletableFuture<Acknowledge> disposeSavepoint(String savepointPath) throws FlinkException {
         return observed(client.disposeSavepoint(savepointPath));
-    }
-
-    @Override
-    public CompletableFuture<JobID> submitJob(ExecutionPlan executionPlan) {
-        return observed(client.submitJob(executionPlan));
     }
 
     @Override
@@ -147,12 +147,6 @@ public final class LeasedClusterClient implements ClusterClient<StandaloneCluste
     public CompletableFuture<String> triggerDetachedSavepoint(
             JobID jobId, @Nullable String savepointDirectory, SavepointFormatType formatType) {
         return observed(client.triggerDetachedSavepoint(jobId, savepointDirectory, formatType));
-    }
-
-    @Override
-    public CompletableFuture<CoordinationResponse> sendCoordinationRequest(
-            JobID jobId, String operatorUid, CoordinationRequest request) {
-        return observed(client.sendCoordinationRequest(jobId, operatorUid, request));
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.flinkinsight.client.transport;
 
+import io.flinkinsight.client.FlinkApi;
+
 import org.apache.flink.client.deployment.StandaloneClusterId;
 import org.apache.flink.client.program.rest.InsightRestClusterClientAccess;
 import org.apache.flink.client.program.rest.RestClusterClient;
@@ -7,24 +9,25 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.SecurityOptions;
-import org.apache.flink.runtime.highavailability.DefaultClientHighAvailabilityServicesFactory;
 import org.apache.flink.shaded.netty4.io.netty.channel.EventLoopGroup;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.URL;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Creates cluster clients whose REST requests ride pooled keep-alive channels: a Flink {@link RestClusterClient}
  * (retries, leader retrieval, job submission, coordination requests: all Flink's) on a {@link KeepAliveRestClient}.
  * If this Flink cannot take our RestClient (the constructor is package-private, so the jar must sit in Flink's
- * {@code lib/}, and it may change between versions), the client falls back to Flink's public constructor on the
- * shared event loop: one connection per request, and no channel figures.
+ * {@code lib/}; checked before use), the client falls back to Flink's own cluster client: one connection per
+ * request, and no channel figures.
  */
 public final class KeepAliveClusterClients {
 
     private static final Logger LOG = LoggerFactory.getLogger(KeepAliveClusterClients.class);
+    private static final AtomicBoolean WARNED = new AtomicBoolean();
 
     private KeepAliveClusterClients() {}
 
@@ -45,17 +48,19 @@ public final class KeepAliveClusterClients {
                 conf.get(JobManagerOptions.ADDRESS),
                 conf.get(JobManagerOptions.PORT),
                 conf.get(RestOptions.PATH));
+        String unusable = InsightRestClusterClientAccess.unusableBecause();
+        if (unusable != null) {
+            if (!WARNED.getAndSet(true)) {
+                LOG.warn("Keep-alive REST channels are off: {}. Put the interactive-client jar into Flink's lib/;"
+                        + " until then each REST request opens its own connection.", unusable);
+            }
+            return createWithoutKeepAlive(conf, sharedGroup);
+        }
         KeepAliveRestClient restClient = KeepAliveRestClient.create(
                 conf, jobManagerUrl.getHost(), jobManagerUrl.getPort(), sharedGroup, settings, listener);
         RestClusterClient<StandaloneClusterId> client;
         try {
             client = InsightRestClusterClientAccess.create(conf, restClient, StandaloneClusterId.getInstance());
-        } catch (LinkageError e) {
-            restClient.closeAsync();
-            LOG.warn("Keep-alive REST channels are off: this Flink does not let Flink Insight's RestClient in ({})."
-                    + " Put the interactive-client jar into Flink's lib/ and use Flink 2.2; until then each REST"
-                    + " request opens its own connection.", e.toString());
-            return createWithoutKeepAlive(conf, sharedGroup);
         } catch (Throwable t) {
             restClient.closeAsync();
             throw t;
@@ -63,11 +68,9 @@ public final class KeepAliveClusterClients {
         return new KeepAliveTransport(client, restClient);
     }
 
-    /** Flink's own RestClusterClient on the shared event loop (one connection per request). */
+    /** Flink's own RestClusterClient, on the shared event loop where this Flink takes one (one connection per request). */
     static PooledTransport createWithoutKeepAlive(Configuration conf, EventLoopGroup sharedGroup) throws Exception {
-        return new StockTransport(new RestClusterClient<>(
-                conf, StandaloneClusterId.getInstance(), DefaultClientHighAvailabilityServicesFactory.INSTANCE,
-                sharedGroup));
+        return new StockTransport(FlinkApi.get().newStockClusterClient(conf, sharedGroup));
     }
 
     /** The keep-alive path: our RestClient, with its pooled channels, inside Flink's RestClusterClient. */

@@ -1,5 +1,7 @@
 package io.flinkinsight.client.transport;
 
+import io.flinkinsight.client.FlinkApi;
+
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.runtime.io.network.netty.OutboundChannelHandlerFactory;
@@ -34,7 +36,6 @@ import org.slf4j.LoggerFactory;
 import javax.annotation.Nullable;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -51,10 +52,13 @@ import java.util.stream.Collectors;
 /**
  * A Flink {@link RestClient} whose requests ride pooled keep-alive channels (see {@link KeepAliveChannelPools})
  * instead of one new connection each, the multipart job submission included (encoded in memory); only uploads
- * above {@link MultipartBody#MAX_IN_MEMORY_BYTES} (large jars) go through Flink's own code on a connection of their
- * own. URLs, headers, JSON and errors are those of RestClient 2.2, so
- * callers cannot tell the difference. {@link #shutdown} and {@link #closeAsync} return at once and close only this
- * client's channels, never the shared event loop.
+ * above {@link MultipartBody#MAX_IN_MEMORY_BYTES} (large jars) go through a Flink RestClient of their own. URLs,
+ * headers, JSON and errors are those of RestClient 2.2, so callers cannot tell the difference. {@link #closeAsync}
+ * returns at once and closes this client's channels, never the shared event loop.
+ *
+ * <p>It is built with the one RestClient constructor that every Flink line has, {@code (Configuration, Executor)},
+ * so the class links unchanged from 1.20 to 2.3; the event loop that constructor makes is never started (no request
+ * goes through RestClient's own code) and is closed with this client.
  */
 final class KeepAliveRestClient extends RestClient {
 
@@ -63,10 +67,13 @@ final class KeepAliveRestClient extends RestClient {
     /** Threads that parse responses and run callers' callbacks, as RestClusterClient's IO pool does for RestClient. */
     private static final int RESPONSE_THREADS = 4;
 
+    private final Configuration configuration;
     private final ThreadPoolExecutor responseExecutor;
     private final KeepAliveChannelPools pools;
     private final TransportListener listener;
     private final String urlPrefix;
+    @Nullable private final String sslHost;
+    private final int sslPort;
 
     private KeepAliveRestClient(
             Configuration configuration,
@@ -78,7 +85,10 @@ final class KeepAliveRestClient extends RestClient {
             ChannelPoolSettings settings,
             TransportListener listener)
             throws org.apache.flink.util.ConfigurationException {
-        super(configuration, responseExecutor, sslHost, sslPort, sharedGroup);
+        super(configuration, responseExecutor);
+        this.configuration = configuration;
+        this.sslHost = sslHost;
+        this.sslPort = sslPort;
         this.responseExecutor = responseExecutor;
         this.listener = listener;
         this.urlPrefix = configuration.get(RestOptions.URL_PREFIX);
@@ -131,10 +141,10 @@ final class KeepAliveRestClient extends RestClient {
         }
         Preconditions.checkNotNull(fileUploads);
         if (!fileUploads.isEmpty() && !MultipartBody.fitsInMemory(fileUploads)) {
-            // a large multipart upload (jars): Flink's own streaming code, on a connection of its own
+            // a large multipart upload (jars): Flink's own streaming code, on a client and connection of its own
             return counted(System.nanoTime(), () -> {
                 listener.channelOpened();
-                return super.sendRequest(targetAddress, targetPort, messageHeaders, messageParameters, request,
+                return sendThroughFlink(targetAddress, targetPort, messageHeaders, messageParameters, request,
                         fileUploads, apiVersion);
             });
         }
@@ -193,6 +203,37 @@ final class KeepAliveRestClient extends RestClient {
         });
     }
 
+    /** Sends one request through a Flink RestClient made for it (SSL host checks as RestClusterClient's own). */
+    private <M extends MessageHeaders<R, P, U>, U extends MessageParameters, R extends RequestBody,
+                    P extends ResponseBody>
+            CompletableFuture<P> sendThroughFlink(
+                    String targetAddress,
+                    int targetPort,
+                    M messageHeaders,
+                    U messageParameters,
+                    R request,
+                    Collection<FileUpload> fileUploads,
+                    RestAPIVersion<? extends RestAPIVersion<?>> apiVersion)
+                    throws IOException {
+        RestClient flinkClient;
+        try {
+            flinkClient = FlinkApi.get().newRestClient(configuration, responseExecutor, sslHost, sslPort);
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("Cannot create Flink's RestClient for a large upload.", e);
+        }
+        CompletableFuture<P> response;
+        try {
+            response = flinkClient.sendRequest(
+                    targetAddress, targetPort, messageHeaders, messageParameters, request, fileUploads, apiVersion);
+        } catch (IOException | RuntimeException | Error e) {
+            flinkClient.closeAsync();
+            throw e;
+        }
+        return response.whenComplete((ignored, failure) -> flinkClient.closeAsync());
+    }
+
     private void runOffEventLoop(Runnable task) {
         try {
             responseExecutor.execute(task);
@@ -202,21 +243,20 @@ final class KeepAliveRestClient extends RestClient {
         }
     }
 
-    /** Closes this client's channels at once; never waits, never touches the shared event loop. */
+    /**
+     * Closes this client's channels at once, and the never-started event loop of RestClient; never waits, never
+     * touches the shared event loop. (RestClient's {@code shutdown}, which RestClusterClient calls, closes only that
+     * event loop, which takes no time.)
+     */
     @Override
     public CompletableFuture<Void> closeAsync() {
         if (!pools.isClosed()) {
             LOG.debug("Closing the keep-alive REST channels.");
             pools.close();
             responseExecutor.shutdown();
+            super.closeAsync();
         }
         return CompletableFuture.completedFuture(null);
-    }
-
-    /** Like {@link #closeAsync()}: RestClient's own shutdown would wait {@code timeout} in vain on a shared loop. */
-    @Override
-    public void shutdown(Duration timeout) {
-        closeAsync();
     }
 
     /** Currently open pooled channels (in use or idle), for tests and diagnostics. */

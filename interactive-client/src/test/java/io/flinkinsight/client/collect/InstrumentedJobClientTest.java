@@ -2,6 +2,7 @@ package io.flinkinsight.client.collect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flinkinsight.client.FlinkApi;
 import io.flinkinsight.client.QueryRecord;
 import io.flinkinsight.client.metrics.ClientMetrics;
 import io.flinkinsight.client.transport.ChannelAcquireTimeoutException;
@@ -47,7 +48,8 @@ class InstrumentedJobClientTest {
     }
 
     private InstrumentedJobClient client(TestingCollectJob job, CollectRetryStrategy strategy, Duration budget) {
-        return new InstrumentedJobClient(job, record, polledJob -> new CollectLongPoll(
+        // as the executor makes it: the jar's Flink line adds the collect fetcher's own coordination request method
+        return FlinkApi.get().newJobClient(job, record, polledJob -> new CollectLongPoll(
                 polledJob, strategy, scheduler, metrics, record, System::nanoTime, budget, () -> false));
     }
 

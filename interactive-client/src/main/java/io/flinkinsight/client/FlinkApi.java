@@ -1,0 +1,110 @@
+package io.flinkinsight.client;
+
+import io.flinkinsight.client.collect.CollectLongPoll;
+import io.flinkinsight.client.collect.InstrumentedJobClient;
+import io.flinkinsight.client.collect.JobClientGateway;
+import io.flinkinsight.client.pool.ClusterClientPool;
+
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.dag.Pipeline;
+import org.apache.flink.client.deployment.StandaloneClusterId;
+import org.apache.flink.client.program.ClusterClient;
+import org.apache.flink.client.program.rest.RestClusterClient;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.plugin.PluginManager;
+import org.apache.flink.runtime.metrics.MetricRegistry;
+import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
+import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
+import org.apache.flink.runtime.rest.RestClient;
+import org.apache.flink.shaded.netty4.io.netty.channel.EventLoopGroup;
+
+import javax.annotation.Nullable;
+
+import java.util.ServiceLoader;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+
+/**
+ * The calls into Flink whose signatures differ between the Flink lines the interactive client is built for; every
+ * other class compiles unchanged against each line. Each jar holds one implementation, named in its {@code
+ * META-INF/services}: {@code flink2.Flink2Api} in {@code interactive-client} (Flink 2.0 to 2.3, probing at run time
+ * what this 2.x gives) and {@code flink1.Flink1Api} in {@code interactive-client-flink1} (the 1.20 line: {@code
+ * JobGraph} instead of {@code ExecutionPlan}, {@code OperatorID} instead of a uid in coordination requests, no
+ * {@code ReporterSetupBuilder}).
+ */
+public interface FlinkApi {
+
+    /** The implementation of this jar's Flink line. */
+    static FlinkApi get() {
+        return Holder.INSTANCE;
+    }
+
+    /** What this Flink gives the client and what not, for the log line at start. */
+    String describe();
+
+    /** Translates a pipeline for submission to a session cluster, as Flink's own session executor does. */
+    PreparedJob prepare(Pipeline pipeline, Configuration configuration, ClassLoader userCodeClassloader,
+            Executor listenerExecutor) throws Exception;
+
+    /** One translated pipeline. */
+    interface PreparedJob {
+        /**
+         * The key of the job's collect sink as the collect fetcher of this Flink addresses it in coordination requests
+         * (see {@link #sendCoordinationRequest}), or null if the job returns no results to this client.
+         */
+        @Nullable
+        String collectSinkKey();
+
+        /** Submits the job; called once. */
+        CompletableFuture<JobID> submit(RestClusterClient<StandaloneClusterId> client) throws Exception;
+
+        /** Tells the job status listeners (where this Flink has them) that the job was submitted. */
+        void submitted();
+    }
+
+    /** Sends a coordination request to the operator of {@code operatorKey} (see {@link PreparedJob#collectSinkKey}). */
+    CompletableFuture<CoordinationResponse> sendCoordinationRequest(
+            RestClusterClient<StandaloneClusterId> client, JobID jobId, String operatorKey, CoordinationRequest request);
+
+    /**
+     * The job client a query's caller gets: an {@link InstrumentedJobClient} that also takes coordination requests
+     * as this Flink's collect fetcher sends them.
+     */
+    InstrumentedJobClient newJobClient(
+            JobClientGateway delegate, QueryRecord record, Function<CollectLongPoll.Job, CollectLongPoll> longPoll);
+
+    /** A cluster client for Flink code that closes what it gets: every call on the lease's client. */
+    ClusterClient<StandaloneClusterId> leasedClusterClient(ClusterClientPool.Lease lease);
+
+    /**
+     * Flink's own RestClient with an event loop of its own, checking SSL host names against {@code host}:{@code
+     * port}; for requests that Flink's own code must send (large uploads).
+     */
+    RestClient newRestClient(Configuration configuration, Executor executor, String host, int port) throws Exception;
+
+    /** Flink's own cluster client, on {@code sharedGroup} where this Flink can take one; one connection per request. */
+    RestClusterClient<StandaloneClusterId> newStockClusterClient(Configuration configuration, EventLoopGroup sharedGroup)
+            throws Exception;
+
+    /**
+     * A metric registry with the metric (and where this Flink has them, trace and event) reporters of {@code
+     * configuration}, or null if this Flink offers no way to build one; then {@link #describe} says so.
+     */
+    @Nullable
+    MetricRegistry newMetricRegistry(Configuration configuration, PluginManager plugins) throws Exception;
+
+    /** Loads the implementation once, from this jar. */
+    final class Holder {
+        private static final FlinkApi INSTANCE = load();
+
+        private Holder() {}
+
+        private static FlinkApi load() {
+            return ServiceLoader.load(FlinkApi.class, FlinkApi.class.getClassLoader())
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException(
+                            "No " + FlinkApi.class.getName() + " in this jar's META-INF/services: it was built wrong."));
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package io.flinkinsight.client;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The last resort when this Flink cannot link a call of the interactive client that the probes of {@link FlinkApi}
+ * did not foresee: the query or cluster action runs on Flink's own client instead, and the log says so once.
+ */
+final class FlinkClientFallback {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FlinkClientFallback.class);
+    private static final AtomicBoolean WARNED = new AtomicBoolean();
+
+    private FlinkClientFallback() {}
+
+    static void warnOnce(LinkageError error) {
+        if (WARNED.compareAndSet(false, true)) {
+            LOG.warn("The interactive client cannot run on this Flink ({}); queries and cluster actions use Flink's"
+                    + " own client instead. Use the interactive-client jar built for this Flink line (see the"
+                    + " README).", error.toString(), error);
+        } else {
+            LOG.debug("Running on Flink's own client: {}", error.toString());
+        }
+    }
+}
