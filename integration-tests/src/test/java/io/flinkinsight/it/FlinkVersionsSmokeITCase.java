@@ -13,6 +13,7 @@ import io.flinkinsight.harness.Role;
 import io.flinkinsight.harness.SqlSession;
 import io.flinkinsight.harness.Waits;
 import io.flinkinsight.harness.demo.DemoWorkload;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,12 +29,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The same built plugin jar (and, from 2.0 on, the interactive client's jar on the gateway's classpath) in a real
- * session cluster of each older Flink the harness starts; the primary version runs the full suite instead. Per
- * version: JobManager, TaskManager and SQL Gateway of that version, the plugin serving {@code /metrics} in the
- * JobManager and the TaskManager (promtool-clean), a checkpointing streaming job (RocksDB, incremental, every 2 s)
- * and the three seed queries through the gateway on Flink's own {@code remote} target. What a version does not give
- * yet is in its own test method, skipped by an assumption that says what it needs.
+ * The same built plugin jar (and the interactive client's jar for this Flink line on the gateway's classpath: the 2.x
+ * jar from 2.0 on, interactive-client-flink1 on 1.20) in a real session cluster of each older Flink the harness
+ * starts; the primary version runs the full suite instead. Per version: JobManager, TaskManager and SQL Gateway of
+ * that version, the plugin serving {@code /metrics} in the JobManager and the TaskManager (promtool-clean), a
+ * checkpointing streaming job (RocksDB, incremental, every 2 s) and the three seed queries through the gateway on
+ * Flink's own {@code remote} target and on {@code remote-interactive}. What a version does not give yet is in its own
+ * test method, skipped by an assumption that says what it needs.
  */
 class FlinkVersionsSmokeITCase {
 
@@ -83,9 +85,7 @@ class FlinkVersionsSmokeITCase {
             LocalFlinkClusterBuilder builder = TestClusters.withPlugin("flink-" + version)
                     .flinkVersion(version)
                     .config("metrics.reporter.insight.hub.poll-interval", "2 s");
-            if (interactiveClientLinks()) {
-                builder.gatewayClasspath(TestClusters.clientJar());
-            }
+            builder.gatewayClasspath(atLeast(2, 0) ? TestClusters.clientJar() : TestClusters.clientJarFlink1());
             cluster = builder.start();
             streamingSession = cluster.sqlSession();
             streamingJobId = DemoWorkload.startStreamingJob(cluster, streamingSession, Duration.ofSeconds(90));
@@ -225,22 +225,23 @@ class FlinkVersionsSmokeITCase {
                     .containsEntry("job-events", atLeast(2, 2));
         }
 
+        /**
+         * On the pooled client itself, not on the fallback to Flink's own: the gateway's log has the client's start
+         * line, naming what this Flink's API lacks, and no fallback warning.
+         */
         @Test
-        void seedQueriesReturnTheirRowsOnTheInteractiveClient() {
-            assumeTrue(interactiveClientLinks(), "needs the interactive client's jar for the 1.20 line (its"
-                    + " interfaces differ: JobGraph, OperatorID, Time); the 2.x jar cannot load on " + version);
-            assumeTrue(atLeast(2, 1), "needs the interactive client to probe RestClient's constructors (the one it"
-                    + " calls is missing on 2.0) and fall back to Flink's client on a linkage failure");
+        void seedQueriesReturnTheirRowsOnTheInteractiveClient() throws Exception {
             try (SqlSession session = InteractiveClientSupport.interactiveSession(cluster)) {
                 for (int q = 0; q < DemoWorkload.shortQueries().size(); q++) {
                     assertShortQueryRows(q, session.query(DemoWorkload.shortQueries().get(q)));
                 }
             }
-        }
-
-        /** The 2.x client jar goes on the gateway from 2.0 on; 1.20 needs a jar of its own. */
-        private boolean interactiveClientLinks() {
-            return atLeast(2, 0);
+            String gatewayLog = Files.readString(cluster.logFile(Role.SQL_GATEWAY));
+            assertThat(gatewayLog)
+                    .contains("Flink Insight interactive client started")
+                    .contains(atLeast(2, 1) ? "Flink 2.1+ API" : atLeast(2, 0) ? "Flink 2.0 API" : "Flink 1.20 API")
+                    .doesNotContain("The interactive client cannot run on this Flink")
+                    .doesNotContain("Keep-alive REST channels are off");
         }
 
         private List<String> runSeedQueriesAndCollectTheirJobIds() {

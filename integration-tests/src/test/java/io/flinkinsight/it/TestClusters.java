@@ -29,6 +29,14 @@ public final class TestClusters {
         return jar;
     }
 
+    /** The built interactive-client-flink1 jar, the client for Flink 1.20 gateways. */
+    public static Path clientJarFlink1() {
+        Path jar = Path.of(System.getProperty("insight.client.flink1.jar",
+                "../interactive-client-flink1/target/interactive-client-flink1.jar"));
+        assertThat(jar).as("the built interactive-client-flink1 jar (run the build first)").exists();
+        return jar;
+    }
+
     public static Path workDir(String name) {
         try {
             Path root = Path.of(System.getProperty("insight.work", "target/clusters"));
