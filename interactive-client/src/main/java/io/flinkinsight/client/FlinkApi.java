@@ -43,6 +43,12 @@ public interface FlinkApi {
     /** What this Flink gives the client and what not, for the log line at start. */
     String describe();
 
+    /**
+     * Whether this jar's line matches the Flink that loaded it (probed once); if not, every query and cluster action
+     * runs on Flink's own client, and {@link #describe} says which jar to use.
+     */
+    boolean runsOnThisFlink();
+
     /** Translates a pipeline for submission to a session cluster, as Flink's own session executor does. */
     PreparedJob prepare(Pipeline pipeline, Configuration configuration, ClassLoader userCodeClassloader,
             Executor listenerExecutor) throws Exception;

@@ -6,8 +6,9 @@ import org.slf4j.LoggerFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The last resort when this Flink cannot link a call of the interactive client that the probes of {@link FlinkApi}
- * did not foresee: the query or cluster action runs on Flink's own client instead, and the log says so once.
+ * When the interactive client cannot run on this Flink (the jar of another Flink line, or, as a last resort, a call
+ * that the probes of {@link FlinkApi} did not foresee cannot link): the query or cluster action runs on Flink's own
+ * client instead, and the log says so once.
  */
 final class FlinkClientFallback {
 
@@ -15,6 +16,13 @@ final class FlinkClientFallback {
     private static final AtomicBoolean WARNED = new AtomicBoolean();
 
     private FlinkClientFallback() {}
+
+    /** This jar was built for another Flink line than the one that loaded it (see {@link FlinkApi#describe}). */
+    static void wrongJarOnce() {
+        if (WARNED.compareAndSet(false, true)) {
+            LOG.warn("The interactive client cannot run on this Flink: {}.", FlinkApi.get().describe());
+        }
+    }
 
     static void warnOnce(LinkageError error) {
         if (WARNED.compareAndSet(false, true)) {

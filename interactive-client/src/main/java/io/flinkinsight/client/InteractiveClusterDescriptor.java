@@ -35,6 +35,10 @@ final class InteractiveClusterDescriptor implements ClusterDescriptor<Standalone
     public ClusterClientProvider<StandaloneClusterId> retrieve(StandaloneClusterId clusterId) {
         ClusterIdentity cluster = ClusterIdentity.of(configuration, settings);
         return () -> {
+            if (!FlinkApi.get().runsOnThisFlink()) {
+                FlinkClientFallback.wrongJarOnce();
+                return flinkClient(clusterId);
+            }
             try {
                 return FlinkApi.get().leasedClusterClient(
                         InteractiveClientRuntime.get(configuration, settings).pool().lease(cluster));

@@ -53,6 +53,10 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
     @Override
     public CompletableFuture<JobClient> execute(
             Pipeline pipeline, Configuration configuration, ClassLoader userCodeClassloader) throws Exception {
+        if (!FlinkApi.get().runsOnThisFlink()) {
+            FlinkClientFallback.wrongJarOnce();
+            return flinkExecutor(pipeline, configuration, userCodeClassloader);
+        }
         try {
             return executePooled(pipeline, configuration, userCodeClassloader);
         } catch (Exception | LinkageError e) {
@@ -61,9 +65,15 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
                 throw e;
             }
             FlinkClientFallback.warnOnce(linkage.get());
-            return new RemoteExecutorFactory().getExecutor(configuration)
-                    .execute(pipeline, configuration, userCodeClassloader);
+            return flinkExecutor(pipeline, configuration, userCodeClassloader);
         }
+    }
+
+    /** Flink's own session executor (target remote), as if the query had not asked for this one. */
+    private static CompletableFuture<JobClient> flinkExecutor(
+            Pipeline pipeline, Configuration configuration, ClassLoader userCodeClassloader) throws Exception {
+        return new RemoteExecutorFactory().getExecutor(configuration)
+                .execute(pipeline, configuration, userCodeClassloader);
     }
 
     private CompletableFuture<JobClient> executePooled(

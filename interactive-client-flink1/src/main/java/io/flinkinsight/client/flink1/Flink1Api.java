@@ -50,8 +50,29 @@ public final class Flink1Api implements FlinkApi {
 
     @Override
     public String describe() {
+        if (!FLINK1) {
+            return "not a Flink 1.x API (ClusterClient takes no JobGraph): queries run on Flink's own client; for"
+                    + " Flink 2.x use the interactive-client jar";
+        }
         return "Flink 1.20 API, without: RestClient on a shared event loop (large uploads and the fallback client get"
                 + " one each); event reporters (the client's figures go to metric and trace reporters)";
+    }
+
+    /** Probed once: 1.x submits a JobGraph, 2.x an ExecutionPlan (its ClusterClient has no submitJob(JobGraph)). */
+    private static final boolean FLINK1 = submitsJobGraphs();
+
+    private static boolean submitsJobGraphs() {
+        try {
+            ClusterClient.class.getMethod("submitJob", JobGraph.class);
+            return true;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public boolean runsOnThisFlink() {
+        return FLINK1;
     }
 
     @Override

@@ -46,6 +46,7 @@ class Flink1ApiTest {
     @Test
     void thisJarsFlinkApiIsThe120Line() {
         assertThat(FlinkApi.get()).isInstanceOf(Flink1Api.class);
+        assertThat(FlinkApi.get().runsOnThisFlink()).isTrue();
         assertThat(FlinkApi.get().describe()).startsWith("Flink 1.20 API");
     }
 

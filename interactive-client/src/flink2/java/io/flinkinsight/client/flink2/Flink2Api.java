@@ -59,6 +59,11 @@ public final class Flink2Api implements FlinkApi {
     }
 
     @Override
+    public boolean runsOnThisFlink() {
+        return capabilities.flink2();
+    }
+
+    @Override
     public PreparedJob prepare(
             Pipeline pipeline, Configuration configuration, ClassLoader userCodeClassloader, Executor listenerExecutor)
             throws Exception {

@@ -22,6 +22,7 @@ import java.util.List;
  */
 public final class Flink2Capabilities {
 
+    static final String EXECUTION_PLAN = "org.apache.flink.streaming.api.graph.ExecutionPlan";
     static final String CONFIGURATION = "org.apache.flink.configuration.Configuration";
     static final String EVENT_LOOP_GROUP = "org.apache.flink.shaded.netty4.io.netty.channel.EventLoopGroup";
     static final String REST_CLIENT = "org.apache.flink.runtime.rest.RestClient";
@@ -37,6 +38,8 @@ public final class Flink2Capabilities {
 
     private static final Flink2Capabilities LOADED = probe(Flink2Capabilities.class.getClassLoader());
 
+    /** ExecutionPlan, which 2.x submits (1.x submits a JobGraph): whether this is a Flink of this jar's line. */
+    private final boolean flink2;
     /** RestClient takes an event loop of the caller's (2.1+). */
     private final boolean restClientOnSharedLoop;
     /** RestClient(Configuration, Executor, String, int) (2.0), if present. */
@@ -51,6 +54,7 @@ public final class Flink2Capabilities {
     @Nullable private final Constructor<?> registryWithSetups;
 
     private Flink2Capabilities(
+            boolean flink2,
             boolean restClientOnSharedLoop,
             @Nullable Constructor<?> restClientWithHost,
             boolean clusterClientOnSharedLoop,
@@ -58,6 +62,7 @@ public final class Flink2Capabilities {
             @Nullable Method metricReporterSetups,
             @Nullable Method traceReporterSetups,
             @Nullable Constructor<?> registryWithSetups) {
+        this.flink2 = flink2;
         this.restClientOnSharedLoop = restClientOnSharedLoop;
         this.restClientWithHost = restClientWithHost;
         this.clusterClientOnSharedLoop = clusterClientOnSharedLoop;
@@ -85,6 +90,7 @@ public final class Flink2Capabilities {
         Class<?> registryImpl = load(METRIC_REGISTRY_IMPL, loader);
         Class<?> registryConfiguration = load(METRIC_REGISTRY_CONFIGURATION, loader);
         return new Flink2Capabilities(
+                load(EXECUTION_PLAN, loader) != null,
                 constructor(restClient, configuration, java.util.concurrent.Executor.class, String.class, int.class,
                         eventLoopGroup) != null,
                 constructor(restClient, configuration, java.util.concurrent.Executor.class, String.class, int.class),
@@ -93,6 +99,11 @@ public final class Flink2Capabilities {
                 method(reporterSetup, "fromConfiguration", configuration, pluginManager),
                 method(traceReporterSetup, "fromConfiguration", configuration, pluginManager),
                 constructor(registryImpl, registryConfiguration, Collection.class, Collection.class));
+    }
+
+    /** Whether this is a Flink 2.x at all; on 1.x the 2.x jar's pooled path cannot run. */
+    public boolean flink2() {
+        return flink2;
     }
 
     public boolean restClientOnSharedLoop() {
@@ -135,6 +146,10 @@ public final class Flink2Capabilities {
 
     /** What this Flink gives and what not, for the log. */
     public String describe() {
+        if (!flink2) {
+            return "not a Flink 2.x API (no ExecutionPlan): queries run on Flink's own client; for Flink 1.20 use"
+                    + " the interactive-client-flink1 jar";
+        }
         List<String> missing = new ArrayList<>();
         if (!restClientOnSharedLoop) {
             missing.add("RestClient on a shared event loop (large uploads and the fallback client get one each)");

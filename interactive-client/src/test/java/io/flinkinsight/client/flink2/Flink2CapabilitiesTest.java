@@ -11,7 +11,7 @@ import java.util.Objects;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The probes against the Flink API jars of 2.0.0 and 2.3.0 (copied to {@code target/flink-api/<version>} by the
+ * The probes against the Flink API jars of 1.20.3, 2.0.0 and 2.3.0 (copied to {@code target/flink-api/<version>} by the
  * build), loaded in a class loader of their own, and against the Flink on the test class path (the build's).
  */
 class Flink2CapabilitiesTest {
@@ -21,6 +21,7 @@ class Flink2CapabilitiesTest {
         try (URLClassLoader flink = flinkApi("2.0.0")) {
             Flink2Capabilities probed = Flink2Capabilities.probe(flink);
 
+            assertThat(probed.flink2()).isTrue();
             assertThat(probed.restClientOnSharedLoop()).isFalse();
             assertThat(probed.restClientWithHost()).isNotNull();
             assertThat(probed.restClientWithHost().getDeclaringClass().getClassLoader()).isSameAs(flink);
@@ -39,6 +40,7 @@ class Flink2CapabilitiesTest {
         try (URLClassLoader flink = flinkApi("2.3.0")) {
             Flink2Capabilities probed = Flink2Capabilities.probe(flink);
 
+            assertThat(probed.flink2()).isTrue();
             assertThat(probed.restClientOnSharedLoop()).isTrue();
             assertThat(probed.restClientWithHost()).isNull();
             assertThat(probed.clusterClientOnSharedLoop()).isTrue();
@@ -48,10 +50,21 @@ class Flink2CapabilitiesTest {
     }
 
     @Test
+    void flink120IsNotThisJarsLine() throws Exception {
+        try (URLClassLoader flink = flinkApi("1.20.3")) {
+            Flink2Capabilities probed = Flink2Capabilities.probe(flink);
+
+            assertThat(probed.flink2()).isFalse();
+            assertThat(probed.describe()).startsWith("not a Flink 2.x API").contains("interactive-client-flink1");
+        }
+    }
+
+    @Test
     void theBuildsFlinkIsProbedOnceFromTheClassesThatLoadedThisJar() {
         Flink2Capabilities loaded = Flink2Capabilities.loaded();
 
         assertThat(loaded).isSameAs(Flink2Capabilities.loaded());
+        assertThat(loaded.flink2()).isTrue();
         assertThat(loaded.restClientOnSharedLoop()).isTrue();
         assertThat(loaded.clusterClientOnSharedLoop()).isTrue();
         assertThat(loaded.reporterSetupBuilder()).isTrue();
