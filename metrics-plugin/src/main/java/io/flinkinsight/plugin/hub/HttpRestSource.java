@@ -86,7 +86,7 @@ final class HttpRestSource implements RestSource {
 
     private static JsonNode parse(String pathAndQuery, HttpResponse<byte[]> response) throws IOException {
         if (response.statusCode() / 100 != 2) {
-            throw new IOException("GET " + pathAndQuery + " answered " + response.statusCode());
+            throw new RestStatusException(pathAndQuery, response.statusCode());
         }
         return MAPPER.readTree(response.body());
     }

@@ -52,9 +52,11 @@ final class HubPoller {
     private final JobStore jobs;
     private final Clock clock;
     private final Map<String, LatencyIds> latencyIds = new HashMap<>();
+    private final JobSettingsReader settingsReader;
 
     HubPoller(RestSource rest, SeriesStore series, JobStore jobs, Clock clock) {
         this.rest = rest;
+        this.settingsReader = new JobSettingsReader(rest);
         this.series = series;
         this.jobs = jobs;
         this.clock = clock;
@@ -125,6 +127,11 @@ final class HubPoller {
         Map<String, String> names = new LinkedHashMap<>();
         vertices.forEach(v -> names.put(v.id(), v.name()));
         jobs.onVertices(job.jobId(), names);
+        if (jobs.settings(job.jobId()) == null) {
+            // once per job: its configuration does not change while it runs
+            int parallelism = vertices.stream().mapToInt(Vertex::parallelism).max().orElse(0);
+            jobs.onSettings(job.jobId(), settingsReader.read(job.jobId(), parallelism, round));
+        }
         for (Vertex v : vertices.subList(0, Math.min(vertices.size(), MAX_VERTICES_PER_JOB))) {
             String base = "/jobs/" + job.jobId() + "/vertices/" + v.id();
             JsonNode agg = fetch(round, base + "/subtasks/metrics?get=" + VERTEX_METRICS + "&agg=sum,max");

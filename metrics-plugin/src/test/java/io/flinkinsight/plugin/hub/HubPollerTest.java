@@ -63,6 +63,18 @@ class HubPollerTest {
     }
 
     @Test
+    void aRunningJobsSettingsAreReadOnce() throws Exception {
+        TestingRestSource rest = TestingRestSource.recordedCluster();
+        HubPoller poller = new HubPoller(rest, series, jobs, clock);
+        poller.poll(round(1));
+        poller.poll(round(2));
+
+        assertThat(jobs.settings(JOB).stateBackend()).isEqualTo("EmbeddedRocksDBStateBackend");
+        assertThat(rest.requested.stream().filter(p -> p.equals("/jobs/" + JOB + "/checkpoints/config"))).hasSize(1);
+        assertThat(rest.requested.stream().filter(p -> p.equals("/jobs/" + JOB + "/config"))).hasSize(1);
+    }
+
+    @Test
     void latencyIdsAreListedOnceAndReusedUntilTheRediscoveryRound() throws Exception {
         TestingRestSource rest = TestingRestSource.recordedCluster();
         HubPoller poller = new HubPoller(rest, series, jobs, clock);
