@@ -106,16 +106,15 @@ try {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
   page.on('dialog', (d) => { check('no dialog opens', false, d.message()); void d.dismiss(); });
-  let received;
-  page.on('response', async (r) => {
-    if (r.url().includes('/api/v1/compare?')) {
-      try { received = { url: r.url(), body: await r.json() }; } catch { /* a failed answer shows as an error */ }
-    }
-  });
+  let compareRequests = 0;
+  page.on('request', (r) => { if (r.url().includes('/api/v1/compare?')) compareRequests++; });
 
   // refresh=off: the table stays on the answer the page received, so it can be checked cell by cell.
   const url = `${base}/#/compare?${selection}&refresh=off`;
+  const response = page.waitForResponse((r) => r.url().includes('/api/v1/compare?'), { timeout: WAIT_MS });
   await page.goto(url);
+  const first = await response;
+  const received = { url: first.url(), body: await first.json() };
   await page.waitForSelector('tr[data-row]', { timeout: WAIT_MS });
   const table = await readTable(page);
   check('the page asked /api/v1/compare for the selection in its URL',
@@ -125,6 +124,7 @@ try {
   const answer = received.body;
   check('columns are headed by the settings that differ', answer.differences.length === 0 ||
     table.columns.every((c) => c.differing.length === answer.differences.length), JSON.stringify(table.columns));
+  check('the page asked once (no refresh changed the table meanwhile)', compareRequests === 1, `${compareRequests}`);
   const diff = mismatches(table, answer);
   check(`every table cell matches the API (${answer.rows.length} rows × ${answer.columns.length} columns)`,
     diff.length === 0, diff.slice(0, 5).join('; '));

@@ -4,7 +4,7 @@ import { NgxEchartsDirective } from 'ngx-echarts';
 
 import { escapeHtml } from '../../shared/format/escape';
 import { formatValue, Unit } from '../../shared/format/units';
-import { legendName, PALETTE } from '../../shared/chart/chart-options';
+import { legendName, niceBytesInterval, PALETTE } from '../../shared/chart/chart-options';
 import { StatePanel } from '../../shared/ui/state-panel';
 
 /** One column's series: `[ms since the column's start, value]`. */
@@ -12,6 +12,15 @@ export interface AlignedSeries {
   readonly name: string;
   readonly points: readonly (readonly [number, number | null])[];
   readonly kind?: 'line' | 'scatter';
+}
+
+function maxValue(series: readonly AlignedSeries[]): number {
+  return Math.max(0, ...series.flatMap((s) => s.points.map((p) => p[1] ?? 0)));
+}
+
+function bytesTicks(max: number): { interval?: number; max?: number } {
+  const interval = niceBytesInterval(max);
+  return interval ? { interval, max: Math.max(interval, Math.ceil(max / interval) * interval) } : {};
 }
 
 /** Time since start on an axis: `30 s`, `4 min`, `1 h 5 min`. */
@@ -95,6 +104,8 @@ export class CompareChart {
       yAxis: {
         type: 'value',
         min: 0,
+        // round binary ticks (5 MiB, 256 KiB) rather than ECharts' decimal ones (4.77 MiB)
+        ...(unit === 'bytes' ? bytesTicks(maxValue(series)) : {}),
         splitLine: { lineStyle: { color: '#f0f0f0' } },
         axisLabel: { formatter: (v: number) => formatValue(v, unit), color: 'rgba(0,0,0,0.55)' },
       },
