@@ -14,7 +14,7 @@ const setting = (s, key) => {
   if (!s) return 'unknown';
   const v = s[key];
   if (key === 'materializationIntervalMs') return s.changelog ? `${v / 1000} s` : 'n/a';
-  return v === true ? 'on' : v === false ? 'off' : String(v);
+  return v === true ? 'on' : v === false ? 'off' : v == null ? 'unknown' : String(v);
 };
 const heads = answer.columns.map((c) => {
   const diff = answer.differences.map((k) => `${k}: ${setting(c.settings, k)}`).join(', ');
