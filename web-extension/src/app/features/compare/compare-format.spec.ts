@@ -44,6 +44,7 @@ describe('compare format', () => {
     expect(formatSetting(RESPONSE.columns[0].settings, 'checkpointMode')).toBe('exactly once');
     expect(formatSetting(null, 'parallelism')).toBe('unknown');
     expect(formatSetting({ ...SETTINGS, incrementalSource: 'cluster' }, 'incremental')).toBe('on (cluster default)');
+    expect(formatSetting({ ...SETTINGS, incrementalSource: 'observed' }, 'incremental')).toBe('on (observed)');
   });
 
   it('formats values with their units and changes with their sign', () => {

@@ -28,7 +28,8 @@ export function formatSetting(settings: JobSettings | null, key: SettingKey): st
     case 'stateBackend':
       return settings.stateBackend ?? 'unknown';
     case 'incremental':
-      return onOff(settings.incremental) + (settings.incrementalSource === 'cluster' ? ' (cluster default)' : '');
+      return onOff(settings.incremental) + (settings.incrementalSource === 'cluster' ? ' (cluster default)'
+        : settings.incrementalSource === 'observed' ? ' (observed)' : '');
     case 'changelog':
       return onOff(settings.changelog);
     case 'materializationIntervalMs':
