@@ -2,6 +2,7 @@
 # The demo's RocksDB/changelog pair side by side on this machine: runs the demo (scripts/demo.sh), lets the pair run
 # RUN_SECONDS (default 660: at least 10 minutes of checkpoints), then prints /api/v1/compare for the pair as a Markdown
 # table (scripts/lib/compare-table.mjs) with the machine it ran on. The JSON is left in target/bench-compare.json.
+# Arguments go to the demo, e.g. --flink-version 2.2.0.
 # Stops the demo it started. Needs the ports of the demo (8081, 8083, 9250-9270) free.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +13,7 @@ require_node
 run=${RUN_SECONDS:-660}
 mkdir -p target
 log=target/bench-compare-demo.log
-bash scripts/demo.sh --duration $(( run + 120 )) >"$log" 2>&1 &
+bash scripts/demo.sh --duration $(( run + 120 )) "$@" >"$log" 2>&1 &
 demo=$!
 trap 'kill "$demo" 2>/dev/null || true; wait "$demo" 2>/dev/null || true' EXIT
 
