@@ -111,10 +111,16 @@ try {
 
   // refresh=off: the table stays on the answer the page received, so it can be checked cell by cell.
   const url = `${base}/#/compare?${selection}&refresh=off`;
-  const response = page.waitForResponse((r) => r.url().includes('/api/v1/compare?'), { timeout: WAIT_MS });
+  // The answer the page gets, taken on its way (reading a response's body after the fact races the router's own
+  // navigation, which discards it).
+  let received;
+  await page.route('**/api/v1/compare?**', async (route) => {
+    const response = await route.fetch();
+    const text = await response.text();
+    received ??= { url: route.request().url(), body: JSON.parse(text) };
+    await route.fulfill({ response, body: text });
+  });
   await page.goto(url);
-  const first = await response;
-  const received = { url: first.url(), body: await first.json() };
   await page.waitForSelector('tr[data-row]', { timeout: WAIT_MS });
   const table = await readTable(page);
   check('the page asked /api/v1/compare for the selection in its URL',
