@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The demo: builds the plugin and the harness, starts a Flink session cluster on 127.0.0.1 with the plugin
 # (dashboard :8081, SQL Gateway :8083, Insight :9250-9260), runs a checkpointing streaming job (RocksDB,
-# incremental) and a trickle of short SQL queries through the gateway on the interactive client (its jar on the
+# incremental), two copies of a keyed aggregation (RocksDB incremental, one with the changelog state backend on;
+# the demo prints the compare view's URL for them) and a trickle of short SQL queries through the gateway on the interactive client (its jar on the
 # gateway's classpath, execution.target = remote-interactive, its figures on the gateway's plugin at 9261-9270,
 # gathered by the hub), and prints the URLs. Ctrl-C stops everything it started. The panel is built with the
 # machine's Node (npm ci on first use). Options: --duration <seconds>, --work-dir <dir>, --no-plugin, --no-client,

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates screenshots/ from a real cluster: runs the demo (the primary Flink version with the plugin, the streaming
-# job and the short queries), lets history build up, then drives the panel in Debian's Chromium with the e2e script, which saves
-# overview, jobs, a job's checkpoints, client and hub-unreachable views, and the Insight entry in Flink's dashboard. Stops the demo it started.
-# Environment: HISTORY_SECONDS (default 150) of workload before the shots.
+# job, the RocksDB/changelog pair and the short queries), lets history build up, then drives the panel in Debian's
+# Chromium with the e2e scripts, which save overview, jobs, a job's checkpoints, client and hub-unreachable views, the
+# Insight entry in Flink's dashboard, and the compare view of the pair. Stops the demo it started.
+# Environment: HISTORY_SECONDS (default 150) of workload before the shots; SHOTS=compare makes only the compare view's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/prerequisites.sh
@@ -28,6 +29,10 @@ echo "hub at $hub; letting the workload run ${HISTORY_SECONDS:-150} s ..."
 sleep "${HISTORY_SECONDS:-150}"
 
 mkdir -p screenshots
-(cd web-extension && INSIGHT_URL="$hub" SCREENSHOT_DIR="$PWD/../screenshots" node e2e/flink-tab.e2e.mjs)
-(cd web-extension && INSIGHT_URL="$hub" SCREENSHOT_DIR="$PWD/../screenshots" node e2e/panel.e2e.mjs)
+pair=$(sed -n 's#^Compare the pair: .*/\#/compare?jobs=\([0-9a-f,]*\)$#\1#p' "$log" | head -n 1)
+(cd web-extension && INSIGHT_URL="$hub" COMPARE_JOBS="$pair" SCREENSHOT_DIR="$PWD/../screenshots" node e2e/compare.e2e.mjs)
+if [ "${SHOTS:-all}" != compare ]; then
+  (cd web-extension && INSIGHT_URL="$hub" SCREENSHOT_DIR="$PWD/../screenshots" node e2e/flink-tab.e2e.mjs)
+  (cd web-extension && INSIGHT_URL="$hub" SCREENSHOT_DIR="$PWD/../screenshots" node e2e/panel.e2e.mjs)
+fi
 echo "screenshots written to screenshots/"

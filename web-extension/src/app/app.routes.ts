@@ -23,6 +23,11 @@ export const routes: Routes = [
     title: 'Client · Flink Insight',
     loadComponent: () => import('./features/client/client-page').then((m) => m.ClientPage),
   },
+  {
+    path: 'compare',
+    title: 'Compare · Flink Insight',
+    loadComponent: () => import('./features/compare/compare-page').then((m) => m.ComparePage),
+  },
   { path: '**', redirectTo: 'overview' },
 ];
 

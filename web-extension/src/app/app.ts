@@ -21,6 +21,7 @@ export class App {
     { path: '/overview', label: 'Overview', icon: '◔' },
     { path: '/jobs', label: 'Jobs', icon: '☰' },
     { path: '/client', label: 'Client', icon: '⇄' },
+    { path: '/compare', label: 'Compare', icon: '⇆' },
   ];
 
   protected readonly processText = computed(() => {

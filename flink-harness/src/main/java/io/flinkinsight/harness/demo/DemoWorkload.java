@@ -91,9 +91,14 @@ public final class DemoWorkload {
     public static String startStreamingJob(LocalFlinkCluster cluster, SqlSession session, Duration timeout) {
         session.set(streamingJobSettings());
         streamingJobStatements().forEach(session::execute);
-        return Waits.until("job " + STREAMING_JOB_NAME + " RUNNING", timeout, Duration.ofMillis(250), () -> {
+        return awaitRunning(cluster, STREAMING_JOB_NAME, timeout);
+    }
+
+    /** The id of the job named {@code name} once Flink reports it RUNNING; fails fast when it ended instead. */
+    static String awaitRunning(LocalFlinkCluster cluster, String name, Duration timeout) {
+        return Waits.until("job " + name + " RUNNING", timeout, Duration.ofMillis(250), () -> {
             for (JsonNode job : cluster.restGet("/jobs/overview").path("jobs")) {
-                if (STREAMING_JOB_NAME.equals(job.path("name").asText())) {
+                if (name.equals(job.path("name").asText())) {
                     String state = job.path("state").asText();
                     if ("RUNNING".equals(state)) {
                         return Optional.of(job.path("jid").asText());

@@ -16,8 +16,10 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The demo: a Flink session cluster (the primary version, or {@code --flink-version}) with the Insight plugin on fixed ports (dashboard 8081, gateway 8083,
- * Insight 9250-9260), a checkpointing streaming job and a trickle of short SQL queries, until Ctrl-C or
+ * The demo: a Flink session cluster (the primary version, or {@code --flink-version}) with the Insight plugin on
+ * fixed ports (dashboard 8081, gateway 8083, Insight 9250-9260), a checkpointing streaming job, the RocksDB/changelog
+ * pair of {@link ChangelogPair} (one task slot each, printed with the compare view's URL) and a trickle of short SQL
+ * queries, until Ctrl-C or
  * {@code --duration}. Everything it started is stopped on exit.
  */
 public final class InsightDemo {
@@ -76,7 +78,8 @@ public final class InsightDemo {
                 .sqlGateway(true)
                 .restPort(DASHBOARD_PORT)
                 .gatewayPort(GATEWAY_PORT)
-                .insightPortRange(INSIGHT_PORTS);
+                .insightPortRange(INSIGHT_PORTS)
+                .config(ChangelogPair.clusterSettings(work));
         if (client != null) {
             // the jar in the gateway's lib/, its figures served by the plugin in the gateway and gathered by the hub
             builder.gatewayClasspath(client)
@@ -87,19 +90,24 @@ public final class InsightDemo {
                 client == null ? Map.of() : Map.of("execution.target", INTERACTIVE_TARGET);
         try (LocalFlinkCluster cluster = builder.start();
                 SqlSession streaming = cluster.sqlSession();
+                SqlSession pairRocksdb = cluster.sqlSession();
+                SqlSession pairChangelog = cluster.sqlSession();
                 QueryTrickle queries = new QueryTrickle(() -> cluster.sqlSession(querySettings), QUERY_INTERVAL)) {
             out.printf("Cluster up in %.1f s.%n", (System.nanoTime() - started) / 1e9);
             String jobId = DemoWorkload.startStreamingJob(cluster, streaming, Duration.ofSeconds(60));
             out.println("Streaming job " + DemoWorkload.STREAMING_JOB_NAME + " running: " + jobId);
+            ChangelogPair.JobIds pair = ChangelogPair.start(cluster, pairRocksdb, pairChangelog, Duration.ofSeconds(60));
+            out.println("RocksDB/changelog pair running: " + pair.rocksdb() + " (" + ChangelogPair.ROCKSDB_JOB_NAME
+                    + "), " + pair.changelog() + " (" + ChangelogPair.CHANGELOG_JOB_NAME + ")");
             queries.start();
-            printUrls(cluster);
+            printUrls(cluster, pair);
             waitUntilDone(options.duration(), cluster, jobId, queries);
             out.println("Stopping everything the demo started ...");
         }
         out.println("Stopped.");
     }
 
-    private void printUrls(LocalFlinkCluster cluster) {
+    private void printUrls(LocalFlinkCluster cluster, ChangelogPair.JobIds pair) {
         out.println();
         out.println("Flink dashboard:        " + cluster.restUrl() + "/");
         out.println("SQL Gateway (JDBC):     " + cluster.jdbcUrl());
@@ -116,6 +124,9 @@ public final class InsightDemo {
                 out.println("Overview:               " + hub.get() + "/api/v1/overview");
                 out.println("Checkpoints:            " + hub.get() + "/api/v1/checkpoints");
                 out.println("Jobs:                   " + hub.get() + "/api/v1/jobs");
+                out.println("Compare the pair:       " + ChangelogPair.compareViewUrl(hub.get(), pair));
+                out.println("  the same as JSON:     " + hub.get() + "/api/v1/compare?jobs=" + pair.rocksdb() + ","
+                        + pair.changelog());
                 out.println("Client path:            " + hub.get() + "/api/v1/client"
                         + (cluster.spec().gatewayClasspath().isEmpty() ? "   (the queries run on Flink's own executor)"
                                 : "   (the queries run on " + INTERACTIVE_TARGET + ")"));

@@ -85,11 +85,8 @@ final class HttpRestSource implements RestSource {
     }
 
     private static JsonNode parse(String pathAndQuery, HttpResponse<byte[]> response) throws IOException {
-        if (response.statusCode() == 404) {
-            throw new NotFound("GET " + pathAndQuery + " answered 404");
-        }
         if (response.statusCode() / 100 != 2) {
-            throw new IOException("GET " + pathAndQuery + " answered " + response.statusCode());
+            throw new RestStatusException(pathAndQuery, response.statusCode());
         }
         return MAPPER.readTree(response.body());
     }

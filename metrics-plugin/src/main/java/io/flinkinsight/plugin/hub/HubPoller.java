@@ -85,6 +85,7 @@ final class HubPoller {
             return size() > MAX_JOBS_PER_POLL + MAX_ENDED_JOBS_PER_POLL;
         }
     };
+    private final JobSettingsReader settingsReader;
 
     /**
      * @param flink what Flink reports by itself: REST fills in checkpoints when its {@code Checkpoint} spans lack
@@ -93,6 +94,7 @@ final class HubPoller {
     HubPoller(RestSource rest, SeriesStore series, JobStore jobs, CheckpointStore checkpoints,
             FlinkCapabilities flink, Clock clock) {
         this.rest = rest;
+        this.settingsReader = new JobSettingsReader(rest);
         this.series = series;
         this.jobs = jobs;
         this.checkpoints = checkpoints;
@@ -190,6 +192,11 @@ final class HubPoller {
         if (fillCheckpoints) {
             pollCheckpoints(job, round);
         }
+        if (jobs.settings(job.jobId()) == null) {
+            // once per job: its configuration does not change while it runs
+            int parallelism = vertices.stream().mapToInt(Vertex::parallelism).max().orElse(0);
+            jobs.onSettings(job.jobId(), settingsReader.read(job.jobId(), parallelism, round));
+        }
         for (Vertex v : vertices.subList(0, Math.min(vertices.size(), MAX_VERTICES_PER_JOB))) {
             String base = "/jobs/" + job.jobId() + "/vertices/" + v.id();
             JsonNode agg = fetch(round, base + "/subtasks/metrics?get=" + VERTEX_METRICS + "&agg=sum,max");
@@ -236,7 +243,7 @@ final class HubPoller {
         JsonNode root;
         try {
             root = fetchOrThrow(round, base);
-        } catch (RestSource.NotFound e) {
+        } catch (RestStatusException notFound) {
             notCheckpointing.add(job.jobId()); // Flink: "Checkpointing was not enabled"
             return true;
         }
@@ -388,7 +395,7 @@ final class HubPoller {
     private JsonNode fetch(HubRound round, String pathAndQuery) throws InterruptedException, BudgetSpent {
         try {
             return fetchOrThrow(round, pathAndQuery);
-        } catch (RestSource.NotFound e) {
+        } catch (RestStatusException e) {
             round.requestFailed("GET " + pathAndQuery, e);
             return null;
         }
@@ -396,12 +403,16 @@ final class HubPoller {
 
     /** As {@link #fetch}, but a 404 is thrown to the caller, for whom it is an answer, not a failure. */
     private JsonNode fetchOrThrow(HubRound round, String pathAndQuery)
-            throws InterruptedException, BudgetSpent, RestSource.NotFound {
+            throws InterruptedException, BudgetSpent, RestStatusException {
         round.spendRequest();
         try {
             return rest.get(pathAndQuery);
-        } catch (RestSource.NotFound e) {
-            throw e;
+        } catch (RestStatusException e) {
+            if (e.status() == 404) {
+                throw e;
+            }
+            round.requestFailed("GET " + pathAndQuery, e);
+            return null;
         } catch (IOException | RuntimeException e) {
             round.requestFailed("GET " + pathAndQuery, e);
             return null;

@@ -37,13 +37,13 @@ import java.util.List;
  *       <td>the interactive client's figures, gathered by {@link ClientGatherer}</td></tr>
  * </table>
  */
-final class HubSeries {
+public final class HubSeries {
 
-    static final String RECORDS_IN = "insight_vertex_records_in_per_second";
-    static final String RECORDS_OUT = "insight_vertex_records_out_per_second";
-    static final String BUSY = "insight_vertex_busy_time_ms_per_second";
-    static final String BACKPRESSURED = "insight_vertex_backpressured_time_ms_per_second";
-    static final String LATENCY = "insight_vertex_latency_ms";
+    public static final String RECORDS_IN = "insight_vertex_records_in_per_second";
+    public static final String RECORDS_OUT = "insight_vertex_records_out_per_second";
+    public static final String BUSY = "insight_vertex_busy_time_ms_per_second";
+    public static final String BACKPRESSURED = "insight_vertex_backpressured_time_ms_per_second";
+    public static final String LATENCY = "insight_vertex_latency_ms";
     static final String CLUSTER_JOBS = "insight_cluster_jobs";
     static final String TM_COUNT = "insight_taskmanager_count";
     static final String TM_CPU = "insight_taskmanager_cpu_load";

@@ -10,14 +10,8 @@ interface RestSource {
 
     /**
      * @param pathAndQuery e.g. {@code /jobs/overview}
-     * @throws IOException when the request fails, times out or answers other than 2xx ({@link NotFound} for 404)
+     * @throws IOException when the request fails or times out; {@link RestStatusException} when it answers other
+     *     than 2xx (404: e.g. the checkpoints of a job that does not checkpoint)
      */
     JsonNode get(String pathAndQuery) throws IOException, InterruptedException;
-
-    /** Flink answered 404: e.g. the checkpoints of a job that does not checkpoint. */
-    final class NotFound extends IOException {
-        NotFound(String message) {
-            super(message);
-        }
-    }
 }

@@ -4,6 +4,7 @@ import io.flinkinsight.plugin.FlinkCapabilities;
 import io.flinkinsight.plugin.ProcessRole;
 import io.flinkinsight.plugin.api.CheckpointsEndpoint;
 import io.flinkinsight.plugin.api.ClientEndpoint;
+import io.flinkinsight.plugin.api.CompareEndpoint;
 import io.flinkinsight.plugin.api.JobsEndpoint;
 import io.flinkinsight.plugin.api.MetricsJson;
 import io.flinkinsight.plugin.api.SeriesEndpoint;
@@ -161,6 +162,8 @@ public final class InsightRuntime implements AutoCloseable {
         all.put(SeriesNamesEndpoint.PATH, new SeriesNamesEndpoint(stores.series()));
         all.put(CheckpointsEndpoint.PATH, new CheckpointsEndpoint(stores.checkpoints(), stores.jobs(), clock));
         all.put(JobsEndpoint.PATH, new JobsEndpoint(stores.jobs(), stores.checkpoints()));
+        all.put(CompareEndpoint.PATH,
+                new CompareEndpoint(stores.checkpoints(), stores.jobs(), stores.series(), clock));
         all.put(ClientEndpoint.PATH, new ClientEndpoint(stores.series(),
                 ClientEndpoint.freshness(config.historyResolution(), config.hubPollInterval())));
         return all;

@@ -71,6 +71,18 @@ class HubPollerTest {
     }
 
     @Test
+    void aRunningJobsSettingsAreReadOnce() throws Exception {
+        TestingRestSource rest = TestingRestSource.recordedCluster();
+        HubPoller poller = new HubPoller(rest, series, jobs, checkpoints, TestingCapabilities.FLINK_2_2, clock);
+        poller.poll(round(1));
+        poller.poll(round(2));
+
+        assertThat(jobs.settings(JOB).stateBackend()).isEqualTo("EmbeddedRocksDBStateBackend");
+        assertThat(rest.requested.stream().filter(p -> p.equals("/jobs/" + JOB + "/checkpoints/config"))).hasSize(1);
+        assertThat(rest.requested.stream().filter(p -> p.equals("/jobs/" + JOB + "/config"))).hasSize(1);
+    }
+
+    @Test
     void latencyIdsAreListedOnceAndReusedUntilTheRediscoveryRound() throws Exception {
         TestingRestSource rest = TestingRestSource.recordedCluster();
         HubPoller poller = new HubPoller(rest, series, jobs, checkpoints, TestingCapabilities.FLINK_2_2, clock);
@@ -210,7 +222,8 @@ class HubPollerTest {
         TestingRestSource newer = withCheckpoints();
         new HubPoller(newer, series, new JobStore(10, clock), new CheckpointStore(100, 10),
                 TestingCapabilities.FLINK_2_2, clock).poll(round(1));
-        assertThat(newer.requested).noneMatch(p -> p.contains("/checkpoints"));
+        // (the job's checkpointing settings are read once on every version, for the compare view)
+        assertThat(newer.requested).noneMatch(p -> p.contains("/checkpoints") && !p.endsWith("/checkpoints/config"));
     }
 
     @Test

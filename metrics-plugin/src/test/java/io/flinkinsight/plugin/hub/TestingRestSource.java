@@ -37,7 +37,10 @@ final class TestingRestSource implements RestSource {
                 .route(p -> p.contains("/subtasks/metrics?get="), "vertex-subtasks-aggregated.json")
                 .route(p -> p.endsWith("/metrics"), "vertex-metrics-list.json")
                 .route(p -> p.contains("/metrics?get="), "vertex-latency-values.json")
-                .route(p -> p.matches("/jobs/[0-9a-f]{32}"), "job-details.json");
+                .route(p -> p.matches("/jobs/[0-9a-f]{32}"), "job-details.json")
+                .route(p -> p.matches("/jobs/[0-9a-f]{32}/config"), "job-config.json")
+                .route(p -> p.matches("/jobs/[0-9a-f]{32}/checkpoints/config"), "checkpoint-config.json")
+                .route(p -> p.equals("/jobmanager/config"), "jobmanager-config.json");
     }
 
     static JsonNode fixture(String name) throws IOException {
@@ -57,6 +60,6 @@ final class TestingRestSource implements RestSource {
                 return fixture(route.getValue());
             }
         }
-        throw new NotFound("GET " + pathAndQuery + " answered 404");
+        throw new RestStatusException(pathAndQuery, 404);
     }
 }

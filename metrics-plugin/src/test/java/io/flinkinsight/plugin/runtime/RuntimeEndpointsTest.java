@@ -19,7 +19,8 @@ class RuntimeEndpointsTest {
                 InsightConfiguration.from(new Properties(), "metrics.reporter.insight."), Clock.systemUTC());
         try {
             assertThat(runtime.endpoints()).containsOnlyKeys("/api/v1/overview", "/api/v1/metrics", "/api/v1/series",
-                    "/api/v1/series/names", "/api/v1/checkpoints", "/api/v1/jobs", "/api/v1/client");
+                    "/api/v1/series/names", "/api/v1/checkpoints", "/api/v1/jobs", "/api/v1/client",
+                    "/api/v1/compare");
         } finally {
             runtime.close();
         }

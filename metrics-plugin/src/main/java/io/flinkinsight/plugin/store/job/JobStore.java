@@ -115,6 +115,20 @@ public final class JobStore {
         e.vertices = Map.copyOf(bounded);
     }
 
+    /** The job's checkpoint-relevant configuration, read once by the hub; ignored for a job not (or no longer) kept. */
+    public synchronized void onSettings(String jobId, JobSettings settings) {
+        Entry e = jobs.get(jobId);
+        if (e != null) {
+            e.settings = settings;
+        }
+    }
+
+    /** The job's configuration as the hub read it, or null when not read (yet). */
+    public synchronized JobSettings settings(String jobId) {
+        Entry e = jobs.get(jobId);
+        return e == null ? null : e.settings;
+    }
+
     /** The vertex name of a job's vertex, or null. */
     public synchronized String vertexName(String jobId, String vertexId) {
         Entry e = jobs.get(jobId);
@@ -191,6 +205,7 @@ public final class JobStore {
         final ArrayDeque<JobFailure> failures = new ArrayDeque<>();
         JobInitialization initialization;
         Map<String, String> vertices = Map.of();
+        JobSettings settings;
         long updatedAt;
 
         Entry(String jobId) {
