@@ -211,6 +211,7 @@ class KeepAliveTransportITCase {
         env.addOperator(sink.getTransformation());
         StreamGraph graph = env.getStreamGraph();
         graph.setJobName("keep-alive-transport-it");
+        graph.setJobId(new JobID()); // as Flink's executors do; since 2.3 a StreamGraph has none of its own
         graph.serializeUserDefinedInstances();
         return graph;
     }
