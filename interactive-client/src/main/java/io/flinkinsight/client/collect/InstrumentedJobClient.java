@@ -14,6 +14,7 @@ import org.apache.flink.util.ExceptionUtils;
 
 import javax.annotation.Nullable;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -38,6 +39,10 @@ public class InstrumentedJobClient implements JobClientGateway {
      * long poll sees the job's end by itself.
      */
     static final long FRESH_STATUS_MILLIS = 100;
+    /** How long a status request waits for a pooled connection, asking again, before the fetcher gets the error. */
+    static final Duration STATUS_PATIENCE = Duration.ofMinutes(2);
+    /** Between two such requests, so a pool with a tiny acquire timeout is not asked in a busy loop. */
+    static final long STATUS_RETRY_DELAY_MILLIS = 20;
 
     private final JobClientGateway delegate;
     private final QueryRecord record;
@@ -45,6 +50,7 @@ public class InstrumentedJobClient implements JobClientGateway {
     private final LongSupplier nanoClock;
 
     @Nullable private volatile JobStatus terminalStatus;
+    private volatile boolean cancelled;
     /** The last status seen that is not terminal, and when (nanoClock), so that a fresh one can be answered. */
     @Nullable private volatile SeenStatus liveStatus;
 
@@ -113,10 +119,15 @@ public class InstrumentedJobClient implements JobClientGateway {
     /**
      * Asks the job's status, again as long as no pooled connection was free: Flink's collect fetcher takes a failed
      * status request for the job's end ("assume that the job has terminated") and stops delivering rows, so a busy
-     * pool must make it wait, never fail. Other failures (a JobManager that cannot be reached, after the cluster
-     * client's own retries) are the fetcher's to judge, as with Flink's own client.
+     * pool must make it wait, never fail. The waiting ends with the query (cancelled) or after
+     * {@link #STATUS_PATIENCE}, when the busy pool's error goes to the fetcher. Other failures (a JobManager that
+     * cannot be reached, after the cluster client's own retries) are the fetcher's to judge, as with Flink's own client.
      */
     private CompletableFuture<JobStatus> askStatus() {
+        return askStatus(nanoClock.getAsLong() + STATUS_PATIENCE.toNanos());
+    }
+
+    private CompletableFuture<JobStatus> askStatus(long giveUpAtNanos) {
         record.requestSent();
         return delegate.getJobStatus()
                 .handle((status, failure) -> {
@@ -124,8 +135,12 @@ public class InstrumentedJobClient implements JobClientGateway {
                         statusSeen(status);
                         return CompletableFuture.completedFuture(status);
                     }
-                    if (ExceptionUtils.findThrowable(failure, ChannelAcquireTimeoutException.class).isPresent()) {
-                        return askStatus();
+                    boolean poolBusy =
+                            ExceptionUtils.findThrowable(failure, ChannelAcquireTimeoutException.class).isPresent();
+                    if (poolBusy && !cancelled && nanoClock.getAsLong() - giveUpAtNanos < 0) {
+                        return CompletableFuture.runAsync(() -> {}, CompletableFuture.delayedExecutor(
+                                        STATUS_RETRY_DELAY_MILLIS, TimeUnit.MILLISECONDS))
+                                .thenCompose(ignored -> askStatus(giveUpAtNanos));
                     }
                     return CompletableFuture.<JobStatus>failedFuture(failure);
                 })
@@ -168,6 +183,7 @@ public class InstrumentedJobClient implements JobClientGateway {
     /** Cancels the job; the query counts as failed (it did not run to its end). */
     @Override
     public CompletableFuture<Void> cancel() {
+        cancelled = true;
         longPoll.cancel();
         record.requestSent();
         return delegate.cancel().whenComplete((ignored, failure) -> record.finish(false));

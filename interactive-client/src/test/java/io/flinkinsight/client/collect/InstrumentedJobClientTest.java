@@ -1,6 +1,7 @@
 package io.flinkinsight.client.collect;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkinsight.client.FlinkApi;
 import io.flinkinsight.client.QueryRecord;
@@ -126,6 +127,28 @@ class InstrumentedJobClientTest {
         assertThat(rows).containsExactly("a", "b", "c");
         assertThat(job.statusCalls).isEqualTo(4);
         assertThat(job.cancelCalls).isZero();
+    }
+
+    @Test
+    void aPoolBusyForLongerThanThePatienceOrACancelledQueryEndsTheWait() throws Exception {
+        ChannelAcquireTimeoutException busy =
+                new ChannelAcquireTimeoutException("jobmanager:8081", ChannelPoolSettings.defaults());
+        AtomicLong clock = new AtomicLong();
+        TestingCollectJob stuck = new TestingCollectJob(100).failStatus(1_000_000, new CompletionException(busy));
+        InstrumentedJobClient patient = new InstrumentedJobClient(stuck, record, polledJob -> new CollectLongPoll(
+                polledJob, CollectRetryStrategy.fixed(Duration.ofMillis(1)), scheduler, metrics, record, clock::get,
+                GENEROUS_BUDGET, () -> false), () -> clock.addAndGet(InstrumentedJobClient.STATUS_PATIENCE.toNanos() / 3));
+
+        assertThatThrownBy(() -> patient.getJobStatus().get(30, TimeUnit.SECONDS))
+                .hasRootCauseInstanceOf(ChannelAcquireTimeoutException.class);
+        assertThat(stuck.statusCalls).as("asked again until the patience ran out").isBetween(2, 4);
+
+        TestingCollectJob stuckToo = new TestingCollectJob(100).failStatus(1_000_000, new CompletionException(busy));
+        InstrumentedJobClient cancelled = client(stuckToo, GENEROUS_BUDGET);
+        cancelled.cancel();
+        assertThatThrownBy(() -> cancelled.getJobStatus().get(30, TimeUnit.SECONDS))
+                .hasRootCauseInstanceOf(ChannelAcquireTimeoutException.class);
+        assertThat(stuckToo.statusCalls).as("a cancelled query asks once").isEqualTo(1);
     }
 
     @Test
