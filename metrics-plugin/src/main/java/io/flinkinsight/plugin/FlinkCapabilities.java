@@ -90,8 +90,8 @@ public record FlinkCapabilities(
     private static Class<?> load(String name, ClassLoader loader) {
         try {
             return Class.forName(name, false, loader);
-        } catch (ClassNotFoundException e) {
-            return null; // this Flink has no such API
+        } catch (ClassNotFoundException | LinkageError e) {
+            return null; // this Flink has no such API (or one whose own dependencies are missing)
         }
     }
 
@@ -102,7 +102,7 @@ public record FlinkCapabilities(
         try {
             type.getMethod(name);
             return true;
-        } catch (NoSuchMethodException e) {
+        } catch (NoSuchMethodException | LinkageError e) { // a signature naming a class this Flink lacks
             return false;
         }
     }
@@ -114,7 +114,7 @@ public record FlinkCapabilities(
         try {
             type.getField(name);
             return true;
-        } catch (NoSuchFieldException e) {
+        } catch (NoSuchFieldException | LinkageError e) {
             return false;
         }
     }
@@ -131,8 +131,8 @@ public record FlinkCapabilities(
                 if (v instanceof String s && !s.isEmpty() && !s.startsWith("<")) {
                     return s;
                 }
-            } catch (ReflectiveOperationException | RuntimeException e) {
-                // an EnvironmentInformation without getVersion(): fall back to the manifest
+            } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+                // an EnvironmentInformation without getVersion(), or failing to initialize: the manifest then
             }
         }
         Class<?> configuration = load("org.apache.flink.configuration.Configuration", loader);

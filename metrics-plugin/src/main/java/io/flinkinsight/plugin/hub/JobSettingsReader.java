@@ -53,7 +53,10 @@ final class JobSettingsReader {
         String incrementalSource = incremental != null ? "job" : null;
         if (incremental == null) {
             Map<String, String> cluster = clusterConfig(round);
-            incremental = cluster == null ? null : bool(cluster, INCREMENTAL, INCREMENTAL_BEFORE_2_0);
+            if (cluster == null) {
+                return null; // the request failed: settings stored now would never be read again
+            }
+            incremental = bool(cluster, INCREMENTAL, INCREMENTAL_BEFORE_2_0);
             incrementalSource = incremental != null ? "cluster" : null;
         }
         return new JobSettings(

@@ -45,6 +45,17 @@ class JobSettingsReaderTest {
     }
 
     @Test
+    void aFailedClusterConfigurationLeavesTheSettingsUnreadSoTheNextRoundTriesAgain() throws Exception {
+        TestingRestSource rest = new TestingRestSource()
+                .route(p -> p.endsWith("/checkpoints/config"), "checkpoint-config.json")
+                .route(p -> p.endsWith("/config") && p.startsWith("/jobs/"), "job-config.json");
+        HubRound round = round();
+
+        assertThat(new JobSettingsReader(rest).read(JOB, 2, round)).isNull();
+        assertThat(round.failures()).isEqualTo(1); // /jobmanager/config answered 404 here
+    }
+
+    @Test
     void aJobWithoutCheckpointingIsSaidSoNotCountedAsAFailure() throws Exception {
         TestingRestSource rest = new TestingRestSource()
                 .route(p -> p.endsWith("/config") && !p.contains("checkpoints"), "job-config.json");
