@@ -67,6 +67,13 @@ describe('compare format', () => {
     expect(lines[2]).toBe('Records in per second,records/s,,0,,2000.5,3,');
   });
 
+  it('keeps a job name that starts like a formula from being read as one in a spreadsheet', () => {
+    const hostile = { ...RESPONSE, columns: [{ ...RESPONSE.columns[0], label: '=HYPERLINK("x")' }, RESPONSE.columns[1]] };
+    const header = toCsv(hostile).split('\r\n')[0];
+    expect(header).toContain(`"'=HYPERLINK(""x"") [changelog: off] value"`);
+    expect(toCsv(hostile).split('\r\n')[1]).toBe('Checkpoint duration P50,ms,1000,10,,500,12,-50');
+  });
+
   it('exports a Markdown table with units, changes and samples', () => {
     const lines = toMarkdown(RESPONSE).trimEnd().split('\n');
     expect(lines[0]).toBe('| Statistic | rocksdb (aaaaaaa) [changelog: off] | changelog, "gic" (bbbbbbb) [changelog: on] |');

@@ -98,6 +98,14 @@ function csvField(value: string): string {
 }
 
 /**
+ * A text field (a job's name is anyone's to choose): a leading `=`, `+`, `-`, `@`, tab or CR would make a
+ * spreadsheet read it as a formula, so it gets a `'` in front (OWASP's advice for CSV injection).
+ */
+function csvText(value: string): string {
+  return csvField(/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+}
+
+/**
  * The table as CSV with the API's numbers unformatted: per column its value, the samples it rests on and the
  * change in % against the first column; the unit in its own column.
  */
@@ -107,9 +115,9 @@ export function toCsv(response: CompareResponse): string {
     const title = columnTitle(c, response.differences);
     header.push(`${title} value`, `${title} samples`, `${title} change %`);
   }
-  const lines = [header.map(csvField).join(',')];
+  const lines = [header.map(csvText).join(',')];
   for (const row of response.rows) {
-    const fields = [row.label, row.unit];
+    const fields = [csvText(row.label), csvText(row.unit)];
     for (const cell of row.cells) {
       fields.push(cell.value == null ? '' : String(cell.value), String(cell.samples),
         cell.changePercent == null ? '' : String(cell.changePercent));
