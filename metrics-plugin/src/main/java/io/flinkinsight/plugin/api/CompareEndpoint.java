@@ -228,10 +228,14 @@ public final class CompareEndpoint implements JsonEndpoint {
         JobRecord record = jobs.get(s.jobId());
         List<CheckpointRecord> all = checkpoints.newestFirst(s.jobId(), ALL, Long.MIN_VALUE);
         Collections.reverse(all); // oldest first
-        // When the store had to drop a job's oldest checkpoints (ids start at 1), the window starts where it keeps
-        // them, so counts per hour are not diluted by time whose checkpoints are gone.
-        long windowStart = s.from();
-        if (!all.isEmpty() && all.get(0).checkpointId() > 1 && all.get(0).triggerTime() > windowStart) {
+        // Counts per hour rest on the time the job ran within the selection; when the store had to drop the job's
+        // oldest checkpoints, on the time since the oldest it keeps, so they are not diluted by time whose
+        // checkpoints are gone.
+        long windowStart = record != null && record.createdAt() != null ? Math.max(s.from(), record.createdAt())
+                : s.from();
+        long windowEnd = record != null && record.endedAt() != null ? Math.min(s.to(), record.endedAt()) : s.to();
+        windowEnd = Math.min(windowEnd, clock.millis());
+        if (!all.isEmpty() && checkpoints.droppedOldest(s.jobId()) && all.get(0).triggerTime() > windowStart) {
             windowStart = all.get(0).triggerTime();
         }
         List<CheckpointRecord> completed = new ArrayList<>();
@@ -252,7 +256,7 @@ public final class CompareEndpoint implements JsonEndpoint {
         String name = record != null ? record.jobName() : all.isEmpty() ? null : all.get(0).jobName();
         Column column = new Column(s.label(), s.jobId(), name, record != null ? record.status() : null, s.from(),
                 s.to(), withObservedIncremental(jobs.settings(s.jobId()), all), points);
-        return new ColumnFigures(column, Math.max(0, s.to() - windowStart), completed, failed, rates(s));
+        return new ColumnFigures(column, Math.max(0, windowEnd - windowStart), completed, failed, rates(s));
     }
 
     /**

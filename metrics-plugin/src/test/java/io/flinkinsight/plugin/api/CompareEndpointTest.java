@@ -133,16 +133,47 @@ class CompareEndpointTest {
 
     @Test
     void whenOldCheckpointsWereDroppedTheRateCountsFromTheOldestKept() throws Exception {
+        CheckpointStore keepsTen = new CheckpointStore(10, 10);
+        CompareEndpoint small = new CompareEndpoint(keepsTen, jobs, series, clock);
         job(ROCKSDB, "rocksdb", false);
-        for (int i = 11; i <= 20; i++) { // ids 1..10 were dropped by the store
-            checkpoint(ROCKSDB, i, "COMPLETED", START + 10 * MINUTE + (i - 10) * MINUTE, 100, 1);
+        for (int i = 1; i <= 20; i++) { // the store keeps ids 11..20
+            keepsTen.add(new CheckpointRecord(ROCKSDB, "name", i, "COMPLETED", "Checkpoint", false,
+                    START + i * MINUTE, START + i * MINUTE + 100, 100L, 1L, 1L, 100L, null, null, List.of(), "span"));
+        }
+        job(CHANGELOG, "changelog", true);
+
+        CompareEndpoint.Response r = small.handle(QueryParams.of("jobs", ROCKSDB + "," + CHANGELOG));
+
+        // 10 checkpoints from minute 11 to minute 30: 19 minutes
+        assertThat(row(r, "completed_per_hour").cells().get(0).value()).isCloseTo(10 * 60 / 19.0, within(1e-9));
+    }
+
+    @Test
+    void aRestoredJobsCheckpointIdsDoNotStartAtOneAndItsRateCountsFromItsStart() throws Exception {
+        job(ROCKSDB, "rocksdb", false);
+        for (int i = 1; i <= 10; i++) { // ids go on from the checkpoint it was restored from
+            checkpoint(ROCKSDB, 56 + i, "COMPLETED", START + i * MINUTE, 100, 1);
         }
         job(CHANGELOG, "changelog", true);
 
         CompareEndpoint.Response r = endpoint.handle(QueryParams.of("jobs", ROCKSDB + "," + CHANGELOG));
 
-        // 10 checkpoints from minute 11 to minute 30: 19 minutes
-        assertThat(row(r, "completed_per_hour").cells().get(0).value()).isCloseTo(10 * 60 / 19.0, within(1e-9));
+        // 10 checkpoints in the 30 minutes since the job started
+        assertThat(row(r, "completed_per_hour").cells().get(0).value()).isCloseTo(20.0, within(1e-9));
+    }
+
+    @Test
+    void aRangeReachingPastNowCountsOnlyTheTimeUpToNow() throws Exception {
+        job(ROCKSDB, "rocksdb", false);
+        checkpoints(ROCKSDB, 1, false);
+
+        long mid = START + 5 * MINUTE + 30_000;
+        CompareEndpoint.Response r = endpoint.handle(QueryParams.of("job", ROCKSDB,
+                "ranges", START + "-" + mid + "," + mid + "-999999999999999"));
+
+        assertThat(row(r, "completed_per_hour").cells().get(0).value()).isCloseTo(5 * 60 / 5.5, within(1e-9));
+        // the second range: checkpoints 6..10 in the 24.5 minutes up to now, not spread over 30 years
+        assertThat(row(r, "completed_per_hour").cells().get(1).value()).isCloseTo(5 * 60 / 24.5, within(1e-9));
     }
 
     @Test

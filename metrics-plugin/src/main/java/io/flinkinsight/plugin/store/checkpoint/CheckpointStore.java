@@ -3,6 +3,7 @@ package io.flinkinsight.plugin.store.checkpoint;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,6 +26,8 @@ public final class CheckpointStore {
     private final HashMap<String, Long> bytesByJob = new HashMap<>();
     private long heldBytes;
     private long evictedCount;
+    /** Jobs that lost their oldest checkpoints to a bound (at most maxJobs: a job leaves with its checkpoints). */
+    private final HashSet<String> trimmedJobs = new HashSet<>();
     /** In write order (a write moves its job last): the job written least recently is evicted first. */
     private final LinkedHashMap<String, ArrayDeque<CheckpointRecord>> byJob = new LinkedHashMap<>();
 
@@ -53,13 +56,13 @@ public final class CheckpointStore {
         }
         byJob.put(record.jobId(), checkpoints);
         if (!replace(checkpoints, record)) {
-            insert(checkpoints, record);
+            insert(record.jobId(), checkpoints, record);
         }
         account(record.jobId(), checkpoints);
         keepWithinBudget(record.jobId(), checkpoints);
     }
 
-    private void insert(ArrayDeque<CheckpointRecord> checkpoints, CheckpointRecord record) {
+    private void insert(String jobId, ArrayDeque<CheckpointRecord> checkpoints, CheckpointRecord record) {
         // Reports arrive in completion order, which may differ from id order; keep the deque sorted by id.
         if (checkpoints.isEmpty() || checkpoints.peekLast().checkpointId() < record.checkpointId()) {
             checkpoints.addLast(record);
@@ -72,6 +75,7 @@ public final class CheckpointStore {
         }
         while (checkpoints.size() > maxPerJob) {
             checkpoints.pollFirst();
+            trimmedJobs.add(jobId);
         }
         dropOldSubtaskDetail(checkpoints);
     }
@@ -88,6 +92,7 @@ public final class CheckpointStore {
 
     private void evictJob(String jobId) {
         byJob.remove(jobId);
+        trimmedJobs.remove(jobId);
         Long bytes = bytesByJob.remove(jobId);
         heldBytes -= bytes == null ? 0 : bytes;
         evictedCount++;
@@ -104,6 +109,7 @@ public final class CheckpointStore {
         long jobBytes = bytesByJob.getOrDefault(writtenJob, 0L);
         while (heldBytes > maxBytes && written.size() > 1) {
             long bytes = written.pollFirst().estimatedBytes();
+            trimmedJobs.add(writtenJob);
             heldBytes -= bytes;
             jobBytes -= bytes;
             evictedCount++;
@@ -114,6 +120,11 @@ public final class CheckpointStore {
     /** Estimated heap bytes the checkpoints hold. */
     public synchronized long estimatedBytes() {
         return heldBytes;
+    }
+
+    /** Whether the job's oldest checkpoints were dropped to keep the store within its bounds. */
+    public synchronized boolean droppedOldest(String jobId) {
+        return trimmedJobs.contains(jobId);
     }
 
     /** Jobs and checkpoints dropped to keep the store within its counts and its byte budget. */
