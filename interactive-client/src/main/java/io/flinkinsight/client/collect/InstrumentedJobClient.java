@@ -235,7 +235,7 @@ public class InstrumentedJobClient implements JobClientGateway {
 
     @Override
     public void reportHeartbeat(long expiredTimestamp) {
-record.requestSent();
+        record.requestSent();
         delegate.reportHeartbeat(expiredTimestamp);
     }
 
