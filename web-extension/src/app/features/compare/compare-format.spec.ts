@@ -72,6 +72,8 @@ describe('compare format', () => {
     const header = toCsv(hostile).split('\r\n')[0];
     expect(header).toContain(`"'=HYPERLINK(""x"") [changelog: off] value"`);
     expect(toCsv(hostile).split('\r\n')[1]).toBe('Checkpoint duration P50,ms,1000,10,,500,12,-50');
+    const withComma = { ...RESPONSE, rows: [{ ...RESPONSE.rows[0], label: 'Full size, last checkpoint' }] };
+    expect(toCsv(withComma).split('\r\n')[1]).toBe('"Full size, last checkpoint",ms,1000,10,,500,12,-50');
   });
 
   it('exports a Markdown table with units, changes and samples', () => {

@@ -122,7 +122,7 @@ export function toCsv(response: CompareResponse): string {
       fields.push(cell.value == null ? '' : String(cell.value), String(cell.samples),
         cell.changePercent == null ? '' : String(cell.changePercent));
     }
-    lines.push(fields.map(csvField).join(','));
+    lines.push(fields.join(',')); // the texts are quoted by csvText, the numbers need no quoting
   }
   return lines.join('\r\n') + '\r\n';
 }
