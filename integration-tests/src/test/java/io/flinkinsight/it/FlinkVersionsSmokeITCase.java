@@ -261,17 +261,7 @@ class FlinkVersionsSmokeITCase {
         @Test
         void panelShowsWhatThisFlinkGivesAndNotesWhatItDoesNot() throws Exception {
             assumeTrue(!atLeast(2, 0), "the browser check runs on the 1.20 line, the one that gives least");
-            Waits.until("3 completed checkpoints on /api/v1/checkpoints", Duration.ofSeconds(90), Duration.ofSeconds(1),
-                    () -> {
-                        long completed = 0;
-                        for (JsonNode job : json(cluster.insightGet(Role.JOBMANAGER, "/api/v1/checkpoints"))
-                                .path("jobs")) {
-                            for (JsonNode cp : job.path("checkpoints")) {
-                                completed += cp.path("status").asText().equals("COMPLETED") ? 1 : 0;
-                            }
-                        }
-                        return completed >= 3 ? Optional.of(completed) : Optional.empty();
-                    }, () -> cluster.diagnostics(List.of(Role.JOBMANAGER)));
+            PanelInBrowserITCase.awaitCompletedCheckpoints(cluster, 3);
             PanelInBrowserITCase.runE2e("e2e/older-flink.e2e.mjs", Map.of(
                     "INSIGHT_URL", cluster.insightUrl(Role.JOBMANAGER),
                     "JOB_ID", streamingJobId,

@@ -72,7 +72,7 @@ class PanelInBrowserITCase {
         }
     }
 
-    private static void awaitCompletedCheckpoints(LocalFlinkCluster cluster, int count) {
+    static void awaitCompletedCheckpoints(LocalFlinkCluster cluster, int count) {
         Waits.until(count + " completed checkpoints", Duration.ofSeconds(90), Duration.ofSeconds(1), () -> {
             int completed = 0;
             JsonNode jobs = PluginOnSessionClusterITCase.json(
