@@ -1,5 +1,6 @@
 package io.flinkinsight.harness.bench;
 
+import io.flinkinsight.harness.FlinkDistribution;
 import io.flinkinsight.harness.bench.InteractiveQueryBenchmark.Block;
 import io.flinkinsight.harness.bench.InteractiveQueryBenchmark.Client;
 import io.flinkinsight.harness.bench.InteractiveQueryBenchmark.GatewayClient;
@@ -98,12 +99,13 @@ final class InteractiveReport {
     String markdown() {
         StringBuilder md = new StringBuilder();
         md.append("Machine: ").append(machine).append("\n\n");
-        md.append(String.format(Locale.ROOT, "Setup: gateway client (%s) → SQL Gateway → session cluster (1"
+        md.append(String.format(Locale.ROOT, "Setup: Flink %s; gateway client (%s) → SQL Gateway → session cluster (1"
                         + " JobManager, 1 TaskManager with %d slots, separate JVMs on 127.0.0.1), streaming mode, the"
                         + " three short queries (source, wordcount, join) over 1-row `datagen` tables; warm-up %d"
                         + " queries; blocks of %d s per gateway client, executor and query, %d rounds, ABBA order."
                         + " `remote-interactive` sessions set: %s. Cluster configuration beyond Flink's defaults and"
                         + " the harness's: %s.%n%n",
+                FlinkDistribution.configuredVersion(),
                 options.gatewayClients().stream().map(c -> c == GatewayClient.JDBC
                         ? "`jdbc`: Flink's JDBC driver" : "`rest`: the gateway's REST API, polled every 10 ms")
                         .collect(Collectors.joining(", ")),
