@@ -79,10 +79,24 @@ public final class InsightOptions {
                     .memoryType()
                     .defaultValue(MemorySize.ofMebiBytes(64))
                     .withDescription(
-                            "Most heap the remembered checkpoints may take, estimated (between 1 mb and 4 gb); 64 mb"
-                                    + " is about 6% of a 1 GB JobManager heap. When over, the job written least"
-                                    + " recently goes first (a finished job stops writing), and the job being written"
-                                    + " loses only its oldest checkpoints.");
+                            "Most heap the remembered checkpoints may take, estimated (between 1 mb and 4 gb), within"
+                                    + " stores.max-bytes: half of its default. When over, finished jobs' checkpoints go"
+                                    + " first, then running jobs' oldest; each running job keeps its newest.");
+
+    public static final ConfigOption<MemorySize> STORES_MAX_BYTES =
+            ConfigOptions.key("stores.max-bytes")
+                    .memoryType()
+                    .defaultValue(MemorySize.ofMebiBytes(128))
+                    .withDescription(
+                            "Most heap the process's stores may take together, estimated: metric history,"
+                                    + " checkpoints and jobs (between 16 mb and 16 gb). 128 mb is an eighth of the"
+                                    + " 1 GB heap Flink gives a JobManager by default (jobmanager.memory.process.size"
+                                    + " 1600m). Checked every history.resolution; when over, the jobs that finished"
+                                    + " longest ago lose their data first (checkpoints, then history, then the job),"
+                                    + " then series no longer written, then running jobs' oldest checkpoints: a"
+                                    + " running job keeps its newest checkpoint and the series it still writes."
+                                    + " Counted in flink_insight_stores_bytes and the flink_insight_*_evicted_total"
+                                    + " figures.");
 
     public static final ConfigOption<Integer> JOBS_MAX =
             ConfigOptions.key("jobs.max")
@@ -261,6 +275,7 @@ public final class InsightOptions {
                 CHECKPOINTS_MAX_PER_JOB,
                 CHECKPOINTS_MAX_BYTES,
                 JOBS_MAX,
+                STORES_MAX_BYTES,
                 HUB_ENABLED,
                 HUB_FLINK_REST_URL,
                 HUB_POLL_INTERVAL,

@@ -47,7 +47,8 @@ public record InsightConfiguration(
         PortAccess access,
         boolean dashboardProxy,
         int maxConcurrentScrapes,
-        long checkpointsMaxBytes) {
+        long checkpointsMaxBytes,
+        long storesMaxBytes) {
 
     /** Caps samples per series so a long retention with a fine resolution cannot take the host's heap. */
     static final long MAX_SAMPLES_PER_SERIES = 100_000;
@@ -118,13 +119,14 @@ public record InsightConfiguration(
                         ""), r.raw(InsightOptions.HTTP_ALLOWED_ORIGINS), userPrefix),
                 r.bool(InsightOptions.HUB_DASHBOARD_PROXY_ENABLED),
                 r.integer(InsightOptions.HTTP_MAX_CONCURRENT_SCRAPES, 1, 16),
-                r.bytes(InsightOptions.CHECKPOINTS_MAX_BYTES, MemorySize.ofMebiBytes(1), MemorySize.parse("4 gb")));
+                r.bytes(InsightOptions.CHECKPOINTS_MAX_BYTES, MemorySize.ofMebiBytes(1), MemorySize.parse("4 gb")),
+                r.bytes(InsightOptions.STORES_MAX_BYTES, MemorySize.ofMebiBytes(16), MemorySize.parse("16 gb")));
     }
 
     /** What the stores may keep, for {@code InsightStores}. */
     public StoreSettings storeSettings() {
         return new StoreSettings(historyRetention, historyResolution, historyMaxSeries, checkpointsMaxPerJob, jobsMax,
-                checkpointsMaxBytes);
+                checkpointsMaxBytes, storesMaxBytes);
     }
 
     /** How the hub gathers, for {@code Hub}. */

@@ -117,14 +117,16 @@ public final class InsightRuntime implements AutoCloseable {
         long resolution = config.historyResolution().toMillis();
         // Start at the next multiple of the resolution so all processes sample at the same instants.
         long delay = resolution - Math.floorMod(clock.millis(), resolution);
-        executor.scheduleAtFixedRate(this::sampleIfKept, delay, resolution, TimeUnit.MILLISECONDS);
+        executor.scheduleAtFixedRate(this::sampleRound, delay, resolution, TimeUnit.MILLISECONDS);
         samplerThread = executor;
     }
 
-    private void sampleIfKept() {
+    /** One round of the sampler thread: the history's samples, then the stores brought within their budget. */
+    private void sampleRound() {
         if (keepsHistory()) {
             sampler.run();
         }
+        stores.keepWithinBudget();
     }
 
     /**
@@ -224,14 +226,20 @@ public final class InsightRuntime implements AutoCloseable {
         SeriesStore history = stores.series();
         InsightHttpServer s = server;
         return List.of(
+                new OwnFigure("flink_insight_stores_bytes",
+                        "Estimated heap bytes the stores hold together (history, checkpoints, jobs).", false,
+                        stores.estimatedBytes()),
+                new OwnFigure("flink_insight_stores_max_bytes",
+                        "The stores' budget of estimated heap bytes (stores.max-bytes).", false, stores.maxBytes()),
                 new OwnFigure("flink_insight_history_series", "Series in this process's metric history.", false,
                         history.seriesCount()),
                 new OwnFigure("flink_insight_history_bytes",
                         "Estimated heap bytes the metric history holds (samples and keys).", false,
                         history.estimatedBytes()),
                 new OwnFigure("flink_insight_history_series_evicted_total",
-                        "Series removed from a full history (history.max-series), written longest ago, to make room"
-                                + " for new ones.", true, history.evictedForSeriesLimit()),
+                        "Series removed from the history before their retention ended: written longest ago, to make"
+                                + " room under history.max-series or stores.max-bytes.", true,
+                        history.evictedSeries()),
                 new OwnFigure("flink_insight_history_samples_dropped_total",
                         "Samples not kept: the history was full of series all written in the last resolution.",
                         true, history.droppedForSeriesLimit()),
@@ -239,8 +247,12 @@ public final class InsightRuntime implements AutoCloseable {
                         "Estimated heap bytes the remembered checkpoints hold (checkpoints.max-bytes).", false,
                         stores.checkpoints().estimatedBytes()),
                 new OwnFigure("flink_insight_checkpoints_evicted_total",
-                        "Jobs and checkpoints dropped to keep the checkpoint store within jobs.max and"
-                                + " checkpoints.max-bytes.", true, stores.checkpoints().evicted()),
+                        "Checkpoints dropped to keep within checkpoints.max-per-job, jobs.max, checkpoints.max-bytes"
+                                + " and stores.max-bytes.", true, stores.checkpoints().evicted()),
+                new OwnFigure("flink_insight_jobs_bytes", "Estimated heap bytes the remembered jobs hold.", false,
+                        stores.jobs().estimatedBytes()),
+                new OwnFigure("flink_insight_jobs_evicted_total",
+                        "Jobs forgotten to keep within jobs.max and stores.max-bytes.", true, stores.jobs().evicted()),
                 new OwnFigure("flink_insight_scrapes_refused_total",
                         "Scrapes answered 503 because http.max-concurrent-scrapes were already under way.", true,
                         s == null ? 0 : s.scrapesRefused()));

@@ -12,11 +12,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Everything the process remembers beyond current metric values: metric history (also what the hub gathers),
- * checkpoints from spans, jobs from events. Never throws into its callers.
+ * checkpoints from spans, jobs from events, together within one budget of estimated heap
+ * ({@link #keepWithinBudget()}). Never throws into its callers.
  */
 public final class InsightStores {
 
@@ -29,13 +33,16 @@ public final class InsightStores {
     private final LongAdder callbackFailures = new LongAdder();
     private final RateLimitedLog failureLog;
     private final boolean spansHaveChildren;
+    private final long maxBytes;
+    private final LongAdder budgetPasses = new LongAdder();
 
     /** @param flink what the loaded Flink gives: its spans' children are read only when they exist */
     public InsightStores(StoreSettings settings, Clock clock, FlinkCapabilities flink) {
         this.series = new SeriesStore(settings, clock);
-        this.checkpoints = new CheckpointStore(
-                settings.maxCheckpointsPerJob(), settings.maxJobs(), settings.maxCheckpointBytes());
         this.jobs = new JobStore(settings.maxJobs(), clock);
+        this.checkpoints = new CheckpointStore(
+                settings.maxCheckpointsPerJob(), settings.maxJobs(), settings.checkpointBytesCap(), jobs::isFinished);
+        this.maxBytes = settings.maxBytes();
         this.failureLog = new RateLimitedLog(LOG, clock, WARN_INTERVAL_MILLIS);
         this.spansHaveChildren = flink.spanChildren();
     }
@@ -86,6 +93,63 @@ public final class InsightStores {
             }
         } catch (Throwable t) {
             failed("event", t);
+        }
+    }
+
+    /** Estimated heap bytes of the three stores together. */
+    public long estimatedBytes() {
+        return series.estimatedBytes() + checkpoints.estimatedBytes() + jobs.estimatedBytes();
+    }
+
+    /** The most heap, estimated, the stores may take together. */
+    public long maxBytes() {
+        return maxBytes;
+    }
+
+    /** Passes of {@link #keepWithinBudget()} that found the stores over their budget and evicted. */
+    public long budgetPasses() {
+        return budgetPasses.sum();
+    }
+
+    /**
+     * Brings the stores within their budget when over it, down to 15/16 of it so passes stay rare: first the data
+     * of the jobs that finished longest ago (their checkpoints, then their history, then their record), then series
+     * no longer written, least recently written first, then running jobs' oldest checkpoints. What is left over the
+     * budget after that is every running job's newest checkpoint and the series still written: kept, so no running
+     * job is starved. Runs on the plugin's own threads (after each sampling round), never a Flink thread: it scans
+     * the history.
+     */
+    public synchronized void keepWithinBudget() {
+        try {
+            long toFree = estimatedBytes() - maxBytes;
+            if (toFree <= 0) {
+                return;
+            }
+            budgetPasses.increment();
+            toFree += maxBytes / 16;
+            List<String> finished = jobs.finishedOldestFirst();
+            Map<String, List<SeriesKey>> seriesOf =
+                    finished.isEmpty() ? Map.of() : series.keysByJob(new HashSet<>(finished));
+            for (String job : finished) {
+                toFree -= checkpoints.removeJob(job);
+                if (toFree <= 0) {
+                    return;
+                }
+                toFree -= series.remove(seriesOf.getOrDefault(job, List.of()));
+                if (toFree <= 0) {
+                    return;
+                }
+                toFree -= jobs.remove(job);
+                if (toFree <= 0) {
+                    return;
+                }
+            }
+            toFree -= series.evictNotWrittenRecently(toFree);
+            if (toFree > 0) {
+                checkpoints.trimOldest(toFree);
+            }
+        } catch (Throwable t) {
+            failed("budget pass", t);
         }
     }
 

@@ -7,8 +7,12 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.PriorityQueue;
 import java.util.OptionalDouble;
 import java.util.TreeSet;
@@ -27,6 +31,9 @@ import java.util.function.Predicate;
 public final class SeriesStore {
 
     private static final Logger LOG = LoggerFactory.getLogger(SeriesStore.class);
+
+    /** The label that names a series' job, as Flink's {@code <job_id>} variable becomes it (and the hub writes it). */
+    public static final String JOB_ID_LABEL = "job_id";
 
     /** The most samples in one compressed chunk; the retention edge moves in whole chunks. */
     static final int MAX_CHUNK_SAMPLES = 240;
@@ -260,9 +267,57 @@ public final class SeriesStore {
         return bytes;
     }
 
-    /** Series removed, written longest ago, to make room for new ones under {@code maxSeries}. */
-    public long evictedForSeriesLimit() {
+    /** Series removed, written longest ago, to make room for new ones under {@code maxSeries} or the stores' budget. */
+    public long evictedSeries() {
         return evictedForLimit.sum();
+    }
+
+    /** The keys of the series of each of {@code jobIds} (by their {@code job_id} label), in one pass. */
+    public Map<String, List<SeriesKey>> keysByJob(Set<String> jobIds) {
+        Map<String, List<SeriesKey>> out = new HashMap<>();
+        for (SeriesKey key : series.keySet()) {
+            String job = key.label(JOB_ID_LABEL);
+            if (job != null && jobIds.contains(job)) {
+                out.computeIfAbsent(job, j -> new ArrayList<>()).add(key);
+            }
+        }
+        return out;
+    }
+
+    /** Removes these series (a finished job's, for the stores' budget); returns the estimated bytes freed. */
+    public long remove(Collection<SeriesKey> keys) {
+        long freed = 0;
+        for (SeriesKey key : keys) {
+            Series s = series.get(key);
+            if (s != null && series.remove(key, s)) {
+                freed += s.estimatedBytes();
+                s.remove();
+                seriesCount.decrementAndGet();
+                evictedForLimit.increment();
+            }
+        }
+        return freed;
+    }
+
+    /**
+     * Removes series not written in the last resolution (no longer reported), the least recently written first,
+     * until {@code bytes} are freed (for the stores' budget); a series written in the last resolution stays, so every
+     * running job keeps its history. Returns the estimated bytes freed.
+     */
+    public long evictNotWrittenRecently(long bytes) {
+        long recent = clock.millis() - resolutionMillis;
+        List<Map.Entry<SeriesKey, Series>> stale = new ArrayList<>();
+        for (Map.Entry<SeriesKey, Series> e : series.entrySet()) {
+            if (e.getValue().lastWriteMillis() < recent) {
+                stale.add(e);
+            }
+        }
+        stale.sort(Comparator.comparingLong(e -> e.getValue().lastWriteMillis()));
+        long freed = 0;
+        for (int i = 0; i < stale.size() && freed < bytes; i++) {
+            freed += remove(List.of(stale.get(i).getKey()));
+        }
+        return freed;
     }
 
     /** Samples dropped because the store was full of series all written within the last resolution. */

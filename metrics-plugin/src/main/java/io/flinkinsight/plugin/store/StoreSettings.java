@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param maxSeries the most series kept; samples of further new series are dropped and counted
  * @param maxCheckpointsPerJob the most recent checkpoints kept per job
  * @param maxJobs the most jobs kept (oldest terminal jobs are evicted first)
- * @param maxCheckpointBytes the most heap, estimated, the checkpoints may take
+ * @param maxCheckpointBytes the most heap, estimated, the checkpoints may take (within {@code maxBytes})
+ * @param maxBytes the most heap, estimated, the stores may take together
  */
 public record StoreSettings(
         Duration retention,
@@ -21,7 +22,8 @@ public record StoreSettings(
         int maxSeries,
         int maxCheckpointsPerJob,
         int maxJobs,
-        long maxCheckpointBytes) {
+        long maxCheckpointBytes,
+        long maxBytes) {
 
     // The defaults are InsightOptions' defaults: one source of truth for the README's table, the options and tests.
     public static final Duration DEFAULT_RETENTION = InsightOptions.HISTORY_RETENTION.defaultValue();
@@ -31,6 +33,7 @@ public record StoreSettings(
     public static final int DEFAULT_MAX_JOBS = InsightOptions.JOBS_MAX.defaultValue();
     public static final long DEFAULT_MAX_CHECKPOINT_BYTES =
             InsightOptions.CHECKPOINTS_MAX_BYTES.defaultValue().getBytes();
+    public static final long DEFAULT_MAX_BYTES = InsightOptions.STORES_MAX_BYTES.defaultValue().getBytes();
 
     public StoreSettings {
         Objects.requireNonNull(retention, "retention");
@@ -40,15 +43,17 @@ public record StoreSettings(
         if (resolution.compareTo(retention) > 0) {
             throw new IllegalArgumentException("resolution must not exceed retention");
         }
-        if (maxSeries < 1 || maxCheckpointsPerJob < 1 || maxJobs < 1 || maxCheckpointBytes < 1) {
-            throw new IllegalArgumentException("maxSeries, maxCheckpointsPerJob and maxJobs must be positive");
+        if (maxSeries < 1 || maxCheckpointsPerJob < 1 || maxJobs < 1 || maxCheckpointBytes < 1 || maxBytes < 1) {
+            throw new IllegalArgumentException(
+                    "maxSeries, maxCheckpointsPerJob, maxJobs, maxCheckpointBytes and maxBytes must be positive");
         }
     }
 
-    /** The settings with the default checkpoint byte budget. */
+    /** The settings with the default byte budgets. */
     public StoreSettings(
             Duration retention, Duration resolution, int maxSeries, int maxCheckpointsPerJob, int maxJobs) {
-        this(retention, resolution, maxSeries, maxCheckpointsPerJob, maxJobs, DEFAULT_MAX_CHECKPOINT_BYTES);
+        this(retention, resolution, maxSeries, maxCheckpointsPerJob, maxJobs, DEFAULT_MAX_CHECKPOINT_BYTES,
+                DEFAULT_MAX_BYTES);
     }
 
     /** The settings the options' defaults ({@link InsightOptions}) give, as a reporter without options gets them. */
@@ -59,7 +64,18 @@ public record StoreSettings(
     }
 
     public StoreSettings withMaxSeries(int max) {
-        return new StoreSettings(retention, resolution, max, maxCheckpointsPerJob, maxJobs, maxCheckpointBytes);
+        return new StoreSettings(retention, resolution, max, maxCheckpointsPerJob, maxJobs, maxCheckpointBytes,
+                maxBytes);
+    }
+
+    /** These settings with the stores' budget and the checkpoints' share of it. */
+    public StoreSettings withBytes(long maxCheckpoints, long max) {
+        return new StoreSettings(retention, resolution, maxSeries, maxCheckpointsPerJob, maxJobs, maxCheckpoints, max);
+    }
+
+    /** What the checkpoints may take: their own cap, never more than the stores' budget. */
+    public long checkpointBytesCap() {
+        return Math.min(maxCheckpointBytes, maxBytes);
     }
 
     private static void requirePositive(Duration d, String name) {

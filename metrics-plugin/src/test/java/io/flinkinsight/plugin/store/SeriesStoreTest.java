@@ -84,7 +84,7 @@ class SeriesStoreTest {
 
         assertThat(store.seriesCount()).isEqualTo(3);
         assertThat(store.droppedForSeriesLimit()).as("all three were written this round: none is traded").isEqualTo(2);
-        assertThat(store.evictedForSeriesLimit()).isZero();
+        assertThat(store.evictedSeries()).isZero();
         assertThat(readAll(store, key("m", "i", "4"))).isEmpty();
         assertThat(readAll(store, key("m", "i", "0"))).hasSize(2);
     }
@@ -108,7 +108,7 @@ class SeriesStoreTest {
         store.record(newJob, clock.millis(), 5);
 
         assertThat(store.seriesCount()).isEqualTo(3);
-        assertThat(store.evictedForSeriesLimit()).isEqualTo(1);
+        assertThat(store.evictedSeries()).isEqualTo(1);
         assertThat(store.droppedForSeriesLimit()).isZero();
         assertThat(readAll(store, finished)).as("written longest ago").isEmpty();
         assertThat(readAll(store, newJob)).hasSize(1);

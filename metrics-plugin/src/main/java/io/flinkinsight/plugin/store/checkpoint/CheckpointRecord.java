@@ -38,27 +38,9 @@ public record CheckpointRecord(
         String source) {
 
     public CheckpointRecord {
-        tasks = List.copyOf(tasks);
+        // A stored checkpoint's tasks are an immutable view built when read; any other list is copied
+        tasks = tasks instanceof StoredCheckpoint.Tasks ? tasks : List.copyOf(tasks);
     }
-
-    /**
-     * Estimated heap bytes of this record, its boxed figures, tasks and subtasks (64-bit JVM, compressed pointers),
-     * for the store's byte budget: measured shapes, not an exact count.
-     */
-    public long estimatedBytes() {
-        long bytes = RECORD_BYTES;
-        for (TaskCheckpoint t : tasks) {
-            bytes += TASK_BYTES + (long) t.subtasks().size() * SUBTASK_BYTES;
-        }
-        return bytes;
-    }
-
-    /** The record, its boxed figures, two PhaseFigures with eight boxed Longs each, its strings' share. */
-    static final long RECORD_BYTES = 640;
-    /** A task: its vertex id string, two PhaseFigures, its subtask list. */
-    static final long TASK_BYTES = 520;
-    /** A subtask: its times and one PhaseFigures. */
-    static final long SUBTASK_BYTES = 224;
 
     public boolean isSavepoint() {
         return type != null && type.contains("Savepoint");

@@ -1,45 +1,69 @@
 package io.flinkinsight.plugin.store.checkpoint;
 
-import java.util.ArrayDeque;
+import io.flinkinsight.plugin.store.HeapSizes;
+
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Iterator;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.PriorityQueue;
+import java.util.function.Predicate;
 
 /**
  * The last {@code maxCheckpointsPerJob} checkpoints of at most {@code maxJobs} jobs (per-subtask details only on
- * the newest {@value #CHECKPOINTS_WITH_SUBTASK_DETAIL}), within {@code maxBytes} of estimated heap: when over, the
- * job written least recently goes first (a finished job stops writing), and the job being written loses only its
- * oldest checkpoints, never its newest. Written from Flink's reporter callbacks under the registry lock, so a write
- * only links an already parsed record and sums one job's estimates; reads copy.
+ * the newest {@value #CHECKPOINTS_WITH_SUBTASK_DETAIL}), in compact form ({@link StoredCheckpoint}), within
+ * {@code maxBytes} of estimated heap. When over a bound, finished jobs go first (the one written least recently
+ * first), then running jobs lose their oldest checkpoints (the job holding most first), each keeping its newest.
+ * Written from Flink's reporter callbacks under the registry lock, so a write converts one record and evicts what it
+ * must, nothing more; reads build records from the compact form.
  */
 public final class CheckpointStore {
 
     /** Only the newest checkpoints of a job keep per-subtask details; older ones keep per-task figures. */
     static final int CHECKPOINTS_WITH_SUBTASK_DETAIL = 10;
 
+    /** A job's holder, its list, the list's object and the map entry that holds it. */
+    private static final long JOB_BYTES = HeapSizes.object(3 * HeapSizes.REFERENCE + 2 * 8 + 4 + 1)
+            + HeapSizes.object(3 * 4 + HeapSizes.REFERENCE) + 40 + 2 * HeapSizes.REFERENCE;
+
     private final int maxPerJob;
     private final int maxJobs;
     private final long maxBytes;
-    private final HashMap<String, Long> bytesByJob = new HashMap<>();
-    private long heldBytes;
+    private final Predicate<String> finished;
+    /** In write order (a write moves its job last): among equals, the job written least recently goes first. */
+    private final LinkedHashMap<String, JobCheckpoints> byJob = new LinkedHashMap<>();
+    private long heldBytes = HeapSizes.object(6 * HeapSizes.REFERENCE);
     private long evictedCount;
-    /** Jobs that lost their oldest checkpoints to a bound (at most maxJobs: a job leaves with its checkpoints). */
-    private final HashSet<String> trimmedJobs = new HashSet<>();
-    /** In write order (a write moves its job last): the job written least recently is evicted first. */
-    private final LinkedHashMap<String, ArrayDeque<CheckpointRecord>> byJob = new LinkedHashMap<>();
 
-    /** A store without a byte budget beyond its counts. */
+    /** A store without a byte budget beyond its counts, that knows no job as finished. */
     public CheckpointStore(int maxCheckpointsPerJob, int maxJobs) {
-        this(maxCheckpointsPerJob, maxJobs, Long.MAX_VALUE);
+        this(maxCheckpointsPerJob, maxJobs, Long.MAX_VALUE, jobId -> false);
     }
 
-    public CheckpointStore(int maxCheckpointsPerJob, int maxJobs, long maxBytes) {
+    /**
+     * @param finished whether a job is known to have finished (FINISHED, FAILED or CANCELED): its checkpoints go
+     *     first when the store is over a bound
+     */
+    public CheckpointStore(int maxCheckpointsPerJob, int maxJobs, long maxBytes, Predicate<String> finished) {
         this.maxPerJob = maxCheckpointsPerJob;
         this.maxJobs = maxJobs;
         this.maxBytes = maxBytes;
+        this.finished = finished;
+    }
+
+    /** One job's checkpoints, oldest (lowest id) first, and the strings they share. */
+    private static final class JobCheckpoints {
+        final ArrayList<StoredCheckpoint> checkpoints = new ArrayList<>();
+        final SharedStrings strings = new SharedStrings();
+        long checkpointBytes;
+        int peakSize;
+        boolean trimmed;
+
+        /** Everything this job's checkpoints take, the list's backing array sized by its largest size so far. */
+        long bytes() {
+            int capacity = Math.max(10, peakSize + peakSize / 4);
+            return JOB_BYTES + HeapSizes.referenceArray(capacity) + strings.bytes() + checkpointBytes;
+        }
     }
 
     /**
@@ -47,124 +71,181 @@ public final class CheckpointStore {
      * what only the earlier report gave (figures Flink's REST API filled in on a Flink before 2.2).
      */
     public synchronized void add(CheckpointRecord record) {
-        ArrayDeque<CheckpointRecord> checkpoints = byJob.remove(record.jobId());
-        if (checkpoints == null) {
+        JobCheckpoints job = byJob.remove(record.jobId());
+        if (job == null) {
             if (byJob.size() >= maxJobs) {
-                evictJob(byJob.keySet().iterator().next());
+                String victim = leastRecentlyWrittenFinished(null);
+                removeJobInternal(victim != null ? victim : byJob.keySet().iterator().next());
             }
-            checkpoints = new ArrayDeque<>();
+            job = new JobCheckpoints();
+            heldBytes += job.bytes();
         }
-        byJob.put(record.jobId(), checkpoints);
-        if (!replace(checkpoints, record)) {
-            insert(record.jobId(), checkpoints, record);
-        }
-        account(record.jobId(), checkpoints);
-        keepWithinBudget(record.jobId(), checkpoints);
-    }
-
-    private void insert(String jobId, ArrayDeque<CheckpointRecord> checkpoints, CheckpointRecord record) {
-        // Reports arrive in completion order, which may differ from id order; keep the deque sorted by id.
-        if (checkpoints.isEmpty() || checkpoints.peekLast().checkpointId() < record.checkpointId()) {
-            checkpoints.addLast(record);
+        byJob.put(record.jobId(), job);
+        long before = job.bytes();
+        int at = indexOf(job, record.checkpointId());
+        if (at >= 0) {
+            StoredCheckpoint old = job.checkpoints.get(at);
+            StoredCheckpoint merged = StoredCheckpoint.of(record.orElse(old.toRecord()), job.strings);
+            job.checkpoints.set(at, merged);
+            job.checkpointBytes += merged.estimatedBytes() - old.estimatedBytes();
         } else {
-            List<CheckpointRecord> sorted = new ArrayList<>(checkpoints);
-            sorted.add(record);
-            sorted.sort((x, y) -> Long.compare(x.checkpointId(), y.checkpointId()));
-            checkpoints.clear();
-            checkpoints.addAll(sorted);
+            insert(job, StoredCheckpoint.of(record, job.strings));
         }
-        while (checkpoints.size() > maxPerJob) {
-            checkpoints.pollFirst();
-            trimmedJobs.add(jobId);
-        }
-        dropOldSubtaskDetail(checkpoints);
+        dropOldSubtaskDetail(job);
+        heldBytes += job.bytes() - before;
+        keepWithinBytes(record.jobId());
     }
 
-    /** Recounts one job's estimated bytes after a change to its checkpoints. */
-    private void account(String jobId, ArrayDeque<CheckpointRecord> checkpoints) {
-        long bytes = 0;
-        for (CheckpointRecord r : checkpoints) {
-            bytes += r.estimatedBytes();
+    private void insert(JobCheckpoints job, StoredCheckpoint c) {
+        List<StoredCheckpoint> list = job.checkpoints;
+        // Reports arrive in completion order, which may differ from id order; keep the list sorted by id.
+        int at = list.size();
+        while (at > 0 && list.get(at - 1).checkpointId() > c.checkpointId()) {
+            at--;
         }
-        Long before = bytesByJob.put(jobId, bytes);
-        heldBytes += bytes - (before == null ? 0 : before);
-    }
-
-    private void evictJob(String jobId) {
-        byJob.remove(jobId);
-        trimmedJobs.remove(jobId);
-        Long bytes = bytesByJob.remove(jobId);
-        heldBytes -= bytes == null ? 0 : bytes;
-        evictedCount++;
-    }
-
-    private void keepWithinBudget(String writtenJob, ArrayDeque<CheckpointRecord> written) {
-        while (heldBytes > maxBytes && byJob.size() > 1) {
-            String eldest = byJob.keySet().iterator().next();
-            if (eldest.equals(writtenJob)) {
-                break; // cannot happen: a write moves its job last
-            }
-            evictJob(eldest);
-        }
-        long jobBytes = bytesByJob.getOrDefault(writtenJob, 0L);
-        while (heldBytes > maxBytes && written.size() > 1) {
-            long bytes = written.pollFirst().estimatedBytes();
-            trimmedJobs.add(writtenJob);
-            heldBytes -= bytes;
-            jobBytes -= bytes;
+        list.add(at, c);
+        job.checkpointBytes += c.estimatedBytes();
+        job.peakSize = Math.max(job.peakSize, list.size());
+        while (list.size() > maxPerJob) {
+            job.checkpointBytes -= list.remove(0).estimatedBytes();
+            job.trimmed = true;
             evictedCount++;
         }
-        bytesByJob.put(writtenJob, jobBytes);
     }
 
-    /** Estimated heap bytes the checkpoints hold. */
+    private static int indexOf(JobCheckpoints job, long checkpointId) {
+        for (int i = job.checkpoints.size() - 1; i >= 0; i--) {
+            if (job.checkpoints.get(i).checkpointId() == checkpointId) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static void dropOldSubtaskDetail(JobCheckpoints job) {
+        List<StoredCheckpoint> list = job.checkpoints;
+        for (int i = list.size() - CHECKPOINTS_WITH_SUBTASK_DETAIL - 1; i >= 0; i--) {
+            StoredCheckpoint c = list.get(i);
+            if (!c.hasSubtaskDetail()) {
+                continue; // lost them before (not a break: a late report of an old checkpoint may still have them)
+            }
+            StoredCheckpoint lean = c.withoutSubtaskDetail();
+            list.set(i, lean);
+            job.checkpointBytes += lean.estimatedBytes() - c.estimatedBytes();
+        }
+    }
+
+    /**
+     * Over {@code maxBytes}: finished jobs go (written least recently first), then running jobs' oldest checkpoints
+     * (the job holding most first), and only when every job is down to its newest, whole jobs written least recently
+     * (never {@code writtenJob}, whose newest checkpoint just came).
+     */
+    private void keepWithinBytes(String writtenJob) {
+        while (heldBytes > maxBytes) {
+            String victim = leastRecentlyWrittenFinished(writtenJob);
+            if (victim != null) {
+                removeJobInternal(victim);
+            } else if (dropOldestOfLargest() == 0) {
+                victim = byJob.keySet().iterator().next();
+                if (victim.equals(writtenJob)) {
+                    return; // the only job left keeps its newest checkpoint
+                }
+                removeJobInternal(victim);
+            }
+        }
+    }
+
+    private String leastRecentlyWrittenFinished(String except) {
+        for (String jobId : byJob.keySet()) {
+            if (!jobId.equals(except) && finished.test(jobId)) {
+                return jobId;
+            }
+        }
+        return null;
+    }
+
+    /** Drops the oldest checkpoint of the job holding the most bytes among those with more than one; its bytes. */
+    private long dropOldestOfLargest() {
+        JobCheckpoints largest = null;
+        for (JobCheckpoints job : byJob.values()) {
+            if (job.checkpoints.size() > 1 && (largest == null || job.checkpointBytes > largest.checkpointBytes)) {
+                largest = job;
+            }
+        }
+        return largest == null ? 0 : dropOldest(largest);
+    }
+
+    private long dropOldest(JobCheckpoints job) {
+        long before = job.bytes();
+        job.checkpointBytes -= job.checkpoints.remove(0).estimatedBytes();
+        job.trimmed = true;
+        evictedCount++;
+        long freed = before - job.bytes();
+        heldBytes -= freed;
+        return freed;
+    }
+
+    private long removeJobInternal(String jobId) {
+        JobCheckpoints job = byJob.remove(jobId);
+        if (job == null) {
+            return 0;
+        }
+        long freed = job.bytes();
+        heldBytes -= freed;
+        evictedCount += job.checkpoints.size();
+        return freed;
+    }
+
+    /** Drops every checkpoint of {@code jobId} (a finished job, for the stores' budget); returns the bytes freed. */
+    public synchronized long removeJob(String jobId) {
+        return removeJobInternal(jobId);
+    }
+
+    /**
+     * Drops running jobs' oldest checkpoints, the job holding the most bytes first, until {@code bytes} are freed or
+     * every job is down to its newest checkpoint (for the stores' budget); returns the bytes freed.
+     */
+    public synchronized long trimOldest(long bytes) {
+        PriorityQueue<JobCheckpoints> largestFirst =
+                new PriorityQueue<>(Comparator.comparingLong((JobCheckpoints j) -> j.checkpointBytes).reversed());
+        for (JobCheckpoints job : byJob.values()) {
+            if (job.checkpoints.size() > 1) {
+                largestFirst.add(job);
+            }
+        }
+        long freed = 0;
+        while (freed < bytes && !largestFirst.isEmpty()) {
+            JobCheckpoints job = largestFirst.poll();
+            freed += dropOldest(job);
+            if (job.checkpoints.size() > 1) {
+                largestFirst.add(job);
+            }
+        }
+        return freed;
+    }
+
+    /** Estimated heap bytes the checkpoints hold: the compact checkpoints, their jobs' shared strings and lists. */
     public synchronized long estimatedBytes() {
         return heldBytes;
     }
 
     /** Whether the job's oldest checkpoints were dropped to keep the store within its bounds. */
     public synchronized boolean droppedOldest(String jobId) {
-        return trimmedJobs.contains(jobId);
+        JobCheckpoints job = byJob.get(jobId);
+        return job != null && job.trimmed;
     }
 
-    /** Jobs and checkpoints dropped to keep the store within its counts and its byte budget. */
+    /** Checkpoints dropped (alone or with their job) to keep the store within its counts and bytes. */
     public synchronized long evicted() {
         return evictedCount;
     }
 
-    private static void dropOldSubtaskDetail(ArrayDeque<CheckpointRecord> checkpoints) {
-        int older = checkpoints.size() - CHECKPOINTS_WITH_SUBTASK_DETAIL;
-        if (older <= 0) {
-            return;
-        }
-        boolean any = false;
-        Iterator<CheckpointRecord> it = checkpoints.iterator();
-        for (int i = 0; i < older && it.hasNext(); i++) {
-            any |= it.next().hasSubtaskDetail();
-        }
-        if (!any) {
-            return;
-        }
-        List<CheckpointRecord> copy = new ArrayList<>(checkpoints.size());
-        int i = 0;
-        for (CheckpointRecord r : checkpoints) {
-            copy.add(i++ < older ? r.withoutSubtaskDetail() : r);
-        }
-        checkpoints.clear();
-        checkpoints.addAll(copy);
-    }
-
     /** Keeps a checkpoint reported only by event, unless a span already reported it (the span carries more). */
     public synchronized void addIfAbsent(CheckpointRecord record) {
-        ArrayDeque<CheckpointRecord> checkpoints = byJob.get(record.jobId());
-        if (checkpoints != null) {
-            for (CheckpointRecord existing : checkpoints) {
-                if (existing.checkpointId() == record.checkpointId()) {
-                    return;
-                }
-            }
+        JobCheckpoints job = byJob.get(record.jobId());
+        if (job == null || indexOf(job, record.checkpointId()) < 0) {
+            add(record);
         }
-        add(record);
     }
 
     /**
@@ -172,29 +253,9 @@ public final class CheckpointStore {
      * same checkpoint lacks, never replacing what it gave, so no checkpoint counts twice.
      */
     public synchronized void addFromRest(CheckpointRecord record) {
-        ArrayDeque<CheckpointRecord> checkpoints = byJob.get(record.jobId());
-        if (checkpoints != null) {
-            for (CheckpointRecord existing : checkpoints) {
-                if (existing.checkpointId() == record.checkpointId()) {
-                    add(existing.orElse(record));
-                    return;
-                }
-            }
-        }
-        add(record);
-    }
-
-    private static boolean replace(ArrayDeque<CheckpointRecord> checkpoints, CheckpointRecord record) {
-        if (checkpoints.stream().noneMatch(c -> c.checkpointId() == record.checkpointId())) {
-            return false;
-        }
-        List<CheckpointRecord> copy = new ArrayList<>(checkpoints.size());
-        for (CheckpointRecord existing : checkpoints) {
-            copy.add(existing.checkpointId() == record.checkpointId() ? record.orElse(existing) : existing);
-        }
-        checkpoints.clear();
-        checkpoints.addAll(copy);
-        return true;
+        JobCheckpoints job = byJob.get(record.jobId());
+        int at = job == null ? -1 : indexOf(job, record.checkpointId());
+        add(at < 0 ? record : job.checkpoints.get(at).toRecord().orElse(record));
     }
 
     /** The checkpoints of {@code jobId}, newest first, at most {@code limit}. */
@@ -204,15 +265,14 @@ public final class CheckpointStore {
 
     /** The checkpoints of {@code jobId} triggered at or after {@code fromMillis}, newest first, at most {@code limit}. */
     public synchronized List<CheckpointRecord> newestFirst(String jobId, int limit, long fromMillis) {
-        ArrayDeque<CheckpointRecord> checkpoints = byJob.get(jobId);
+        JobCheckpoints job = byJob.get(jobId);
         List<CheckpointRecord> out = new ArrayList<>();
-        if (checkpoints != null) {
-            Iterator<CheckpointRecord> it = checkpoints.descendingIterator();
-            while (it.hasNext() && out.size() < limit) {
-                CheckpointRecord r = it.next();
+        if (job != null) {
+            for (int i = job.checkpoints.size() - 1; i >= 0 && out.size() < limit; i--) {
+                StoredCheckpoint c = job.checkpoints.get(i);
                 // Not a break: ids come in order, trigger times almost always do, but a savepoint may interleave.
-                if (r.triggerTime() >= fromMillis) {
-                    out.add(r);
+                if (c.triggerTime() >= fromMillis) {
+                    out.add(c.toRecord());
                 }
             }
         }
@@ -221,8 +281,9 @@ public final class CheckpointStore {
 
     /** The newest checkpoint of {@code jobId}, or null. */
     public synchronized CheckpointRecord latest(String jobId) {
-        ArrayDeque<CheckpointRecord> checkpoints = byJob.get(jobId);
-        return checkpoints == null ? null : checkpoints.peekLast();
+        JobCheckpoints job = byJob.get(jobId);
+        return job == null || job.checkpoints.isEmpty() ? null : job.checkpoints.get(job.checkpoints.size() - 1)
+                .toRecord();
     }
 
     /** The ids of the jobs with checkpoints, most recently written last. */

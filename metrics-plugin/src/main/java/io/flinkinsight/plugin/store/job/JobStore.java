@@ -1,5 +1,7 @@
 package io.flinkinsight.plugin.store.job;
 
+import io.flinkinsight.plugin.store.HeapSizes;
+
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -27,6 +29,7 @@ public final class JobStore {
     private final Clock clock;
     private final int maxJobs;
     private final Map<String, Entry> jobs = new HashMap<>();
+    private long evictedCount;
 
     public JobStore(int maxJobs, Clock clock) {
         this.maxJobs = maxJobs;
@@ -152,6 +155,52 @@ public final class JobStore {
         return out;
     }
 
+    /** Whether the job is kept and FINISHED, FAILED or CANCELED. */
+    public synchronized boolean isFinished(String jobId) {
+        Entry e = jobs.get(jobId);
+        return e != null && e.terminal();
+    }
+
+    /** The kept jobs that are FINISHED, FAILED or CANCELED, the one that ended longest ago first. */
+    public synchronized List<String> finishedOldestFirst() {
+        List<Entry> ended = new ArrayList<>();
+        for (Entry e : jobs.values()) {
+            if (e.terminal()) {
+                ended.add(e);
+            }
+        }
+        ended.sort(Comparator.comparingLong((Entry e) -> e.endedAt));
+        List<String> out = new ArrayList<>(ended.size());
+        for (Entry e : ended) {
+            out.add(e.jobId);
+        }
+        return out;
+    }
+
+    /** Forgets a job (for the stores' budget); returns the estimated bytes freed, 0 when it was not kept. */
+    public synchronized long remove(String jobId) {
+        Entry e = jobs.remove(jobId);
+        if (e == null) {
+            return 0;
+        }
+        evictedCount++;
+        return e.estimatedBytes();
+    }
+
+    /** Jobs forgotten to keep within {@code jobs.max} or the stores' budget. */
+    public synchronized long evicted() {
+        return evictedCount;
+    }
+
+    /** Estimated heap bytes of the kept jobs: their records, transitions, failures, vertex names and settings. */
+    public synchronized long estimatedBytes() {
+        long bytes = HeapSizes.object(6 * HeapSizes.REFERENCE) + HeapSizes.referenceArray(2 * jobs.size());
+        for (Entry e : jobs.values()) {
+            bytes += HeapSizes.HASH_ENTRY + e.estimatedBytes();
+        }
+        return bytes;
+    }
+
     /** The most jobs this store keeps. */
     public int capacity() {
         return maxJobs;
@@ -185,7 +234,13 @@ public final class JobStore {
         }
         if (victim != null) {
             jobs.remove(victim.jobId);
+            evictedCount++;
         }
+    }
+
+    /** An immutable map as {@code Map.copyOf} makes it: an object and an array of keys and values, half full. */
+    private static long mapBytes(int entries) {
+        return entries == 0 ? 0 : HeapSizes.object(2 * 4) + HeapSizes.referenceArray(4 * entries);
     }
 
     /** Mutable state of one job; guarded by the store's lock. */
@@ -262,6 +317,40 @@ public final class JobStore {
                 return endedAt < other.endedAt;
             }
             return updatedAt < other.updatedAt;
+        }
+
+        /**
+         * This entry with what it holds. Strings count whole: the job id and name, vertex ids and names and the
+         * settings' names come from events and REST answers, which Flink does not keep.
+         */
+        long estimatedBytes() {
+            long bytes = HeapSizes.object(16 * HeapSizes.REFERENCE + 2 * 8 + 3 * 4 + 2)
+                    + HeapSizes.string(jobId) + HeapSizes.string(jobName)
+                    + 2 * HeapSizes.object(4 * HeapSizes.REFERENCE) + HeapSizes.referenceArray(17) // the deques
+                    + HeapSizes.referenceArray(Math.max(17, transitions.size() + transitions.size() / 2))
+                    + transitions.size() * (HeapSizes.object(HeapSizes.REFERENCE + 8) + 16L)
+                    + 4 * 16L; // boxed times
+            for (JobFailure f : failures) {
+                bytes += HeapSizes.object(2 * HeapSizes.REFERENCE + 8) + 2 * 16L + mapBytes(f.labels().size());
+                for (Map.Entry<String, String> l : f.labels().entrySet()) {
+                    bytes += HeapSizes.string(l.getKey()) + HeapSizes.string(l.getValue());
+                }
+            }
+            if (initialization != null) {
+                bytes += HeapSizes.object(4 * HeapSizes.REFERENCE + 2 * 8) + 2 * 16L
+                        + mapBytes(initialization.figures().size())
+                        + initialization.figures().size() * (16L + 48);
+            }
+            bytes += mapBytes(vertices.size());
+            for (Map.Entry<String, String> v : vertices.entrySet()) {
+                bytes += HeapSizes.string(v.getKey()) + HeapSizes.string(v.getValue());
+            }
+            if (settings != null) {
+                bytes += HeapSizes.object(12 * HeapSizes.REFERENCE + 1) + 6 * 16L
+                        + HeapSizes.string(settings.stateBackend()) + HeapSizes.string(settings.checkpointStorage())
+                        + HeapSizes.string(settings.changelogStorage());
+            }
+            return bytes;
         }
 
         JobRecord snapshot(long now) {
