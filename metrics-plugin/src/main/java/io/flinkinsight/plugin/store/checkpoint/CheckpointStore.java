@@ -12,7 +12,7 @@ import java.util.function.Predicate;
 /**
  * The last {@code maxCheckpointsPerJob} checkpoints of at most {@code maxJobs} jobs (per-subtask details only on
  * the newest {@value #CHECKPOINTS_WITH_SUBTASK_DETAIL}), in compact form ({@link StoredCheckpoint}), within
- * {@code maxBytes} of estimated heap. When over a bound, finished jobs go first (the one written least recently
+ * {@code maxBytes} of estimated heap. When over its bytes, finished jobs go first (the one written least recently
  * first), then running jobs lose their oldest checkpoints (the job holding most first), each keeping its newest.
  * Written from Flink's reporter callbacks under the registry lock, so a write converts one record and evicts what it
  * must, nothing more; reads build records from the compact form.
@@ -137,22 +137,35 @@ public final class CheckpointStore {
 
     /**
      * Over {@code maxBytes}: finished jobs go (written least recently first), then running jobs' oldest checkpoints
-     * (the job holding most first), and only when every job is down to its newest, whole jobs written least recently
-     * (never {@code writtenJob}, whose newest checkpoint just came).
+     * (the job holding most first), then the per-subtask details of their newest. A running job's newest checkpoint
+     * stays even then: only {@code maxJobs} bounds how many there are.
      */
     private void keepWithinBytes(String writtenJob) {
         while (heldBytes > maxBytes) {
             String victim = leastRecentlyWrittenFinished(writtenJob);
             if (victim != null) {
                 removeJobInternal(victim);
-            } else if (dropOldestOfLargest() == 0) {
-                victim = byJob.keySet().iterator().next();
-                if (victim.equals(writtenJob)) {
-                    return; // the only job left keeps its newest checkpoint
-                }
-                removeJobInternal(victim);
+            } else if (dropOldestOfLargest() == 0 && dropSubtaskDetailOfNewest() == 0) {
+                return;
             }
         }
+    }
+
+    /** Drops the per-subtask details of one job's newest checkpoint, if any has them; returns the bytes freed. */
+    private long dropSubtaskDetailOfNewest() {
+        for (JobCheckpoints job : byJob.values()) {
+            List<StoredCheckpoint> list = job.checkpoints;
+            StoredCheckpoint newest = list.isEmpty() ? null : list.get(list.size() - 1);
+            if (newest != null && newest.hasSubtaskDetail()) {
+                StoredCheckpoint lean = newest.withoutSubtaskDetail();
+                list.set(list.size() - 1, lean);
+                long freed = newest.estimatedBytes() - lean.estimatedBytes();
+                job.checkpointBytes -= freed;
+                heldBytes -= freed;
+                return freed;
+            }
+        }
+        return 0;
     }
 
     private String leastRecentlyWrittenFinished(String except) {
