@@ -106,50 +106,56 @@ public final class InsightStores {
         return maxBytes;
     }
 
-    /** Passes of {@link #keepWithinBudget()} that found the stores over their budget and evicted. */
+    /** Passes of {@link #keepWithinBudget()} that found the stores above 15/16 of their budget and evicted. */
     public long budgetPasses() {
         return budgetPasses.sum();
     }
 
     /**
-     * Brings the stores within their budget when over it, down to 15/16 of it so passes stay rare: first the data
-     * of the jobs that finished longest ago (their checkpoints, then their history, then their record), then series
-     * no longer written, least recently written first, then running jobs' oldest checkpoints. What is left over the
-     * budget after that is every running job's newest checkpoint and the series still written: kept, so no running
-     * job is starved. Runs on the plugin's own threads (after each sampling round), never a Flink thread: it scans
-     * the history.
+     * Brings the stores to at most 15/16 of their budget, the rest being room for what arrives until the next pass:
+     * first the data of the jobs that finished longest ago (their checkpoints, then their history, then their
+     * record), then series no longer written, least recently written first, then running jobs' oldest checkpoints.
+     * What is left above that is every running job's newest checkpoint and the series still written: kept, so no
+     * running job is starved. Then the checkpoints, written between passes from Flink's threads, may take what the
+     * budget leaves them. Runs on the plugin's own threads (after each sampling round), never a Flink thread: it
+     * scans the history.
      */
     public synchronized void keepWithinBudget() {
         try {
-            long toFree = estimatedBytes() - maxBytes;
+            long toFree = estimatedBytes() - (maxBytes - maxBytes / 16);
+            if (toFree > 0) {
+                budgetPasses.increment();
+                evict(toFree);
+            }
+            long others = series.estimatedBytes() + jobs.estimatedBytes();
+            checkpoints.limitBytes(Math.max(0, maxBytes - others));
+        } catch (Throwable t) {
+            failed("budget pass", t);
+        }
+    }
+
+    private void evict(long bytes) {
+        long toFree = bytes;
+        List<String> finished = jobs.finishedOldestFirst();
+        Map<String, List<SeriesKey>> seriesOf =
+                finished.isEmpty() ? Map.of() : series.keysByJob(new HashSet<>(finished));
+        for (String job : finished) {
+            toFree -= checkpoints.removeJob(job);
             if (toFree <= 0) {
                 return;
             }
-            budgetPasses.increment();
-            toFree += maxBytes / 16;
-            List<String> finished = jobs.finishedOldestFirst();
-            Map<String, List<SeriesKey>> seriesOf =
-                    finished.isEmpty() ? Map.of() : series.keysByJob(new HashSet<>(finished));
-            for (String job : finished) {
-                toFree -= checkpoints.removeJob(job);
-                if (toFree <= 0) {
-                    return;
-                }
-                toFree -= series.remove(seriesOf.getOrDefault(job, List.of()));
-                if (toFree <= 0) {
-                    return;
-                }
-                toFree -= jobs.remove(job);
-                if (toFree <= 0) {
-                    return;
-                }
+            toFree -= series.remove(seriesOf.getOrDefault(job, List.of()));
+            if (toFree <= 0) {
+                return;
             }
-            toFree -= series.evictNotWrittenRecently(toFree);
-            if (toFree > 0) {
-                checkpoints.trimOldest(toFree);
+            toFree -= jobs.remove(job);
+            if (toFree <= 0) {
+                return;
             }
-        } catch (Throwable t) {
-            failed("budget pass", t);
+        }
+        toFree -= series.evictNotWrittenRecently(toFree);
+        if (toFree > 0) {
+            checkpoints.trimOldest(toFree);
         }
     }
 

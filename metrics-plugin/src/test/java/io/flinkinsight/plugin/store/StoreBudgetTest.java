@@ -157,4 +157,23 @@ class StoreBudgetTest {
         assertThat(stores.checkpoints().evicted()).as("10 of the finished job, 9 of the running one")
                 .isEqualTo(19);
     }
+
+    @Test
+    void betweenPassesTheCheckpointsTakeOnlyWhatTheBudgetLeavesThem() {
+        long budget = 2L << 20;
+        InsightStores stores = stores(budget);
+        run(stores, RUNNING, 1);
+        stores.keepWithinBudget();
+
+        for (int id = 2; id <= 3_000; id++) {
+            stores.onSpan(FlinkTelemetry.checkpointSpan(RUNNING, id, id * 1_000L, id * 1_000L + 10, id, 4));
+            if (id % 100 == 0) {
+                assertThat(stores.estimatedBytes()).isLessThanOrEqualTo(budget);
+            }
+        }
+
+        assertThat(stores.checkpoints().latest(RUNNING).checkpointId()).isEqualTo(3_000);
+        assertThat(stores.checkpoints().droppedOldest(RUNNING)).isTrue();
+        assertThat(seriesOf(stores, RUNNING)).isEqualTo(40);
+    }
 }

@@ -29,6 +29,8 @@ public final class CheckpointStore {
     private final int maxPerJob;
     private final int maxJobs;
     private final long maxBytes;
+    /** {@code maxBytes}, or less while the other stores take part of the budget they share. */
+    private long limitBytes;
     private final Predicate<String> finished;
     /** In write order (a write moves its job last): among equals, the job written least recently goes first. */
     private final LinkedHashMap<String, JobCheckpoints> byJob = new LinkedHashMap<>();
@@ -48,7 +50,17 @@ public final class CheckpointStore {
         this.maxPerJob = maxCheckpointsPerJob;
         this.maxJobs = maxJobs;
         this.maxBytes = maxBytes;
+        this.limitBytes = maxBytes;
         this.finished = finished;
+    }
+
+    /**
+     * Lets the checkpoints take at most {@code bytes} (never more than their own {@code maxBytes}): what the stores'
+     * budget leaves them. Evicts now what is over it, as a write would.
+     */
+    public synchronized void limitBytes(long bytes) {
+        limitBytes = Math.min(maxBytes, bytes);
+        keepWithinBytes(null);
     }
 
     /** One job's checkpoints, oldest (lowest id) first, and the strings they share. */
@@ -136,12 +148,12 @@ public final class CheckpointStore {
     }
 
     /**
-     * Over {@code maxBytes}: finished jobs go (written least recently first), then running jobs' oldest checkpoints
+     * Over its limit: finished jobs go (written least recently first), then running jobs' oldest checkpoints
      * (the job holding most first), then the per-subtask details of their newest. A running job's newest checkpoint
      * stays even then: only {@code maxJobs} bounds how many there are.
      */
     private void keepWithinBytes(String writtenJob) {
-        while (heldBytes > maxBytes) {
+        while (heldBytes > limitBytes) {
             String victim = leastRecentlyWrittenFinished(writtenJob);
             if (victim != null) {
                 removeJobInternal(victim);
