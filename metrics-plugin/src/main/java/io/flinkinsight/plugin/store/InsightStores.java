@@ -117,7 +117,7 @@ public final class InsightStores {
      * record), then series no longer written, least recently written first, then running jobs' oldest checkpoints.
      * What is left above that is every running job's newest checkpoint and the series still written: kept, so no
      * running job is starved. Then the checkpoints, written between passes from Flink's threads, may take what the
-     * budget leaves them. Runs on the plugin's own threads (after each sampling round), never a Flink thread: it
+     * budget leaves them (less 1/32 for the history's growth until the next pass). Runs on the plugin's own threads (after each sampling round), never a Flink thread: it
      * scans the history.
      */
     public synchronized void keepWithinBudget() {
@@ -127,8 +127,9 @@ public final class InsightStores {
                 budgetPasses.increment();
                 evict(toFree);
             }
+            // 1/32 stays free for the history's growth until the next pass (its chunks seal in step)
             long others = series.estimatedBytes() + jobs.estimatedBytes();
-            checkpoints.limitBytes(Math.max(0, maxBytes - others));
+            checkpoints.limitBytes(Math.max(0, maxBytes - maxBytes / 32 - others));
         } catch (Throwable t) {
             failed("budget pass", t);
         }
