@@ -194,7 +194,7 @@ public record InsightConfiguration(
             } catch (RuntimeException e) {
                 // reported below with the accepted range
             }
-            throw invalid(option, "a size in [" + min.toHumanReadableString() + ", " + max.toHumanReadableString()
+            throw invalid(option, "a size in [" + min + ", " + max
                     + "] such as 64 mb or 1 gb");
         }
 

@@ -35,6 +35,8 @@ class InsightConfigurationTest {
         assertThat(c.historyMaxSeries()).isEqualTo(20000);
         assertThat(c.checkpointsMaxPerJob()).isEqualTo(1000);
         assertThat(c.jobsMax()).isEqualTo(1000);
+        assertThat(c.storesMaxBytes()).isEqualTo(128L << 20);
+        assertThat(c.storeSettings().checkpointBytesCap()).isEqualTo(64L << 20);
         assertThat(c.hubEnabled()).isTrue();
         assertThat(c.hubFlinkRestUrl()).isEmpty();
         assertThat(c.hubPollInterval()).isEqualTo(Duration.ofSeconds(10));
@@ -104,6 +106,17 @@ class InsightConfigurationTest {
                 .hasMessageContaining("open, loopback or token");
         assertThatThrownBy(() -> parse("hub.dashboard-proxy.enabled", "maybe"))
                 .hasMessageContaining("metrics.reporter.insight.hub.dashboard-proxy.enabled");
+    }
+
+    @Test
+    void theStoresBudgetIsASizeInItsRangeAndBoundsTheCheckpointsCap() {
+        assertThat(parse("stores.max-bytes", "1 gb").storesMaxBytes()).isEqualTo(1L << 30);
+        assertThat(parse("stores.max-bytes", "32 mb").storeSettings().checkpointBytesCap()).isEqualTo(32L << 20);
+        assertThatThrownBy(() -> parse("stores.max-bytes", "8 mb"))
+                .hasMessageContaining("metrics.reporter.insight.stores.max-bytes")
+                .hasMessageContaining("[16 mb, 16 gb]");
+        assertThatThrownBy(() -> parse("stores.max-bytes", "lots"))
+                .hasMessageContaining("metrics.reporter.insight.stores.max-bytes");
     }
 
     @Test
