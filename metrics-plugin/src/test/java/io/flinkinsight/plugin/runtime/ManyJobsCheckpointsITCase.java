@@ -11,8 +11,6 @@ import org.apache.flink.metrics.MetricConfig;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.SimpleCounter;
 import org.apache.flink.metrics.reporter.MetricReporter;
-import org.apache.flink.traces.Span;
-import org.apache.flink.traces.SpanBuilder;
 import org.apache.flink.traces.reporter.TraceReporter;
 import org.junit.jupiter.api.Test;
 
@@ -85,7 +83,8 @@ class ManyJobsCheckpointsITCase {
             for (int round = 1; round <= ROUNDS; round++) {
                 for (int j = 0; j < JOBS; j++) {
                     if (round <= FINISH_AFTER_ROUND || j % 2 == 0) {
-                        traces.notifyOfAddedSpan(checkpointSpan(jobs.get(j), round));
+                        traces.notifyOfAddedSpan(FlinkTelemetry.checkpointSpan(jobs.get(j), round,
+                                System.currentTimeMillis() - 1_000, VERTICES, PARALLELISM));
                     }
                 }
                 if (round == FINISH_AFTER_ROUND) {
@@ -157,7 +156,7 @@ class ManyJobsCheckpointsITCase {
         for (int v = 0; v < VERTICES; v++) {
             for (int s = 0; s < PARALLELISM; s++) {
                 MetricGroup group = TestingGroups.group("taskmanager.job.task", Map.of("<job_id>", job,
-                        "<job_name>", "job-" + job.substring(28), "<task_id>", vertex(job, v),
+                        "<job_name>", "job-" + job.substring(28), "<task_id>", FlinkTelemetry.vertexId(job, v),
                         "<task_name>", "vertex " + v, "<subtask_index>", String.valueOf(s), "<tm_id>", "tm-" + s));
                 for (String name : List.of("numRecordsIn", "numRecordsOut")) {
                     SimpleCounter c = new SimpleCounter();
@@ -175,48 +174,6 @@ class ManyJobsCheckpointsITCase {
             Thread.sleep(100);
         }
         assertThat(stores.series().seriesCount()).isGreaterThanOrEqualTo(series);
-    }
-
-    private static String vertex(String job, int v) {
-        return job.substring(0, 24) + String.format("%08x", v);
-    }
-
-    /** A checkpoint as Flink 2.2's JobManager reports it with per-subtask spans: task and subtask children. */
-    private static Span checkpointSpan(String job, long id) {
-        long trigger = System.currentTimeMillis() - 1_000;
-        SpanBuilder b = Span.builder(ManyJobsCheckpointsITCase.class, "Checkpoint").setStartTsMillis(trigger)
-                .setEndTsMillis(trigger + 800).setAttribute("checkpointId", id)
-                .setAttribute("fullSize", 1_000_000 * id).setAttribute("checkpointedSize", 10_000 * id)
-                .setAttribute("metadataSize", 2_000L).setAttribute("checkpointStatus", "COMPLETED")
-                .setAttribute("checkpointType", "Checkpoint").setAttribute("isUnaligned", "false");
-        String[] figures = {"StateSizeBytes", "CheckpointedSizeBytes", "CheckpointStartDelayMs", "AlignmentDurationMs",
-            "SyncCheckpointDurationMs", "AsyncCheckpointDurationMs", "ProcessedDataBytes", "PersistedDataBytes"};
-        for (String f : figures) {
-            b.setAttribute("max" + f, id * 3);
-            b.setAttribute("sum" + f, id * 3 * VERTICES);
-        }
-        for (int v = 0; v < VERTICES; v++) {
-            SpanBuilder task = Span.builder(ManyJobsCheckpointsITCase.class, "Checkpoint_Task")
-                    .setStartTsMillis(trigger + v).setEndTsMillis(trigger + 700)
-                    .setAttribute("checkpointId", id).setAttribute("jobVertexId", vertex(job, v));
-            for (String f : figures) {
-                task.setAttribute("max" + f, id + v);
-                task.setAttribute("sum" + f, (id + v) * PARALLELISM);
-            }
-            for (int s = 0; s < PARALLELISM; s++) {
-                SpanBuilder subtask = Span.builder(ManyJobsCheckpointsITCase.class, "Checkpoint_Subtask")
-                        .setStartTsMillis(trigger + v + s).setEndTsMillis(trigger + 600 + s)
-                        .setAttribute("checkpointId", id).setAttribute("jobVertexId", vertex(job, v))
-                        .setAttribute("subtaskId", s);
-                for (String f : figures) {
-                    subtask.setAttribute(f, id + v + s);
-                }
-                task.addChild(subtask);
-            }
-            b.addChild(task);
-        }
-        b.setAttribute("jobId", job); // JobMetricGroup.addSpan adds the job id, MetricRegistryImpl the variables
-        return b.build(FlinkTelemetry.jobVariables(job));
     }
 
     private static long figure(String overview, String name) {

@@ -77,6 +77,48 @@ public final class FlinkTelemetry {
         return b.build(jobVariables(jobId));
     }
 
+    /**
+     * A {@code Checkpoint} span of a job of {@code vertices} vertices at {@code parallelism}, with a task span per
+     * vertex and a subtask span per subtask (Flink 2.2's {@code CHILDREN_SPANS_PER_SUBTASK}); vertex ids are fresh
+     * strings, as {@code JobVertexID.toString()} makes them, and every figure depends on id, vertex and subtask.
+     */
+    public static Span checkpointSpan(String jobId, long id, long trigger, int vertices, int parallelism) {
+        SpanBuilder b = Span.builder(FlinkTelemetry.class, "Checkpoint").setStartTsMillis(trigger)
+                .setEndTsMillis(trigger + 900);
+        common(b, id, id);
+        for (String f : METRICS) {
+            b.setAttribute("max" + f, id * 3);
+            b.setAttribute("sum" + f, id * 3 * vertices);
+        }
+        for (int v = 0; v < vertices; v++) {
+            String vertex = vertexId(jobId, v);
+            SpanBuilder task = Span.builder(FlinkTelemetry.class, "Checkpoint_Task").setStartTsMillis(trigger + v)
+                    .setEndTsMillis(trigger + 800).setAttribute("checkpointId", id).setAttribute("jobVertexId", vertex);
+            for (String f : METRICS) {
+                task.setAttribute("max" + f, id + v);
+                task.setAttribute("sum" + f, (id + v) * parallelism);
+            }
+            for (int s = 0; s < parallelism; s++) {
+                SpanBuilder subtask = Span.builder(FlinkTelemetry.class, "Checkpoint_Subtask")
+                        .setStartTsMillis(trigger + v + s).setEndTsMillis(trigger + 700 + s)
+                        .setAttribute("checkpointId", id).setAttribute("jobVertexId", vertex)
+                        .setAttribute("subtaskId", s);
+                for (String f : METRICS) {
+                    subtask.setAttribute(f, id + v + s);
+                }
+                task.addChild(subtask);
+            }
+            b.addChild(task);
+        }
+        b.setAttribute("jobId", jobId);
+        return b.build(jobVariables(jobId));
+    }
+
+    /** The id of a job's {@code v}-th vertex: a fresh string each call. */
+    public static String vertexId(String jobId, int v) {
+        return jobId.substring(0, 24) + String.format("%08x", v);
+    }
+
     public static Event checkpointEvent(String jobId, long id, long ackTs, long base) {
         EventBuilder b = Events.CheckpointEvent.builder(FlinkTelemetry.class).setObservedTsMillis(ackTs).setSeverity("INFO");
         common(b, id, base);

@@ -4,8 +4,6 @@ import io.flinkinsight.plugin.store.checkpoint.CheckpointParser;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointStore;
 import io.flinkinsight.plugin.store.job.JobSettings;
 import io.flinkinsight.plugin.store.job.JobStore;
-import org.apache.flink.traces.Span;
-import org.apache.flink.traces.SpanBuilder;
 import org.junit.jupiter.api.Test;
 
 import java.lang.management.ManagementFactory;
@@ -44,7 +42,8 @@ class StoreMemoryTest {
         measure(() -> new CheckpointStore(1_000, 1_000), store -> {
             for (int id = 1; id <= 200; id++) {
                 for (String job : jobIds) {
-                    store.add(CheckpointParser.fromSpan(checkpointSpan(job, id, 30, 4), true));
+                    store.add(CheckpointParser.fromSpan(
+                            FlinkTelemetry.checkpointSpan(job, id, 1_700_000_000_000L + id * 10_000, 30, 4), true));
                 }
             }
             return store.estimatedBytes();
@@ -125,42 +124,5 @@ class StoreMemoryTest {
             previous = used;
         }
         return previous;
-    }
-
-    /** A Checkpoint span with {@code tasks} task spans of {@code parallelism} subtask spans, fresh strings each. */
-    private static Span checkpointSpan(String jobId, long id, int tasks, int parallelism) {
-        long trigger = 1_700_000_000_000L + id * 10_000;
-        SpanBuilder b = Span.builder(StoreMemoryTest.class, "Checkpoint").setStartTsMillis(trigger)
-                .setEndTsMillis(trigger + 900)
-                .setAttribute("checkpointId", id).setAttribute("fullSize", id * 1_000_000)
-                .setAttribute("checkpointedSize", id * 1_000).setAttribute("metadataSize", 4_321L)
-                .setAttribute("checkpointStatus", "COMPLETED").setAttribute("checkpointType", "Checkpoint")
-                .setAttribute("isUnaligned", "false").setAttribute("jobId", jobId);
-        String[] figures = {"StateSizeBytes", "CheckpointedSizeBytes", "CheckpointStartDelayMs", "AlignmentDurationMs",
-            "SyncCheckpointDurationMs", "AsyncCheckpointDurationMs", "ProcessedDataBytes", "PersistedDataBytes"};
-        for (String f : figures) {
-            b.setAttribute("max" + f, id * 7);
-            b.setAttribute("sum" + f, id * 70);
-        }
-        for (int t = 0; t < tasks; t++) {
-            String vertex = String.format("%032x", jobId.hashCode() * 1000L + t); // fresh, as JobVertexID.toString()
-            SpanBuilder task = Span.builder(StoreMemoryTest.class, "Checkpoint_Task").setStartTsMillis(trigger + t)
-                    .setEndTsMillis(trigger + 800).setAttribute("jobVertexId", vertex);
-            for (String f : figures) {
-                task.setAttribute("max" + f, id + t);
-                task.setAttribute("sum" + f, (id + t) * parallelism);
-            }
-            for (int s = 0; s < parallelism; s++) {
-                SpanBuilder subtask = Span.builder(StoreMemoryTest.class, "Checkpoint_Subtask")
-                        .setStartTsMillis(trigger + t + s).setEndTsMillis(trigger + 700 + s)
-                        .setAttribute("subtaskId", s);
-                for (String f : figures) {
-                    subtask.setAttribute(f, id + t + s);
-                }
-                task.addChild(subtask);
-            }
-            b.addChild(task);
-        }
-        return b.build(Map.of("<job_id>", jobId, "<job_name>", "orders-" + jobId.substring(28)));
     }
 }
