@@ -1,5 +1,6 @@
 package io.flinkinsight.benchmarks.checkpoints;
 
+import io.flinkinsight.benchmarks.fixture.HeapUsed;
 import io.flinkinsight.plugin.FlinkCapabilities;
 import io.flinkinsight.plugin.store.InsightStores;
 import io.flinkinsight.plugin.store.StoreSettings;
@@ -8,8 +9,6 @@ import io.flinkinsight.plugin.store.checkpoint.CheckpointStore;
 import org.apache.flink.traces.Span;
 import org.apache.flink.traces.SpanBuilder;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.lang.ref.Reference;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -44,7 +43,7 @@ public final class CheckpointMemoryBenchmark {
             jobIds.add(String.format("%032x", 0x5ca1e000L + j));
         }
 
-        long before = usedHeapAfterFullGc();
+        long before = HeapUsed.afterFullGc();
         CheckpointStore all = new CheckpointStore(checkpoints, jobs);
         long started = System.nanoTime();
         for (int id = 1; id <= checkpoints; id++) {
@@ -53,12 +52,12 @@ public final class CheckpointMemoryBenchmark {
             }
         }
         double seconds = (System.nanoTime() - started) / 1e9;
-        long allHeap = usedHeapAfterFullGc() - before;
+        long allHeap = HeapUsed.afterFullGc() - before;
         long allEstimate = all.estimatedBytes();
         Reference.reachabilityFence(all);
         all = null;
 
-        before = usedHeapAfterFullGc();
+        before = HeapUsed.afterFullGc();
         StoreSettings settings = StoreSettings.defaults();
         InsightStores stores = new InsightStores(settings, Clock.systemUTC(), FlinkCapabilities.current());
         for (int id = 1; id <= checkpoints; id++) {
@@ -70,7 +69,7 @@ public final class CheckpointMemoryBenchmark {
             }
         }
         stores.keepWithinBudget();
-        long keptHeap = usedHeapAfterFullGc() - before;
+        long keptHeap = HeapUsed.afterFullGc() - before;
         int fewest = Integer.MAX_VALUE;
         int most = 0;
         for (String job : jobIds) {
@@ -138,20 +137,4 @@ public final class CheckpointMemoryBenchmark {
         return b.build(Map.of("<job_id>", job, "<job_name>", "job-" + job.substring(28)));
     }
 
-    /** Heap used once repeated full collections stop freeing anything. */
-    private static long usedHeapAfterFullGc() throws InterruptedException {
-        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-        long previous = Long.MAX_VALUE;
-        long used = Long.MAX_VALUE;
-        for (int round = 0; round < 10; round++) {
-            System.gc();
-            Thread.sleep(100);
-            used = memory.getHeapMemoryUsage().getUsed();
-            if (round >= 2 && Math.abs(previous - used) < 64 * 1024) {
-                break;
-            }
-            previous = used;
-        }
-        return used;
-    }
 }

@@ -1,13 +1,12 @@
 package io.flinkinsight.benchmarks.history;
 
+import io.flinkinsight.benchmarks.fixture.HeapUsed;
 import io.flinkinsight.benchmarks.fixture.OperatorMetricsFixture;
 import io.flinkinsight.benchmarks.fixture.RegisteredMetric;
 import io.flinkinsight.plugin.store.SeriesKey;
 import io.flinkinsight.plugin.store.SeriesStore;
 import io.flinkinsight.plugin.store.StoreSettings;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.lang.ref.Reference;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,13 +41,13 @@ public final class HistoryMemoryBenchmark {
             String name = fixture.metrics().get(i).name();
             generators.add(new SampleGenerator(SampleGenerator.Shape.of(name), i, START_MILLIS));
         }
-        long heapBeforeKeys = usedHeapAfterFullGc();
+        long heapBeforeKeys = HeapUsed.afterFullGc();
 
         List<SeriesKey> keys = new ArrayList<>(seriesCount);
         for (RegisteredMetric metric : fixture.metrics()) {
             keys.add(seriesKey(metric));
         }
-        long heapBeforeSamples = usedHeapAfterFullGc();
+        long heapBeforeSamples = HeapUsed.afterFullGc();
 
         SteppingClock clock = new SteppingClock(START_MILLIS);
         StoreSettings settings = new StoreSettings(
@@ -65,7 +64,7 @@ public final class HistoryMemoryBenchmark {
             }
         }
         double fillSeconds = (System.nanoTime() - fillStarted) / 1e9;
-        long heapAfter = usedHeapAfterFullGc();
+        long heapAfter = HeapUsed.afterFullGc();
 
         long samples = store.sampleCount();
         long expected = samplesPerSeries * seriesCount;
@@ -105,23 +104,6 @@ public final class HistoryMemoryBenchmark {
             labelValues.add(variable.getValue());
         }
         return new SeriesKey(OperatorMetricsFixture.prometheusName(metric.name()), labelNames, labelValues);
-    }
-
-    /** Heap used once repeated full collections stop freeing anything. */
-    private static long usedHeapAfterFullGc() throws InterruptedException {
-        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-        long previous = Long.MAX_VALUE;
-        long used = Long.MAX_VALUE;
-        for (int round = 0; round < 10; round++) {
-            System.gc();
-            Thread.sleep(100);
-            used = memory.getHeapMemoryUsage().getUsed();
-            if (round >= 2 && Math.abs(previous - used) < 64 * 1024) {
-                break;
-            }
-            previous = used;
-        }
-        return used;
     }
 
     private static String human(Duration duration) {
