@@ -156,6 +156,12 @@ class StoreBudgetTest {
         // the checkpoints' own cap (never above the budget) already acted as they were written, in the same order
         assertThat(stores.checkpoints().evicted()).as("10 of the finished job, 9 of the running one")
                 .isEqualTo(19);
+
+        // Flink's REST overview lists the finished job for an hour more: the hub's report does not bring it back
+        stores.jobs().onRestOverview(FIRST_FINISHED, "wordcount", "FINISHED", clock.millis() - 60_000, clock.millis());
+        assertThat(stores.jobs().get(FIRST_FINISHED)).isNull();
+        stores.keepWithinBudget();
+        assertThat(stores.jobs().evicted()).isEqualTo(1);
     }
 
     @Test

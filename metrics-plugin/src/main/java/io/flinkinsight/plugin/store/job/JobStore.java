@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -29,6 +30,11 @@ public final class JobStore {
     private final Clock clock;
     private final int maxJobs;
     private final Map<String, Entry> jobs = new HashMap<>();
+    /**
+     * Finished jobs forgotten for the stores' budget, the most recent {@code maxJobs}: Flink's REST overview lists a
+     * finished job for an hour more, and the hub's report of it must not bring it back at every poll.
+     */
+    private final LinkedHashSet<String> forgotten = new LinkedHashSet<>();
     private long evictedCount;
 
     public JobStore(int maxJobs, Clock clock) {
@@ -71,6 +77,9 @@ public final class JobStore {
      * the status only counts for jobs no event reported (no event reporter configured).
      */
     public synchronized void onRestOverview(String jobId, String jobName, String state, long startTime, long endTime) {
+        if (forgotten.contains(jobId)) {
+            return;
+        }
         Entry e = entry(jobId, jobName);
         if (startTime > 0) {
             e.restStartTime = startTime;
@@ -184,6 +193,12 @@ public final class JobStore {
             return 0;
         }
         evictedCount++;
+        if (e.terminal()) {
+            forgotten.add(jobId);
+            if (forgotten.size() > maxJobs) {
+                forgotten.remove(forgotten.iterator().next());
+            }
+        }
         return e.estimatedBytes();
     }
 
@@ -194,7 +209,8 @@ public final class JobStore {
 
     /** Estimated heap bytes of the kept jobs: their records, transitions, failures, vertex names and settings. */
     public synchronized long estimatedBytes() {
-        long bytes = HeapSizes.object(6 * HeapSizes.REFERENCE) + HeapSizes.referenceArray(2 * jobs.size());
+        long bytes = HeapSizes.object(6 * HeapSizes.REFERENCE) + HeapSizes.referenceArray(2 * jobs.size())
+                + forgotten.size() * (HeapSizes.HASH_ENTRY + 8L + 72); // linked entries and their 32-hex ids
         for (Entry e : jobs.values()) {
             bytes += HeapSizes.HASH_ENTRY + e.estimatedBytes();
         }
