@@ -117,8 +117,8 @@ public final class InsightStores {
      * record), then series no longer written, least recently written first, then running jobs' oldest checkpoints.
      * What is left above that is every running job's newest checkpoint and the series still written: kept, so no
      * running job is starved. Then the checkpoints, written between passes from Flink's threads, may take what the
-     * budget leaves them (less 1/32 for the history's growth until the next pass). Runs on the plugin's own threads (after each sampling round), never a Flink thread: it
-     * scans the history.
+     * budget leaves them (less 1/32 for the history's growth until the next pass). Runs on the plugin's own threads
+     * (after each sampling round), never a Flink thread: it scans the history.
      */
     public synchronized void keepWithinBudget() {
         try {

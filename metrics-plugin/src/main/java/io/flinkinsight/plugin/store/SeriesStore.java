@@ -25,8 +25,9 @@ import java.util.function.Predicate;
 /**
  * Bounded history of sampled metric values: one Gorilla-compressed {@link Series} per {@link SeriesKey}, kept for
  * the retention, at most {@code maxSeries} series (when full, those written longest ago make room for new
- * ones). Writes come from the plugin's sampler (and the hub), reads
- * from HTTP threads; both are safe concurrently. Nothing here blocks for longer than one series' decode.
+ * ones; the stores' budget removes finished jobs' series and those no longer written). Writes come from the
+ * plugin's sampler (and the hub), reads from HTTP threads; both are safe concurrently. Nothing here blocks for
+ * longer than one series' decode.
  */
 public final class SeriesStore {
 
@@ -53,7 +54,7 @@ public final class SeriesStore {
     /** The full store warns at most once per this interval. */
     private static final long LIMIT_WARN_INTERVAL_MILLIS = 10 * 60_000;
     private final AtomicLong limitWarnedAtMillis = new AtomicLong(Long.MIN_VALUE / 2);
-    private final LongAdder evictedForLimit = new LongAdder();
+    private final LongAdder evictedSeries = new LongAdder();
     private final LongAdder droppedForLimit = new LongAdder();
     private final LongAdder droppedOutOfOrder = new LongAdder();
     private final LongAdder expiredSeries = new LongAdder();
@@ -138,7 +139,7 @@ public final class SeriesStore {
             if (series.remove(e.getKey(), e.getValue())) {
                 e.getValue().remove();
                 seriesCount.decrementAndGet();
-                evictedForLimit.increment();
+                evictedSeries.increment();
                 evicted++;
             }
         }
@@ -147,7 +148,7 @@ public final class SeriesStore {
         if (now - last >= LIMIT_WARN_INTERVAL_MILLIS && limitWarnedAtMillis.compareAndSet(last, now)) {
             LOG.warn("Flink Insight keeps at most {} series: {} written longest ago made room for new ones (such"
                             + " as {}); {} evicted and {} samples dropped so far. Raise the history.max-series option"
-                            + " or filter metrics.", maxSeries, evicted, key.name(), evictedForLimit.sum(),
+                            + " or filter metrics.", maxSeries, evicted, key.name(), evictedSeries.sum(),
                     droppedForLimit.sum());
         }
         return evicted;
@@ -269,7 +270,7 @@ public final class SeriesStore {
 
     /** Series removed, written longest ago, to make room for new ones under {@code maxSeries} or the stores' budget. */
     public long evictedSeries() {
-        return evictedForLimit.sum();
+        return evictedSeries.sum();
     }
 
     /** The keys of the series of each of {@code jobIds} (by their {@code job_id} label), in one pass. */
@@ -293,7 +294,7 @@ public final class SeriesStore {
                 freed += s.estimatedBytes();
                 s.remove();
                 seriesCount.decrementAndGet();
-                evictedForLimit.increment();
+                evictedSeries.increment();
             }
         }
         return freed;
