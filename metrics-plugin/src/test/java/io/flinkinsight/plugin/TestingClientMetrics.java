@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin;
 
+import io.flinkinsight.plugin.index.ClientContract;
 import io.flinkinsight.plugin.index.TestingGroups;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Histogram;
@@ -28,59 +29,72 @@ public final class TestingClientMetrics {
 
     /** What {@code /api/v1/client} answers for one process with these figures. */
     public static final String EXPECTED_JSON = "{\"available\":true,\"hint\":null,"
-            + "\"pool\":{\"requests\":10.0,\"hits\":9.0,\"misses\":1.0,\"hitRate\":0.9,\"size\":3.0,"
-            + "\"evictions\":2.0},"
-            + "\"channels\":{\"opened\":2.0,\"reused\":38.0,\"reuseRatio\":0.95,\"inFlight\":1.0,"
+            + "\"pool\":{\"requests\":10.0,\"hits\":9.0,\"misses\":1.0,\"evictions\":2.0,\"hitRate\":0.9,"
+            + "\"size\":3.0},"
+            + "\"channels\":{\"requests\":40.0,\"opened\":2.0,\"reused\":38.0,\"reuseRatio\":0.95,\"inFlight\":1.0,"
             + "\"requestLatencyMs\":{\"p50\":3.0,\"p99\":40.0},\"queryRequests\":44.0,\"requestsPerQuery\":5.0,"
             + "\"requestsPerQueryQuantiles\":{\"p50\":5.0,\"p99\":9.0}},"
             + "\"collect\":{\"requests\":30.0,\"retries\":12.0,\"retriesPerQuery\":1.0,"
             + "\"retriesPerQueryQuantiles\":{\"p50\":1.0,\"p99\":5.0}},"
-            + "\"queries\":{\"submitted\":8.0,\"succeeded\":7.0,\"failed\":1.0,\"waiting\":2.0,"
-            + "\"e2eLatencyMs\":{\"p50\":120.0,\"p99\":4000.0},\"admissionWaitMs\":{\"p50\":1.0,\"p99\":70.0},"
-            + "\"breakdownMs\":{\"submit\":15.0,\"jobStartWait\":25.0,\"clusterRun\":60.0,\"resultFetch\":8.0},"
-            + "\"breakdownP99Ms\":{\"submit\":30.0,\"jobStartWait\":900.0,\"clusterRun\":2500.0,"
-            + "\"resultFetch\":500.0}}}";
+            + "\"queries\":{\"submitted\":8.0,\"succeeded\":7.0,\"failed\":1.0,"
+            + "\"e2eLatencyMs\":{\"p50\":120.0,\"p99\":4000.0},\"submitMs\":{\"p50\":15.0,\"p99\":30.0},"
+            + "\"admissionWaitMs\":{\"p50\":1.0,\"p99\":70.0},\"waiting\":2.0,"
+            + "\"jobStartWaitMs\":{\"p50\":25.0,\"p99\":900.0},\"clusterRunMs\":{\"p50\":60.0,\"p99\":2500.0},"
+            + "\"resultFetchMs\":{\"p50\":8.0,\"p99\":500.0}}}";
+
+    /**
+     * The value of each figure of the {@link ClientContract}: a counter's count (times the scale), a gauge's value,
+     * a histogram's values. A figure added to the contract fails {@link #register} until it has one here.
+     */
+    private static final Map<String, Object> VALUES = Map.ofEntries(
+            Map.entry("pool.requests", 10L),
+            Map.entry("pool.hits", 9L),
+            Map.entry("pool.misses", 1L),
+            Map.entry("pool.evictions", 2L),
+            Map.entry("pool.hitRate", 0.9),
+            Map.entry("pool.size", 3),
+            Map.entry("channels.requests", 40L),
+            Map.entry("channels.opened", 2L),
+            Map.entry("channels.reused", 38L),
+            Map.entry("channels.reuseRatio", 0.95),
+            Map.entry("channels.inFlight", 1),
+            Map.entry("channels.requestLatencyMs", new long[] {2, 3, 40}),
+            Map.entry("channels.queryRequests", 44L),
+            Map.entry("channels.requestsPerQuery", new long[] {4, 5, 9}),
+            Map.entry("collect.requests", 30L),
+            Map.entry("collect.retries", 12L),
+            Map.entry("collect.retriesPerQuery", new long[] {0, 1, 5}),
+            Map.entry("queries.submitted", 8L),
+            Map.entry("queries.succeeded", 7L),
+            Map.entry("queries.failed", 1L),
+            Map.entry("queries.e2eLatencyMs", new long[] {80, 120, 4000}),
+            Map.entry("queries.waiting", 2),
+            Map.entry("queries.submitMs", new long[] {10, 15, 30}),
+            Map.entry("queries.admissionWaitMs", new long[] {0, 1, 70}),
+            Map.entry("queries.jobStartWaitMs", new long[] {20, 25, 900}),
+            Map.entry("queries.clusterRunMs", new long[] {40, 60, 2500}),
+            Map.entry("queries.resultFetchMs", new long[] {5, 8, 500}));
 
     private TestingClientMetrics() {}
 
     /** Registers every figure of the contract for a client on {@code host}, scaled: counters times {@code scale}. */
     public static void register(Registrar r, String host, long scale) {
         Map<String, String> vars = Map.of("<host>", host);
-        MetricGroup pool = TestingGroups.group("insight_client.pool", vars);
-        MetricGroup channels = TestingGroups.group("insight_client.channels", vars);
-        MetricGroup collect = TestingGroups.group("insight_client.collect", vars);
-        MetricGroup queries = TestingGroups.group("insight_client.queries", vars);
-
-        r.add(counter(10 * scale), "requests", pool);
-        r.add(counter(9 * scale), "hits", pool);
-        r.add(counter(scale), "misses", pool);
-        r.add(counter(2 * scale), "evictions", pool);
-        r.add((Gauge<Double>) () -> 0.9, "hitRate", pool);
-        r.add((Gauge<Integer>) () -> 3, "size", pool);
-
-        r.add(counter(40 * scale), "requests", channels);
-        r.add(counter(2 * scale), "opened", channels);
-        r.add(counter(38 * scale), "reused", channels);
-        r.add((Gauge<Double>) () -> 0.95, "reuseRatio", channels);
-        r.add((Gauge<Integer>) () -> 1, "inFlight", channels);
-        r.add(histogram(2, 3, 40), "requestLatencyMs", channels);
-        r.add(counter(44 * scale), "queryRequests", channels);
-        r.add(histogram(4, 5, 9), "requestsPerQuery", channels);
-
-        r.add(counter(30 * scale), "requests", collect);
-        r.add(counter(12 * scale), "retries", collect);
-        r.add(histogram(0, 1, 5), "retriesPerQuery", collect);
-
-        r.add(counter(8 * scale), "submitted", queries);
-        r.add(counter(7 * scale), "succeeded", queries);
-        r.add(counter(scale), "failed", queries);
-        r.add(histogram(80, 120, 4000), "e2eLatencyMs", queries);
-        r.add((Gauge<Integer>) () -> 2, "waiting", queries);
-        r.add(histogram(10, 15, 30), "submitMs", queries);
-        r.add(histogram(0, 1, 70), "admissionWaitMs", queries);
-        r.add(histogram(20, 25, 900), "jobStartWaitMs", queries);
-        r.add(histogram(40, 60, 2500), "clusterRunMs", queries);
-        r.add(histogram(5, 8, 500), "resultFetchMs", queries);
+        ClientContract contract = ClientContract.get();
+        for (ClientContract.Figure f : contract.figures()) {
+            String id = f.group() + "." + f.name();
+            Object value = VALUES.get(id);
+            if (value == null) {
+                throw new IllegalStateException("TestingClientMetrics has no value for the contract's figure " + id);
+            }
+            MetricGroup group = TestingGroups.group(contract.scope() + "." + f.group(), vars);
+            Metric metric = switch (f.kind()) {
+                case COUNTER -> counter((Long) value * scale);
+                case GAUGE -> (Gauge<Number>) () -> (Number) value;
+                case HISTOGRAM -> histogram((long[]) value);
+            };
+            r.add(metric, f.name(), group);
+        }
     }
 
     private static SimpleCounter counter(long count) {

@@ -2,16 +2,23 @@ package io.flinkinsight.client.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Set;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.metrics.Metric;
 import org.junit.jupiter.api.Test;
 
 class ClientMetricRegistryTest {
 
     @Test
-    void configuredReporterSeesEveryFigureUnderInsightClientWithHostVariable() {
+    void configuredReporterSeesEveryFigureUnderInsightClientWithHostVariable() throws IOException {
         Configuration conf = new Configuration();
         conf.setString("metrics.reporter.capture.factory.class", CapturingReporterFactory.class.getName());
         CapturingReporterFactory.METRICS.clear();
@@ -22,20 +29,12 @@ class ClientMetricRegistryTest {
             registry.metrics().poolRequests.inc();
             registry.metrics().poolRequests.inc();
 
-            assertThat(CapturingReporterFactory.METRICS.keySet()).containsExactlyInAnyOrderElementsOf(Set.of(
-                    "insight_client_pool_requests", "insight_client_pool_hits", "insight_client_pool_misses",
-                    "insight_client_pool_evictions", "insight_client_pool_hitRate", "insight_client_pool_size",
-                    "insight_client_channels_requests", "insight_client_channels_opened",
-                    "insight_client_channels_reused", "insight_client_channels_reuseRatio",
-                    "insight_client_channels_inFlight", "insight_client_channels_requestLatencyMs",
-                    "insight_client_channels_queryRequests", "insight_client_channels_requestsPerQuery",
-                    "insight_client_collect_requests", "insight_client_collect_retries",
-                    "insight_client_collect_retriesPerQuery",
-                    "insight_client_queries_submitted", "insight_client_queries_succeeded",
-                    "insight_client_queries_failed", "insight_client_queries_waiting",
-                    "insight_client_queries_e2eLatencyMs", "insight_client_queries_submitMs",
-                    "insight_client_queries_admissionWaitMs", "insight_client_queries_jobStartWaitMs",
-                    "insight_client_queries_clusterRunMs", "insight_client_queries_resultFetchMs"));
+            // exactly the figures of client-figures.json, the contract the plugin and the panel read
+            Map<String, Class<? extends Metric>> declared = declaredFigures();
+            assertThat(CapturingReporterFactory.METRICS.keySet())
+                    .containsExactlyInAnyOrderElementsOf(declared.keySet());
+            declared.forEach((name, kind) -> assertThat(CapturingReporterFactory.METRICS.get(name))
+                    .as("the kind of %s", name).isInstanceOf(kind));
             assertThat(((Counter) CapturingReporterFactory.METRICS.get("insight_client_pool_hits")).getCount())
                     .isEqualTo(1);
             assertThat(((Gauge<?>) CapturingReporterFactory.METRICS.get("insight_client_pool_hitRate")).getValue())
@@ -82,5 +81,26 @@ class ClientMetricRegistryTest {
 
         assertThat(metrics.poolHitRate()).isZero();
         assertThat(metrics.channelReuseRatio()).isZero();
+    }
+
+    /** The figures of the contract, as a reporter names them from the logical scope, and their kind. */
+    private static Map<String, Class<? extends Metric>> declaredFigures() throws IOException {
+        JsonNode contract;
+        try (InputStream in = ClientMetrics.class.getResourceAsStream("client-figures.json")) {
+            contract = new ObjectMapper().readTree(in);
+        }
+        Map<String, Class<? extends Metric>> out = new HashMap<>();
+        for (JsonNode f : contract.path("figures")) {
+            Class<? extends Metric> kind = switch (f.path("kind").asText()) {
+                case "counter" -> Counter.class;
+                case "gauge" -> Gauge.class;
+                case "histogram" -> Histogram.class;
+                default -> throw new AssertionError("unknown kind in " + f);
+            };
+            out.put(InsightClientMetricGroup.GROUP_NAME + "_" + f.path("group").asText() + "_" + f.path("name").asText(),
+                    kind);
+        }
+        assertThat(contract.path("scope").asText()).isEqualTo(InsightClientMetricGroup.GROUP_NAME);
+        return out;
     }
 }

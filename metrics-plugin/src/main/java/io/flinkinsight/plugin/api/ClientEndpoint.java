@@ -1,8 +1,14 @@
 package io.flinkinsight.plugin.api;
 
 import io.flinkinsight.plugin.ProcessRole;
+import io.flinkinsight.plugin.http.BadRequestException;
 import io.flinkinsight.plugin.http.JsonEndpoint;
 import io.flinkinsight.plugin.http.QueryParameters;
+import io.flinkinsight.plugin.index.ClientContract;
+import io.flinkinsight.plugin.index.ClientContract.Figure;
+import io.flinkinsight.plugin.index.ClientContract.Kind;
+import io.flinkinsight.plugin.index.ClientContract.Ratio;
+import io.flinkinsight.plugin.index.RegisteredMetric;
 import io.flinkinsight.plugin.store.SeriesKey;
 import io.flinkinsight.plugin.store.SeriesStore;
 
@@ -11,22 +17,28 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.TreeMap;
+import java.util.function.BinaryOperator;
 
 /**
- * {@code GET /api/v1/client}: the interactive client's figures (pool, channels, collect retries, query latency), read
- * from the newest samples of series whose name contains {@value #PREFIX} followed by a figure name: the client
- * registers group {@code insight_client} with groups {@code pool}, {@code channels}, {@code collect} and {@code
- * queries}, so a figure is e.g. {@code pool_hits} of {@code flink_insight_client_pool_hits}. Figure names match
- * whatever their case and underscores, and with or without a {@code _total} suffix.
+ * {@code GET /api/v1/client[?from=&to=&step=]}: the interactive client's figures, one section per group of the
+ * {@link ClientContract} (pool, channels, collect, queries), read from the newest samples of exactly the contract's
+ * series ({@code flink_insight_client_<group>_<name>}); with {@code from}, also their history, so the panel's client
+ * view needs this one request.
  *
- * <p>Counters and gauges of several series (client processes, or hosts) are summed; ratios are computed from the
- * summed counters. Latency quantiles come from the {@code quantile} label ("0.5", "0.99") the history gives a
- * histogram, or from a {@code _p50}/{@code _p99} name suffix, and take the maximum over series. Samples older than
- * the freshness bound are left out, so a client process that went away stops counting; until one reports, every
- * figure is 0 or null.
+ * <p>Now: counters and gauges of several series (client processes, or hosts) are summed; a ratio of the contract is
+ * computed from its summed parts (null before its whole is above 0); a histogram gives {@code {p50, p99}} from the
+ * {@code quantile} label ("0.5", "0.99") the history gives it, the maximum over series, and a histogram with a ratio
+ * gives its median, else that ratio, under its name and its quantiles under {@code <name>Quantiles}. Samples older
+ * than the freshness bound are left out, so a client process that went away stops counting; until one reports,
+ * every figure is 0 or null.
+ *
+ * <p>History ({@code history}, same sections): per step-aligned bucket, gauges summed, ratios per interval (how much
+ * the summed part grew over how much the summed whole grew; null where the whole did not grow or a counter restarted)
+ * and histograms' p50 and p99, the maximum over series. Counters are left out (the ratios carry them). At most
+ * {@value #MAX_HISTORY_POINTS} points per series, so the answer stays within {@link #maxHistoryBytes()}.
  */
 public final class ClientEndpoint implements JsonEndpoint {
 
@@ -39,8 +51,15 @@ public final class ClientEndpoint implements JsonEndpoint {
     /** Freshness is at least this: a hub round can take a while when Flink's REST API is slow. */
     static final Duration MIN_FRESHNESS = Duration.ofMinutes(1);
 
-    private static final String P50 = "0.5";
-    private static final String P99 = "0.99";
+    /** Points per history series at most: a too fine step is coarsened. */
+    static final int MAX_HISTORY_POINTS = 400;
+
+    /** A history point as JSON at most: {@code [13-digit ms,<double>],} with a double's longest form. */
+    static final int MAX_POINT_BYTES = 40;
+
+    static final String QUANTILES_SUFFIX = "Quantiles";
+
+    private static final ClientContract CONTRACT = ClientContract.get();
 
     private final SeriesStore store;
     private final long freshnessMillis;
@@ -66,107 +85,127 @@ public final class ClientEndpoint implements JsonEndpoint {
         return threeRounds.compareTo(MIN_FRESHNESS) >= 0 ? threeRounds : MIN_FRESHNESS;
     }
 
+    /** The most bytes the points of a history answer take: every history series full. */
+    static long maxHistoryBytes() {
+        long series = 0;
+        for (Figure f : CONTRACT.figures()) {
+            boolean ratio = CONTRACT.ratio(f) != null;
+            series += switch (f.kind()) {
+                case COUNTER -> 0;
+                case GAUGE -> 1;
+                case HISTOGRAM -> ratio ? 3 : 2;
+            };
+        }
+        return series * MAX_HISTORY_POINTS * MAX_POINT_BYTES;
+    }
+
     @Override
-    public Map<String, Object> handle(QueryParameters query) {
+    public Map<String, Object> handle(QueryParameters query) throws BadRequestException {
         long now = store.clock().millis();
         long notBefore = freshnessMillis >= now ? Long.MIN_VALUE : now - freshnessMillis;
-        Figures f = new Figures(store, notBefore);
-        double hits = f.sum("pool_hits");
-        double misses = f.sum("pool_misses");
-        double opened = f.sum("channels_opened");
-        double reused = f.sum("channels_reused");
-        double retries = f.sum("collect_retries");
-        double submitted = f.sum("queries_submitted");
-
-        Map<String, Object> pool = new LinkedHashMap<>();
-        pool.put("requests", f.sum("pool_requests"));
-        pool.put("hits", hits);
-        pool.put("misses", misses);
-        pool.put("hitRate", ratio(hits, hits + misses));
-        pool.put("size", f.sum("pool_size"));
-        pool.put("evictions", f.sum("pool_evictions"));
-
-        Map<String, Object> channels = new LinkedHashMap<>();
-        channels.put("opened", opened);
-        channels.put("reused", reused);
-        channels.put("reuseRatio", ratio(reused, opened + reused));
-        channels.put("inFlight", f.sum("channels_inFlight"));
-        channels.put("requestLatencyMs", f.quantiles("channels_requestLatencyMs"));
-        // REST requests to the JobManager per ended query: the histogram's median, else the counters' quotient
-        double queryRequests = f.sum("channels_queryRequests");
-        Map<String, Object> requestsPerQuery = f.quantiles("channels_requestsPerQuery");
-        Object medianRequests = requestsPerQuery.get("p50");
-        channels.put("queryRequests", queryRequests);
-        channels.put("requestsPerQuery", medianRequests != null
-                ? medianRequests
-                : ratio(queryRequests, f.sum("queries_succeeded") + f.sum("queries_failed")));
-        channels.put("requestsPerQueryQuantiles", requestsPerQuery);
-
-        // The histogram's median is the client's own per-query count; the counters' quotient is the fallback
-        // (it also counts the polls of queries still running).
-        Map<String, Object> retriesPerQuery = f.quantiles("collect_retriesPerQuery");
-        Object medianRetries = retriesPerQuery.get("p50");
-        Map<String, Object> collect = new LinkedHashMap<>();
-        collect.put("requests", f.sum("collect_requests"));
-        collect.put("retries", retries);
-        collect.put("retriesPerQuery", medianRetries != null ? medianRetries : ratio(retries, submitted));
-        collect.put("retriesPerQueryQuantiles", retriesPerQuery);
-
-        Map<String, Object> queries = new LinkedHashMap<>();
-        queries.put("submitted", submitted);
-        queries.put("succeeded", f.sum("queries_succeeded"));
-        queries.put("failed", f.sum("queries_failed"));
-        queries.put("waiting", f.sum("queries_waiting"));
-        queries.put("e2eLatencyMs", f.quantiles("queries_e2eLatencyMs"));
-        queries.put("admissionWaitMs", f.quantiles("queries_admissionWaitMs"));
-        queries.put("breakdownMs", breakdown(f, P50, "p50"));
-        queries.put("breakdownP99Ms", breakdown(f, P99, "p99"));
+        Series series = new Series(store);
 
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("available", f.any);
-        out.put("hint", f.any ? null : HINT);
-        out.put("pool", pool);
-        out.put("channels", channels);
-        out.put("collect", collect);
-        out.put("queries", queries);
+        out.put("available", series.any);
+        out.put("hint", series.any ? null : HINT);
+        Map<String, Map<String, Object>> groups = sections();
+        for (Figure f : CONTRACT.figures()) {
+            putNow(groups.get(f.group()), f, series, notBefore);
+        }
+        out.putAll(groups);
+        if (query.get("from").isPresent()) {
+            long from = TimeParameters.instant(query, "from", now, store.retentionStartMillis());
+            long to = TimeParameters.instant(query, "to", now, now);
+            if (from > to) {
+                throw new BadRequestException("'from' must not be after 'to'");
+            }
+            // Always a step, so the buckets of several client processes line up and can be summed.
+            long requested = TimeParameters.duration(query, "step");
+            long step = SeriesEndpoint.effectiveStep(requested > 0 ? requested : store.resolutionMillis(), to - from,
+                    store.resolutionMillis(), MAX_HISTORY_POINTS);
+            History history = new History(series, from, to, step);
+            Map<String, Map<String, Object>> past = sections();
+            for (Figure f : CONTRACT.figures()) {
+                history.put(past.get(f.group()), f);
+            }
+            out.put("history", past);
+        }
         return out;
     }
 
-    /** The phases of a query's end-to-end latency at one quantile (see the interactive client's QueryRecord). */
-    private static Map<String, Object> breakdown(Figures f, String quantile, String suffix) {
-        Map<String, Object> phases = new LinkedHashMap<>();
-        phases.put("submit", f.quantile("queries_submitMs", quantile, suffix));
-        phases.put("jobStartWait", f.quantile("queries_jobStartWaitMs", quantile, suffix));
-        phases.put("clusterRun", f.quantile("queries_clusterRunMs", quantile, suffix));
-        phases.put("resultFetch", f.quantile("queries_resultFetchMs", quantile, suffix));
-        return phases;
+    private static Map<String, Map<String, Object>> sections() {
+        Map<String, Map<String, Object>> sections = new LinkedHashMap<>();
+        CONTRACT.groups().forEach(g -> sections.put(g, new LinkedHashMap<>()));
+        return sections;
     }
 
-    private static Object ratio(double part, double whole) {
+    private static void putNow(Map<String, Object> section, Figure f, Series series, long notBefore) {
+        Ratio ratio = CONTRACT.ratio(f);
+        Object ratioValue = ratio == null ? null
+                : quotient(series.sum(ratio.part(), notBefore), series.sum(ratio.whole(), notBefore));
+        switch (f.kind()) {
+            case COUNTER -> section.put(f.name(), series.sum(List.of(f), notBefore));
+            case GAUGE -> section.put(f.name(), ratio != null ? ratioValue : series.sum(List.of(f), notBefore));
+            case HISTOGRAM -> {
+                Map<String, Object> quantiles = new LinkedHashMap<>();
+                quantiles.put("p50", series.quantile(f, RegisteredMetric.HISTORY_P50, notBefore));
+                quantiles.put("p99", series.quantile(f, RegisteredMetric.HISTORY_P99, notBefore));
+                if (ratio == null) {
+                    section.put(f.name(), quantiles);
+                } else {
+                    // the client's own per-query histogram, else the counters' quotient (which also counts
+                    // queries still running)
+                    section.put(f.name(), quantiles.get("p50") != null ? quantiles.get("p50") : ratioValue);
+                    section.put(f.name() + QUANTILES_SUFFIX, quantiles);
+                }
+            }
+        }
+    }
+
+    private static Object quotient(double part, double whole) {
         return whole > 0 ? part / whole : null;
     }
 
-    /** The client series, grouped by their canonical figure name, and their fresh values. */
-    private static final class Figures {
+    /** The store's series of the contract's figures, by exact name. */
+    private static final class Series {
         private final SeriesStore store;
-        private final long notBefore;
-        private final Map<String, List<SeriesKey>> byFigure = new HashMap<>();
+        private final Map<String, List<SeriesKey>> byName = new HashMap<>();
         final boolean any;
 
-        Figures(SeriesStore store, long notBefore) {
+        Series(SeriesStore store) {
             this.store = store;
-            this.notBefore = notBefore;
-            List<SeriesKey> keys = store.keys(k -> k.name().contains(PREFIX));
+            List<SeriesKey> keys = store.keys(k -> CONTRACT.isFigure(k.name()));
             for (SeriesKey k : keys) {
-                byFigure.computeIfAbsent(canonical(figureOf(k.name())), x -> new ArrayList<>()).add(k);
+                byName.computeIfAbsent(k.name(), x -> new ArrayList<>()).add(k);
             }
             this.any = !keys.isEmpty();
         }
 
-        double sum(String figure) {
-            double total = 0;
-            for (SeriesKey k : byFigure.getOrDefault(canonical(figure), List.of())) {
+        /** The series of a counter or gauge (no quantile label). */
+        List<SeriesKey> values(Figure f) {
+            List<SeriesKey> out = new ArrayList<>();
+            for (SeriesKey k : byName.getOrDefault(f.seriesName(), List.of())) {
                 if (k.label("quantile") == null) {
+                    out.add(k);
+                }
+            }
+            return out;
+        }
+
+        List<SeriesKey> quantile(Figure f, String quantile) {
+            List<SeriesKey> out = new ArrayList<>();
+            for (SeriesKey k : byName.getOrDefault(f.seriesName(), List.of())) {
+                if (quantile.equals(k.label("quantile"))) {
+                    out.add(k);
+                }
+            }
+            return out;
+        }
+
+        double sum(List<Figure> figures, long notBefore) {
+            double total = 0;
+            for (Figure f : figures) {
+                for (SeriesKey k : values(f)) {
                     OptionalDouble v = store.latest(k, notBefore);
                     if (v.isPresent() && Double.isFinite(v.getAsDouble())) {
                         total += v.getAsDouble();
@@ -176,23 +215,9 @@ public final class ClientEndpoint implements JsonEndpoint {
             return total;
         }
 
-        Map<String, Object> quantiles(String figure) {
-            Map<String, Object> q = new LinkedHashMap<>();
-            q.put("p50", quantile(figure, P50, "p50"));
-            q.put("p99", quantile(figure, P99, "p99"));
-            return q;
-        }
-
-        Double quantile(String figure, String quantileLabel, String suffix) {
+        Double quantile(Figure f, String quantile, long notBefore) {
             Double max = null;
-            List<SeriesKey> candidates = new ArrayList<>();
-            for (SeriesKey k : byFigure.getOrDefault(canonical(figure), List.of())) {
-                if (quantileLabel.equals(k.label("quantile"))) {
-                    candidates.add(k);
-                }
-            }
-            candidates.addAll(byFigure.getOrDefault(canonical(figure + "_" + suffix), List.of()));
-            for (SeriesKey k : candidates) {
+            for (SeriesKey k : quantile(f, quantile)) {
                 OptionalDouble v = store.latest(k, notBefore);
                 if (v.isPresent() && Double.isFinite(v.getAsDouble())) {
                     max = max == null ? v.getAsDouble() : Math.max(max, v.getAsDouble());
@@ -202,14 +227,92 @@ public final class ClientEndpoint implements JsonEndpoint {
         }
     }
 
-    /** The figure a client series name carries, e.g. {@code pool_hits} of {@code flink_insight_client_pool_hits}. */
-    static String figureOf(String seriesName) {
-        String figure = seriesName.substring(seriesName.lastIndexOf(PREFIX) + PREFIX.length());
-        return figure.endsWith("_total") ? figure.substring(0, figure.length() - "_total".length()) : figure;
-    }
+    /** The history of the figures over one window, read bucket by bucket. */
+    private record History(Series series, long from, long to, long step) {
 
-    /** {@code channels_inFlight}, {@code channels_in_flight} and {@code channelsInflight} are one figure. */
-    static String canonical(String figure) {
-        return figure.replace("_", "").toLowerCase(Locale.ROOT);
+        void put(Map<String, Object> section, Figure f) {
+            Ratio ratio = CONTRACT.ratio(f);
+            switch (f.kind()) {
+                case COUNTER -> { } // charted through the ratios
+                case GAUGE -> section.put(f.name(), ratio != null ? perInterval(ratio) : points(combined(
+                        series.values(f), Double::sum)));
+                case HISTOGRAM -> {
+                    Map<String, Object> quantiles = new LinkedHashMap<>();
+                    quantiles.put("p50", points(combined(series.quantile(f, RegisteredMetric.HISTORY_P50), Math::max)));
+                    quantiles.put("p99", points(combined(series.quantile(f, RegisteredMetric.HISTORY_P99), Math::max)));
+                    if (ratio == null) {
+                        section.put(f.name(), quantiles);
+                    } else {
+                        section.put(f.name(), perInterval(ratio));
+                        section.put(f.name() + QUANTILES_SUFFIX, quantiles);
+                    }
+                }
+            }
+        }
+
+        /** Per bucket, the finite values of {@code keys} combined ({@code sum} or {@code max}). */
+        private TreeMap<Long, Double> combined(List<SeriesKey> keys, BinaryOperator<Double> combine) {
+            TreeMap<Long, Double> out = new TreeMap<>();
+            for (SeriesKey k : keys) {
+                SeriesEndpoint.readBuckets(series.store, k, from, to, step, (t, v) -> {
+                    if (Double.isFinite(v)) {
+                        out.merge(t, v, combine);
+                    }
+                });
+            }
+            return out;
+        }
+
+        /** Summed over the figures' series; a bucket counts only where every figure has a value. */
+        private TreeMap<Long, Double> summed(List<Figure> figures) {
+            TreeMap<Long, Double> total = null;
+            for (Figure f : figures) {
+                TreeMap<Long, Double> one = combined(series.values(f), Double::sum);
+                if (total == null) {
+                    total = one;
+                } else {
+                    total.keySet().retainAll(one.keySet());
+                    total.replaceAll((t, v) -> v + one.get(t));
+                }
+            }
+            return total == null ? new TreeMap<>() : total;
+        }
+
+        /**
+         * Δpart / Δwhole between consecutive buckets where both have a value; null where the whole did not grow or
+         * a counter restarted (a negative Δ), so a quiet minute shows a gap instead of a made-up 0 %.
+         */
+        private List<Object[]> perInterval(Ratio ratio) {
+            TreeMap<Long, Double> part = summed(ratio.part());
+            TreeMap<Long, Double> whole = summed(ratio.whole());
+            List<Object[]> out = new ArrayList<>();
+            Long previous = null;
+            for (Map.Entry<Long, Double> e : part.entrySet()) {
+                Double w = whole.get(e.getKey());
+                if (w == null) {
+                    continue;
+                }
+                if (previous != null) {
+                    double dp = e.getValue() - part.get(previous);
+                    double dw = w - whole.get(previous);
+                    out.add(new Object[] {e.getKey(), dp >= 0 && dw > 0 ? dp / dw : null});
+                }
+                previous = e.getKey();
+            }
+            return capped(out);
+        }
+
+        private static List<Object[]> points(TreeMap<Long, Double> values) {
+            List<Object[]> out = new ArrayList<>(values.size());
+            values.forEach((t, v) -> out.add(new Object[] {t, v}));
+            return capped(out);
+        }
+
+        /** The newest {@value #MAX_HISTORY_POINTS} points (buckets of a coarsened step never exceed it). */
+        private static List<Object[]> capped(List<Object[]> points) {
+            return points.size() <= MAX_HISTORY_POINTS
+                    ? points
+                    : new ArrayList<>(points.subList(points.size() - MAX_HISTORY_POINTS, points.size()));
+        }
     }
 }

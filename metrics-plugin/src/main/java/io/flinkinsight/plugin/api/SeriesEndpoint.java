@@ -5,6 +5,7 @@ import io.flinkinsight.plugin.http.JsonEndpoint;
 import io.flinkinsight.plugin.http.QueryParameters;
 import io.flinkinsight.plugin.store.SeriesKey;
 import io.flinkinsight.plugin.store.SeriesStore;
+import io.flinkinsight.plugin.store.series.SampleVisitor;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -50,15 +51,8 @@ public final class SeriesEndpoint implements JsonEndpoint {
         if (from > to) {
             throw new BadRequestException("'from' must not be after 'to'");
         }
-        long step = TimeParameters.duration(query, "step");
-        long span = to - from;
-        // At most MAX_POINTS_PER_SERIES buckets whatever the window: a too fine step is coarsened.
-        long minStep = span / (MAX_POINTS_PER_SERIES - 1) + 1;
-        if (step > 0) {
-            step = Math.max(step, minStep);
-        } else if (span / store.resolutionMillis() >= MAX_POINTS_PER_SERIES) {
-            step = minStep;
-        }
+        long step = effectiveStep(TimeParameters.duration(query, "step"), to - from, store.resolutionMillis(),
+                MAX_POINTS_PER_SERIES);
         int limit = (int) query.getLong("limit", MAX_SERIES, 1, MAX_SERIES);
         Map<String, String> labelFilter = labelFilter(query);
 
@@ -73,28 +67,45 @@ public final class SeriesEndpoint implements JsonEndpoint {
 
     private List<Object[]> points(SeriesKey key, long from, long to, long step) {
         List<Object[]> points = new ArrayList<>();
+        readBuckets(store, key, from, to, step, (t, v) -> {
+            if (points.size() < MAX_POINTS_PER_SERIES) {
+                points.add(point(t, v));
+            }
+        });
+        return points;
+    }
+
+    /**
+     * The step a window is read with: the requested one (0 for none), coarsened so the window has fewer than
+     * {@code maxPoints} buckets; without a request, none unless the store's resolution gives too many points.
+     */
+    static long effectiveStep(long requested, long span, long resolutionMillis, int maxPoints) {
+        long minStep = span / (maxPoints - 1) + 1;
+        if (requested > 0) {
+            return Math.max(requested, minStep);
+        }
+        return span / resolutionMillis >= maxPoints ? minStep : 0;
+    }
+
+    /** Visits the samples of {@code key} oldest first; with a step, each bucket's last one, stamped with its start. */
+    static void readBuckets(SeriesStore store, SeriesKey key, long from, long to, long step, SampleVisitor visitor) {
         if (step <= 0) {
-            store.read(key, from, to, (t, v) -> {
-                if (points.size() < MAX_POINTS_PER_SERIES) {
-                    points.add(point(t, v));
-                }
-            });
-            return points;
+            store.read(key, from, to, visitor);
+            return;
         }
         long[] bucket = {Long.MIN_VALUE};
         double[] last = {0};
         store.read(key, from, to, (t, v) -> {
             long b = Math.floorDiv(t, step) * step;
-            if (b != bucket[0] && bucket[0] != Long.MIN_VALUE && points.size() < MAX_POINTS_PER_SERIES) {
-                points.add(point(bucket[0], last[0]));
+            if (b != bucket[0] && bucket[0] != Long.MIN_VALUE) {
+                visitor.accept(bucket[0], last[0]);
             }
             bucket[0] = b;
             last[0] = v;
         });
-        if (bucket[0] != Long.MIN_VALUE && points.size() < MAX_POINTS_PER_SERIES) {
-            points.add(point(bucket[0], last[0]));
+        if (bucket[0] != Long.MIN_VALUE) {
+            visitor.accept(bucket[0], last[0]);
         }
-        return points;
     }
 
     static Object[] point(long t, double v) {

@@ -2,6 +2,7 @@ package io.flinkinsight.plugin.hub;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.flinkinsight.plugin.ProcessRole;
+import io.flinkinsight.plugin.index.ClientContract;
 import io.flinkinsight.plugin.index.RegisteredMetric;
 import io.flinkinsight.plugin.store.RateLimitedLog;
 import io.flinkinsight.plugin.store.SeriesKey;
@@ -34,8 +35,9 @@ import java.util.concurrent.TimeoutException;
  *       (at most {@value #MAX_PROBES_AT_ONCE} at a time), keeping the ports whose plugin has role {@code client};
  *       known ports are kept until one stops answering, and a range is rescanned every {@value #RESCAN_EVERY_POLLS}
  *       rounds for clients started since;</li>
- *   <li>every known client answers {@code /api/v1/metrics?contains=insight_client_}, and each value is recorded
- *       under its own name and labels plus {@code client="host:port"}; a histogram as the history keeps it
+ *   <li>every known client answers {@code /api/v1/metrics?contains=insight_client_}, and each figure of the
+ *       {@link ClientContract} is recorded under its own name and labels plus {@code client="host:port"}; a
+ *       histogram as the history keeps it
  *       ({@code quantile="0.5"}, {@code quantile="0.99"}, {@code _count}).</li>
  * </ol>
  * Bounded: short connect and request timeouts, waits of at most {@link #ROUND_TIMEOUT} each, at most
@@ -58,6 +60,7 @@ final class ClientGatherer {
     static final String METRICS_PATH =
             "/api/v1/metrics?contains=" + ProcessRole.CLIENT_FIGURE_PREFIX + "&limit=" + MAX_METRICS_PER_CLIENT;
 
+    private static final ClientContract CONTRACT = ClientContract.get();
     private static final Logger LOG = LoggerFactory.getLogger(ClientGatherer.class);
     private static final long WARN_INTERVAL_MILLIS = 60_000;
 
@@ -244,8 +247,8 @@ final class ClientGatherer {
                 break;
             }
             String name = metric.path("name").asText("");
-            if (!name.contains(ProcessRole.CLIENT_FIGURE_PREFIX)) {
-                continue; // a client plugin that ignores 'contains' answers everything
+            if (!CONTRACT.isFigure(name)) {
+                continue; // not a figure of the contract (a client plugin that ignores 'contains' answers everything)
             }
             List<String> labelNames = new ArrayList<>();
             List<String> labelValues = new ArrayList<>();

@@ -51,7 +51,7 @@ class ClientEndpointTest {
     }
 
     @Test
-    void withoutClientSeriesTheShapeIsThereWithZerosAndAHint() {
+    void withoutClientSeriesTheShapeIsThereWithZerosAndAHint() throws Exception {
         Map<String, Object> r = endpoint.handle(QueryParams.of());
 
         assertThat(r).containsKeys("available", "hint", "pool", "channels", "collect", "queries");
@@ -63,10 +63,10 @@ class ClientEndpointTest {
         assertThat(section(section(r, "queries"), "e2eLatencyMs"))
                 .containsEntry("p50", null)
                 .containsEntry("p99", null);
-        assertThat(section(section(r, "queries"), "breakdownMs"))
-                .containsOnlyKeys("submit", "jobStartWait", "clusterRun", "resultFetch");
-        assertThat(section(section(r, "queries"), "breakdownP99Ms"))
-                .containsOnlyKeys("submit", "jobStartWait", "clusterRun", "resultFetch");
+        for (String phase : List.of("submitMs", "jobStartWaitMs", "clusterRunMs", "resultFetchMs")) {
+            assertThat(section(section(r, "queries"), phase)).containsEntry("p50", null).containsEntry("p99", null);
+        }
+        assertThat(r).doesNotContainKey("history");
     }
 
     @Test
@@ -79,7 +79,7 @@ class ClientEndpointTest {
     }
 
     @Test
-    void severalClientProcessesAreSummedAndTheSlowerLatencyWins() {
+    void severalClientProcessesAreSummedAndTheSlowerLatencyWins() throws Exception {
         record("flink_insight_client_pool_hits", 9, "host", "gw", "client", "gw:9250");
         record("flink_insight_client_pool_misses", 1, "host", "gw", "client", "gw:9250");
         record("flink_insight_client_pool_hits", 11, "host", "gw", "client", "gw:9251");
@@ -100,22 +100,100 @@ class ClientEndpointTest {
     }
 
     @Test
-    void figureNamesMatchWhateverTheirCaseUnderscoresAndTotalSuffix() {
+    void onlyTheContractsExactNamesAreRead() throws Exception {
         record("flink_sql_gateway_insight_client_pool_hits_total", 3);
-        record("flink_sql_gateway_insight_client_channels_in_flight", 4);
-        record("flink_sql_gateway_insight_client_queries_jobstartwaitms_p50", 70);
-        record("flink_sql_gateway_insight_client_collect_retries_per_query", 2, "quantile", "0.5");
+        record("flink_insight_client_channels_in_flight", 4);
+        record("flink_insight_client_queries_jobstartwaitms_p50", 70);
+        record("flink_insight_client_collect_retries_per_query", 2, "quantile", "0.5");
+        record("flink_insight_client_queries_jobStartWaitMs", 80, "quantile", "0.5");
 
         Map<String, Object> r = endpoint.handle(QueryParams.of());
 
-        assertThat(section(r, "pool")).containsEntry("hits", 3.0);
-        assertThat(section(r, "channels")).containsEntry("inFlight", 4.0);
-        assertThat(section(section(r, "queries"), "breakdownMs")).containsEntry("jobStartWait", 70.0);
-        assertThat(section(r, "collect")).containsEntry("retriesPerQuery", 2.0);
+        assertThat(section(r, "pool")).containsEntry("hits", 0.0);
+        assertThat(section(r, "channels")).containsEntry("inFlight", 0.0);
+        assertThat(section(section(r, "queries"), "jobStartWaitMs")).containsEntry("p50", 80.0);
+        assertThat(section(r, "collect")).containsEntry("retriesPerQuery", null);
     }
 
     @Test
-    void retriesPerQueryFallsBackToTheCountersWithoutTheHistogram() {
+    void historyHasTheRatiosPerIntervalTheGaugesSummedAndTheQuantilesOfTheSlowerProcess() throws Exception {
+        long t0 = clock.millis();
+        double[][] hitsMisses = {{0, 0}, {4, 1}, {8, 2}};
+        for (int i = 0; i < 3; i++) {
+            long t = t0 + i * 10_000L;
+            store.record(key("flink_insight_client_pool_hits", "client", "a"), t, hitsMisses[i][0]);
+            store.record(key("flink_insight_client_pool_hits", "client", "b"), t, hitsMisses[i][0] + i);
+            store.record(key("flink_insight_client_pool_misses", "client", "a"), t, hitsMisses[i][1]);
+            store.record(key("flink_insight_client_pool_size", "client", "a"), t, 2);
+            store.record(key("flink_insight_client_pool_size", "client", "b"), t, 3);
+            store.record(key("flink_insight_client_queries_e2eLatencyMs", "client", "a", "quantile", "0.99"), t, 100);
+            store.record(key("flink_insight_client_queries_e2eLatencyMs", "client", "b", "quantile", "0.99"), t, 400);
+        }
+        clock.advance(20_000);
+
+        Map<String, Object> r = endpoint.handle(QueryParams.of("from", "-1m", "step", "10s"));
+
+        Map<String, Object> pool = section(section(r, "history"), "pool");
+        assertThat(pool).containsOnlyKeys("hitRate", "size");
+        // hits of both processes 0, 9, 18; misses 0, 1, 2: each interval 9 of 10 lookups hit
+        assertThat(points(pool.get("hitRate"))).containsExactly(List.of(t0 + 10_000, 0.9), List.of(t0 + 20_000, 0.9));
+        assertThat(points(pool.get("size"))).extracting(p -> p.get(1)).containsExactly(5.0, 5.0, 5.0);
+        Map<String, Object> e2e = section(section(section(r, "history"), "queries"), "e2eLatencyMs");
+        assertThat(points(e2e.get("p99"))).extracting(p -> p.get(1)).containsExactly(400.0, 400.0, 400.0);
+        assertThat(points(e2e.get("p50"))).isEmpty();
+        assertThat(section(section(r, "history"), "collect")).containsOnlyKeys("retriesPerQuery",
+                "retriesPerQueryQuantiles");
+    }
+
+    @Test
+    void historyStaysWithinItsBoundOfPointsAndBytes() throws Exception {
+        MetricIndex index = new MetricIndex(true);
+        TestingClientMetrics.register(index::add, "gateway-1", 1);
+        MetricSampler sampler = new MetricSampler(index, store::record, clock, 5000);
+        for (int i = 0; i < 2 * ClientEndpoint.MAX_HISTORY_POINTS; i++) {
+            clock.advance(5000);
+            sampler.sample(clock.millis());
+        }
+
+        Map<String, Object> r = endpoint.handle(QueryParams.of("from", "-2h", "step", "1ms"));
+
+        long bytes = Json.toBytes(r).length;
+        assertThat(bytes).isLessThanOrEqualTo(ClientEndpoint.maxHistoryBytes() + 4096);
+        int longest = 0;
+        for (Object section : section(r, "history").values()) {
+            for (Object series : ((Map<?, ?>) section).values()) {
+                List<Object> all = series instanceof Map<?, ?> q ? new ArrayList<>(q.values()) : List.of(series);
+                for (Object points : all) {
+                    assertThat((List<?>) points).hasSizeLessThanOrEqualTo(ClientEndpoint.MAX_HISTORY_POINTS);
+                    longest = Math.max(longest, ((List<?>) points).size());
+                }
+            }
+        }
+        assertThat(longest).as("the gauges have a point per coarsened step").isGreaterThan(100);
+    }
+
+    private static SeriesKey key(String name, String... labelPairs) {
+        List<String> names = new ArrayList<>();
+        List<String> values = new ArrayList<>();
+        for (int i = 0; i < labelPairs.length; i += 2) {
+            names.add(labelPairs[i]);
+            values.add(labelPairs[i + 1]);
+        }
+        return new SeriesKey(name, names, values);
+    }
+
+    /** History points as lists, {@code [t, value]}. */
+    private static List<List<Object>> points(Object points) {
+        List<List<Object>> out = new ArrayList<>();
+        for (Object p : (List<?>) points) {
+            Object[] a = (Object[]) p;
+            out.add(java.util.Arrays.asList(a[0], a[1]));
+        }
+        return out;
+    }
+
+    @Test
+    void retriesPerQueryFallsBackToTheCountersWithoutTheHistogram() throws Exception {
         record("flink_insight_client_collect_retries", 4);
         record("flink_insight_client_queries_submitted", 8);
 
@@ -126,7 +204,7 @@ class ClientEndpointTest {
     }
 
     @Test
-    void aClientWhoseSamplesAreStaleNoLongerCounts() {
+    void aClientWhoseSamplesAreStaleNoLongerCounts() throws Exception {
         record("flink_insight_client_pool_hits", 100, "client", "gone:9250");
         clock.advance(Duration.ofMinutes(2).toMillis());
         record("flink_insight_client_pool_hits", 7, "client", "alive:9250");

@@ -85,6 +85,6 @@ class EndpointJsonShapeTest {
         JsonNode client = render(stores, "/api/v1/client");
         assertThat(client.get("available").asBoolean()).isFalse();
         assertThat(client.at("/pool/hitRate").isNull()).isTrue();
-        assertThat(client.at("/queries/breakdownMs").has("resultFetch")).isTrue();
+        assertThat(client.at("/queries/resultFetchMs").has("p50")).isTrue();
     }
 }
