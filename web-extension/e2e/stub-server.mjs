@@ -88,6 +88,28 @@ function seriesAnswer(query) {
   return [200, { metric, from, to, step, matched: matching.length, truncated: matching.length > limit, series: out }];
 }
 
+/** /api/v1/client as the hub answers it: the figures, and with 'from' their history within the window. */
+function clientAnswer(query) {
+  const { recordedAt, body } = fixtures.client;
+  const { history, ...figures } = body;
+  if (clientUnavailable) {
+    return [200, { ...figures, available: false,
+      hint: 'install the interactive-client jar in the SQL Gateway\'s lib/ and set execution.target: remote-interactive' }];
+  }
+  if (!query.get('from')) {
+    return [200, figures];
+  }
+  const now = Date.now();
+  const from = instant(query.get('from'), now, now - 3_600_000);
+  const to = instant(query.get('to'), now, now);
+  const delta = now - recordedAt;
+  // every array in the history is a series of [t, value] points
+  const cut = (v) => Array.isArray(v)
+    ? v.map(([t, x]) => [t + delta, x]).filter(([t]) => t >= from && t <= to)
+    : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, cut(x)]));
+  return [200, { ...figures, history: cut(history) }];
+}
+
 function api(path, query) {
   switch (path) {
     case '/api/v1/overview':
@@ -104,10 +126,7 @@ function api(path, query) {
       return [200, { jobs: job && !jobs.length ? [{ jobId: job, jobName: null, checkpoints: [] }] : jobs }];
     }
     case '/api/v1/client':
-      return clientUnavailable
-        ? [200, { ...current('client'), available: false,
-          hint: 'install the interactive-client jar in the SQL Gateway\'s lib/ and set execution.target: remote-interactive' }]
-        : [200, current('client')];
+      return clientAnswer(query);
     case '/api/v1/series':
       return seriesAnswer(query);
     case '/api/v1/series/names': {

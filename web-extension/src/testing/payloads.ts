@@ -2,6 +2,7 @@ import { CheckpointRecord, PhaseFigures } from '../app/api/checkpoints/checkpoin
 import { ClientFigures } from '../app/api/client/client.model';
 import { JobRecord } from '../app/api/jobs/jobs.model';
 import { Capability, Overview } from '../app/api/overview/overview.model';
+import { ChartPoint } from '../app/api/series/series-math';
 import { Series, SeriesResponse } from '../app/api/series/series.model';
 
 /** A job name that would run script if it were ever rendered as HTML. */
@@ -67,23 +68,49 @@ export function checkpointRecord(partial: Partial<CheckpointRecord> = {}): Check
 }
 
 export function clientFigures(available: boolean): ClientFigures {
+  const q = (p50: number, p99: number) => ({ p50: available ? p50 : null, p99: available ? p99 : null });
   return {
     available,
     hint: available ? null : 'install the interactive-client jar in the SQL Gateway\'s lib/ and set execution.target: remote-interactive',
-    pool: { requests: 100, hits: 90, misses: 10, hitRate: available ? 0.9 : null, size: 2, evictions: 0 },
+    pool: { requests: 100, hits: 90, misses: 10, evictions: 0, hitRate: available ? 0.9 : null, size: 2 },
     channels: {
-      opened: 5, reused: 95, reuseRatio: available ? 0.95 : null, inFlight: 1, requestLatencyMs: { p50: 1, p99: 3 },
-      queryRequests: 540, requestsPerQuery: available ? 5 : null, requestsPerQueryQuantiles: { p50: 5, p99: 11 },
+      requests: 600, opened: 5, reused: 95, reuseRatio: available ? 0.95 : null, inFlight: 1, requestLatencyMs: q(1, 3),
+      queryRequests: 540, requestsPerQuery: available ? 5 : null, requestsPerQueryQuantiles: q(5, 11),
     },
-    collect: { requests: 300, retries: 50, retriesPerQuery: available ? 0.5 : null },
+    collect: { requests: 300, retries: 50, retriesPerQuery: available ? 0.5 : null, retriesPerQueryQuantiles: q(0, 2) },
     queries: {
       submitted: 100,
       succeeded: 99,
       failed: 1,
+      e2eLatencyMs: q(260, 540),
+      submitMs: q(40, 90),
+      admissionWaitMs: q(12, 480),
       waiting: 3,
-      e2eLatencyMs: { p50: available ? 260 : null, p99: available ? 540 : null },
-      admissionWaitMs: { p50: available ? 12 : null, p99: available ? 480 : null },
-      breakdownMs: { submit: available ? 40 : null, clusterRun: available ? 190 : null, resultFetch: available ? 25 : null },
+      jobStartWaitMs: q(5, 30),
+      clusterRunMs: q(190, 400),
+      resultFetchMs: q(25, 60),
+    },
+  };
+}
+
+/** {@link clientFigures} with a history of two points a series, one step apart, ending at {@link to}. */
+export function clientFiguresWithHistory(to = Date.now()): ClientFigures {
+  const t = [to - 6000, to - 3000];
+  const pts = (a: number, b: number): ChartPoint[] => [[t[0], a], [t[1], b]];
+  const q = (p50: number, p99: number) => ({ p50: pts(p50, p50), p99: pts(p99, p99) });
+  return {
+    ...clientFigures(true),
+    history: {
+      pool: { hitRate: pts(0.8, 0.9), size: pts(2, 2) },
+      channels: {
+        reuseRatio: pts(0.9, 0.95), inFlight: pts(0, 1), requestLatencyMs: q(1, 3),
+        requestsPerQuery: pts(5, 5), requestsPerQueryQuantiles: q(5, 11),
+      },
+      collect: { retriesPerQuery: pts(0.5, 1), retriesPerQueryQuantiles: q(0, 2) },
+      queries: {
+        e2eLatencyMs: q(260, 540), submitMs: q(40, 90), admissionWaitMs: q(12, 480), waiting: pts(0, 3),
+        jobStartWaitMs: q(5, 30), clusterRunMs: q(190, 400), resultFetchMs: q(25, 60),
+      },
     },
   };
 }

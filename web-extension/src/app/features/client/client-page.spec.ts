@@ -1,7 +1,9 @@
 import { TestBed } from '@angular/core/testing';
+import { HttpTestingController } from '@angular/common/http/testing';
 import { RouterTestingHarness } from '@angular/router/testing';
 
-import { clientFigures } from '../../../testing/payloads';
+import { RefreshClock } from '../../core/refresh-clock';
+import { clientFigures, clientFiguresWithHistory } from '../../../testing/payloads';
 import { answer, failNetwork, panelTestProviders, settle } from '../../../testing/testing-providers';
 import { ClientPage } from './client-page';
 
@@ -21,16 +23,19 @@ describe('ClientPage', () => {
     const empty = harness.routeNativeElement?.querySelector('fi-state.fi-state-empty');
     expect(empty?.textContent).toContain('No client figures yet');
     expect(empty?.textContent).toContain('execution.target: remote-interactive');
-    // No history is asked for while there is no client.
+    // Nothing else is asked for while there is no client.
     expect(answer('api/v1/series/names', {}).length).toBe(0);
+    expect(answer('api/v1/series', {}).length).toBe(0);
   });
 
-  it('shows pool, channel and retry figures and their history', async () => {
+  it('shows pool, channel and retry figures and their history from one request', async () => {
     const harness = await open();
-    answer('api/v1/client', clientFigures(true));
+    const requests = answer('api/v1/client', clientFiguresWithHistory());
+    expect(requests.length).toBe(1);
+    expect(requests[0].request.params.get('from')).toBe('-15m');
+    expect(requests[0].request.params.get('step')).toBeTruthy();
     await settle();
-    expect(answer('api/v1/series/names', { prefix: '', truncated: false, names: [] }).length).toBe(1);
-    await settle();
+    TestBed.inject(HttpTestingController).verify();
     const text = harness.routeNativeElement?.textContent ?? '';
     expect(text).toContain('90 %');
     expect(text).toContain('95 %');
@@ -42,18 +47,30 @@ describe('ClientPage', () => {
     expect(text).toContain('REST requests per query');
     expect(text).toContain('to the JobManager · p99 11');
     expect(harness.routeNativeElement?.querySelectorAll('fi-time-chart').length).toBe(5);
+    expect(text).not.toContain('No data in this time range yet.');
   });
 
-  it('keeps the history charts beside the error when the history cannot be read', async () => {
+  it('keeps the figures and charts beside the error when a refresh fails', async () => {
     const harness = await open();
-    answer('api/v1/client', clientFigures(true));
+    answer('api/v1/client', clientFiguresWithHistory());
     await settle();
-    expect(failNetwork('api/v1/series/names')).toBe(1);
+    TestBed.inject(RefreshClock).refreshNow();
+    await settle();
+    expect(failNetwork('api/v1/client')).toBe(1);
     await settle();
     const page = harness.routeNativeElement as HTMLElement;
     expect(page.querySelector('fi-state.fi-state-error')?.textContent).toContain('Hub unreachable');
     expect(page.querySelectorAll('fi-time-chart').length).toBe(5);
-    expect(page.textContent).toContain('No data in this time range yet.');
+    expect(page.textContent).toContain('90 %');
+  });
+
+  it('shows the error and nothing more when the first request fails', async () => {
+    const harness = await open();
+    expect(failNetwork('api/v1/client')).toBe(1);
+    await settle();
+    const page = harness.routeNativeElement as HTMLElement;
+    expect(page.querySelector('fi-state.fi-state-error')?.textContent).toContain('Hub unreachable');
+    expect(page.querySelectorAll('fi-time-chart').length).toBe(0);
     expect(page.textContent).not.toContain('Not available');
   });
 });

@@ -27,55 +27,52 @@ export class ClientPage {
   private readonly view = inject(ViewState);
   private readonly clientApi = inject(ClientService);
 
-  protected readonly figures = liveQuery(() => this.clientApi.figures());
-  protected readonly history = liveQuery(() =>
-    this.figures.value()?.available ? this.clientApi.history(this.view.window()) : undefined,
-  );
+  /** The figures and their history over the selected range: one request per refresh. */
+  protected readonly figures = liveQuery(() => this.clientApi.withHistory(this.view.window()));
 
-  protected readonly error = computed(() => this.figures.error() ?? this.history.error());
-  protected readonly available = computed(() => this.figures.value()?.available === true);
+  private readonly history = computed(() => this.figures.value()?.history);
 
   protected readonly bounds = computed(() => {
-    this.history.value();
+    this.figures.value();
     return this.view.window().bounds(Date.now());
   });
 
   protected readonly breakdown = computed(() => queryBreakdown(this.figures.value()));
 
   protected readonly ratioSeries = computed<ChartSeries[]>(() => {
-    const h = this.history.value();
+    const h = this.history();
     return [
-      { id: 'hit', name: 'client-pool hit rate', points: h?.hitRate ?? [] },
-      { id: 'reuse', name: 'channel reuse', points: h?.reuseRatio ?? [] },
+      { id: 'hit', name: 'client-pool hit rate', points: h?.pool.hitRate ?? [] },
+      { id: 'reuse', name: 'channel reuse', points: h?.channels.reuseRatio ?? [] },
     ];
   });
 
   protected readonly retrySeries = computed<ChartSeries[]>(() => [
-    { id: 'retries', name: 'collect retries per query', kind: 'bar', points: this.history.value()?.retriesPerQuery ?? [] },
+    { id: 'retries', name: 'collect retries per query', kind: 'bar', points: this.history()?.collect.retriesPerQuery ?? [] },
   ]);
 
   protected readonly latencySeries = computed<ChartSeries[]>(() => {
-    const h = this.history.value();
+    const e2e = this.history()?.queries.e2eLatencyMs;
     return [
-      { id: 'e2e-p50', name: 'end-to-end p50', points: h?.e2eP50 ?? [] },
-      { id: 'e2e-p99', name: 'end-to-end p99', points: h?.e2eP99 ?? [] },
+      { id: 'e2e-p50', name: 'end-to-end p50', points: e2e?.p50 ?? [] },
+      { id: 'e2e-p99', name: 'end-to-end p99', points: e2e?.p99 ?? [] },
     ];
   });
 
   protected readonly breakdownSeries = computed<ChartSeries[]>(() => {
-    const h = this.history.value();
+    const q = this.history()?.queries;
     return [
-      { id: 'submit', name: 'submit p50', stack: 'q', area: true, points: h?.submitP50 ?? [] },
-      { id: 'cluster', name: 'cluster run p50', stack: 'q', area: true, points: h?.clusterRunP50 ?? [] },
-      { id: 'fetch', name: 'result fetch p50', stack: 'q', area: true, points: h?.resultFetchP50 ?? [] },
+      { id: 'submit', name: 'submit p50', stack: 'q', area: true, points: q?.submitMs.p50 ?? [] },
+      { id: 'cluster', name: 'cluster run p50', stack: 'q', area: true, points: q?.clusterRunMs.p50 ?? [] },
+      { id: 'fetch', name: 'result fetch p50', stack: 'q', area: true, points: q?.resultFetchMs.p50 ?? [] },
     ];
   });
 
   protected readonly poolSeries = computed<ChartSeries[]>(() => {
-    const h = this.history.value();
+    const h = this.history();
     return [
-      { id: 'pool', name: 'pooled clients', points: h?.poolSize ?? [] },
-      { id: 'inflight', name: 'channels in flight', points: h?.channelsInFlight ?? [] },
+      { id: 'pool', name: 'pooled clients', points: h?.pool.size ?? [] },
+      { id: 'inflight', name: 'channels in flight', points: h?.channels.inFlight ?? [] },
     ];
   });
 }

@@ -24,7 +24,12 @@ describe('queryBreakdown', () => {
     const figures = clientFigures(true);
     const parts = queryBreakdown({
       ...figures,
-      queries: { ...figures.queries, breakdownMs: { submit: 40, clusterRun: null, resultFetch: 0 } },
+      queries: {
+        ...figures.queries,
+        submitMs: { p50: 40, p99: 90 },
+        clusterRunMs: { p50: null, p99: null },
+        resultFetchMs: { p50: 0, p99: 3 },
+      },
     });
     expect(parts.map((p) => p.ms)).toEqual([40, null, 0]);
   });

@@ -6,10 +6,10 @@ import { BreakdownPart } from './breakdown-bar';
  * (submit, cluster run, result fetch), in that order. A phase without a figure (or no figures at all) is unknown.
  */
 export function queryBreakdown(figures: ClientFigures | null | undefined): readonly BreakdownPart[] {
-  const b = figures?.queries.breakdownMs;
+  const q = figures?.queries;
   return [
-    { label: 'submit', ms: b?.submit ?? null },
-    { label: 'cluster run', ms: b?.clusterRun ?? null },
-    { label: 'result fetch', ms: b?.resultFetch ?? null },
+    { label: 'submit', ms: q?.submitMs.p50 ?? null },
+    { label: 'cluster run', ms: q?.clusterRunMs.p50 ?? null },
+    { label: 'result fetch', ms: q?.resultFetchMs.p50 ?? null },
   ];
 }
