@@ -146,6 +146,24 @@ class ClientEndpointTest {
     }
 
     @Test
+    void historyRatiosLeaveAGapWhereNothingHappenedOrACounterRestarted() throws Exception {
+        long t0 = clock.millis();
+        // lookups 0, 10, 10, 30 then a restart: 9 of 10, nothing (a gap, not 0 %), 10 of 20, a gap
+        double[] hits = {0, 9, 9, 19, 2};
+        double[] misses = {0, 1, 1, 11, 1};
+        for (int i = 0; i < hits.length; i++) {
+            store.record(key("flink_insight_client_pool_hits"), t0 + i * 10_000L, hits[i]);
+            store.record(key("flink_insight_client_pool_misses"), t0 + i * 10_000L, misses[i]);
+        }
+        clock.advance(40_000);
+
+        Map<String, Object> r = endpoint.handle(QueryParams.of("from", "-1m", "step", "10s"));
+
+        assertThat(points(section(section(r, "history"), "pool").get("hitRate")))
+                .extracting(p -> p.get(1)).containsExactly(0.9, null, 0.5, null);
+    }
+
+    @Test
     void historyStaysWithinItsBoundOfPointsAndBytes() throws Exception {
         MetricIndex index = new MetricIndex(true);
         TestingClientMetrics.register(index::add, "gateway-1", 1);
