@@ -4,7 +4,6 @@ import io.flinkinsight.plugin.TestingClientMetrics;
 import io.flinkinsight.plugin.http.Json;
 import io.flinkinsight.plugin.index.MetricIndex;
 import io.flinkinsight.plugin.runtime.MetricSampler;
-import io.flinkinsight.plugin.store.SeriesKey;
 import io.flinkinsight.plugin.store.SeriesStore;
 import io.flinkinsight.plugin.store.StoreSettings;
 import io.flinkinsight.plugin.store.TestingClock;
@@ -16,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static io.flinkinsight.plugin.store.TestingSeriesKeys.key;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ClientEndpointTest {
@@ -25,13 +25,7 @@ class ClientEndpointTest {
     private final ClientEndpoint endpoint = new ClientEndpoint(store, Duration.ofMinutes(1));
 
     private void record(String name, double value, String... labelPairs) {
-        List<String> names = new ArrayList<>();
-        List<String> values = new ArrayList<>();
-        for (int i = 0; i < labelPairs.length; i += 2) {
-            names.add(labelPairs[i]);
-            values.add(labelPairs[i + 1]);
-        }
-        store.record(new SeriesKey(name, names, values), clock.millis(), value);
+        store.record(key(name, labelPairs), clock.millis(), value);
     }
 
     /** Samples a client's real metric objects into the store, as the plugin's sampler does in a client process. */
@@ -188,16 +182,6 @@ class ClientEndpointTest {
             }
         }
         assertThat(longest).as("the gauges have a point per coarsened step").isGreaterThan(100);
-    }
-
-    private static SeriesKey key(String name, String... labelPairs) {
-        List<String> names = new ArrayList<>();
-        List<String> values = new ArrayList<>();
-        for (int i = 0; i < labelPairs.length; i += 2) {
-            names.add(labelPairs[i]);
-            values.add(labelPairs[i + 1]);
-        }
-        return new SeriesKey(name, names, values);
     }
 
     /** History points as lists, {@code [t, value]}. */

@@ -9,6 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static io.flinkinsight.plugin.store.TestingSeriesKeys.key;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class SeriesStoreTest {
@@ -17,16 +18,6 @@ class SeriesStoreTest {
     private static final long STEP = 5_000;
 
     private final TestingClock clock = new TestingClock(T0);
-
-    private static SeriesKey key(String name, String... labels) {
-        List<String> names = new ArrayList<>();
-        List<String> values = new ArrayList<>();
-        for (int i = 0; i < labels.length; i += 2) {
-            names.add(labels[i]);
-            values.add(labels[i + 1]);
-        }
-        return new SeriesKey(name, names, values);
-    }
 
     private static List<double[]> readAll(SeriesStore store, SeriesKey key) {
         List<double[]> out = new ArrayList<>();
