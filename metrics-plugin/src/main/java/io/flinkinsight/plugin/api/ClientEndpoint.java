@@ -6,7 +6,6 @@ import io.flinkinsight.plugin.http.JsonEndpoint;
 import io.flinkinsight.plugin.http.QueryParameters;
 import io.flinkinsight.plugin.index.ClientContract;
 import io.flinkinsight.plugin.index.ClientContract.Figure;
-import io.flinkinsight.plugin.index.ClientContract.Kind;
 import io.flinkinsight.plugin.index.ClientContract.Ratio;
 import io.flinkinsight.plugin.index.RegisteredMetric;
 import io.flinkinsight.plugin.store.SeriesKey;

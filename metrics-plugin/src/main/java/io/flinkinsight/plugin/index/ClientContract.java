@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The interactive client's figures as that module declares them, once, in {@code client-figures.json} (the build
@@ -51,9 +52,7 @@ public final class ClientContract {
         this.scope = scope;
         this.figures = List.copyOf(figures);
         this.ratios = Map.copyOf(ratios);
-        Set<String> names = new LinkedHashSet<>();
-        figures.forEach(f -> names.add(f.seriesName()));
-        this.seriesNames = Set.copyOf(names);
+        this.seriesNames = figures.stream().map(Figure::seriesName).collect(Collectors.toUnmodifiableSet());
     }
 
     /** The contract this jar was built with. */
