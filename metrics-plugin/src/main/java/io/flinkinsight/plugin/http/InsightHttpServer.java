@@ -60,7 +60,8 @@ public final class InsightHttpServer implements AutoCloseable {
             ClassLoader staticFiles) {
         this.settings = settings;
         this.router = new RequestRouter(scrape, endpoints, new StaticFiles(staticFiles),
-                new StaticFiles(staticFiles, StaticFiles.TAB_ROOT), forwarder, settings.maxConcurrentScrapes());
+                new StaticFiles(staticFiles, StaticFiles.TAB_ROOT), forwarder, settings.maxConcurrentScrapes(),
+                settings.maxAnswerBytes());
     }
 
     /** Binds and starts serving. Returns the bound address, or null when no port was free (logged). */

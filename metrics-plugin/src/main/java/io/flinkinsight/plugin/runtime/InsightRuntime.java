@@ -141,7 +141,8 @@ public final class InsightRuntime implements AutoCloseable {
         HttpServerSettings settings = new HttpServerSettings(
                 config.ports(), config.bindHost(), config.maxRequestHeaderBytes(), config.idleTimeout(),
                 config.maxConnections(), config.httpThreads(), config.maxConnectionsPerAddress(),
-                config.requestHeadTimeout(), config.access(), config.maxConcurrentScrapes());
+                config.requestHeadTimeout(), config.access(), config.maxConcurrentScrapes(),
+                config.maxAnswerBytes());
         InsightHttpServer s = new InsightHttpServer(
                 settings, (format, out) -> writer.write(index.families(), format, out), endpoints(),
                 new FlinkDashboardProxy(dashboard(), config.dashboardProxy()));
@@ -154,12 +155,12 @@ public final class InsightRuntime implements AutoCloseable {
     Map<String, JsonEndpoint> endpoints() {
         Map<String, JsonEndpoint> all = new LinkedHashMap<>();
         all.put("/api/v1/overview", query -> overview());
-        all.put("/api/v1/metrics", query -> MetricsJson.read(
+        all.put("/api/v1/metrics", JsonEndpoint.narrowedBy(query -> MetricsJson.read(
                 index.families(),
                 query.get("prefix").orElse(""),
                 query.get("contains").orElse(""),
                 (int) query.getLong("limit", 1000, 1, 100_000),
-                scrapeErrors));
+                scrapeErrors), "prefix", "contains", "limit (fewer metrics)"));
         all.put(SeriesEndpoint.PATH, new SeriesEndpoint(stores.series()));
         all.put(SeriesNamesEndpoint.PATH, new SeriesNamesEndpoint(stores.series()));
         all.put(CheckpointsEndpoint.PATH, new CheckpointsEndpoint(stores.checkpoints(), stores.jobs(), clock));
