@@ -163,7 +163,7 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
                             : HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error"))));
         } catch (RejectedExecutionException e) {
             ReferenceCountUtil.release(request);
-            finish(ctx, request, HttpReply.error(HttpResponseStatus.SERVICE_UNAVAILABLE,
+            finish(ctx, request, HttpReply.error(RefusalReason.BUSY, HttpResponseStatus.SERVICE_UNAVAILABLE,
                     "too many requests in progress", Map.of("Retry-After", "1")), false);
         }
     }
@@ -191,6 +191,9 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
 
     /** Writes {@code reply} for {@code request}, then closes or goes on with the next pipelined request. */
     private void finish(ChannelHandlerContext ctx, HttpRequest request, HttpReply reply, boolean close) {
+        if (reply.refusal() != null) {
+            router.refusals().count(reply.refusal());
+        }
         boolean keepAlive = !close && !closing && HttpUtil.isKeepAlive(request);
         boolean head = request.method().equals(HttpMethod.HEAD);
         StreamedBody stream = reply.stream();

@@ -116,6 +116,11 @@ public final class InsightHttpServer implements AutoCloseable {
         return router.scrapesRefused();
     }
 
+    /** Requests not served (and connections closed at once), by reason, since the server was made. */
+    public Map<RefusalReason, Long> refusals() {
+        return router.refusals().snapshot();
+    }
+
     /** The bound port, or -1 when not serving. */
     public int port() {
         Channel c = serverChannel;

@@ -50,6 +50,7 @@ final class RequestRouter {
     private final Semaphore scrapes;
     private final AnswerBudget answers;
     private final LongAdder scrapesRefused = new LongAdder();
+    private final RefusalReason.Counts refusals = new RefusalReason.Counts();
     /** Size of the last scrape, so the next one allocates its buffer once. */
     private volatile int lastScrapeBytes = 64 * 1024;
 
@@ -138,7 +139,7 @@ final class RequestRouter {
         }
         if (!admitted) {
             scrapesRefused.increment();
-            return HttpReply.error(HttpResponseStatus.SERVICE_UNAVAILABLE,
+            return HttpReply.error(RefusalReason.TOO_MANY_SCRAPES, HttpResponseStatus.SERVICE_UNAVAILABLE,
                     "too many scrapes at once (metrics.reporter.insight.http.max-concurrent-scrapes)",
                     Map.of("Retry-After", "1"));
         }
@@ -154,6 +155,11 @@ final class RequestRouter {
             logFailure("the scrape", t);
             return HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "the scrape failed");
         }
+    }
+
+    /** Requests not served, by reason; counted where the answer is written. */
+    RefusalReason.Counts refusals() {
+        return refusals;
     }
 
     /** Scrapes answered 503 because {@code maxConcurrentScrapes} were already under way. */
@@ -212,7 +218,7 @@ final class RequestRouter {
                         + ", or raise that option");
         byte[] body = Json.error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE.code(), message,
                 Map.of("narrowBy", narrowers));
-        return new HttpReply(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, HttpReply.JSON, Unpooled.wrappedBuffer(body),
+        return HttpReply.error(RefusalReason.ANSWER_TOO_LARGE, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, body,
                 NO_STORE);
     }
 

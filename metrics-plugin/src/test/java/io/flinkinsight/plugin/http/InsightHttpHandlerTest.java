@@ -361,6 +361,29 @@ class InsightHttpHandlerTest {
     }
 
     @Test
+    void refusalsAreCountedByReasonAndServedRequestsAreNot() {
+        RequestRouter router = new RequestRouter((format, out) -> { }, Map.of("/api/v1/growing", GROWING),
+                new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 1, 64 * 1024);
+        try (TestingHttpChannel c = new TestingHttpChannel(router, DIRECT)) {
+            c.get("/api/v1/growing?n=10");
+            c.get("/metrics");
+            c.get("/api/v1/nothing");
+            c.get("/api/v1/growing?n=10000000");
+            c.get("/api/v1/growing?n=-1");
+            c.send("DELETE /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+        }
+        Map<RefusalReason, Long> counts = router.refusals().snapshot();
+
+        assertThat(counts).containsEntry(RefusalReason.NOT_FOUND, 1L)
+                .containsEntry(RefusalReason.ANSWER_TOO_LARGE, 1L)
+                .containsEntry(RefusalReason.BAD_REQUEST, 1L)
+                .containsEntry(RefusalReason.METHOD_NOT_ALLOWED, 1L)
+                .containsEntry(RefusalReason.TOO_MANY_SCRAPES, 0L)
+                .hasSize(RefusalReason.values().length);
+        assertThat(counts.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(4);
+    }
+
+    @Test
     void answersOnTheirWayHoldAtMostFourBudgetsAndOneAloneAlwaysPasses() {
         AnswerBudget budget = new AnswerBudget(1000);
         assertThat(budget.hold(1000)).isTrue();

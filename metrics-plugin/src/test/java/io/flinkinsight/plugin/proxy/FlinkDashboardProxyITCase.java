@@ -3,6 +3,7 @@ package io.flinkinsight.plugin.proxy;
 import io.flinkinsight.plugin.TestingFlinkWeb;
 import io.flinkinsight.plugin.TestingHttpClient;
 import io.flinkinsight.plugin.http.InsightHttpServer;
+import io.flinkinsight.plugin.http.RefusalReason;
 import io.flinkinsight.plugin.http.TestingServerSettings;
 import io.netty.buffer.PooledByteBufAllocator;
 import org.junit.jupiter.api.AfterEach;
@@ -124,6 +125,9 @@ class FlinkDashboardProxyITCase {
         String missing = TestingHttpClient.get(port, "/flink/jobs/0123456789abcdef0123456789abcdef");
         assertThat(status(missing)).isEqualTo(404);
         assertThat(body(missing)).contains("Not found: /jobs/0123456789abcdef0123456789abcdef");
+        assertThat(status(TestingHttpClient.get(port, "/flink/jobmanager/logs"))).isEqualTo(403);
+        assertThat(server.refusals()).as("Flink's own 404 is its answer, the allowlist's 403 a refusal")
+                .containsEntry(RefusalReason.NOT_FOUND, 0L).containsEntry(RefusalReason.FORBIDDEN, 1L);
     }
 
     @Test
