@@ -26,7 +26,7 @@ java -cp "$classpath" org.openjdk.jmh.Main ConcurrentScrapeBenchmark \
 echo
 echo "Machine: $(nproc) cores ($(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)), $(java -version 2>&1 | head -1), $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "Load average (1/5/15 min) before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "8 scrapers (JMH threads), each with its own kept-alive connection; ms/scrape is what one scraper waits."
+echo "Scrapers: JMH threads (8, or what -t says), each with its own kept-alive connection; ms/scrape is what one scraper waits."
 grep -aoE '\[(insight|flink), [0-9]+ metrics\] first scrape: .*|OutOfMemoryError: .*|[A-Za-z.]*Exception: .*' "$out/jmh.log" | sort -u | head -20 || true
 echo
 java -cp "$classpath" io.flinkinsight.benchmarks.scrape.ScrapeReport "$out/result.json"
