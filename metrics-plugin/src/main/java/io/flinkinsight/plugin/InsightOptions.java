@@ -202,6 +202,17 @@ public final class InsightOptions {
                                     + " its whole answer in heap until written, never in direct memory. Further"
                                     + " scrapes wait up to 2 s for a turn, then get 503 with Retry-After.");
 
+    public static final ConfigOption<MemorySize> HTTP_MAX_ANSWER_BYTES =
+            ConfigOptions.key("http.max-answer-bytes")
+                    .memoryType()
+                    .defaultValue(MemorySize.ofMebiBytes(16))
+                    .withDescription(
+                            "Largest JSON answer of the API (between 64 kb and 1 gb): a larger one is stopped while"
+                                    + " it is written and answered 413 naming the query parameters that narrow it"
+                                    + " (such as from, step, limit, job or tasks=false). Answers written to slow"
+                                    + " readers hold at most 4 times this in all; further large ones get 503 with"
+                                    + " Retry-After.");
+
     public static final ConfigOption<Integer> HTTP_MAX_CONNECTIONS_PER_ADDRESS =
             ConfigOptions.key("http.max-connections-per-address")
                     .intType()
@@ -289,6 +300,7 @@ public final class InsightOptions {
                 HTTP_THREADS,
                 HTTP_MAX_CONNECTIONS_PER_ADDRESS,
                 HTTP_MAX_CONCURRENT_SCRAPES,
+                HTTP_MAX_ANSWER_BYTES,
                 HTTP_REQUEST_HEAD_TIMEOUT,
                 HTTP_ACCESS,
                 HTTP_TOKEN,

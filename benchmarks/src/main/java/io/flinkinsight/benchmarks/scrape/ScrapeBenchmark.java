@@ -83,6 +83,11 @@ public class ScrapeBenchmark {
         return lastBodyBytes;
     }
 
+    /** For the other scrape benchmarks, whose body size the allocation profiler reports too. */
+    static void recordBodyBytes(long bytes) {
+        lastBodyBytes = bytes;
+    }
+
     /** The server may still be binding when open() returns; retry for a bounded time. */
     private void firstScrape(ByteArrayOutputStream body) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);

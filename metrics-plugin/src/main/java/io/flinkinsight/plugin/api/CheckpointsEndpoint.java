@@ -9,6 +9,7 @@ import io.flinkinsight.plugin.store.checkpoint.CheckpointStore;
 import io.flinkinsight.plugin.store.job.JobStore;
 
 import java.time.Clock;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -44,6 +45,14 @@ public final class CheckpointsEndpoint implements JsonEndpoint {
     public record JobCheckpoints(String jobId, String jobName, List<CheckpointRecord> checkpoints) {}
 
     @Override
+    public List<String> narrowedBy() {
+        return List.of("job (one job)",
+                "from (a later start, e.g. -15m)",
+                "limit (fewer checkpoints per job)",
+                "tasks=false (no per-task details)");
+    }
+
+    @Override
     public Response handle(QueryParameters query) throws BadRequestException {
         Optional<String> job = query.get("job");
         int limit = (int) query.getLong("limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
@@ -66,11 +75,27 @@ public final class CheckpointsEndpoint implements JsonEndpoint {
             if (list.isEmpty() && job.isEmpty()) {
                 continue;
             }
-            List<CheckpointRecord> named = new ArrayList<>(list.size());
+            // The copies (with vertex names, or without tasks) are made as the answer is written, one at a time, so
+            // an answer stopped at http.max-answer-bytes never made the rest.
+            List<CheckpointRecord> named = new AbstractList<>() {
+                @Override
+                public CheckpointRecord get(int i) {
+                    CheckpointRecord r = list.get(i);
+                    return withTasks ? r.withVertexNames(vertexId -> jobs.vertexName(jobId, vertexId))
+                            : r.withoutTasks();
+                }
+
+                @Override
+                public int size() {
+                    return list.size();
+                }
+            };
             String jobName = null;
             for (CheckpointRecord r : list) {
-                named.add(withTasks ? r.withVertexNames(vertexId -> jobs.vertexName(jobId, vertexId)) : r.withoutTasks());
-                jobName = jobName != null ? jobName : r.jobName();
+                if (r.jobName() != null) {
+                    jobName = r.jobName();
+                    break;
+                }
             }
             if (jobName == null) {
                 var record = jobs.get(jobId);

@@ -111,6 +111,11 @@ public final class CompareEndpoint implements JsonEndpoint {
     private record Selection(String jobId, long from, long to, String label) {}
 
     @Override
+    public List<String> narrowedBy() {
+        return List.of("jobs or ranges (fewer columns)", "ranges (shorter ranges)");
+    }
+
+    @Override
     public Response handle(QueryParameters query) throws BadRequestException {
         Optional<String> jobList = query.get("jobs");
         Optional<String> job = query.get("job");

@@ -44,6 +44,13 @@ public final class JobsEndpoint implements JsonEndpoint {
     public record Response(int total, int matched, List<JobRecord> jobs) {}
 
     @Override
+    public List<String> narrowedBy() {
+        return List.of("job (one job)",
+                "status (e.g. RUNNING)",
+                "limit (fewer jobs)");
+    }
+
+    @Override
     public Response handle(QueryParameters query) throws BadRequestException {
         Optional<String> statusParam = query.get("status");
         Set<String> statuses = null;

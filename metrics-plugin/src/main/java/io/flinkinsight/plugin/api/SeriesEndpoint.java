@@ -43,6 +43,14 @@ public final class SeriesEndpoint implements JsonEndpoint {
     public record SeriesPoints(String name, Map<String, String> labels, List<Object[]> points) {}
 
     @Override
+    public List<String> narrowedBy() {
+        return List.of("from and to (a shorter window)",
+                "step (a coarser step)",
+                "limit (fewer series)",
+                "label filters such as job_id=<id>");
+    }
+
+    @Override
     public Response handle(QueryParameters query) throws BadRequestException {
         String metric = query.require("metric").trim();
         long now = store.clock().millis();

@@ -32,6 +32,13 @@ public final class SeriesNamesEndpoint implements JsonEndpoint {
     public record Response(String prefix, String contains, boolean truncated, List<String> names) {}
 
     @Override
+    public List<String> narrowedBy() {
+        return List.of("prefix",
+                "contains",
+                "limit (fewer names)");
+    }
+
+    @Override
     public Response handle(QueryParameters query) throws BadRequestException {
         String prefix = query.get("prefix").orElse("");
         String contains = query.get("contains").orElse("");

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
@@ -218,19 +219,39 @@ public final class ExpositionWriter {
         figures.add(new OwnFigure(SCRAPE_ERRORS,
                 "Metric values Flink Insight could not read while scraping; those samples were skipped.", true,
                 scrapeErrors.sum()));
-        figures.sort(Comparator.comparing(OwnFigure::name));
+        figures.sort(Comparator.comparing(OwnFigure::name)); // stable: the samples of one family keep their order
+        String previous = null;
         for (OwnFigure f : figures) {
-            // OpenMetrics names a counter family without its _total suffix; text 0.0.4 names it as its samples.
-            String family = f.counter() && om ? f.name().substring(0, f.name().length() - "_total".length()) : f.name();
-            out.write(HELP);
-            out.writeAscii(family);
-            out.write((byte) ' ');
-            out.write(MetricFamily.escapeHelpBytes(f.help(), om));
-            out.write((byte) '\n');
-            out.write(TYPE);
-            out.writeAscii(family);
-            out.writeAscii(f.counter() ? " counter\n" : " gauge\n");
+            if (!f.name().equals(previous)) {
+                // OpenMetrics names a counter family without its _total suffix; text 0.0.4 names it as its samples.
+                String family = f.counter() && om ? f.name().substring(0, f.name().length() - "_total".length())
+                        : f.name();
+                out.write(HELP);
+                out.writeAscii(family);
+                out.write((byte) ' ');
+                out.write(MetricFamily.escapeHelpBytes(f.help(), om));
+                out.write((byte) '\n');
+                out.write(TYPE);
+                out.writeAscii(family);
+                out.writeAscii(f.counter() ? " counter\n" : " gauge\n");
+                previous = f.name();
+            }
             out.writeAscii(f.name());
+            if (!f.labels().isEmpty()) {
+                out.write((byte) '{');
+                boolean first = true;
+                for (var label : new TreeMap<>(f.labels()).entrySet()) {
+                    if (!first) {
+                        out.write((byte) ',');
+                    }
+                    first = false;
+                    out.writeAscii(label.getKey());
+                    out.writeAscii("=\"");
+                    out.writeAscii(label.getValue());
+                    out.write((byte) '"');
+                }
+                out.write((byte) '}');
+            }
             out.write((byte) ' ');
             out.writeDouble(f.value());
             out.write((byte) '\n');

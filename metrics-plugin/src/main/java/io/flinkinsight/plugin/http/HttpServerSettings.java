@@ -13,6 +13,7 @@ import java.time.Duration;
  * @param requestHeadTimeout a request's head must arrive within this, from its first byte or the connection's start
  * @param access who may use what on the port
  * @param maxConcurrentScrapes scrapes rendered or being written at once; each holds its whole body in heap
+ * @param maxAnswerBytes largest JSON answer; larger ones are 413 naming the parameters that narrow them
  */
 public record HttpServerSettings(
         PortRange ports,
@@ -24,7 +25,8 @@ public record HttpServerSettings(
         int maxConnectionsPerAddress,
         Duration requestHeadTimeout,
         PortAccess access,
-        int maxConcurrentScrapes) {
+        int maxConcurrentScrapes,
+        long maxAnswerBytes) {
 
     /** Longest request target accepted; longer ones are answered 414. */
     public static final int MAX_URI_LENGTH = 4096;

@@ -44,6 +44,7 @@ final class InsightChannelInitializer extends ChannelInitializer<SocketChannel> 
     protected void initChannel(SocketChannel ch) {
         if (open.incrementAndGet() > settings.maxConnections()) {
             open.decrementAndGet();
+            router.refusals().count(RefusalReason.TOO_MANY_CONNECTIONS);
             ch.close();
             return;
         }
@@ -54,6 +55,7 @@ final class InsightChannelInitializer extends ChannelInitializer<SocketChannel> 
             ch.closeFuture().addListener(
                     f -> openPerAddress.computeIfPresent(address, (a, n) -> n > 1 ? n - 1 : null));
             if (fromAddress > settings.maxConnectionsPerAddress()) {
+                router.refusals().count(RefusalReason.TOO_MANY_CONNECTIONS);
                 ch.close();
                 return;
             }

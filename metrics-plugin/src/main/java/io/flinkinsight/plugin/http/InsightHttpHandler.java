@@ -20,6 +20,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
@@ -162,7 +163,7 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
                             : HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error"))));
         } catch (RejectedExecutionException e) {
             ReferenceCountUtil.release(request);
-            finish(ctx, request, HttpReply.error(HttpResponseStatus.SERVICE_UNAVAILABLE,
+            finish(ctx, request, HttpReply.error(RefusalReason.BUSY, HttpResponseStatus.SERVICE_UNAVAILABLE,
                     "too many requests in progress", Map.of("Retry-After", "1")), false);
         }
     }
@@ -190,14 +191,22 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
 
     /** Writes {@code reply} for {@code request}, then closes or goes on with the next pipelined request. */
     private void finish(ChannelHandlerContext ctx, HttpRequest request, HttpReply reply, boolean close) {
+        if (reply.refusal() != null) {
+            router.refusals().count(reply.refusal());
+        }
         boolean keepAlive = !close && !closing && HttpUtil.isKeepAlive(request);
         boolean head = request.method().equals(HttpMethod.HEAD);
-        int length = reply.body().readableBytes();
-        // Large bodies go out in slices as the connection takes them, so direct memory never holds one whole.
-        boolean inSlices = !head && length > BodyChunks.CHUNK_BYTES;
+        StreamedBody stream = reply.stream();
+        long length = stream != null ? stream.length() : reply.body().readableBytes();
+        // Large bodies go out in slices as the connection takes them, so direct memory never holds one whole;
+        // a streamed body arrives in slices anyway.
+        boolean inSlices = !head && (stream != null || length > BodyChunks.CHUNK_BYTES);
         HttpResponse response;
         if (head) {
             reply.body().release();
+            if (stream != null) {
+                stream.close();
+            }
             response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, reply.status());
         } else if (inSlices) {
             response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, reply.status());
@@ -209,7 +218,11 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
             headers.set(HttpHeaderNames.CONTENT_TYPE, reply.contentType());
         }
         if (reply.status() != HttpResponseStatus.NO_CONTENT) {
-            headers.setInt(HttpHeaderNames.CONTENT_LENGTH, length);
+            if (length >= 0) {
+                headers.set(HttpHeaderNames.CONTENT_LENGTH, length);
+            } else if (!head) {
+                HttpUtil.setTransferEncodingChunked(response, true);
+            }
         }
         String origin = access.allowedOrigin(request.headers());
         if (origin != null) {
@@ -229,14 +242,27 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
             if (response instanceof FullHttpResponse full) {
                 ReferenceCountUtil.release(full); // the body, or nothing for HEAD
             } else {
-                reply.body().release();
+                reply.discard();
             }
             reply.afterWrite().run();
             busy = false;
             return;
         }
         ChannelFuture written;
-        if (inSlices) {
+        if (inSlices && stream != null) {
+            ChunkedWriteHandler writer = ctx.pipeline().get(ChunkedWriteHandler.class);
+            // Always as a task of its own, never from inside a read in progress (the source may deliver while
+            // being asked for more), so pieces are written in the order they came.
+            stream.onReadable(() -> {
+                try {
+                    ctx.executor().execute(writer::resumeTransfer);
+                } catch (RejectedExecutionException e) {
+                    // The server is shutting down and the connection with it.
+                }
+            });
+            ctx.write(response);
+            written = ctx.writeAndFlush(new HttpChunkedInput(stream));
+        } else if (inSlices) {
             ctx.write(response);
             written = ctx.writeAndFlush(new HttpChunkedInput(new BodyChunks(reply.body())));
         } else {
@@ -252,6 +278,9 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
         written.addListener((ChannelFutureListener) f -> {
             if (deadline != null) {
                 deadline.cancel(false);
+            }
+            if (stream != null) {
+                stream.close(); // gives the source up if the write failed before its end
             }
             reply.afterWrite().run();
             if (!keepAlive || !f.isSuccess()) {

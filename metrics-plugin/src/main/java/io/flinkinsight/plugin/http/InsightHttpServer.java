@@ -60,7 +60,8 @@ public final class InsightHttpServer implements AutoCloseable {
             ClassLoader staticFiles) {
         this.settings = settings;
         this.router = new RequestRouter(scrape, endpoints, new StaticFiles(staticFiles),
-                new StaticFiles(staticFiles, StaticFiles.TAB_ROOT), forwarder, settings.maxConcurrentScrapes());
+                new StaticFiles(staticFiles, StaticFiles.TAB_ROOT), forwarder, settings.maxConcurrentScrapes(),
+                settings.maxAnswerBytes());
     }
 
     /** Binds and starts serving. Returns the bound address, or null when no port was free (logged). */
@@ -113,6 +114,11 @@ public final class InsightHttpServer implements AutoCloseable {
     /** Scrapes answered 503 because {@code http.max-concurrent-scrapes} were already under way. */
     public long scrapesRefused() {
         return router.scrapesRefused();
+    }
+
+    /** Requests not served (and connections closed at once), by reason, since the server was made. */
+    public Map<RefusalReason, Long> refusals() {
+        return router.refusals().snapshot();
     }
 
     /** The bound port, or -1 when not serving. */

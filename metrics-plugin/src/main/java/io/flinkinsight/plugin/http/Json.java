@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -26,11 +28,22 @@ public final class Json {
         return WRITER.writeValueAsBytes(value);
     }
 
+    /** Writes {@code value} to {@code out} as it is serialised, without a copy of the whole in between. */
+    static void write(Object value, OutputStream out) throws IOException {
+        WRITER.writeValue(out, value);
+    }
+
     /** The error body every non-2xx answer carries: {@code {"error":"...","status":N}}. */
     public static byte[] error(int status, String message) {
+        return error(status, message, Map.of());
+    }
+
+    /** An error body with further fields after {@code error} and {@code status}. */
+    static byte[] error(int status, String message, Map<String, Object> more) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("error", message);
         body.put("status", status);
+        body.putAll(more);
         try {
             return WRITER.writeValueAsBytes(body);
         } catch (JsonProcessingException e) {

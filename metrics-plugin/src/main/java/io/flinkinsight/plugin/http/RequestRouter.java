@@ -11,7 +11,9 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.OutputStream;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
@@ -46,14 +48,19 @@ final class RequestRouter {
     private final AtomicInteger loggedFailures = new AtomicInteger();
     /** Scrapes rendered or being written at once: each holds its whole body in heap until written. */
     private final Semaphore scrapes;
+    private final AnswerBudget answers;
     private final LongAdder scrapesRefused = new LongAdder();
+    private final RefusalReason.Counts refusals = new RefusalReason.Counts();
     /** Size of the last scrape, so the next one allocates its buffer once. */
     private volatile int lastScrapeBytes = 64 * 1024;
 
-    /** A router without a forwarder, rendering two scrapes at most at once. */
+    /** The default of {@code http.max-answer-bytes}. */
+    static final long DEFAULT_MAX_ANSWER_BYTES = 16L * 1024 * 1024;
+
+    /** A router without a forwarder, rendering two scrapes at most at once, with the default answer budget. */
     RequestRouter(ScrapeSource scrape, Map<String, JsonEndpoint> endpoints, StaticFiles files) {
         this(scrape, endpoints, files, new StaticFiles(RequestRouter.class.getClassLoader(), StaticFiles.TAB_ROOT),
-                null, 2);
+                null, 2, DEFAULT_MAX_ANSWER_BYTES);
     }
 
     RequestRouter(
@@ -62,8 +69,10 @@ final class RequestRouter {
             StaticFiles files,
             StaticFiles tabFiles,
             Forwarder forwarder,
-            int maxConcurrentScrapes) {
+            int maxConcurrentScrapes,
+            long maxAnswerBytes) {
         this.scrape = scrape;
+        this.answers = new AnswerBudget(maxAnswerBytes);
         this.scrapes = new Semaphore(maxConcurrentScrapes);
         this.endpoints = Map.copyOf(endpoints);
         this.files = files;
@@ -130,7 +139,7 @@ final class RequestRouter {
         }
         if (!admitted) {
             scrapesRefused.increment();
-            return HttpReply.error(HttpResponseStatus.SERVICE_UNAVAILABLE,
+            return HttpReply.error(RefusalReason.TOO_MANY_SCRAPES, HttpResponseStatus.SERVICE_UNAVAILABLE,
                     "too many scrapes at once (metrics.reporter.insight.http.max-concurrent-scrapes)",
                     Map.of("Retry-After", "1"));
         }
@@ -148,21 +157,69 @@ final class RequestRouter {
         }
     }
 
+    /** Requests not served, by reason; counted where the answer is written. */
+    RefusalReason.Counts refusals() {
+        return refusals;
+    }
+
     /** Scrapes answered 503 because {@code maxConcurrentScrapes} were already under way. */
     long scrapesRefused() {
         return scrapesRefused.sum();
     }
 
+    /**
+     * Serialises the endpoint's answer straight into heap, stopping at {@code http.max-answer-bytes} (413 naming
+     * the parameters that narrow it), and hands it out only while the answers on their way to readers hold less
+     * than {@link AnswerBudget#HELD_ANSWERS} budgets (503 otherwise).
+     */
     private HttpReply json(String path, JsonEndpoint endpoint, QueryParameters query) {
+        ByteBuf buf = null;
         try {
-            byte[] body = Json.toBytes(endpoint.handle(query));
-            return new HttpReply(HttpResponseStatus.OK, HttpReply.JSON, Unpooled.wrappedBuffer(body), NO_STORE);
+            Object value = endpoint.handle(query);
+            buf = Unpooled.buffer(4096, (int) answers.maxAnswerBytes());
+            try (OutputStream out = answers.bounded(new ByteBufOutputStream(buf))) {
+                Json.write(value, out);
+            }
+            int size = buf.readableBytes();
+            if (!answers.hold(size)) {
+                buf.release();
+                return HttpReply.error(HttpResponseStatus.SERVICE_UNAVAILABLE,
+                        "too many large answers are being written; try again", Map.of("Retry-After", "1"));
+            }
+            return new HttpReply(HttpResponseStatus.OK, HttpReply.JSON, buf, NO_STORE, () -> answers.release(size));
         } catch (BadRequestException e) {
             return HttpReply.error(HttpResponseStatus.BAD_REQUEST, e.getMessage());
         } catch (Throwable t) {
+            if (buf != null) {
+                buf.release();
+            }
+            if (isTooLarge(t)) {
+                return tooLarge(path, endpoint);
+            }
             logFailure(path, t);
             return HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error in " + path);
         }
+    }
+
+    private static boolean isTooLarge(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof AnswerBudget.TooLargeException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private HttpReply tooLarge(String path, JsonEndpoint endpoint) {
+        List<String> narrowers = endpoint.narrowedBy();
+        String message = "the answer of " + path + " is larger than metrics.reporter.insight.http.max-answer-bytes ("
+                + answers.maxAnswerBytes() + " bytes); "
+                + (narrowers.isEmpty() ? "raise that option" : "narrow it with " + String.join(", ", narrowers)
+                        + ", or raise that option");
+        byte[] body = Json.error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE.code(), message,
+                Map.of("narrowBy", narrowers));
+        return HttpReply.error(RefusalReason.ANSWER_TOO_LARGE, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, body,
+                NO_STORE);
     }
 
     /** Stops the forwarder's threads. */

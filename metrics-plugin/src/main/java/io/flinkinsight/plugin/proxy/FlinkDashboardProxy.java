@@ -5,6 +5,8 @@ import io.flinkinsight.plugin.http.HttpReply;
 import io.flinkinsight.plugin.http.InsightHttpServer;
 import io.flinkinsight.plugin.http.LimitedBodySubscriber;
 import io.flinkinsight.plugin.http.RequestTarget;
+import io.flinkinsight.plugin.http.StreamedBody;
+import io.flinkinsight.plugin.http.StreamingBodySubscriber;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -34,8 +36,10 @@ import java.util.concurrent.TimeUnit;
  * so Flink's dashboard (with the Insight tab injected into its {@code index.html}) is reachable through the plugin's
  * port. Only GET is sent to Flink (a HEAD is fetched as GET; the server drops the body), and only for the routes
  * and files of {@link DashboardRoutes}. Requests run
- * asynchronously on the proxy's own daemon threads, at most {@value #MAX_IN_FLIGHT} at once: neither Netty's event
- * loop nor an HTTP worker waits on Flink, and buffered answers are bounded by count and size.
+ * asynchronously on the proxy's own daemon threads, at most {@value #MAX_IN_FLIGHT} at once, counted until the
+ * answer was written to the browser: neither Netty's event loop nor an HTTP worker waits on Flink. Answers stream
+ * through with back-pressure ({@link StreamingBodySubscriber}): a slow reader slows Flink's answer down instead of
+ * making the proxy hold it.
  */
 public final class FlinkDashboardProxy implements Forwarder {
 
@@ -45,10 +49,10 @@ public final class FlinkDashboardProxy implements Forwarder {
     /** Generous: Flink answers thread dumps and log files slower than JSON. */
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
     /**
-     * Each answer is held whole in heap until written (at most {@value #MAX_IN_FLIGHT} at once): the routes on the
-     * allowlist answer JSON of a few MB for the largest jobs; logs, the big answers, are not on it.
+     * Answers stream through (a batch at a time, as the browser reads); only Flink's index page is held whole, to
+     * inject the tab's script, and is refused when larger than this.
      */
-    static final long MAX_BODY_BYTES = 16L * 1024 * 1024;
+    static final long MAX_BODY_BYTES = 1024L * 1024;
     /** What one browser opens per host over HTTP/1.1; more wait in line. */
     static final int MAX_IN_FLIGHT = 6;
     static final int MAX_WAITING = 64;
@@ -140,30 +144,54 @@ public final class FlinkDashboardProxy implements Forwarder {
         return reply;
     }
 
-    /** Sends one request; completes {@code reply} whatever happens, and returns when the exchange is over. */
+    /**
+     * Sends one request and completes {@code reply} whatever happens. Returns what holds the in-flight slot: it
+     * completes once the reply was written to the browser (or dropped), so answers waiting for slow readers count
+     * against {@value #MAX_IN_FLIGHT} too.
+     */
     private CompletableFuture<?> send(HttpRequest request, String base, boolean index,
             CompletableFuture<HttpReply> reply) {
+        CompletableFuture<Void> written = new CompletableFuture<>();
+        Runnable release = () -> written.complete(null);
         try {
-            return client().sendAsync(request, LimitedBodySubscriber.handler(maxBodyBytes))
-                    .handle((response, error) -> {
-                        try {
-                            return reply.complete(error == null ? toReply(response, base, index) : failure(error, base));
-                        } catch (Throwable t) {
-                            return reply.complete(failure(t, base));
-                        }
-                    });
+            CompletableFuture<HttpReply> answer = index
+                    // The index is rewritten whole (the tab's script goes in), so it is read whole, within a limit.
+                    ? client().sendAsync(request, LimitedBodySubscriber.handler(maxBodyBytes))
+                            .thenApply(response -> indexReply(response, base))
+                    : client().sendAsync(request, StreamingBodySubscriber.handler())
+                            .thenApply(response -> streamedReply(response, base));
+            answer.handle((ok, error) -> {
+                HttpReply r;
+                try {
+                    r = error == null ? ok : failure(error, base);
+                } catch (Throwable t) {
+                    r = failure(t, base);
+                }
+                if (!reply.complete(r.alsoAfterWrite(release))) {
+                    r.discard();
+                    release.run();
+                }
+                return null;
+            });
         } catch (Throwable t) {
-            reply.complete(failure(t, base));
-            return reply;
+            reply.complete(failure(t, base).alsoAfterWrite(release));
         }
+        return written;
     }
 
-    private static HttpReply toReply(HttpResponse<byte[]> response, String base, boolean index) {
+    private static HttpReply streamedReply(HttpResponse<StreamedBody> response, String base) {
+        HttpResponseStatus status = HttpResponseStatus.valueOf(response.statusCode());
+        String contentType = response.headers().firstValue("content-type").orElse(null);
+        Map<String, String> headers = ProxyHeaders.response(response.headers(), base);
+        return HttpReply.streamed(status, contentType, response.body(), headers, null);
+    }
+
+    private static HttpReply indexReply(HttpResponse<byte[]> response, String base) {
         HttpResponseStatus status = HttpResponseStatus.valueOf(response.statusCode());
         String contentType = response.headers().firstValue("content-type").orElse(null);
         Map<String, String> headers = new LinkedHashMap<>(ProxyHeaders.response(response.headers(), base));
         byte[] body = response.body();
-        if (index && status.code() == 200 && TabInjection.isHtml(contentType)) {
+        if (status.code() == 200 && TabInjection.isHtml(contentType)) {
             body = TabInjection.inject(body);
             // The page now differs from Flink's file: Flink's validators no longer describe it.
             headers.keySet().removeIf(name -> name.equalsIgnoreCase("etag")
@@ -182,7 +210,7 @@ public final class FlinkDashboardProxy implements Forwarder {
         }
         if (cause instanceof LimitedBodySubscriber.BodyTooLargeException) {
             return HttpReply.error(HttpResponseStatus.BAD_GATEWAY,
-                    "Flink's answer is larger than the proxy's limit of " + maxBodyBytes + " bytes");
+                    "Flink's index page is larger than the proxy's limit of " + maxBodyBytes + " bytes");
         }
         if (cause instanceof HttpTimeoutException && !(cause instanceof HttpConnectTimeoutException)) {
             return HttpReply.error(HttpResponseStatus.GATEWAY_TIMEOUT,
@@ -198,6 +226,11 @@ public final class FlinkDashboardProxy implements Forwarder {
 
     private static CompletableFuture<HttpReply> done(HttpReply reply) {
         return CompletableFuture.completedFuture(reply);
+    }
+
+    /** Requests holding an in-flight slot: sent to Flink, or answered and not yet written to the browser. */
+    int inFlight() {
+        return limit.running();
     }
 
     /** The client, made on first use so processes that never proxy start no threads. */

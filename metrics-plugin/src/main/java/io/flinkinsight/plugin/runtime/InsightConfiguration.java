@@ -48,7 +48,8 @@ public record InsightConfiguration(
         boolean dashboardProxy,
         int maxConcurrentScrapes,
         long checkpointsMaxBytes,
-        long storesMaxBytes) {
+        long storesMaxBytes,
+        long maxAnswerBytes) {
 
     /** Caps samples per series so a long retention with a fine resolution cannot take the host's heap. */
     static final long MAX_SAMPLES_PER_SERIES = 100_000;
@@ -120,7 +121,8 @@ public record InsightConfiguration(
                 r.bool(InsightOptions.HUB_DASHBOARD_PROXY_ENABLED),
                 r.integer(InsightOptions.HTTP_MAX_CONCURRENT_SCRAPES, 1, 16),
                 r.bytes(InsightOptions.CHECKPOINTS_MAX_BYTES, MemorySize.ofMebiBytes(1), MemorySize.parse("4 gb")),
-                r.bytes(InsightOptions.STORES_MAX_BYTES, MemorySize.ofMebiBytes(16), MemorySize.parse("16 gb")));
+                r.bytes(InsightOptions.STORES_MAX_BYTES, MemorySize.ofMebiBytes(16), MemorySize.parse("16 gb")),
+                r.bytes(InsightOptions.HTTP_MAX_ANSWER_BYTES, MemorySize.parse("64 kb"), MemorySize.parse("1 gb")));
     }
 
     /** What the stores may keep, for {@code InsightStores}. */

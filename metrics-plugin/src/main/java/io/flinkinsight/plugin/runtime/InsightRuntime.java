@@ -14,6 +14,7 @@ import io.flinkinsight.plugin.exposition.OwnFigure;
 import io.flinkinsight.plugin.http.HttpServerSettings;
 import io.flinkinsight.plugin.http.InsightHttpServer;
 import io.flinkinsight.plugin.http.JsonEndpoint;
+import io.flinkinsight.plugin.http.RefusalReason;
 import io.flinkinsight.plugin.hub.Hub;
 import io.flinkinsight.plugin.hub.HubSettings;
 import io.flinkinsight.plugin.index.MetricFamily;
@@ -33,6 +34,8 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -141,7 +144,8 @@ public final class InsightRuntime implements AutoCloseable {
         HttpServerSettings settings = new HttpServerSettings(
                 config.ports(), config.bindHost(), config.maxRequestHeaderBytes(), config.idleTimeout(),
                 config.maxConnections(), config.httpThreads(), config.maxConnectionsPerAddress(),
-                config.requestHeadTimeout(), config.access(), config.maxConcurrentScrapes());
+                config.requestHeadTimeout(), config.access(), config.maxConcurrentScrapes(),
+                config.maxAnswerBytes());
         InsightHttpServer s = new InsightHttpServer(
                 settings, (format, out) -> writer.write(index.families(), format, out), endpoints(),
                 new FlinkDashboardProxy(dashboard(), config.dashboardProxy()));
@@ -154,12 +158,12 @@ public final class InsightRuntime implements AutoCloseable {
     Map<String, JsonEndpoint> endpoints() {
         Map<String, JsonEndpoint> all = new LinkedHashMap<>();
         all.put("/api/v1/overview", query -> overview());
-        all.put("/api/v1/metrics", query -> MetricsJson.read(
+        all.put("/api/v1/metrics", JsonEndpoint.narrowedBy(query -> MetricsJson.read(
                 index.families(),
                 query.get("prefix").orElse(""),
                 query.get("contains").orElse(""),
                 (int) query.getLong("limit", 1000, 1, 100_000),
-                scrapeErrors));
+                scrapeErrors), "prefix", "contains", "limit (fewer metrics)"));
         all.put(SeriesEndpoint.PATH, new SeriesEndpoint(stores.series()));
         all.put(SeriesNamesEndpoint.PATH, new SeriesNamesEndpoint(stores.series()));
         all.put(CheckpointsEndpoint.PATH, new CheckpointsEndpoint(stores.checkpoints(), stores.jobs(), clock));
@@ -209,7 +213,15 @@ public final class InsightRuntime implements AutoCloseable {
         o.put("scrapeErrors", scrapeErrors.sum());
         o.put("samplerErrors", sampler.errorCount());
         for (OwnFigure f : ownFigures()) {
-            o.put(f.name(), f.value());
+            if (f.labels().isEmpty()) {
+                o.put(f.name(), f.value());
+            } else {
+                // One object per labelled family, keyed by its one label's value: {"not_found": 3, ...}.
+                @SuppressWarnings("unchecked")
+                Map<String, Object> samples = (Map<String, Object>) o.computeIfAbsent(f.name(),
+                        k -> new LinkedHashMap<String, Object>());
+                samples.put(String.join(",", f.labels().values()), f.value());
+            }
         }
         o.put("keepsHistory", keepsHistory());
         o.put("port", port());
@@ -223,6 +235,19 @@ public final class InsightRuntime implements AutoCloseable {
 
     /** What the plugin holds, drops and refuses: on {@code /metrics} and in the overview, for operators to alert on. */
     List<OwnFigure> ownFigures() {
+        List<OwnFigure> figures = new ArrayList<>(storeAndScrapeFigures());
+        InsightHttpServer s = server;
+        Map<RefusalReason, Long> refusals = s == null ? new EnumMap<>(RefusalReason.class) : s.refusals();
+        for (RefusalReason reason : RefusalReason.values()) {
+            figures.add(new OwnFigure("flink_insight_requests_refused_total",
+                    "Requests this process's HTTP server did not serve (and connections it closed at once), by"
+                            + " reason; Flink's own answers through the dashboard proxy are not counted.",
+                    true, refusals.getOrDefault(reason, 0L), Map.of("reason", reason.label())));
+        }
+        return figures;
+    }
+
+    private List<OwnFigure> storeAndScrapeFigures() {
         SeriesStore history = stores.series();
         InsightHttpServer s = server;
         return List.of(

@@ -125,6 +125,29 @@ class ExpositionWriterTest {
     }
 
     @Test
+    void labelledOwnFiguresAreOneFamilyWithASamplePerLabelInBothFormats() {
+        for (ExpositionFormat format : ExpositionFormat.values()) {
+            java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
+            new ExpositionWriter(new LongAdder(), () -> List.of(
+                    new OwnFigure("flink_insight_requests_refused_total", "Refused.", true, 2,
+                            Map.of("reason", "not_found")),
+                    new OwnFigure("flink_insight_requests_refused_total", "Refused.", true, 0,
+                            Map.of("reason", "busy"))))
+                    .write(new MetricIndex(true).families(), format, new ExpositionBuffer(text));
+            String out = text.toString(StandardCharsets.UTF_8);
+            String family = format == ExpositionFormat.OPENMETRICS ? "flink_insight_requests_refused"
+                    : "flink_insight_requests_refused_total";
+
+            assertThat(out).as(format.name()).contains("# TYPE " + family + " counter\n"
+                    + "flink_insight_requests_refused_total{reason=\"not_found\"} 2\n"
+                    + "flink_insight_requests_refused_total{reason=\"busy\"} 0\n");
+            assertThat(out.split("# TYPE " + family + " ", -1)).as("one TYPE line").hasSize(2);
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new OwnFigure("flink_insight_x_total", "x", true,
+                1, Map.of("reason", "a\"b"))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void ownFiguresAreNamedLikeThePluginsAndCountersEndInTotal() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new OwnFigure("up", "x", false, 1))
                 .isInstanceOf(IllegalArgumentException.class);

@@ -325,6 +325,78 @@ class InsightHttpHandlerTest {
         }
     }
 
+    /** An endpoint whose answer grows with {@code n}: n numbers of about 8 bytes each. */
+    private static final JsonEndpoint GROWING = new JsonEndpoint() {
+        @Override
+        public Object handle(QueryParameters query) throws BadRequestException {
+            long n = query.getLong("n", 0, 0, 10_000_000);
+            return Map.of("values", java.util.stream.LongStream.range(10_000_000, 10_000_000 + n).iterator());
+        }
+
+        @Override
+        public List<String> narrowedBy() {
+            return List.of("n (fewer values)");
+        }
+    };
+
+    @Test
+    void anAnswerOverTheBudgetIs413NamingWhatNarrowsItAndOneWithinIsWhole() throws IOException {
+        long budget = 64 * 1024;
+        RequestRouter router = new RequestRouter((format, out) -> { }, Map.of("/api/v1/growing", GROWING),
+                new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 1, budget);
+        try (TestingHttpChannel c = new TestingHttpChannel(router, DIRECT)) {
+            FullHttpResponse small = c.get("/api/v1/growing?n=1000");
+            assertThat(small.status().code()).isEqualTo(200);
+            assertThat(Json.mapper().readTree(ByteBufUtil.getBytes(small.content())).get("values").size())
+                    .isEqualTo(1000);
+
+            // Ten million values would be ~90 MB: the serialisation stops at the budget.
+            FullHttpResponse big = c.get("/api/v1/growing?n=10000000");
+            assertThat(big.status().code()).isEqualTo(413);
+            var error = Json.mapper().readTree(ByteBufUtil.getBytes(big.content()));
+            assertThat(error.get("error").asText()).contains("http.max-answer-bytes", String.valueOf(budget),
+                    "n (fewer values)");
+            assertThat(error.get("narrowBy").get(0).asText()).isEqualTo("n (fewer values)");
+        }
+    }
+
+    @Test
+    void refusalsAreCountedByReasonAndServedRequestsAreNot() {
+        RequestRouter router = new RequestRouter((format, out) -> { }, Map.of("/api/v1/growing", GROWING),
+                new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 1, 64 * 1024);
+        try (TestingHttpChannel c = new TestingHttpChannel(router, DIRECT)) {
+            c.get("/api/v1/growing?n=10");
+            c.get("/metrics");
+            c.get("/api/v1/nothing");
+            c.get("/api/v1/growing?n=10000000");
+            c.get("/api/v1/growing?n=-1");
+            c.send("DELETE /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+        }
+        Map<RefusalReason, Long> counts = router.refusals().snapshot();
+
+        assertThat(counts).containsEntry(RefusalReason.NOT_FOUND, 1L)
+                .containsEntry(RefusalReason.ANSWER_TOO_LARGE, 1L)
+                .containsEntry(RefusalReason.BAD_REQUEST, 1L)
+                .containsEntry(RefusalReason.METHOD_NOT_ALLOWED, 1L)
+                .containsEntry(RefusalReason.TOO_MANY_SCRAPES, 0L)
+                .hasSize(RefusalReason.values().length);
+        assertThat(counts.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(4);
+    }
+
+    @Test
+    void answersOnTheirWayHoldAtMostFourBudgetsAndOneAloneAlwaysPasses() {
+        AnswerBudget budget = new AnswerBudget(1000);
+        assertThat(budget.hold(1000)).isTrue();
+        assertThat(budget.hold(3000)).isTrue();
+        assertThat(budget.hold(1)).as("four budgets held").isFalse();
+        budget.release(3000);
+        assertThat(budget.hold(2000)).isTrue();
+        budget.release(1000);
+        budget.release(2000);
+        assertThat(budget.held()).isZero();
+        assertThat(budget.hold(1000)).isTrue();
+    }
+
     @Test
     void scrapesBeyondTheLimitWaitThenGet503AndAWrittenScrapeFreesItsTurn() throws Exception {
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
@@ -336,7 +408,8 @@ class InsightHttpHandlerTest {
             }
             out.write("up 1\n".getBytes(StandardCharsets.US_ASCII));
             out.drain();
-        }, Map.of(), new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 1);
+        }, Map.of(), new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 1,
+                RequestRouter.DEFAULT_MAX_ANSWER_BYTES);
         RequestTarget metrics = RequestTarget.parse("/metrics");
         var headers = new io.netty.handler.codec.http.DefaultHttpHeaders();
         var first = java.util.concurrent.CompletableFuture.supplyAsync(() -> router.route(metrics, headers).join());

@@ -3,14 +3,23 @@ package io.flinkinsight.plugin.proxy;
 import io.flinkinsight.plugin.TestingFlinkWeb;
 import io.flinkinsight.plugin.TestingHttpClient;
 import io.flinkinsight.plugin.http.InsightHttpServer;
+import io.flinkinsight.plugin.http.RefusalReason;
 import io.flinkinsight.plugin.http.TestingServerSettings;
+import io.netty.buffer.PooledByteBufAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 import static io.flinkinsight.plugin.TestingHttpClient.freePort;
 import static io.flinkinsight.plugin.TestingHttpClient.status;
@@ -27,6 +36,7 @@ class FlinkDashboardProxyITCase {
 
     private TestingFlinkWeb flink;
     private InsightHttpServer server;
+    private FlinkDashboardProxy proxy;
 
     private int start(String flinkUrl, Duration requestTimeout, long maxBody) {
         DashboardUpstream upstream = new DashboardUpstream() {
@@ -40,9 +50,9 @@ class FlinkDashboardProxyITCase {
                 return flinkUrl;
             }
         };
+        proxy = new FlinkDashboardProxy(upstream, true, Duration.ofSeconds(2), requestTimeout, maxBody);
         server = new InsightHttpServer(TestingServerSettings.loopback(), (format, out) -> { },
-                Map.of("/api/v1/ping", q -> Map.of("pong", true)),
-                new FlinkDashboardProxy(upstream, true, Duration.ofSeconds(2), requestTimeout, maxBody));
+                Map.of("/api/v1/ping", q -> Map.of("pong", true)), proxy);
         assertThat(server.start()).isNotNull();
         return server.port();
     }
@@ -115,6 +125,9 @@ class FlinkDashboardProxyITCase {
         String missing = TestingHttpClient.get(port, "/flink/jobs/0123456789abcdef0123456789abcdef");
         assertThat(status(missing)).isEqualTo(404);
         assertThat(body(missing)).contains("Not found: /jobs/0123456789abcdef0123456789abcdef");
+        assertThat(status(TestingHttpClient.get(port, "/flink/jobmanager/logs"))).isEqualTo(403);
+        assertThat(server.refusals()).as("Flink's own 404 is its answer, the allowlist's 403 a refusal")
+                .containsEntry(RefusalReason.NOT_FOUND, 0L).containsEntry(RefusalReason.FORBIDDEN, 1L);
     }
 
     @Test
@@ -198,19 +211,170 @@ class FlinkDashboardProxyITCase {
     }
 
     @Test
-    void answersLargerThanTheLimitAre502WhetherAnnouncedOrStreamed() throws Exception {
+    void anIndexPageLargerThanTheLimitIs502WhileOtherAnswersOfAnySizeStreamThrough() throws Exception {
+        String bigIndex = "<html><body>" + "x".repeat(4096) + "</body></html>";
         flink = new TestingFlinkWeb()
+                .on("/index.html", TestingFlinkWeb.Answer.of("text/html", bigIndex))
                 .on("/big.js", new TestingFlinkWeb.Answer(200, "text/plain", new byte[4096], Map.of(), 0, false))
-                .on("/big-chunked.js", new TestingFlinkWeb.Answer(200, "text/plain", new byte[4096], Map.of(), 0, true))
-                .on("/small.js", new TestingFlinkWeb.Answer(200, "text/plain", new byte[1000], Map.of(), 0, true));
+                .on("/big-chunked.js", new TestingFlinkWeb.Answer(200, "text/plain", new byte[4096], Map.of(), 0, true));
         int port = start(flink.baseUrl(), Duration.ofSeconds(5), 1024);
 
-        for (String path : new String[] {"/flink/big.js", "/flink/big-chunked.js"}) {
-            String raw = TestingHttpClient.get(port, path);
-            assertThat(status(raw)).as(path).isEqualTo(502);
-            assertThat(body(raw)).as(path).contains("larger than");
+        String index = TestingHttpClient.get(port, "/flink/index.html");
+        assertThat(status(index)).isEqualTo(502);
+        assertThat(body(index)).contains("larger than");
+        String announced = TestingHttpClient.get(port, "/flink/big.js");
+        assertThat(status(announced)).isEqualTo(200);
+        assertThat(header(announced, "Content-Length")).isEqualTo("4096");
+        assertThat(body(announced)).hasSize(4096);
+        String chunked = TestingHttpClient.get(port, "/flink/big-chunked.js");
+        assertThat(status(chunked)).isEqualTo(200);
+        assertThat(header(chunked, "Transfer-Encoding")).isEqualTo("chunked");
+        assertThat(dechunk(body(chunked))).hasSize(4096);
+    }
+
+    @Test
+    void aLargeAnswerStreamsThroughAndASlowReaderHoldsFlinkBackInsteadOfFillingMemory() throws Exception {
+        long bodyBytes = 64L * 1024 * 1024;
+        try (FlowingUpstream upstream = new FlowingUpstream(bodyBytes)) {
+            int port = start(upstream.baseUrl(), Duration.ofSeconds(30), 1024);
+            try (Socket browser = new Socket()) {
+                browser.setReceiveBufferSize(64 * 1024);
+                browser.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
+                browser.setSoTimeout(10_000);
+                browser.getOutputStream().write(("GET /flink/assets/big.js HTTP/1.1\r\nHost: x\r\n"
+                        + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                InputStream in = browser.getInputStream();
+                String head = readHead(in);
+                assertThat(head).startsWith("HTTP/1.1 200").contains("content-length: " + bodyBytes);
+
+                // The browser reads nothing more: Flink must stop being read, not the proxy buffer its answer.
+                long sent = awaitSteady(upstream::sent);
+                long directWhileStalled = PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory();
+                assertThat(sent).as("bytes Flink could send to a stalled reader").isLessThan(bodyBytes / 4);
+                assertThat(directWhileStalled).as("Netty's pooled direct memory").isLessThan(32L * 1024 * 1024);
+                assertThat(proxy.inFlight()).as("an answer waiting for its reader holds its slot").isEqualTo(1);
+
+                long received = 0;
+                long mismatches = 0;
+                byte[] buffer = new byte[64 * 1024];
+                int n;
+                while ((n = in.read(buffer)) > 0) {
+                    for (int i = 0; i < n; i++) {
+                        if (buffer[i] != FlowingUpstream.byteAt(received + i)) {
+                            mismatches++;
+                        }
+                    }
+                    received += n;
+                }
+                assertThat(received).isEqualTo(bodyBytes);
+                assertThat(mismatches).isZero();
+            }
+            for (int i = 0; i < 100 && proxy.inFlight() > 0; i++) {
+                Thread.sleep(50);
+            }
+            assertThat(proxy.inFlight()).as("the slot is given back once the answer was written").isZero();
         }
-        assertThat(status(TestingHttpClient.get(port, "/flink/small.js"))).isEqualTo(200);
+    }
+
+    /** The body of a chunked answer, its chunks joined. */
+    private static String dechunk(String framed) {
+        StringBuilder out = new StringBuilder();
+        int at = 0;
+        while (true) {
+            int lineEnd = framed.indexOf("\r\n", at);
+            int size = Integer.parseInt(framed.substring(at, lineEnd).trim(), 16);
+            if (size == 0) {
+                return out.toString();
+            }
+            out.append(framed, lineEnd + 2, lineEnd + 2 + size);
+            at = lineEnd + 2 + size + 2;
+        }
+    }
+
+    /** Waits (at most 10 s) until {@code counter} stopped growing for half a second; returns its value then. */
+    private static long awaitSteady(LongSupplier counter) throws InterruptedException {
+        long last = -1;
+        for (int i = 0; i < 20; i++) {
+            Thread.sleep(500);
+            long now = counter.getAsLong();
+            if (now == last) {
+                return now;
+            }
+            last = now;
+        }
+        return last;
+    }
+
+    private static String readHead(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int c = in.read();
+            if (c < 0) {
+                throw new IOException("connection closed in the head: " + head);
+            }
+            head.append((char) c);
+        }
+        return head.toString().toLowerCase(java.util.Locale.ROOT).replace("http/1.1", "HTTP/1.1");
+    }
+
+    /**
+     * Flink's stand-in for one large answer: writes a body of {@code length} known bytes to the first request on a
+     * small send buffer, counting what the kernel took, so a test sees how far the proxy let it get.
+     */
+    private static final class FlowingUpstream implements AutoCloseable {
+        private final ServerSocket socket;
+        private final AtomicLong sent = new AtomicLong();
+        private final Thread thread;
+
+        FlowingUpstream(long length) throws IOException {
+            socket = new ServerSocket();
+            socket.bind(new InetSocketAddress("127.0.0.1", 0));
+            thread = new Thread(() -> serve(length), "flowing-upstream");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        static byte byteAt(long position) {
+            return (byte) (position * 31 + (position >>> 16));
+        }
+
+        String baseUrl() {
+            return "http://127.0.0.1:" + socket.getLocalPort();
+        }
+
+        long sent() {
+            return sent.get();
+        }
+
+        private void serve(long length) {
+            try (Socket s = socket.accept()) {
+                s.setSendBufferSize(64 * 1024);
+                readHead(s.getInputStream());
+                OutputStream out = s.getOutputStream();
+                out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/javascript\r\nContent-Length: " + length
+                        + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                byte[] chunk = new byte[16 * 1024];
+                long position = 0;
+                while (position < length) {
+                    int n = (int) Math.min(chunk.length, length - position);
+                    for (int i = 0; i < n; i++) {
+                        chunk[i] = byteAt(position + i);
+                    }
+                    out.write(chunk, 0, n);
+                    position += n;
+                    sent.set(position);
+                }
+                out.flush();
+            } catch (IOException e) {
+                // the proxy gave up on the body
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+            thread.interrupt();
+        }
     }
 
     @Test

@@ -42,6 +42,10 @@ class RuntimeEndpointsTest {
                             "event-reporters", "job-events");
             assertThat((List<FlinkCapabilities.Capability>) overview.get("capabilities"))
                     .allMatch(FlinkCapabilities.Capability::available);
+            assertThat((Map<String, Object>) overview.get("flink_insight_requests_refused_total"))
+                    .as("every reason, zeros included, for alerts on their rate")
+                    .containsKeys("not_found", "answer_too_large", "too_many_scrapes", "busy")
+                    .hasSize(io.flinkinsight.plugin.http.RefusalReason.values().length);
         } finally {
             runtime.close();
         }
