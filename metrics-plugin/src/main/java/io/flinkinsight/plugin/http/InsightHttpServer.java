@@ -111,9 +111,9 @@ public final class InsightHttpServer implements AutoCloseable {
         return null;
     }
 
-    /** Scrapes answered 503 because {@code http.max-concurrent-scrapes} were already under way. */
-    public long scrapesRefused() {
-        return router.scrapesRefused();
+    /** What this server's scrapes cost: rendered, their time and bytes, refused, waiting. */
+    public ScrapeFigures scrapeFigures() {
+        return router.scrapeFigures();
     }
 
     /** Requests not served (and connections closed at once), by reason, since the server was made. */

@@ -19,7 +19,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Maps a decoded GET/HEAD request to its answer: the scrape, a JSON endpoint, the forwarder (the dashboard proxy),
@@ -49,7 +48,7 @@ final class RequestRouter {
     /** Scrapes rendered or being written at once: each holds its whole body in heap until written. */
     private final Semaphore scrapes;
     private final AnswerBudget answers;
-    private final LongAdder scrapesRefused = new LongAdder();
+    private final ScrapeFigures scrapeFigures = new ScrapeFigures();
     private final RefusalReason.Counts refusals = new RefusalReason.Counts();
     /** Size of the last scrape, so the next one allocates its buffer once. */
     private volatile int lastScrapeBytes = 64 * 1024;
@@ -131,14 +130,17 @@ final class RequestRouter {
      */
     private HttpReply scrape(ExpositionFormat format) {
         boolean admitted;
+        scrapeFigures.waitStarted();
         try {
             admitted = scrapes.tryAcquire(SCRAPE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             admitted = false;
+        } finally {
+            scrapeFigures.waitEnded();
         }
         if (!admitted) {
-            scrapesRefused.increment();
+            scrapeFigures.refused();
             return HttpReply.error(RefusalReason.TOO_MANY_SCRAPES, HttpResponseStatus.SERVICE_UNAVAILABLE,
                     "too many scrapes at once (metrics.reporter.insight.http.max-concurrent-scrapes)",
                     Map.of("Retry-After", "1"));
@@ -146,8 +148,10 @@ final class RequestRouter {
         int estimate = lastScrapeBytes;
         ByteBuf buf = Unpooled.buffer(estimate + estimate / 8);
         try {
+            long start = System.nanoTime();
             scrape.write(format, new ExpositionBuffer(new ByteBufOutputStream(buf)));
             lastScrapeBytes = buf.readableBytes();
+            scrapeFigures.rendered(System.nanoTime() - start, lastScrapeBytes);
             return new HttpReply(HttpResponseStatus.OK, format.contentType(), buf, NO_STORE, scrapes::release);
         } catch (Throwable t) {
             buf.release();
@@ -162,9 +166,9 @@ final class RequestRouter {
         return refusals;
     }
 
-    /** Scrapes answered 503 because {@code maxConcurrentScrapes} were already under way. */
-    long scrapesRefused() {
-        return scrapesRefused.sum();
+    /** What the scrapes cost: rendered, their time and bytes, refused, waiting. */
+    ScrapeFigures scrapeFigures() {
+        return scrapeFigures;
     }
 
     /**

@@ -15,6 +15,7 @@ import io.flinkinsight.plugin.http.HttpServerSettings;
 import io.flinkinsight.plugin.http.InsightHttpServer;
 import io.flinkinsight.plugin.http.JsonEndpoint;
 import io.flinkinsight.plugin.http.RefusalReason;
+import io.flinkinsight.plugin.http.ScrapeFigures;
 import io.flinkinsight.plugin.hub.Hub;
 import io.flinkinsight.plugin.hub.HubSettings;
 import io.flinkinsight.plugin.index.MetricFamily;
@@ -250,6 +251,7 @@ public final class InsightRuntime implements AutoCloseable {
     private List<OwnFigure> storeAndScrapeFigures() {
         SeriesStore history = stores.series();
         InsightHttpServer s = server;
+        ScrapeFigures scrapes = s == null ? null : s.scrapeFigures();
         return List.of(
                 new OwnFigure("flink_insight_stores_bytes",
                         "Estimated heap bytes the stores hold together (history, checkpoints, jobs).", false,
@@ -278,9 +280,20 @@ public final class InsightRuntime implements AutoCloseable {
                         stores.jobs().estimatedBytes()),
                 new OwnFigure("flink_insight_jobs_evicted_total",
                         "Jobs forgotten to keep within jobs.max and stores.max-bytes.", true, stores.jobs().evicted()),
+                new OwnFigure("flink_insight_scrapes_total", "Scrapes of /metrics rendered by this process.", true,
+                        scrapes == null ? 0 : scrapes.served()),
+                new OwnFigure("flink_insight_scrape_render_seconds_total",
+                        "Time spent rendering /metrics bodies; over flink_insight_scrapes_total, the mean render time.",
+                        true, scrapes == null ? 0 : scrapes.renderSeconds()),
+                new OwnFigure("flink_insight_scrape_bytes_total",
+                        "Bytes of the /metrics bodies rendered; over flink_insight_scrapes_total, the mean body size.",
+                        true, scrapes == null ? 0 : scrapes.bytes()),
+                new OwnFigure("flink_insight_scrapes_waiting",
+                        "Scrapes waiting for a render turn under http.max-concurrent-scrapes right now.", false,
+                        scrapes == null ? 0 : scrapes.waiting()),
                 new OwnFigure("flink_insight_scrapes_refused_total",
                         "Scrapes answered 503 because http.max-concurrent-scrapes were already under way.", true,
-                        s == null ? 0 : s.scrapesRefused()));
+                        scrapes == null ? 0 : scrapes.refusedCount()));
     }
 
     /** Flink registered a metric (under its registry lock). */

@@ -418,7 +418,7 @@ class InsightHttpHandlerTest {
         HttpReply second = router.route(metrics, headers).join();
         assertThat(second.status().code()).isEqualTo(503);
         assertThat(second.headers()).containsEntry("Retry-After", "1");
-        assertThat(router.scrapesRefused()).isEqualTo(1);
+        assertThat(router.scrapeFigures().refusedCount()).isEqualTo(1);
         second.discard();
 
         release.countDown();
@@ -431,6 +431,12 @@ class InsightHttpHandlerTest {
         HttpReply third = router.route(metrics, headers).join();
         assertThat(third.status().code()).isEqualTo(200);
         third.discard();
+        ScrapeFigures figures = router.scrapeFigures();
+        assertThat(figures.served()).as("scrapes rendered").isEqualTo(2);
+        assertThat(figures.bytes()).as("their bytes: two bodies of 'up 1\\n'").isEqualTo(10);
+        assertThat(figures.refusedCount()).isEqualTo(2);
+        assertThat(figures.waiting()).as("no scrape waits for a turn any more").isZero();
+        assertThat(figures.renderSeconds()).as("the first render waited for its latch").isGreaterThan(0.1);
     }
 
     @Test
