@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 class HubOnThreeTaskManagersITCase {
 
     private static final int TASK_MANAGERS = 3;
-    private static final List<String> TM_SERIES = List.of(
-            "insight_taskmanager_cpu_load", "insight_taskmanager_heap_used_bytes", "insight_taskmanager_heap_max_bytes");
+    private static final List<String> TM_SERIES = List.of("insight_taskmanager_cpu_load",
+            "insight_taskmanager_heap_used_bytes", "insight_taskmanager_heap_max_bytes");
 
     @Test
     void everyTaskManagersFiguresReachTheHub() throws Exception {
@@ -35,7 +35,8 @@ class HubOnThreeTaskManagersITCase {
             Set<String> flinkIds = Waits.until(TASK_MANAGERS + " TaskManagers registered", Duration.ofSeconds(60),
                     Duration.ofSeconds(1), () -> {
                         Set<String> ids = new TreeSet<>();
-                        cluster.restGet("/taskmanagers").path("taskmanagers").forEach(tm -> ids.add(tm.path("id").asText()));
+                        cluster.restGet("/taskmanagers").path("taskmanagers")
+                                .forEach(tm -> ids.add(tm.path("id").asText()));
                         return ids.size() == TASK_MANAGERS ? Optional.of(ids) : Optional.empty();
                     }, () -> cluster.diagnostics(List.of(Role.JOBMANAGER)));
 

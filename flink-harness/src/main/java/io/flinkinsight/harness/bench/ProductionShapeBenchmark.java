@@ -2,6 +2,7 @@ package io.flinkinsight.harness.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.flinkinsight.harness.FlinkDistribution;
 import io.flinkinsight.harness.GatewayRestSession;
 import io.flinkinsight.harness.GatewaySession;
 import io.flinkinsight.harness.LocalFlinkCluster;
@@ -417,14 +418,16 @@ public final class ProductionShapeBenchmark {
         double minutes = (after.elapsedS() - baseline.elapsedS()) / 60;
         StringBuilder md = new StringBuilder();
         md.append(String.format(Locale.ROOT, "Machine: %s.%n%n", OverheadBenchmark.machine()));
-        md.append(String.format(Locale.ROOT, "JobManager, %d TaskManagers (%d slots each), SQL Gateway with the"
-                        + " interactive client; a checkpointing RocksDB job (2 s interval); %d short queries asked,"
-                        + " %d ran (%d failed) on `remote-interactive` at concurrency %d over the gateway's REST API"
-                        + " in %.1f minutes (%.1f QPS; the run stops after %d minutes); the panel's overview page"
-                        + " polled every 5 s (%d requests, %d failed, %.1f MB answered). Flink's caches of finished jobs and applications"
-                        + " (`jobstore.cache-size`, `completed-application-store.cache-size`, 50 MB each by default) are"
-                        + " 4 MiB here, filled by the %d warm-up queries, so the heap shows what the plugin keeps.%n%n",
-                TASK_MANAGERS, options.concurrency() + 2, options.queries(), ran, queryFailures,
+        md.append(String.format(Locale.ROOT, "Flink %s: JobManager, %d TaskManagers (%d slots each), SQL Gateway"
+                        + " with the interactive client; a checkpointing RocksDB job (2 s interval); %d short queries"
+                        + " asked, %d ran (%d failed) on `remote-interactive` at concurrency %d over the gateway's REST"
+                        + " API in %.1f minutes (%.1f QPS; the run stops after %d minutes); the panel's overview page"
+                        + " polled every 5 s (%d requests, %d failed, %.1f MB answered). Flink's caches of finished"
+                        + " jobs and applications (`jobstore.cache-size`, `completed-application-store.cache-size`, 50"
+                        + " MB each by default) are 4 MiB here, filled by the %d warm-up queries, so the heap shows what"
+                        + " the plugin keeps.%n%n",
+                FlinkDistribution.configuredVersion(), TASK_MANAGERS, options.concurrency() + 2, options.queries(),
+                ran, queryFailures,
                 options.concurrency(), minutes, ran / Math.max(1e-9, minutes * 60), options.minutes(),
                 after.overviewPolls(), after.overviewErrors(), overviewBytes.get() / 1e6, WARMUP_QUERIES));
         md.append("| phase | time (s) | queries | failed | JM heap after full GC (MiB) | JM `/metrics` series"
