@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flinkinsight.harness.FlinkDistribution;
 import io.flinkinsight.harness.GatewayRestSession;
 import io.flinkinsight.harness.GatewaySession;
+import io.flinkinsight.harness.JvmHeap;
 import io.flinkinsight.harness.LocalFlinkCluster;
 import io.flinkinsight.harness.Role;
 import io.flinkinsight.harness.SqlSession;
@@ -29,8 +30,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The production-shaped cluster benchmark: JobManager, three TaskManagers and the SQL Gateway, a checkpointing
@@ -70,8 +69,6 @@ public final class ProductionShapeBenchmark {
             "completed-application-store.cache-size", "4194304",
             "jobstore.expiration-time", "60",
             "completed-application-store.expiration-time", "60 s");
-    private static final Pattern HEAP_USED =
-            Pattern.compile("(?m)^flink_jobmanager_Status_JVM_Memory_Heap_Used(?:\\{[^}]*})? (\\S+)$");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     record Options(Path clientJar, Path pluginJar, int queries, int minutes, int concurrency, int sampleSeconds,
@@ -329,7 +326,7 @@ public final class ProductionShapeBenchmark {
     private Sample sample(LocalFlinkCluster cluster, String phase) throws Exception {
         JsonNode overview = JSON.readTree(cluster.insightGet(Role.JOBMANAGER, "/api/v1/overview"));
         Sample s = new Sample(phase, (System.nanoTime() - started) / 1e9, done.get(), failed.get(),
-                heapAfterFullGc(cluster) / 1048576.0, seriesCount(cluster),
+                JvmHeap.usedAfterFullGc(cluster, Role.JOBMANAGER) / 1048576.0, seriesCount(cluster),
                 overview.path("flink_insight_history_series").asLong(),
                 overview.path("flink_insight_history_bytes").asLong(),
                 overview.path("flink_insight_checkpoints_bytes").asLong(),
@@ -337,26 +334,6 @@ public final class ProductionShapeBenchmark {
         samples.add(s);
         System.out.println(row(s));
         return s;
-    }
-
-    /** The JobManager's heap in use right after a full GC: the least of three (jcmd GC.run, then its gauge). */
-    private static double heapAfterFullGc(LocalFlinkCluster cluster) throws Exception {
-        long pid = cluster.process(Role.JOBMANAGER).pid();
-        double least = Double.MAX_VALUE;
-        for (int i = 0; i < 3; i++) {
-            Process gc = new ProcessBuilder("jcmd", Long.toString(pid), "GC.run").redirectErrorStream(true).start();
-            gc.getInputStream().readAllBytes();
-            if (!gc.waitFor(60, TimeUnit.SECONDS)) {
-                gc.destroy();
-                throw new IllegalStateException("jcmd GC.run did not finish in 60 s");
-            }
-            Matcher m = HEAP_USED.matcher(cluster.insightGet(Role.JOBMANAGER, "/metrics"));
-            if (!m.find()) {
-                throw new IllegalStateException("no heap-used gauge in the JobManager's scrape");
-            }
-            least = Math.min(least, Double.parseDouble(m.group(1)));
-        }
-        return least;
     }
 
     /** Another checkpointing job, started after the queries; returns its id once RUNNING. */
