@@ -3,6 +3,7 @@ package io.flinkinsight.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.flinkinsight.harness.JvmHeap;
 import io.flinkinsight.harness.LocalFlinkCluster;
 import io.flinkinsight.harness.Role;
 import io.flinkinsight.harness.SqlSession;
@@ -17,8 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,8 +29,6 @@ class StaleMetricsITCase {
 
     private static final int JOBS = 1000;
     private static final int SESSIONS = 4;
-    private static final Pattern HEAP_USED =
-            Pattern.compile("(?m)^flink_taskmanager_Status_JVM_Memory_Heap_Used\\{[^}]*} (\\S+)$");
 
     @Test
     void finishedJobsLeaveNoSeriesBehind() throws Exception {
@@ -43,7 +40,7 @@ class StaleMetricsITCase {
             awaitNoJobSeries(cluster);
             int jmBaseline = seriesCount(cluster, Role.JOBMANAGER);
             int tmBaseline = seriesCount(cluster, Role.TASKMANAGER);
-            double heapBaseline = heapUsedAfterGc(cluster);
+            double heapBaseline = JvmHeap.usedAfterFullGc(cluster, Role.TASKMANAGER);
 
             runShortJobs(cluster, JOBS);
 
@@ -52,7 +49,7 @@ class StaleMetricsITCase {
                     .isLessThanOrEqualTo(jmBaseline + 5);
             assertThat(seriesCount(cluster, Role.TASKMANAGER)).as("TaskManager series vs baseline")
                     .isLessThanOrEqualTo(tmBaseline + 5);
-            double heapAfter = heapUsedAfterGc(cluster);
+            double heapAfter = JvmHeap.usedAfterFullGc(cluster, Role.TASKMANAGER);
             System.out.printf("after %d jobs: JM series %d -> %d, TM series %d -> %d, TM heap after GC %.1f -> %.1f MiB%n",
                     JOBS, jmBaseline, seriesCount(cluster, Role.JOBMANAGER), tmBaseline,
                     seriesCount(cluster, Role.TASKMANAGER), heapBaseline / 1048576, heapAfter / 1048576);
@@ -109,20 +106,6 @@ class StaleMetricsITCase {
             }
         }
         return count;
-    }
-
-    private static double heapUsedAfterGc(LocalFlinkCluster cluster) throws Exception {
-        long pid = cluster.process(Role.TASKMANAGER).pid();
-        double best = Double.MAX_VALUE;
-        for (int i = 0; i < 3; i++) {
-            Process gc = new ProcessBuilder("jcmd", Long.toString(pid), "GC.run").redirectErrorStream(true).start();
-            gc.getInputStream().readAllBytes();
-            assertThat(gc.waitFor(60, TimeUnit.SECONDS)).as("jcmd GC.run finished").isTrue();
-            Matcher m = HEAP_USED.matcher(cluster.insightGet(Role.TASKMANAGER, "/metrics"));
-            assertThat(m.find()).as("heap-used gauge in the TaskManager scrape").isTrue();
-            best = Math.min(best, Double.parseDouble(m.group(1)));
-        }
-        return best;
     }
 
     private static String firstJobLines(String body) {

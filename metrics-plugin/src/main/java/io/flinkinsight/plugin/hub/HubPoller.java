@@ -3,6 +3,7 @@ package io.flinkinsight.plugin.hub;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.flinkinsight.plugin.FlinkCapabilities;
 import io.flinkinsight.plugin.hub.HubRound.BudgetSpent;
+import io.flinkinsight.plugin.hub.HubRound.NotFound;
 import io.flinkinsight.plugin.hub.RestPayloads.JobOverview;
 import io.flinkinsight.plugin.hub.RestPayloads.Vertex;
 import io.flinkinsight.plugin.store.SeriesStore;
@@ -10,12 +11,11 @@ import io.flinkinsight.plugin.store.checkpoint.CheckpointRecord;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointStore;
 import io.flinkinsight.plugin.store.job.JobStore;
 
-import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,8 +25,12 @@ import java.util.regex.Pattern;
 
 /**
  * Gathers from Flink's REST API into the stores, one {@link HubRound} at a time (see {@link HubSeries} for what is
- * written). Bounded: at most {@value #MAX_REQUESTS_PER_POLL} requests per round, {@value #MAX_JOBS_PER_POLL} running
- * jobs (rotating when there are more) and {@value #MAX_VERTICES_PER_JOB} vertices each. Runs on the hub's thread only.
+ * written). Bounded: at most {@value #MAX_REQUESTS_PER_POLL} requests per round and {@value #MAX_VERTICES_PER_JOB}
+ * vertices per job. When a round's budget does not reach everything, TaskManagers and jobs each take their turn in a
+ * {@link Rotation} kept across rounds: the TaskManagers (one request each) are given half of what the two lists
+ * leave of the budget, the jobs the rest, and what the jobs leave goes to more TaskManagers; so with {@code B}
+ * requests per round every TaskManager is read within {@code ceil(TaskManagers / ((B - 2) / 2))} rounds, and at
+ * least one job per round takes its turn. Runs on the hub's thread only.
  *
  * <p>On a Flink that reports less by span and event (before 2.2, see {@link FlinkCapabilities}) it also fills in
  * what REST gives: each running job's checkpoints ({@code /jobs/:jid/checkpoints}, the newest few per round with
@@ -37,19 +41,23 @@ import java.util.regex.Pattern;
 final class HubPoller {
 
     static final int MAX_REQUESTS_PER_POLL = 200;
-    static final int MAX_JOBS_PER_POLL = 16;
     static final int MAX_VERTICES_PER_JOB = 32;
-    static final int MAX_TASK_MANAGERS = 32;
+    /** TaskManagers in the rotation; a longer list is cut (each costs one request per turn). */
+    static final int MAX_TASK_MANAGERS = 10_000;
     static final int MAX_OVERVIEW_JOBS = 1_000;
     static final int MAX_LATENCY_IDS_PER_VERTEX = 64;
     /** Latency histograms come and go with sources; their ids are re-listed every this many rounds. */
     static final int LATENCY_DISCOVERY_EVERY = 6;
-    /** Ended jobs read a last time per round, newest first; the rest wait for later rounds. */
+    /** Ended jobs waiting for a last read at a time, newest first; the rest wait for later rounds. */
     static final int MAX_ENDED_JOBS_PER_POLL = 8;
     /** Checkpoints per job and round whose task details are read ({@code /checkpoints/details/:cid}). */
     static final int MAX_CHECKPOINT_DETAILS_PER_JOB = 4;
     /** Checkpoint ids per job remembered as read in full, so a history entry is read once. */
     static final int MAX_READ_CHECKPOINTS_PER_JOB = 64;
+    /** Jobs whose read checkpoint ids are remembered, the most recently read kept. */
+    static final int MAX_CHECKPOINT_READ_JOBS = 256;
+    /** Vertices whose latency ids are remembered, the most recently polled kept (about 10 KB each at most). */
+    static final int MAX_LATENCY_VERTICES = 512;
     /** Flink's REST server refuses request lines over 4096 bytes; stay well below. */
     static final int MAX_QUERY_CHARS = 2_000;
 
@@ -73,18 +81,17 @@ final class HubPoller {
     private final CheckpointStore checkpoints;
     private final boolean fillCheckpoints;
     private final boolean fillJobStatus;
-    private final Map<String, LatencyIds> latencyIds = new HashMap<>();
+    /** Per {@code jobId/vertexId} of a running job, its latency ids; bounded in vertices. */
+    private final Map<String, LatencyIds> latencyIds = boundedMap(MAX_LATENCY_VERTICES);
+    /** Running jobs, and ended ones waiting for their last read, in turn. */
+    private final Rotation jobTurns = new Rotation();
+    private final Rotation taskManagerTurns = new Rotation();
     /** Ended jobs read a last time (or never needing it), oldest first; bounded like the overview. */
     private final Set<String> endedJobsRead = boundedSet(MAX_OVERVIEW_JOBS);
     /** Jobs whose checkpoints REST answered 404 for: they do not checkpoint; bounded like the overview. */
     private final Set<String> notCheckpointing = boundedSet(MAX_OVERVIEW_JOBS);
     /** Per job, the checkpoint ids read in full from REST; bounded in jobs and ids. */
-    private final Map<String, Set<Long>> checkpointsRead = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Set<Long>> eldest) {
-            return size() > MAX_JOBS_PER_POLL + MAX_ENDED_JOBS_PER_POLL;
-        }
-    };
+    private final Map<String, Set<Long>> checkpointsRead = boundedMap(MAX_CHECKPOINT_READ_JOBS);
     private final JobSettingsReader settingsReader;
 
     /**
@@ -112,6 +119,16 @@ final class HubPoller {
         });
     }
 
+    /** A map that keeps its {@code max} entries used most recently. */
+    private static <K, V> Map<K, V> boundedMap(int max) {
+        return new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
+                return size() > max;
+            }
+        };
+    }
+
     private record LatencyIds(long discoveredInRound, List<String> ids) {}
 
     /**
@@ -123,17 +140,30 @@ final class HubPoller {
         try {
             List<JobOverview> ended = new ArrayList<>();
             List<JobOverview> running = pollOverview(round, ended);
-            List<String> taskManagers = pollTaskManagerList(round);
-            for (JobOverview job : round.window(running, MAX_JOBS_PER_POLL)) {
-                pollJob(job, round);
+            List<String> taskManagers = taskManagerTurns.turnOrder(pollTaskManagerList(round), id -> id);
+            Set<String> runningIds = new HashSet<>();
+            running.forEach(job -> runningIds.add(job.jobId()));
+            latencyIds.keySet().removeIf(key -> !runningIds.contains(key.substring(0, key.indexOf('/'))));
+            List<JobOverview> jobsInTurn = new ArrayList<>(running);
+            jobsInTurn.addAll(ended);
+            jobsInTurn = jobTurns.turnOrder(jobsInTurn, JobOverview::jobId);
+            // One request per TaskManager, so half of what is left reaches them all within a bounded number of
+            // rounds, however many requests the jobs need; the jobs take the rest, and what they leave goes to more
+            // TaskManagers.
+            int taskManagerShare = jobsInTurn.isEmpty() ? round.remaining() : Math.max(1, round.remaining() / 2);
+            int nextTaskManager = pollTaskManagers(taskManagers, 0, taskManagerShare, round);
+            for (JobOverview job : jobsInTurn) {
+                if (round.remaining() == 0) {
+                    break;
+                }
+                jobTurns.visited(job.jobId()); // its turn, also when the budget runs out within it
+                if (runningIds.contains(job.jobId())) {
+                    pollJob(job, round);
+                } else {
+                    readEndedJob(job, round);
+                }
             }
-            for (JobOverview job : ended) {
-                readEndedJob(job, round);
-            }
-            latencyIds.keySet().retainAll(round.polledVertices());
-            for (String tm : taskManagers) {
-                pollTaskManager(tm, round);
-            }
+            pollTaskManagers(taskManagers, nextTaskManager, round.remaining(), round);
         } catch (BudgetSpent e) {
             // the rest waits for the next round
         }
@@ -146,7 +176,7 @@ final class HubPoller {
     private List<JobOverview> pollOverview(HubRound round, List<JobOverview> ended)
             throws InterruptedException, BudgetSpent {
         long now = round.startedAt();
-        JsonNode root = fetch(round, "/jobs/overview");
+        JsonNode root = round.get(rest, "/jobs/overview");
         if (root == null) {
             return List.of();
         }
@@ -165,7 +195,9 @@ final class HubPoller {
                 perState.merge(job.state(), 1, Integer::sum);
             }
             if ("RUNNING".equals(job.state())) {
-                running.add(job);
+                if (running.size() < MAX_OVERVIEW_JOBS) {
+                    running.add(job);
+                }
             } else if (i < keep && ENDED.contains(job.state()) && (fillCheckpoints || fillJobStatus)
                     && ended.size() < MAX_ENDED_JOBS_PER_POLL && !endedJobsRead.contains(job.jobId())) {
                 ended.add(job);
@@ -178,7 +210,7 @@ final class HubPoller {
 
     private void pollJob(JobOverview job, HubRound round) throws InterruptedException, BudgetSpent {
         long now = round.startedAt();
-        JsonNode details = fetch(round, "/jobs/" + job.jobId());
+        JsonNode details = round.get(rest, "/jobs/" + job.jobId());
         if (details == null) {
             return;
         }
@@ -199,7 +231,7 @@ final class HubPoller {
         }
         for (Vertex v : vertices.subList(0, Math.min(vertices.size(), MAX_VERTICES_PER_JOB))) {
             String base = "/jobs/" + job.jobId() + "/vertices/" + v.id();
-            JsonNode agg = fetch(round, base + "/subtasks/metrics?get=" + VERTEX_METRICS + "&agg=sum,max");
+            JsonNode agg = round.get(rest, base + "/subtasks/metrics?get=" + VERTEX_METRICS + "&agg=sum,max");
             if (agg != null) {
                 Map<String, Map<String, Double>> values = RestPayloads.aggregated(agg);
                 recordVertex(HubSeries.RECORDS_IN, values, "numRecordsInPerSecond", "sum", job, v, now);
@@ -208,7 +240,6 @@ final class HubPoller {
                 recordVertex(HubSeries.BACKPRESSURED, values, "backPressuredTimeMsPerSecond", "max", job, v, now);
             }
             String cacheKey = job.jobId() + "/" + v.id();
-            round.vertexPolled(cacheKey);
             pollLatency(base, cacheKey, job, v, round);
         }
     }
@@ -217,7 +248,7 @@ final class HubPoller {
     private void readEndedJob(JobOverview job, HubRound round) throws InterruptedException, BudgetSpent {
         boolean read = true;
         if (fillJobStatus) {
-            JsonNode details = fetch(round, "/jobs/" + job.jobId());
+            JsonNode details = round.get(rest, "/jobs/" + job.jobId());
             if (details != null) {
                 jobs.onRestStatusTimes(job.jobId(), RestPayloads.statusTimestamps(details));
             }
@@ -240,15 +271,13 @@ final class HubPoller {
             return true;
         }
         String base = "/jobs/" + job.jobId() + "/checkpoints";
-        JsonNode root;
-        try {
-            root = fetchOrThrow(round, base);
-        } catch (RestStatusException notFound) {
-            notCheckpointing.add(job.jobId()); // Flink: "Checkpointing was not enabled"
-            return true;
-        }
+        JsonNode root = round.get(rest, base, NotFound.ANSWER);
         if (root == null) {
             return false;
+        }
+        if (root.isMissingNode()) {
+            notCheckpointing.add(job.jobId()); // Flink: "Checkpointing was not enabled"
+            return true;
         }
         Set<Long> read = checkpointsRead.computeIfAbsent(job.jobId(), id -> boundedSet(MAX_READ_CHECKPOINTS_PER_JOB));
         int details = 0;
@@ -259,7 +288,7 @@ final class HubPoller {
             CheckpointRecord full = c;
             if (details < MAX_CHECKPOINT_DETAILS_PER_JOB) {
                 details++;
-                JsonNode d = fetch(round, base + "/details/" + c.checkpointId());
+                JsonNode d = round.get(rest, base + "/details/" + c.checkpointId());
                 CheckpointRecord withTasks = d == null ? null : RestPayloads.checkpoint(d, job.jobId(), job.name());
                 if (withTasks != null && withTasks.checkpointId() == c.checkpointId()) {
                     full = withTasks;
@@ -284,7 +313,7 @@ final class HubPoller {
         long now = round.startedAt();
         LatencyIds known = latencyIds.get(cacheKey);
         if (known == null || round.roundsSince(known.discoveredInRound()) >= LATENCY_DISCOVERY_EVERY) {
-            JsonNode list = fetch(round, base + "/metrics");
+            JsonNode list = round.get(rest, base + "/metrics");
             if (list == null) {
                 return;
             }
@@ -303,7 +332,7 @@ final class HubPoller {
         Double median = null;
         Double p99 = null;
         for (String batch : batches(known.ids())) {
-            JsonNode values = fetch(round, base + "/metrics?get=" + batch);
+            JsonNode values = round.get(rest, base + "/metrics?get=" + batch);
             if (values == null) {
                 continue;
             }
@@ -349,7 +378,7 @@ final class HubPoller {
 
     private List<String> pollTaskManagerList(HubRound round) throws InterruptedException, BudgetSpent {
         long now = round.startedAt();
-        JsonNode root = fetch(round, "/taskmanagers");
+        JsonNode root = round.get(rest, "/taskmanagers");
         if (root == null) {
             return List.of();
         }
@@ -358,9 +387,23 @@ final class HubPoller {
         return ids.subList(0, Math.min(ids.size(), MAX_TASK_MANAGERS));
     }
 
+    /**
+     * Polls up to {@code count} TaskManagers of {@code inTurn} from index {@code from}, each then going to the back
+     * of the line; returns the index after the last one polled.
+     */
+    private int pollTaskManagers(List<String> inTurn, int from, int count, HubRound round)
+            throws InterruptedException, BudgetSpent {
+        int i = from;
+        for (int end = Math.min(inTurn.size(), from + count); i < end; i++) {
+            taskManagerTurns.visited(inTurn.get(i));
+            pollTaskManager(inTurn.get(i), round);
+        }
+        return i;
+    }
+
     private void pollTaskManager(String tmId, HubRound round) throws InterruptedException, BudgetSpent {
         long now = round.startedAt();
-        JsonNode root = fetch(round, "/taskmanagers/" + pathSegment(tmId) + "/metrics?get=" + TM_METRICS);
+        JsonNode root = round.get(rest, "/taskmanagers/" + pathSegment(tmId) + "/metrics?get=" + TM_METRICS);
         if (root == null) {
             return;
         }
@@ -389,33 +432,5 @@ final class HubPoller {
             }
         }
         return out.toString();
-    }
-
-    /** One request spent from the round's budget; a failure is counted in the round and answers null. */
-    private JsonNode fetch(HubRound round, String pathAndQuery) throws InterruptedException, BudgetSpent {
-        try {
-            return fetchOrThrow(round, pathAndQuery);
-        } catch (RestStatusException e) {
-            round.requestFailed("GET " + pathAndQuery, e);
-            return null;
-        }
-    }
-
-    /** As {@link #fetch}, but a 404 is thrown to the caller, for whom it is an answer, not a failure. */
-    private JsonNode fetchOrThrow(HubRound round, String pathAndQuery)
-            throws InterruptedException, BudgetSpent, RestStatusException {
-        round.spendRequest();
-        try {
-            return rest.get(pathAndQuery);
-        } catch (RestStatusException e) {
-            if (e.status() == 404) {
-                throw e;
-            }
-            round.requestFailed("GET " + pathAndQuery, e);
-            return null;
-        } catch (IOException | RuntimeException e) {
-            round.requestFailed("GET " + pathAndQuery, e);
-            return null;
-        }
     }
 }

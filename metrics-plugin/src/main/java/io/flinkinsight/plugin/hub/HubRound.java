@@ -1,16 +1,16 @@
 package io.flinkinsight.plugin.hub;
 
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+
+import java.io.IOException;
 
 /**
  * The bookkeeping of one round of the hub's gathering. The {@link Hub} starts a round every poll interval;
- * {@link HubPoller} spends the round's budget of requests to Flink's REST API and records which requests failed and
- * which vertices it polled; {@link ClientGatherer} gathers from the client processes in the same round; the hub logs
- * the outcome. The round's number moves on the work one round does not do in full: the window over more running jobs
- * than one round polls, and the lists rediscovered every few rounds. Used on the hub's thread only.
+ * {@link HubPoller} spends the round's budget of requests to Flink's REST API through {@link #get} and the round
+ * counts which requests failed; {@link ClientGatherer} gathers from the client processes in the same round; the hub
+ * logs the outcome. The round's number spaces out the work not done every round (lists rediscovered every few
+ * rounds). Used on the hub's thread only.
  */
 final class HubRound {
 
@@ -21,10 +21,17 @@ final class HubRound {
         }
     }
 
+    /** What a 404 means to the caller of {@link #get}. */
+    enum NotFound {
+        /** A failure like any other: counted, answered null. */
+        FAILURE,
+        /** An answer (e.g. "checkpointing is not enabled"): answered as a {@link MissingNode}, not counted. */
+        ANSWER
+    }
+
     private final long number;
     private final long startedAt;
     private final int requestBudget;
-    private final Set<String> polledVertices = new HashSet<>();
     private int requests;
     private int failures;
     private String firstFailure;
@@ -54,23 +61,35 @@ final class HubRound {
     }
 
     /**
-     * The items this round polls: all of them when at most {@code size}, else {@code size} of them in a window that
-     * moves on by {@code size} every round, wrapping around, so every item gets its turn.
+     * Spends one request of the budget on {@code GET pathAndQuery}: the parsed body, or null when the request failed
+     * (counted here; the caller tries again in a later round). A 404 is a failure or an answer as {@code notFound}
+     * says.
+     *
+     * @throws BudgetSpent before sending, when the budget is spent
      */
-    <T> List<T> window(List<T> items, int size) {
-        if (items.size() <= size) {
-            return items;
+    JsonNode get(RestSource rest, String pathAndQuery, NotFound notFound) throws InterruptedException, BudgetSpent {
+        spendRequest();
+        try {
+            return rest.get(pathAndQuery);
+        } catch (RestStatusException e) {
+            if (notFound == NotFound.ANSWER && e.status() == 404) {
+                return MissingNode.getInstance();
+            }
+            requestFailed("GET " + pathAndQuery, e);
+            return null;
+        } catch (IOException | RuntimeException e) {
+            requestFailed("GET " + pathAndQuery, e);
+            return null;
         }
-        List<T> window = new ArrayList<>(size);
-        int start = (int) ((number - 1) * size % items.size());
-        for (int i = 0; i < size; i++) {
-            window.add(items.get((start + i) % items.size()));
-        }
-        return window;
+    }
+
+    /** {@link #get} where a 404 is a failure like any other. */
+    JsonNode get(RestSource rest, String pathAndQuery) throws InterruptedException, BudgetSpent {
+        return get(rest, pathAndQuery, NotFound.FAILURE);
     }
 
     /** Spends one request of the budget before it is sent. */
-    void spendRequest() throws BudgetSpent {
+    private void spendRequest() throws BudgetSpent {
         if (requests >= requestBudget) {
             throw new BudgetSpent();
         }
@@ -78,25 +97,21 @@ final class HubRound {
     }
 
     /** A request of this round failed; the first failure is kept for the log. */
-    void requestFailed(String request, Exception cause) {
+    private void requestFailed(String request, Exception cause) {
         failures++;
         if (firstFailure == null) {
             firstFailure = request + ": " + cause;
         }
     }
 
-    /** The round polled the vertex {@code jobAndVertexId}, whether its requests succeeded or not. */
-    void vertexPolled(String jobAndVertexId) {
-        polledVertices.add(jobAndVertexId);
-    }
-
-    Set<String> polledVertices() {
-        return polledVertices;
-    }
-
     /** Requests spent so far. */
     int requests() {
         return requests;
+    }
+
+    /** Requests the budget still allows. */
+    int remaining() {
+        return requestBudget - requests;
     }
 
     /** Requests that failed so far. */

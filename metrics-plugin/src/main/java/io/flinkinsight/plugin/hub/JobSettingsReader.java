@@ -1,11 +1,10 @@
 package io.flinkinsight.plugin.hub;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.MissingNode;
 import io.flinkinsight.plugin.hub.HubRound.BudgetSpent;
+import io.flinkinsight.plugin.hub.HubRound.NotFound;
 import io.flinkinsight.plugin.store.job.JobSettings;
 
-import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -37,8 +36,8 @@ final class JobSettingsReader {
      */
     JobSettings read(String jobId, int vertexParallelism, HubRound round) throws InterruptedException, BudgetSpent {
         String base = "/jobs/" + jobId;
-        JsonNode jobConfig = fetch(round, base + "/config", false);
-        JsonNode checkpointConfig = fetch(round, base + "/checkpoints/config", true);
+        JsonNode jobConfig = round.get(rest, base + "/config");
+        JsonNode checkpointConfig = round.get(rest, base + "/checkpoints/config", NotFound.ANSWER);
         if (jobConfig == null || checkpointConfig == null) {
             return null;
         }
@@ -78,7 +77,7 @@ final class JobSettingsReader {
 
     private Map<String, String> clusterConfig(HubRound round) throws InterruptedException, BudgetSpent {
         if (clusterConfig == null) {
-            JsonNode entries = fetch(round, "/jobmanager/config", false);
+            JsonNode entries = round.get(rest, "/jobmanager/config");
             if (entries == null) {
                 return null;
             }
@@ -92,24 +91,6 @@ final class JobSettingsReader {
             clusterConfig = out;
         }
         return clusterConfig;
-    }
-
-    /** The body; a missing node for a 404 when {@code notFoundIsAnswer}; null when the request failed. */
-    private JsonNode fetch(HubRound round, String path, boolean notFoundIsAnswer)
-            throws InterruptedException, BudgetSpent {
-        round.spendRequest();
-        try {
-            return rest.get(path);
-        } catch (RestStatusException e) {
-            if (notFoundIsAnswer && e.status() == 404) {
-                return MissingNode.getInstance();
-            }
-            round.requestFailed("GET " + path, e);
-            return null;
-        } catch (IOException | RuntimeException e) {
-            round.requestFailed("GET " + path, e);
-            return null;
-        }
     }
 
     private static Boolean bool(JsonNode userConfig, String... keys) {

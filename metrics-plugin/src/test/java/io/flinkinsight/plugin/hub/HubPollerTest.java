@@ -132,8 +132,103 @@ class HubPollerTest {
 
         assertThat(outcome.requests()).isLessThanOrEqualTo(HubPoller.MAX_REQUESTS_PER_POLL);
         assertThat(requested).hasSizeLessThanOrEqualTo(HubPoller.MAX_REQUESTS_PER_POLL);
-        assertThat(requested.stream().filter(p -> p.matches("/jobs/[0-9a-f]{32}")).count())
-                .isLessThanOrEqualTo(HubPoller.MAX_JOBS_PER_POLL);
+        assertThat(requested.stream().filter(p -> p.matches("/jobs/[0-9a-f]{32}")).count()).isBetween(1L, 59L);
+    }
+
+    /**
+     * A cluster of {@code taskManagers} TaskManagers ({@code tm-<i>}) and {@code runningJobs} running jobs (ids
+     * {@code %032x} of their index), each job answering as the recorded one; every path asked is added to
+     * {@code requested}.
+     */
+    private static RestSource largeCluster(int taskManagers, int runningJobs, List<String> requested)
+            throws IOException {
+        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        var overview = mapper.createObjectNode();
+        var jobList = overview.putArray("jobs");
+        for (int i = 0; i < runningJobs; i++) {
+            jobList.addObject().put("jid", String.format("%032x", i)).put("name", "j" + i).put("state", "RUNNING")
+                    .put("start-time", 1_000L + i).put("end-time", -1);
+        }
+        var tmList = mapper.createObjectNode();
+        var tms = tmList.putArray("taskmanagers");
+        for (int i = 0; i < taskManagers; i++) {
+            tms.addObject().put("id", "tm-" + i);
+        }
+        TestingRestSource fixtures = TestingRestSource.recordedCluster();
+        return path -> {
+            requested.add(path);
+            return switch (path) {
+                case "/jobs/overview" -> overview;
+                case "/taskmanagers" -> tmList;
+                default -> fixtures.get(path);
+            };
+        };
+    }
+
+    private static String taskManagerOf(String path) {
+        return path.startsWith("/taskmanagers/") ? path.substring("/taskmanagers/".length(), path.indexOf('/', 14))
+                : null;
+    }
+
+    private static String jobOf(String path) {
+        return path.matches("/jobs/[0-9a-f]{32}") ? path.substring("/jobs/".length()) : null;
+    }
+
+    @Test
+    void aSmallBudgetReachesEveryTaskManagerAndEveryJobWithinTheRoundsItAllows() throws Exception {
+        int budget = 30;
+        int taskManagers = 50;
+        int runningJobs = 12;
+        // the most one job's turn costs: its first, when its settings and latency ids are read too
+        List<String> alone = new ArrayList<>();
+        new HubPoller(largeCluster(0, 1, alone), series, new JobStore(100, clock), checkpoints,
+                TestingCapabilities.FLINK_2_2, clock).poll(new HubRound(1, clock.millis(), 1_000));
+        int jobTurnCost = alone.size() - 2; // less the overview and the TaskManager list
+        int taskManagerShare = (budget - 2) / 2;
+        int jobsPerRound = Math.max(1, (budget - 2 - taskManagerShare) / jobTurnCost);
+        int taskManagerRounds = (taskManagers + taskManagerShare - 1) / taskManagerShare;
+        int jobRounds = (runningJobs + jobsPerRound - 1) / jobsPerRound;
+        assertThat(jobRounds).as("the bound must say something: fewer jobs per round than jobs").isGreaterThan(1);
+
+        List<String> requested = new ArrayList<>();
+        HubPoller poller = new HubPoller(largeCluster(taskManagers, runningJobs, requested), series,
+                new JobStore(100, clock), checkpoints, TestingCapabilities.FLINK_2_2, clock);
+        int rounds = 2 * Math.max(taskManagerRounds, jobRounds);
+        List<List<String>> perRound = new ArrayList<>();
+        for (int r = 1; r <= rounds; r++) {
+            requested.clear();
+            HubRound round = new HubRound(r, clock.millis(), budget);
+            poller.poll(round);
+            assertThat(round.requests()).isLessThanOrEqualTo(budget);
+            perRound.add(List.copyOf(requested));
+            clock.advance(10_000);
+        }
+
+        // every one within its bound, and again within the next as many rounds: the turn goes on across rounds
+        for (int from = 0; from < 2; from++) {
+            int tmFrom = from * taskManagerRounds;
+            int jobFrom = from * jobRounds;
+            var tmsSeen = perRound.subList(tmFrom, tmFrom + taskManagerRounds).stream().flatMap(List::stream)
+                    .map(HubPollerTest::taskManagerOf).filter(java.util.Objects::nonNull).distinct().count();
+            var jobsSeen = perRound.subList(jobFrom, jobFrom + jobRounds).stream().flatMap(List::stream)
+                    .map(HubPollerTest::jobOf).filter(java.util.Objects::nonNull).distinct().count();
+            assertThat(tmsSeen).as("TaskManagers read in rounds %d to %d", tmFrom + 1, tmFrom + taskManagerRounds)
+                    .isEqualTo(taskManagers);
+            assertThat(jobsSeen).as("jobs polled in rounds %d to %d", jobFrom + 1, jobFrom + jobRounds)
+                    .isEqualTo(runningJobs);
+        }
+    }
+
+    @Test
+    void withoutJobsTheWholeBudgetGoesToTaskManagers() throws Exception {
+        List<String> requested = new ArrayList<>();
+        HubRound round = round(1);
+        new HubPoller(largeCluster(HubPoller.MAX_REQUESTS_PER_POLL, 0, requested), series, jobs, checkpoints,
+                TestingCapabilities.FLINK_2_2, clock).poll(round);
+
+        assertThat(requested.stream().map(HubPollerTest::taskManagerOf).filter(java.util.Objects::nonNull))
+                .hasSize(HubPoller.MAX_REQUESTS_PER_POLL - 2);
+        assertThat(series.latest(HubSeries.of(HubSeries.TM_COUNT))).hasValue(HubPoller.MAX_REQUESTS_PER_POLL);
     }
 
     @Test

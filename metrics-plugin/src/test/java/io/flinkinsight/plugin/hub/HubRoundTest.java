@@ -1,37 +1,47 @@
 package io.flinkinsight.plugin.hub;
 
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.flinkinsight.plugin.hub.HubRound.NotFound;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class HubRoundTest {
 
+    private static final RestSource REFUSED = path -> {
+        throw new IOException("refused");
+    };
+
     @Test
     void theBudgetRunsOutAfterItsRequestsAndTheFirstFailureIsKept() throws Exception {
         HubRound round = new HubRound(1, 0, 2);
-        round.spendRequest();
-        round.requestFailed("GET /jobs/overview", new IOException("refused"));
-        round.spendRequest();
-        round.requestFailed("GET /taskmanagers", new IOException("refused"));
+        assertThat(round.get(REFUSED, "/jobs/overview")).isNull();
+        assertThat(round.remaining()).isEqualTo(1);
+        assertThat(round.get(REFUSED, "/taskmanagers")).isNull();
 
-        assertThatThrownBy(round::spendRequest).isInstanceOf(HubRound.BudgetSpent.class);
+        assertThatThrownBy(() -> round.get(REFUSED, "/jobs/overview")).isInstanceOf(HubRound.BudgetSpent.class);
         assertThat(round.requests()).isEqualTo(2);
+        assertThat(round.remaining()).isZero();
         assertThat(round.failures()).isEqualTo(2);
         assertThat(round.firstFailure()).isEqualTo("GET /jobs/overview: java.io.IOException: refused");
     }
 
     @Test
-    void theWindowOverManyItemsMovesOnEveryRoundAndWrapsAround() {
-        List<Integer> items = List.of(0, 1, 2, 3, 4);
+    void aNotFoundIsAnAnswerOnlyWhereTheCallerSaysSo() throws Exception {
+        RestSource notFound = path -> {
+            throw new RestStatusException(path, 404);
+        };
+        HubRound round = new HubRound(1, 0, 10);
 
-        assertThat(new HubRound(1, 0, 1).window(items, 5)).isSameAs(items);
-        assertThat(new HubRound(1, 0, 1).window(items, 2)).containsExactly(0, 1);
-        assertThat(new HubRound(2, 0, 1).window(items, 2)).containsExactly(2, 3);
-        assertThat(new HubRound(3, 0, 1).window(items, 2)).containsExactly(4, 0);
+        assertThat(round.get(notFound, "/jobs/x/checkpoints", NotFound.ANSWER).isMissingNode()).isTrue();
+        assertThat(round.failures()).isZero();
+        assertThat(round.get(notFound, "/jobs/x/config")).isNull();
+        assertThat(round.failures()).isEqualTo(1);
+        assertThat(round.get(path -> TextNode.valueOf(path), "/ok")).isEqualTo(TextNode.valueOf("/ok"));
+        assertThat(round.requests()).isEqualTo(3);
     }
 
     @Test

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The production-shaped cluster benchmark: JobManager, 3 TaskManagers and the SQL Gateway (with the interactive
+# client), a checkpointing RocksDB job, many short queries through the gateway's REST API on `remote-interactive`
+# while the panel's overview page is polled every 5 s. Prints, over time, the JobManager's heap after a full GC, the
+# series of its /metrics and the bytes its stores hold; then checks: heap after a full GC within 20 MiB of the
+# baseline, series back to the baseline, checkpoints within checkpoints.max-bytes, a job started afterwards has
+# history, every TaskManager's figures on the hub. Exits 1 when a check fails. Writes the Markdown to
+# flink-harness/target/bench-production-shape.md.
+# Options: --queries 10000 --minutes 15 (whichever comes first) --concurrency 4 --sample-seconds 60
+# --work-dir dir --output file.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib/prerequisites.sh
+
+require_java_and_maven
+
+echo "Building the Flink jars, the plugin, the interactive client and the harness (mvn package, tests skipped) ..."
+mvn -q -B -DskipTests package -pl flink-dist-local,metrics-plugin,interactive-client,flink-harness -am
+
+classpath_file=flink-harness/target/bench-classpath.txt
+mvn -q -B -pl flink-harness dependency:build-classpath -Dmdep.includeScope=runtime \
+  -Dmdep.outputFile="$PWD/$classpath_file"
+
+exec java -Xmx512m -cp "flink-harness/target/classes:$(cat "$classpath_file")" \
+  io.flinkinsight.harness.bench.ProductionShapeBenchmark \
+  --client-jar interactive-client/target/interactive-client-0.1.0-SNAPSHOT.jar \
+  --plugin-jar metrics-plugin/target/metrics-plugin-0.1.0-SNAPSHOT.jar \
+  "$@"
