@@ -15,6 +15,9 @@ public final class ClusterConfiguration {
     /** First line of every config.yaml the harness writes; tells a harness work dir from any other folder. */
     public static final String YAML_HEADER = "# Written by the Flink Insight harness.";
 
+    /** The folder of the work dir that holds the JobManagers' HA state ({@code high-availability.storageDir}). */
+    static final String HA_STORAGE_DIR = "ha";
+
     static final String METRIC_REPORTER_FACTORY = "io.flinkinsight.plugin.metrics.InsightMetricReporterFactory";
     static final String TRACE_REPORTER_FACTORY = "io.flinkinsight.plugin.traces.InsightTraceReporterFactory";
     static final String EVENT_REPORTER_FACTORY = "io.flinkinsight.plugin.events.InsightEventReporterFactory";
@@ -48,6 +51,13 @@ public final class ClusterConfiguration {
         conf.put("io.tmp.dirs", work.resolve("tmp").toString());
         conf.put("execution.checkpointing.dir", work.resolve("checkpoints").toUri().toString());
         conf.put("execution.checkpointing.savepoint-dir", work.resolve("savepoints").toUri().toString());
+
+        if (spec.zooKeeperHa()) {
+            conf.put("high-availability.type", "zookeeper");
+            conf.put("high-availability.zookeeper.quorum", LOOPBACK + ":" + ports.zooKeeper());
+            conf.put("high-availability.storageDir", work.resolve(HA_STORAGE_DIR).toUri().toString());
+            conf.put("high-availability.jobmanager.port", Integer.toString(ports.rpc()));
+        }
 
         if (spec.withPlugin()) {
             conf.put("metrics.reporter.insight.factory.class", METRIC_REPORTER_FACTORY);

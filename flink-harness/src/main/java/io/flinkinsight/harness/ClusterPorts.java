@@ -4,13 +4,37 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
-/** The TCP ports of one cluster: the ones the builder fixed, and free loopback ports for the rest. */
-public record ClusterPorts(int rest, int rpc, int gateway) {
+/**
+ * The TCP ports of one cluster: the ones the builder fixed, and free loopback ports for the rest.
+ *
+ * @param rest the REST port of the first JobManager ({@link Role#JOBMANAGER})
+ * @param rpc the RPC port of the first JobManager
+ * @param zooKeeper the ZooKeeper server's client port, 0 without high availability
+ * @param jobManagerRest the REST port of each JobManager, by index ({@link Role#jobManager(int)})
+ * @param jobManagerRpc the RPC port of each JobManager, by index
+ */
+public record ClusterPorts(
+        int rest, int rpc, int gateway, int zooKeeper, List<Integer> jobManagerRest, List<Integer> jobManagerRpc) {
 
-    /** Keeps the non-zero ports of the spec and picks distinct free ports on 127.0.0.1 for the others. */
+    public ClusterPorts {
+        jobManagerRest = List.copyOf(jobManagerRest);
+        jobManagerRpc = List.copyOf(jobManagerRpc);
+    }
+
+    /** The ports of a cluster with one JobManager and no ZooKeeper. */
+    public ClusterPorts(int rest, int rpc, int gateway) {
+        this(rest, rpc, gateway, 0, List.of(rest), List.of(rpc));
+    }
+
+    /**
+     * Keeps the non-zero ports of the spec (they are the first JobManager's) and picks distinct free ports on
+     * 127.0.0.1 for the others, the standby JobManagers' and ZooKeeper's included.
+     */
     public static ClusterPorts resolve(ClusterSpec spec) {
         Set<Integer> taken = new HashSet<>();
         taken.add(spec.restPort());
@@ -19,7 +43,26 @@ public record ClusterPorts(int rest, int rpc, int gateway) {
         int rest = spec.restPort() != 0 ? spec.restPort() : freePort(taken);
         int rpc = spec.rpcPort() != 0 ? spec.rpcPort() : freePort(taken);
         int gateway = spec.gatewayPort() != 0 ? spec.gatewayPort() : freePort(taken);
-        return new ClusterPorts(rest, rpc, gateway);
+        List<Integer> jobManagerRest = new ArrayList<>(List.of(rest));
+        List<Integer> jobManagerRpc = new ArrayList<>(List.of(rpc));
+        for (int i = 1; i < spec.jobManagers(); i++) {
+            jobManagerRest.add(freePort(taken));
+            jobManagerRpc.add(freePort(taken));
+        }
+        int zooKeeper = spec.zooKeeperHa() ? freePort(taken) : 0;
+        return new ClusterPorts(rest, rpc, gateway, zooKeeper, jobManagerRest, jobManagerRpc);
+    }
+
+    /** The ports of JobManager {@code index}, as {@code -D} options on its command line: they win over config.yaml. */
+    List<String> jobManagerDynamicProperties(int index, boolean highAvailability) {
+        List<String> properties = new ArrayList<>(List.of(
+                "-Drest.port=" + jobManagerRest.get(index),
+                "-Djobmanager.rpc.port=" + jobManagerRpc.get(index)));
+        if (highAvailability) {
+            // with HA, the JobManager binds its RPC service to this option, not to jobmanager.rpc.port
+            properties.add("-Dhigh-availability.jobmanager.port=" + jobManagerRpc.get(index));
+        }
+        return properties;
     }
 
     /** A port that was free a moment ago; another process may still take it before Flink binds it. */

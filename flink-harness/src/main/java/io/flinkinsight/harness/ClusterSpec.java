@@ -14,6 +14,8 @@ import java.util.Map;
  * @param gatewayClasspath jars added to the SQL Gateway's classpath only (its {@code lib/}), e.g. a client jar
  * @param gatewayConfig options for the SQL Gateway only (its {@code -D} dynamic properties); they win over
  *     {@code config}, e.g. a port range of its own for the plugin inside the gateway
+ * @param jobManagers how many JobManagers; more than one needs {@code zooKeeperHa}
+ * @param zooKeeperHa whether the harness starts a ZooKeeper server and runs the cluster in ZooKeeper HA mode
  */
 public record ClusterSpec(
         Path workDir,
@@ -31,7 +33,9 @@ public record ClusterSpec(
         String gatewayHeap,
         Duration startTimeout,
         List<Path> gatewayClasspath,
-        Map<String, String> gatewayConfig) {
+        Map<String, String> gatewayConfig,
+        int jobManagers,
+        boolean zooKeeperHa) {
 
     public ClusterSpec {
         if (taskManagers < 0) {
@@ -39,6 +43,13 @@ public record ClusterSpec(
         }
         if (slotsPerTaskManager < 1) {
             throw new IllegalArgumentException("slotsPerTaskManager must be >= 1, was " + slotsPerTaskManager);
+        }
+        if (jobManagers < 1) {
+            throw new IllegalArgumentException("jobManagers must be >= 1, was " + jobManagers);
+        }
+        if (jobManagers > 1 && !zooKeeperHa) {
+            throw new IllegalArgumentException(
+                    jobManagers + " JobManagers need ZooKeeper high availability (zooKeeperHa(true))");
         }
         config = Map.copyOf(config);
         gatewayClasspath = List.copyOf(gatewayClasspath);

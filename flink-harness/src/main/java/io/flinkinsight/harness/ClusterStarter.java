@@ -3,6 +3,8 @@ package io.flinkinsight.harness;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -19,6 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 final class ClusterStarter {
 
     static final String PLUGIN_DIR_NAME = "insight";
+    static final String ZOOKEEPER_DIR = "zookeeper";
     private static final Duration POLL = Duration.ofMillis(250);
 
     private final FlinkDistribution flink;
@@ -40,15 +43,26 @@ final class ClusterStarter {
         List<FlinkProcess> processes = new CopyOnWriteArrayList<>();
         LocalFlinkCluster cluster = new LocalFlinkCluster(spec, ports, processes);
         try {
+            if (spec.zooKeeperHa()) {
+                // first, so it starts while the memory parameters are computed; the JobManagers need it at once
+                processes.add(launcher.startZooKeeper(work.resolve(ZOOKEEPER_DIR).resolve("zoo.cfg"),
+                        ZooKeeperConfiguration.jars()));
+            }
             // Both computations are independent JVM starts: run them side by side.
             Process jmParams = launcher.startResourceParameters("GET_JM_RESOURCE_PARAMS");
             Process tmParams = launcher.startResourceParameters("GET_TM_RESOURCE_PARAMS");
             ResourceParameters jmMemory = launcher.await(jmParams, "GET_JM_RESOURCE_PARAMS");
             ResourceParameters tmMemory = launcher.await(tmParams, "GET_TM_RESOURCE_PARAMS");
 
+            if (spec.zooKeeperHa()) {
+                awaitZooKeeper(ports.zooKeeper(), processes, cluster);
+            }
             // TaskManagers retry registering until the JobManager is up, so all start at once.
-            processes.add(launcher.startJobManager(jmMemory));
-            cluster.jobManagerStarter(() -> launcher.startJobManager(jmMemory));
+            for (int i = 0; i < spec.jobManagers(); i++) {
+                processes.add(launcher.startJobManager(Role.jobManager(i), jmMemory, jobManagerPorts(ports, i)));
+            }
+            cluster.jobManagerStarter(
+                    () -> launcher.startJobManager(Role.JOBMANAGER, jmMemory, jobManagerPorts(ports, 0)));
             for (int i = 0; i < spec.taskManagers(); i++) {
                 processes.add(launcher.startTaskManager(i, tmMemory));
             }
@@ -57,6 +71,9 @@ final class ClusterStarter {
                         spec.gatewayHeap(), spec.gatewayClasspath(), spec.gatewayConfig()));
             }
             long deadline = System.nanoTime() + spec.startTimeout().toNanos();
+            if (spec.zooKeeperHa()) {
+                cluster.awaitLeadingJobManager(spec.startTimeout());
+            }
             awaitTaskManagers(cluster, processes);
             if (spec.sqlGateway()) {
                 awaitGateway(cluster, processes, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
@@ -70,6 +87,26 @@ final class ClusterStarter {
             }
             throw e;
         }
+    }
+
+    /** With HA, each JobManager's own ports go on its command line; config.yaml holds the first one's. */
+    private List<String> jobManagerPorts(ClusterPorts ports, int index) {
+        return spec.zooKeeperHa() ? ports.jobManagerDynamicProperties(index, true) : List.of();
+    }
+
+    /** Until ZooKeeper answers the {@code srvr} command as a serving standalone server. */
+    private void awaitZooKeeper(int port, List<FlinkProcess> processes, LocalFlinkCluster cluster) {
+        Waits.until("ZooKeeper on " + ClusterConfiguration.LOOPBACK + ":" + port, spec.startTimeout(), POLL, () -> {
+            abortIfAnyExited(processes);
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress(ClusterConfiguration.LOOPBACK, port), 1000);
+                socket.setSoTimeout(2000);
+                socket.getOutputStream().write("srvr".getBytes(StandardCharsets.US_ASCII));
+                socket.getOutputStream().flush();
+                String answer = new String(socket.getInputStream().readNBytes(4096), StandardCharsets.UTF_8);
+                return answer.contains("Mode: standalone") ? Optional.of(answer) : Optional.empty();
+            }
+        }, () -> cluster.diagnostics(List.of(Role.ZOOKEEPER)));
     }
 
     private void awaitTaskManagers(LocalFlinkCluster cluster, List<FlinkProcess> processes) {
@@ -102,6 +139,9 @@ final class ClusterStarter {
         try {
             Files.createDirectories(work);
             Files.createDirectories(work.resolve("tmp"));
+            // HA state of an earlier run in this work dir would make the JobManagers recover its jobs
+            deleteRecursively(work.resolve(ZOOKEEPER_DIR));
+            deleteRecursively(work.resolve(ClusterConfiguration.HA_STORAGE_DIR));
             // conf and plugins are rewritten on every start so a reused work dir never carries an old plugin jar.
             deleteRecursively(conf);
             deleteRecursively(plugins);
@@ -111,6 +151,13 @@ final class ClusterStarter {
             Files.writeString(conf.resolve("config.yaml"),
                     ClusterConfiguration.toYaml(ClusterConfiguration.of(spec, ports)), StandardCharsets.UTF_8);
             Files.writeString(conf.resolve("log4j.properties"), Log4jConfiguration.properties(), StandardCharsets.UTF_8);
+            if (spec.zooKeeperHa()) {
+                Path zooKeeper = work.resolve(ZOOKEEPER_DIR);
+                Files.createDirectories(zooKeeper.resolve("data"));
+                Files.writeString(zooKeeper.resolve("zoo.cfg"),
+                        ZooKeeperConfiguration.zooCfg(zooKeeper.resolve("data"), ports.zooKeeper()),
+                        StandardCharsets.UTF_8);
+            }
             if (spec.withPlugin()) {
                 installPlugin(plugins.resolve(PLUGIN_DIR_NAME));
             }

@@ -17,6 +17,7 @@ public final class FlinkProcess {
     private final Process process;
     private final Path logFile;
     private final Path outFile;
+    private volatile boolean paused;
 
     FlinkProcess(Role role, Process process, Path logFile, Path outFile) {
         this.role = role;
@@ -85,6 +86,47 @@ public final class FlinkProcess {
         }
     }
 
+    /** SIGSTOP to the process (not its descendants): it stops running until {@link #resume()}. */
+    void pause() {
+        signal("STOP");
+        paused = true;
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    void resume() {
+        signal("CONT");
+        paused = false;
+    }
+
+    /** Whether the harness paused it and has not resumed it yet. */
+    public boolean isPaused() {
+        return paused && isAlive();
+    }
+
+    /** Java has no API for these signals: the {@code kill} command sends them, to this pid only. */
+    private void signal(String name) {
+        if (!isAlive()) {
+            throw new IllegalStateException(this + " is not running: cannot send SIG" + name);
+        }
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid())).redirectErrorStream(true)
+                    .start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS)) {
+                kill.destroyForcibly();
+                throw new IllegalStateException("kill -" + name + " " + pid() + " did not return in 10 s");
+            }
+            if (kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + name + " " + pid() + " exited with " + kill.exitValue()
+                        + ": " + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot run kill -" + name, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while sending SIG" + name + " to " + this, e);
+        }
+    }
+
     /** The tail of the log and of the out file, for error messages. */
     public String describeTail(int lines) {
         return "---- " + role + " (pid " + pid() + ", " + (isAlive() ? "running" : "exited " + exitCode()) + ")"
@@ -99,6 +141,14 @@ public final class FlinkProcess {
     static List<Long> stopAll(List<FlinkProcess> processes, Duration grace) {
         List<ProcessHandle> handles = new ArrayList<>();
         for (FlinkProcess p : processes) {
+            if (p.isPaused()) {
+                try {
+                    // a stopped process would hold its SIGTERM until the grace is over
+                    p.resume();
+                } catch (RuntimeException e) {
+                    // SIGKILL below stops it anyway
+                }
+            }
             ProcessHandle handle = p.process.toHandle();
             // Descendants are collected before the parent dies, when they can still be found.
             handle.descendants().forEach(handles::add);

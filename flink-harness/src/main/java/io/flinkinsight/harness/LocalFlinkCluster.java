@@ -27,6 +27,10 @@ public final class LocalFlinkCluster implements AutoCloseable {
     public static final Pattern INSIGHT_LISTENING =
             Pattern.compile("Flink Insight HTTP server listening on http://([^:/\\s]+):(\\d+)");
 
+    /** What a JobManager's REST endpoint logs when it gains or loses leadership (WebMonitorEndpoint). */
+    static final Pattern REST_LEADERSHIP =
+            Pattern.compile("(\\S+) (was granted leadership with leaderSessionID|lost leadership)");
+
     static final Duration DEFAULT_INSIGHT_WAIT = Duration.ofSeconds(30);
     private static final Duration STOP_GRACE = Duration.ofSeconds(20);
     private static final int TAIL_LINES = 60;
@@ -64,6 +68,49 @@ public final class LocalFlinkCluster implements AutoCloseable {
     /** Flink's REST API and dashboard, e.g. {@code http://127.0.0.1:8081}. */
     public String restUrl() {
         return "http://" + ClusterConfiguration.LOOPBACK + ":" + ports.rest();
+    }
+
+    /** The REST API of JobManager {@code role} ({@link Role#jobManager(int)}); any JobManager answers, a standby too. */
+    public String restUrl(Role jobManager) {
+        int index = jobManagers().indexOf(jobManager);
+        if (index < 0) {
+            throw new IllegalArgumentException(jobManager + " is no JobManager of this cluster");
+        }
+        return "http://" + ClusterConfiguration.LOOPBACK + ":" + ports.jobManagerRest().get(index);
+    }
+
+    /** The JobManager roles of this cluster, by index: {@link Role#JOBMANAGER} first. */
+    public List<Role> jobManagers() {
+        List<Role> roles = new ArrayList<>();
+        for (int i = 0; i < spec.jobManagers(); i++) {
+            roles.add(Role.jobManager(i));
+        }
+        return roles;
+    }
+
+    /**
+     * The running JobManager whose REST endpoint leads, by the leadership lines in the logs (the one that was
+     * granted leadership last and has not lost it), if any. With one JobManager and no HA: that JobManager.
+     */
+    public Optional<Role> leadingJobManager() {
+        if (!spec.zooKeeperHa()) {
+            return Optional.of(Role.JOBMANAGER);
+        }
+        for (Role role : jobManagers()) {
+            FlinkProcess process = process(role);
+            if (process.isAlive() && !process.isPaused()
+                    && LogFiles.lastMatch(process.logFile(), REST_LEADERSHIP)
+                            .filter(m -> m.group(2).startsWith("was granted")).isPresent()) {
+                return Optional.of(role);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Waits until a running JobManager leads (see {@link #leadingJobManager()}); returns it. */
+    public Role awaitLeadingJobManager(Duration timeout) {
+        return Waits.until("a leading JobManager", timeout, Duration.ofMillis(200),
+                this::leadingJobManager, () -> diagnostics(List.of()));
     }
 
     /** The SQL Gateway's REST endpoint. */
@@ -211,6 +258,16 @@ public final class LocalFlinkCluster implements AutoCloseable {
     public void kill(Role role) {
         process(role).kill(STOP_GRACE);
         insightUrls.remove(role);
+    }
+
+    /** Pauses that process with SIGSTOP, as a long GC pause or a frozen VM would; {@link #resume} ends it. */
+    public void pause(Role role) {
+        process(role).pause();
+    }
+
+    /** Resumes a process {@link #pause paused} before (SIGCONT). */
+    public void resume(Role role) {
+        process(role).resume();
     }
 
     /**

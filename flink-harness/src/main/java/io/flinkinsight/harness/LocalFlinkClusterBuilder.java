@@ -30,6 +30,8 @@ public final class LocalFlinkClusterBuilder {
     private final List<Path> gatewayClasspath = new ArrayList<>();
     private final Map<String, String> gatewayConfig = new LinkedHashMap<>();
     private FlinkDistribution distribution;
+    private int jobManagers = 1;
+    private boolean zooKeeperHa;
 
     LocalFlinkClusterBuilder() {}
 
@@ -52,6 +54,21 @@ public final class LocalFlinkClusterBuilder {
 
     public LocalFlinkClusterBuilder slotsPerTaskManager(int slots) {
         this.slotsPerTaskManager = slots;
+        return this;
+    }
+
+    /**
+     * ZooKeeper high availability: the harness starts a ZooKeeper server (its own JVM, on 127.0.0.1) first and sets
+     * {@code high-availability.type: zookeeper}, its quorum and a storage dir in the work dir. Default: off.
+     */
+    public LocalFlinkClusterBuilder zooKeeperHa(boolean on) {
+        this.zooKeeperHa = on;
+        return this;
+    }
+
+    /** How many JobManagers, each with REST and RPC ports of its own; more than one needs {@link #zooKeeperHa}. */
+    public LocalFlinkClusterBuilder jobManagers(int count) {
+        this.jobManagers = count;
         return this;
     }
 
@@ -156,7 +173,7 @@ public final class LocalFlinkClusterBuilder {
         return new ClusterSpec(dir.toAbsolutePath(), pluginJar == null ? null : pluginJar.toAbsolutePath(),
                 taskManagers, slotsPerTaskManager, sqlGateway, restPort, rpcPort, gatewayPort, insightPortRange,
                 config, jobManagerProcessSize, taskManagerProcessSize, gatewayHeap, startTimeout, gatewayClasspath,
-                gatewayConfig);
+                gatewayConfig, jobManagers, zooKeeperHa);
     }
 
     /** Starts the processes and waits until the TaskManagers registered and the gateway answers. */

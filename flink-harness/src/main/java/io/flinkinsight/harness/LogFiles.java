@@ -39,6 +39,26 @@ public final class LogFiles {
         }
     }
 
+    /** The last match of {@code pattern} in the file as it is now, if any. */
+    public static Optional<Matcher> lastMatch(Path file, Pattern pattern) {
+        if (!Files.isRegularFile(file)) {
+            return Optional.empty();
+        }
+        try (BufferedReader reader = new BufferedReader(
+                new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8))) {
+            Matcher last = null;
+            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                Matcher matcher = pattern.matcher(line);
+                if (matcher.find()) {
+                    last = matcher;
+                }
+            }
+            return Optional.ofNullable(last);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The first match of {@code pattern} in the file as it is now, if any. */
     public static Optional<Matcher> firstMatch(Path file, Pattern pattern) {
         if (!Files.isRegularFile(file)) {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /** Starts Flink JVMs of one cluster with its classpath, conf dir, plugins dir, log file and Java 17 flags. */
 final class ProcessLauncher {
@@ -17,6 +18,7 @@ final class ProcessLauncher {
     static final String JOBMANAGER_MAIN = "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint";
     static final String TASKMANAGER_MAIN = "org.apache.flink.runtime.taskexecutor.TaskManagerRunner";
     static final String SQL_GATEWAY_MAIN = "org.apache.flink.table.gateway.SqlGateway";
+    static final String ZOOKEEPER_MAIN = "org.apache.zookeeper.server.ZooKeeperServerMain";
     static final String BASH_JAVA_UTILS_MAIN = "org.apache.flink.runtime.util.bash.BashJavaUtils";
 
     private static final Duration BASH_JAVA_UTILS_TIMEOUT = Duration.ofSeconds(60);
@@ -65,10 +67,38 @@ final class ProcessLauncher {
         }
     }
 
-    FlinkProcess startJobManager(ResourceParameters memory) {
+    /** The JobManager {@code role} with {@code ports} ({@code -D} options that win over config.yaml). */
+    FlinkProcess startJobManager(Role role, ResourceParameters memory, List<String> ports) {
         List<String> args = new ArrayList<>(List.of("--configDir", confDir.toString(), "--executionMode", "cluster"));
         args.addAll(memory.dynamicProperties());
-        return startFlink(Role.JOBMANAGER, memory.jvmFlags(), JOBMANAGER_MAIN, args, List.of());
+        args.addAll(ports);
+        return startFlink(role, memory.jvmFlags(), JOBMANAGER_MAIN, args, List.of());
+    }
+
+    /**
+     * A ZooKeeper server ({@code ZooKeeperServerMain}) with {@code zooCfg}: ZooKeeper's jars from harness.properties
+     * and, from the Flink lib, the slf4j, log4j and snappy jars it needs, so it logs like the Flink processes.
+     */
+    FlinkProcess startZooKeeper(Path zooCfg, List<Path> zooKeeperJars) {
+        List<Path> classpath = new ArrayList<>(zooKeeperJars);
+        for (Path jar : distribution.jars()) {
+            String name = jar.getFileName().toString();
+            if (name.startsWith("slf4j-api-") || name.startsWith("log4j-") || name.startsWith("snappy-java-")) {
+                classpath.add(jar);
+            }
+        }
+        Role role = Role.ZOOKEEPER;
+        Path logFile = workDir.resolve(role.logFileName());
+        List<String> cmd = new ArrayList<>(List.of(JvmOptions.javaExecutable(), "-Xmx128m",
+                // no Jetty on the class path: the admin server would only log that it cannot start
+                "-Dzookeeper.admin.enableServer=false",
+                "-D" + Log4jConfiguration.LOG_FILE_PROPERTY + "=" + logFile,
+                "-Dlog4j.configurationFile=" + confDir.resolve("log4j.properties").toUri(),
+                "-Djava.io.tmpdir=" + workDir.resolve("tmp"),
+                "-cp", classpath.stream().map(Path::toString).collect(Collectors.joining(java.io.File.pathSeparator)),
+                ZOOKEEPER_MAIN, zooCfg.toString()));
+        return new FlinkProcess(role, start(cmd, workDir.resolve(role.outFileName())), logFile,
+                workDir.resolve(role.outFileName()));
     }
 
     FlinkProcess startTaskManager(int index, ResourceParameters memory) {

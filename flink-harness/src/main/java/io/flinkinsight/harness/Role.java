@@ -7,6 +7,8 @@ public final class Role {
 
     public static final Role JOBMANAGER = new Role("jobmanager", "jobmanager");
     public static final Role SQL_GATEWAY = new Role("sql-gateway", "sql-gateway");
+    /** The ZooKeeper server of a cluster with ZooKeeper high availability. */
+    public static final Role ZOOKEEPER = new Role("zookeeper", "zookeeper");
     /** The first TaskManager, the only one in most tests. */
     public static final Role TASKMANAGER = taskManager(0);
 
@@ -18,6 +20,17 @@ public final class Role {
         this.fileStem = fileStem;
     }
 
+    /**
+     * The JobManager with the given 0-based index: {@link #JOBMANAGER} for 0, else a standby of a cluster with high
+     * availability, whose log is {@code jobmanager-<index>.log}.
+     */
+    public static Role jobManager(int index) {
+        if (index < 0) {
+            throw new IllegalArgumentException("JobManager index must be >= 0, was " + index);
+        }
+        return index == 0 ? JOBMANAGER : new Role("jobmanager", "jobmanager-" + index);
+    }
+
     /** The TaskManager with the given 0-based index; its log is {@code taskmanager-<index>.log}. */
     public static Role taskManager(int index) {
         if (index < 0) {
@@ -26,7 +39,7 @@ public final class Role {
         return new Role("taskmanager", "taskmanager-" + index);
     }
 
-    /** The kind: {@code jobmanager}, {@code taskmanager} or {@code sql-gateway}. */
+    /** The kind: {@code jobmanager}, {@code taskmanager}, {@code sql-gateway} or {@code zookeeper}. */
     public String name() {
         return name;
     }

@@ -7,6 +7,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.function.Predicate;
 
 /** One JDBC connection to the SQL Gateway, i.e. one gateway session: run statements, read small results. */
 public final class SqlSession implements GatewaySession {
@@ -52,6 +53,31 @@ public final class SqlSession implements GatewaySession {
                     ResultSet result = statement.executeQuery(sql)) {
                 return readAll(result);
             }
+        }, sql);
+    }
+
+    /**
+     * Runs a query, streaming or not, and hands each row to {@code onRow} as the driver reads it, until the result
+     * ends or {@code onRow} returns false; closing the statement then cancels the query. Returns the rows read.
+     */
+    public long stream(String sql, Predicate<List<Object>> onRow) {
+        return withDriverLoader(() -> {
+            long read = 0;
+            try (Statement statement = connection.createStatement();
+                    ResultSet result = statement.executeQuery(sql)) {
+                int columns = result.getMetaData().getColumnCount();
+                while (result.next()) {
+                    List<Object> row = new ArrayList<>(columns);
+                    for (int i = 1; i <= columns; i++) {
+                        row.add(result.getObject(i));
+                    }
+                    read++;
+                    if (!onRow.test(row)) {
+                        break;
+                    }
+                }
+            }
+            return read;
         }, sql);
     }
 

@@ -12,7 +12,7 @@ class ClusterConfigurationTest {
 
     private static ClusterSpec spec(Path plugin, Map<String, String> extra) {
         return new ClusterSpec(Path.of("/work/cluster"), plugin, 1, 4, true, 0, 0, 0, "9250-9260", extra, "1g",
-                "1536m", "512m", Duration.ofSeconds(60), List.of(), Map.of());
+                "1536m", "512m", Duration.ofSeconds(60), List.of(), Map.of(), 1, false);
     }
 
     private static final ClusterPorts PORTS = new ClusterPorts(18081, 16123, 18083);
@@ -80,5 +80,40 @@ class ClusterConfigurationTest {
         String yaml = ClusterConfiguration.toYaml(Map.of("b.key", "it's: #1", "a.key", "9250-9260"));
 
         assertThat(yaml).endsWith("a.key: '9250-9260'\nb.key: 'it''s: #1'\n");
+    }
+
+    @Test
+    void zooKeeperHaPointsEveryProcessAtTheHarnessZooKeeperAndKeepsStateInTheWorkDir() {
+        ClusterSpec ha = new ClusterSpec(Path.of("/work/cluster"), null, 1, 4, true, 0, 0, 0, "9250-9260", Map.of(),
+                "1g", "1536m", "512m", Duration.ofSeconds(60), List.of(), Map.of(), 2, true);
+        ClusterPorts ports = new ClusterPorts(18081, 16123, 18083, 12181, List.of(18081, 18091), List.of(16123, 16133));
+
+        Map<String, String> conf = ClusterConfiguration.of(ha, ports);
+
+        assertThat(conf)
+                .containsEntry("high-availability.type", "zookeeper")
+                .containsEntry("high-availability.zookeeper.quorum", "127.0.0.1:12181")
+                .containsEntry("high-availability.storageDir", Path.of("/work/cluster/ha").toUri().toString());
+        assertThat(ports.jobManagerDynamicProperties(1, true)).containsExactly(
+                "-Drest.port=18091", "-Djobmanager.rpc.port=16133", "-Dhigh-availability.jobmanager.port=16133");
+        assertThat(ClusterConfiguration.of(spec(null, Map.of()), PORTS)).doesNotContainKey("high-availability.type");
+    }
+
+    @Test
+    void severalJobManagersNeedZooKeeperHa() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ClusterSpec(Path.of("/w"), null, 1, 4, true, 0, 0,
+                        0, "9250-9260", Map.of(), "1g", "1536m", "512m", Duration.ofSeconds(60), List.of(), Map.of(),
+                        2, false))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("2 JobManagers need ZooKeeper high availability");
+    }
+
+    @Test
+    void zooCfgServesOnLoopbackOnly() {
+        String cfg = ZooKeeperConfiguration.zooCfg(Path.of("/work/cluster/zookeeper/data"), 12181);
+
+        assertThat(cfg).contains("clientPort=12181\n", "clientPortAddress=127.0.0.1\n",
+                "dataDir=/work/cluster/zookeeper/data\n");
+        assertThat(ZooKeeperConfiguration.jars()).hasSize(3).allSatisfy(jar -> assertThat(jar).isRegularFile());
     }
 }
