@@ -55,12 +55,13 @@ public record ClusterPorts(
 
     /** The ports of JobManager {@code index}, as {@code -D} options on its command line: they win over config.yaml. */
     List<String> jobManagerDynamicProperties(int index, boolean highAvailability) {
+        // "-D", "key=value" as BashJavaUtils prints them: the entrypoint ignores the joined "-Dkey=value" form
         List<String> properties = new ArrayList<>(List.of(
-                "-Drest.port=" + jobManagerRest.get(index),
-                "-Djobmanager.rpc.port=" + jobManagerRpc.get(index)));
+                "-D", "rest.port=" + jobManagerRest.get(index),
+                "-D", "jobmanager.rpc.port=" + jobManagerRpc.get(index)));
         if (highAvailability) {
             // with HA, the JobManager binds its RPC service to this option, not to jobmanager.rpc.port
-            properties.add("-Dhigh-availability.jobmanager.port=" + jobManagerRpc.get(index));
+            properties.addAll(List.of("-D", "high-availability.jobmanager.port=" + jobManagerRpc.get(index)));
         }
         return properties;
     }

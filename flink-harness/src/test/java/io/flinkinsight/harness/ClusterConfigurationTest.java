@@ -95,7 +95,8 @@ class ClusterConfigurationTest {
                 .containsEntry("high-availability.zookeeper.quorum", "127.0.0.1:12181")
                 .containsEntry("high-availability.storageDir", Path.of("/work/cluster/ha").toUri().toString());
         assertThat(ports.jobManagerDynamicProperties(1, true)).containsExactly(
-                "-Drest.port=18091", "-Djobmanager.rpc.port=16133", "-Dhigh-availability.jobmanager.port=16133");
+                "-D", "rest.port=18091", "-D", "jobmanager.rpc.port=16133", "-D",
+                "high-availability.jobmanager.port=16133");
         assertThat(ClusterConfiguration.of(spec(null, Map.of()), PORTS)).doesNotContainKey("high-availability.type");
     }
 
