@@ -55,7 +55,7 @@ public record ClusterPorts(
 
     /** The ports of JobManager {@code index}, as {@code -D} options on its command line: they win over config.yaml. */
     List<String> jobManagerDynamicProperties(int index, boolean highAvailability) {
-        // "-D", "key=value" as BashJavaUtils prints them: the entrypoint ignores the joined "-Dkey=value" form
+        // "-D", "key=value" as BashJavaUtils prints them
         List<String> properties = new ArrayList<>(List.of(
                 "-D", "rest.port=" + jobManagerRest.get(index),
                 "-D", "jobmanager.rpc.port=" + jobManagerRpc.get(index)));

@@ -69,9 +69,12 @@ final class ProcessLauncher {
 
     /** The JobManager {@code role} with {@code ports} ({@code -D} options that win over config.yaml). */
     FlinkProcess startJobManager(Role role, ResourceParameters memory, List<String> ports) {
-        List<String> args = new ArrayList<>(List.of("--configDir", confDir.toString(), "--executionMode", "cluster"));
-        args.addAll(memory.dynamicProperties());
+        // Flink 2.x's entrypoint parser stops at the first option it does not know (--executionMode), so the ports
+        // go before it, or they would be ignored
+        List<String> args = new ArrayList<>(List.of("--configDir", confDir.toString()));
         args.addAll(ports);
+        args.addAll(List.of("--executionMode", "cluster"));
+        args.addAll(memory.dynamicProperties());
         return startFlink(role, memory.jvmFlags(), JOBMANAGER_MAIN, args, List.of());
     }
 
