@@ -190,9 +190,10 @@ class InteractiveClientOnInsightClusterITCase {
                     f -> f.succeeded() + f.failed() >= before.succeeded() + before.failed() + measured);
         }
         long queryRequests = after.queryRequests() - before.queryRequests();
+        long sent = after.reused() + after.opened() - before.reused() - before.opened();
         long ended = after.succeeded() + after.failed() - before.succeeded() - before.failed();
-        System.out.printf("one session: %d REST requests to the JobManager for %d short queries%n",
-                queryRequests, ended);
+        System.out.printf("one session: %d REST requests to the JobManager for %d short queries (%d sent on the"
+                + " client's channels); E2E p50 %s ms%n", queryRequests, ended, sent, after.e2eP50());
         assertThat(ended).as("queries ended").isEqualTo(measured);
         assertThat((double) queryRequests / ended).as("REST requests to the JobManager per short query after warm-up"
                 + " (%s requests, %s queries)", queryRequests, ended).isBetween(2.0, REQUESTS_PER_QUERY_BOUND);
