@@ -65,8 +65,16 @@ class InteractiveClientOnInsightClusterITCase {
     /** Threads the gateway may have more after the concurrent queries than before (its worker pool's core). */
     private static final int THREAD_MARGIN = 12;
     private static final Duration QUERY_BOUND = Duration.ofMinutes(2);
-    /** REST requests per short query above which the client has regressed (measured: 11 to 13; the aim: 6). */
-    private static final double REQUESTS_PER_QUERY_BOUND = 16.0;
+    /**
+     * REST requests per short query above which the client has regressed: measured 14.5 before polls of an unreached
+     * sink kept Flink's fetcher's pace (the aim: 6, which these jobs, running 0.2-2 s on a busy 2-core machine, cannot
+     * meet at that pace; see docs/benchmarks.md).
+     */
+    private static final double REQUESTS_PER_QUERY_BOUND = 12.0;
+    /** Per query: submission, the end, the sink's version and rows, the poll that finds the job gone, margin. */
+    private static final double REQUESTS_PER_QUERY_BASE = 6.0;
+    /** Per second a job ran: polls 100 ms apart, and the status asked now and then. */
+    private static final double REQUESTS_PER_JOB_SECOND = 12.0;
     private static final String STREAMING_JOB_NAME = "interactive-it-endless";
 
     private LocalFlinkCluster cluster;
@@ -169,11 +177,13 @@ class InteractiveClientOnInsightClusterITCase {
     }
 
     /**
-     * What a short query costs the JobManager in REST requests, counted by the client. One session, so the queries
-     * are short. The aim is 6 (submission, the polls that return rows, the end); measured here it is 11 to 13: the
-     * 1-row jobs end before their collect sink first answers, so every poll until the end comes back empty, and the
-     * client polls a running query at least every 100 ms, as Flink's own fetcher does. Until the aim is met, the bound
-     * below catches a regression.
+     * What a short query costs the JobManager in REST requests, counted by the client, and that the count is what
+     * went out on the client's channels. One session, so each query runs alone. A query costs its submission, the
+     * end (one request that also brings the result) and its polls for rows: while its collect sink has not been
+     * reached those go at most every 100 ms (Flink's own fetcher's pace: no row shows later than with it), and the
+     * 1-row jobs here end about 10-40 ms after their sink first answers, so the polls grow with how long the job ran.
+     * Hence two bounds: on average, and per 100 ms of the jobs' run time as the JobManager measured it (see
+     * {@link #REQUESTS_PER_QUERY_BOUND} and {@link #REQUESTS_PER_JOB_SECOND}).
      */
     @Test
     @Order(3)
@@ -182,9 +192,11 @@ class InteractiveClientOnInsightClusterITCase {
         int measured = 30;
         ClientFigures before;
         ClientFigures after;
+        long measuredFromMillis;
         try (SqlSession session = interactiveSession(cluster)) {
             runShortQueries(List.of(session), warmUp);
             before = settledFigures(cluster, gatewayInsight(), "figures after the warm-up", f -> true);
+            measuredFromMillis = System.currentTimeMillis();
             runShortQueries(List.of(session), measured);
             after = settledFigures(cluster, gatewayInsight(), measured + " more queries ended",
                     f -> f.succeeded() + f.failed() >= before.succeeded() + before.failed() + measured);
@@ -192,11 +204,27 @@ class InteractiveClientOnInsightClusterITCase {
         long queryRequests = after.queryRequests() - before.queryRequests();
         long sent = after.reused() + after.opened() - before.reused() - before.opened();
         long ended = after.succeeded() + after.failed() - before.succeeded() - before.failed();
-        System.out.printf("one session: %d REST requests to the JobManager for %d short queries (%d sent on the"
-                + " client's channels); E2E p50 %s ms%n", queryRequests, ended, sent, after.e2eP50());
+        List<Long> jobMillis = new ArrayList<>();
+        for (JsonNode job : cluster.restGet("/jobs/overview").path("jobs")) {
+            if (job.path("start-time").asLong() >= measuredFromMillis && "FINISHED".equals(job.path("state").asText())) {
+                jobMillis.add(job.path("duration").asLong());
+            }
+        }
+        long jobTotalMillis = jobMillis.stream().mapToLong(Long::longValue).sum();
+        double allowed = ended * REQUESTS_PER_QUERY_BASE + REQUESTS_PER_JOB_SECOND * jobTotalMillis / 1000.0;
+        System.out.printf("one session: %d REST requests to the JobManager for %d short queries (%.1f each; %d sent on"
+                        + " the client's channels); the %d jobs ran %d ms on average (allowance %.0f requests); E2E p50"
+                        + " %s ms%n", queryRequests, ended, (double) queryRequests / ended, sent, jobMillis.size(),
+                jobMillis.isEmpty() ? 0 : jobTotalMillis / jobMillis.size(), allowed, after.e2eP50());
         assertThat(ended).as("queries ended").isEqualTo(measured);
+        assertThat(jobMillis).as("the measured queries' jobs in /jobs/overview").hasSize(measured);
+        // every request the count claims went out on the channels (a stale keep-alive channel's resend counts twice)
+        assertThat(sent).as("requests sent on the client's channels for %s counted", queryRequests)
+                .isBetween(queryRequests, queryRequests + 2);
         assertThat((double) queryRequests / ended).as("REST requests to the JobManager per short query after warm-up"
                 + " (%s requests, %s queries)", queryRequests, ended).isBetween(2.0, REQUESTS_PER_QUERY_BOUND);
+        assertThat((double) queryRequests).as("REST requests for %s queries whose jobs ran %s ms in all",
+                ended, jobTotalMillis).isLessThanOrEqualTo(allowed);
     }
 
     @Test
