@@ -13,7 +13,9 @@ Reads a harness cluster directory (sql-gateway.log and jobmanager.log) written w
 Kinds: P submission (POST /jobs), C collect poll (POST /jobs/:id/coordinators/:uid), E end and result
 (GET /jobs/:id/execution-result), S status (GET /jobs/:id/status). Per query, one line: the requests in order with
 their time after the submission (ms), and the job's events from the JobManager's log: ACC accepted (the client's
-log), RUN running, SINK the collect sink told its address, FIN finished. --skip leaves out the first queries (warm-up).
+log), RUN running, SINK the collect sink told its address, FIN finished. --skip leaves out the first queries (warm-up),
+--count takes that many after them (for a whole test class: test 3 of InteractiveClientOnInsightClusterITCase is
+--skip 96 --count 30, after the 9 queries of test 1 and the 72 of test 2 and the 15 of its own warm-up).
 """
 import argparse
 import collections
@@ -85,12 +87,15 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("cluster_dir")
     parser.add_argument("--skip", type=int, default=0, help="queries to leave out first (warm-up)")
+    parser.add_argument("--count", type=int, default=None, help="queries to take after those (default: all)")
     args = parser.parse_args()
     jobs = client_requests(args.cluster_dir + "/sql-gateway.log")
     events = job_events(args.cluster_dir + "/jobmanager.log", jobs)
     kinds = collections.Counter()
     seen_after_end = []
     measured = list(jobs)[args.skip:]
+    if args.count is not None:
+        measured = measured[:args.count]
     for job_id in measured:
         job = jobs[job_id]
         kinds.update(kind for kind, _ in job["requests"])
