@@ -56,7 +56,7 @@ class InteractiveClientSettingsTest {
 
     @Test
     void fastStartOutOfRangeNamesKeyAndRange() {
-        assertThat(read(new Configuration()).fastStart()).isEqualTo(Duration.ZERO);
+        assertThat(read(new Configuration()).fastStart()).isEqualTo(Duration.ofSeconds(2));
         assertThat(read(conf("execution.interactive.fast-start", "2 s")).fastStart()).isEqualTo(Duration.ofSeconds(2));
         assertThat(read(conf("execution.interactive.fast-start", "0 ms")).fastStart()).isEqualTo(Duration.ZERO);
         for (String bad : new String[] {"2 h", "soon"}) {
@@ -83,7 +83,7 @@ class InteractiveClientSettingsTest {
     void descriptionsSayTheRangesTheChecksEnforce() {
         assertThat(description(InteractiveClientOptions.CLIENT_POOL_EXPIRE_AFTER_ACCESS))
                 .contains("(between 1 s and 7 d)");
-        assertThat(description(InteractiveClientOptions.FAST_START)).contains("(between 0 ms and 1 h; 0, the default, turns it off)");
+        assertThat(description(InteractiveClientOptions.FAST_START)).contains("(between 0 ms and 1 h; 0 turns it off)");
         assertThat(description(InteractiveClientOptions.IO_THREADS)).contains("(between 1 and 64)");
         assertThat(description(ChannelPoolOptions.MAX_CONNECTIONS)).contains("(at least 1)");
         assertThat(description(InteractiveClientOptions.COLLECT_EXPONENTIAL_MAX_BACKOFF))

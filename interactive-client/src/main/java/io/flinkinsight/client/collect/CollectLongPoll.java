@@ -47,9 +47,9 @@ import java.util.function.LongSupplier;
  * fetcher would show it; polling faster would only cost the JobManager requests. Then, and every {@value
  * #STATUS_CHECK_EVERY_EMPTY_POLLS}th such poll, the end is asked for, in case a JobManager answers for an ended job
  * (a safety net, about once a second). While {@code fastPolls} says so (the query runs alone, early on; see {@code
- * execution.interactive.fast-start}, off by default) an unreached sink is polled at the strategy's pace and the end is
- * asked after every such poll instead: the end is seen sooner, for about twice the requests. A sink that answers is
- * polled at the strategy's pace.
+ * execution.interactive.fast-start}) an unreached sink is polled at the strategy's pace instead: the poll that fails
+ * once the job has ended comes within a few ms of the end, for a few more polls; while other queries share the
+ * cluster, the JobManager's capacity goes first. A sink that answers is polled at the strategy's pace.
  *
  * <p>{@link #prefetchFirstResults} runs the first long poll before the caller has the job client, so that the
  * executor can hand the job over only once its results are in (see {@code JobHandOver}).
@@ -396,13 +396,10 @@ public final class CollectLongPoll {
                 jobEnded(known);
                 return;
             }
-            boolean fast = fastPolls.getAsBoolean();
             // A sink that answers shows its job's end itself, and so does a poll once the job has ended (see the
-            // class comment); an unreached sink is also asked about the end now and then, or after every poll while
-            // fast.
-            boolean askEnd = endLikely
-                    || (!sinkAlive && (fast || emptyPolls % STATUS_CHECK_EVERY_EMPTY_POLLS == 0));
-            long minDelayMillis = sinkAlive || fast ? 0 : UNREACHED_SINK_POLL_MILLIS;
+            // class comment); an unreached sink is also asked about the end now and then.
+            boolean askEnd = endLikely || (!sinkAlive && emptyPolls % STATUS_CHECK_EVERY_EMPTY_POLLS == 0);
+            long minDelayMillis = sinkAlive || fastPolls.getAsBoolean() ? 0 : UNREACHED_SINK_POLL_MILLIS;
             if (!askEnd) {
                 pollAgainLater(emptyPolls, minDelayMillis);
                 return;

@@ -331,7 +331,7 @@ class CollectLongPollTest {
     }
 
     @Test
-    void whileFastAnUnreachedSinkIsPolledAtTheStrategysPaceAndTheEndAskedAfterEachPoll() throws Exception {
+    void whileFastAnUnreachedSinkIsPolledAtTheStrategysPaceAndTheEndAskedOnlyWhenAPollShowsIt() throws Exception {
         TestingCollectJob job = new TestingCollectJob(5).sinkReachedAt(Integer.MAX_VALUE).rowsAt(5, "x");
         CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(1)),
                 scheduler, metrics, record, System::nanoTime, GENEROUS_BUDGET, () -> true);
@@ -340,7 +340,25 @@ class CollectLongPollTest {
                 longPoll.answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
 
         assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE)).containsExactly("x");
-        assertThat(job.statusCalls).isEqualTo(job.polls);
+        assertThat(job.polls).isEqualTo(5);
+        // polls 1 to 4 did not reach the sink and asked nothing more; poll 5 failed (the job had ended): one question
+        assertThat(job.statusCalls).isEqualTo(1);
+    }
+
+    @Test
+    void whileFastAnUnreachedSinkIsNotHeldToFlinksFetchersPace() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
+        long budgetMillis = 1_500;
+        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(1)),
+                scheduler, metrics, record, System::nanoTime, Duration.ofMillis(budgetMillis), () -> true);
+
+        longPoll.answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+
+        synchronized (job) {
+            // at the strategy's 1 ms a poll goes about every ms: far more than the 100 ms pace's 16 in the budget
+            assertThat(job.polls).isGreaterThan(1 + (int) (budgetMillis / CollectLongPoll.UNREACHED_SINK_POLL_MILLIS));
+            assertThat(job.statusCalls).isEqualTo(job.polls / CollectLongPoll.STATUS_CHECK_EVERY_EMPTY_POLLS);
+        }
     }
 
     @Test
