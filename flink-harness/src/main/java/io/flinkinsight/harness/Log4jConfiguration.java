@@ -6,10 +6,26 @@ public final class Log4jConfiguration {
     /** Flink's scripts pass the same property; Flink's REST log endpoints read it too. */
     public static final String LOG_FILE_PROPERTY = "log.file";
 
+    /**
+     * Loggers (comma-separated names) that log at DEBUG in every process, e.g. {@code
+     * -Dinsight.log.debug=io.flinkinsight.client.transport.KeepAliveRestClient} to see each REST request the
+     * interactive client sends (scripts/requests-per-query.py reads them); none by default.
+     */
+    public static final String DEBUG_LOGGERS_PROPERTY = "insight.log.debug";
+
     private Log4jConfiguration() {}
 
     /** Log4j2 properties close to flink-dist's log4j.properties, with a size bound on each file. */
     public static String properties() {
+        StringBuilder debugLoggers = new StringBuilder();
+        int n = 0;
+        for (String name : System.getProperty(DEBUG_LOGGERS_PROPERTY, "").split(",")) {
+            if (!name.isBlank()) {
+                n++;
+                debugLoggers.append("logger.debug").append(n).append(".name = ").append(name.trim()).append('\n')
+                        .append("logger.debug").append(n).append(".level = DEBUG\n");
+            }
+        }
         return String.join("\n",
                 "# Written by the Flink Insight harness. One file per process: -D" + LOG_FILE_PROPERTY + "=<file>.",
                 "monitorInterval = 30",
@@ -38,6 +54,6 @@ public final class Log4jConfiguration {
                 "appender.main.policies.size.size = 100MB",
                 "appender.main.strategy.type = DefaultRolloverStrategy",
                 "appender.main.strategy.max = 1",
-                "");
+                "") + debugLoggers;
     }
 }

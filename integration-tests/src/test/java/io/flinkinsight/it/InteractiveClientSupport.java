@@ -42,7 +42,14 @@ final class InteractiveClientSupport {
 
     /** A session on the interactive client, prepared for {@link DemoWorkload#shortQueries()}. */
     static SqlSession interactiveSession(LocalFlinkCluster cluster) {
-        SqlSession session = cluster.sqlSession(Map.of("execution.target", TARGET));
+        return interactiveSession(cluster, Map.of());
+    }
+
+    /** The same, with more session settings (e.g. the client's options). */
+    static SqlSession interactiveSession(LocalFlinkCluster cluster, Map<String, String> settings) {
+        Map<String, String> all = new java.util.LinkedHashMap<>(settings);
+        all.put("execution.target", TARGET);
+        SqlSession session = cluster.sqlSession(all);
         try {
             DemoWorkload.prepareShortQueries(session);
             return session;

@@ -98,10 +98,12 @@ public final class InteractiveClientOptions {
                     .defaultValue(Duration.ofSeconds(2))
                     .withDescription(
                             "For this long after a query was submitted, and while no other query of this process"
-                                    + " runs on the same cluster, every result poll that does not reach the query's"
-                                    + " collect sink (its job starts, or ended before the sink answered) also asks"
-                                    + " whether the job has ended, so a short query's end is seen within one poll."
-                                    + " Later, and among other queries, that is asked every 4th such poll ("
+                                    + " runs on the same cluster, result polls that do not reach the query's collect"
+                                    + " sink (its job starts, or ended before the sink answered) go at the collect"
+                                    + " strategy's pace, so a short query's end is seen within a few ms, for a few"
+                                    + " more REST requests to the JobManager. Otherwise (among other queries, or"
+                                    + " later) such polls go at most every 100 ms, Flink's own fetcher's pace, which"
+                                    + " spares the JobManager's capacity; the polls themselves show the end ("
                                     + FAST_START_RANGE + "; 0 turns it off).");
 
     public static final ConfigOption<String> COLLECT_STRATEGY_TYPE =

@@ -57,6 +57,7 @@ class InteractiveClientSettingsTest {
     @Test
     void fastStartOutOfRangeNamesKeyAndRange() {
         assertThat(read(new Configuration()).fastStart()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(read(conf("execution.interactive.fast-start", "2 s")).fastStart()).isEqualTo(Duration.ofSeconds(2));
         assertThat(read(conf("execution.interactive.fast-start", "0 ms")).fastStart()).isEqualTo(Duration.ZERO);
         for (String bad : new String[] {"2 h", "soon"}) {
             assertThatThrownBy(() -> read(conf("execution.interactive.fast-start", bad)))

@@ -36,13 +36,20 @@ import java.util.function.LongSupplier;
  *
  * <p>How soon the end of a job is seen decides a short query's latency, since its results mostly arrive with the
  * end (from the accumulator); how many requests it takes decides what a query costs the JobManager. So the first
- * poll waits for the shortest usual run of recent jobs ({@link RecentJobRuns}); the end is asked for (one request
- * that also brings the result, see {@code JobClientGateway#endIfEnded}) right after a poll failed (a job that ended
- * has no collect sink to ask) or the sink stopped answering (the coordinator answers for a sink it cannot reach with
- * offset -1); a sink that answers needs no such question. While the sink has not been reached (the job starts, or
- * ended before its sink ever answered), the end is asked for after every empty poll while {@code fastPolls} says so
- * (the query runs alone, early on; see {@code execution.interactive.fast-start}), else every {@value
- * #STATUS_CHECK_EVERY_EMPTY_POLLS}th. Between polls the strategy's back-off holds.
+ * poll waits for the shortest usual run of recent jobs ({@link RecentJobRuns}), and the polls themselves show the
+ * end: once a job has ended its JobManager no longer answers for it (the poll fails), and a sink that answered
+ * before answers -1 when it is gone. Only then is the end asked for (one request that also brings the result, see
+ * {@code JobClientGateway#endIfEnded}). A poll that fails because the job's sink is not deployed yet (its vertex not
+ * initialized, or the job itself initializing: what Flink's fetcher also reads as "not started") shows no end.
+ * While the sink has not been reached (the job starts, or ended before its sink ever answered) polls go at most every
+ * {@value #UNREACHED_SINK_POLL_MILLIS} ms, Flink's own fetcher's pace: such a poll can find no rows, and after it
+ * reaches the sink Flink's fetcher needs another poll 100 ms later for rows, so no row is shown later than that
+ * fetcher would show it; polling faster would only cost the JobManager requests. Then, and every {@value
+ * #STATUS_CHECK_EVERY_EMPTY_POLLS}th such poll, the end is asked for, in case a JobManager answers for an ended job
+ * (a safety net, about once a second). While {@code fastPolls} says so (the query runs alone, early on; see {@code
+ * execution.interactive.fast-start}) an unreached sink is polled at the strategy's pace instead: the poll that fails
+ * once the job has ended comes within a few ms of the end, for a few more polls; while other queries share the
+ * cluster, the JobManager's capacity goes first. A sink that answers is polled at the strategy's pace.
  *
  * <p>{@link #prefetchFirstResults} runs the first long poll before the caller has the job client, so that the
  * executor can hand the job over only once its results are in (see {@code JobHandOver}).
@@ -54,8 +61,11 @@ public final class CollectLongPoll {
     /** Longest time one long poll keeps re-sending before it hands an empty answer back to the fetcher. */
     public static final Duration BUDGET = Duration.ofSeconds(1);
 
-    /** Empty (not failed) polls in a row after which the long poll also asks for the job status. */
-    static final int STATUS_CHECK_EVERY_EMPTY_POLLS = 4;
+    /** Polls in a row that did not reach the sink after which the long poll also asks whether the job has ended. */
+    static final int STATUS_CHECK_EVERY_EMPTY_POLLS = 10;
+
+    /** The shortest wait between polls while the job's collect sink has not been reached: Flink's fetcher's pace. */
+    static final long UNREACHED_SINK_POLL_MILLIS = 100;
 
     /** The query's job, as the long poll needs it. */
     public interface Job {
@@ -65,6 +75,9 @@ public final class CollectLongPoll {
 
         /** The job's collect sink answered a poll: the job runs. */
         default void sinkAnswered() {}
+
+        /** The JobManager answered a poll for the job, though not from its sink: the job has not ended. */
+        default void jobAnswered() {}
 
         /** The job's status, as far as it tells whether the job has ended (a terminal status then). */
         CompletableFuture<JobStatus> status();
@@ -324,9 +337,9 @@ public final class CollectLongPoll {
 
         private void polled(@Nullable CoordinationResponse response, @Nullable Throwable failure) {
             try {
-                // a failed poll, or a sink that answered before (its version is known) and now cannot be reached:
-                // the job has ended or failed
-                boolean endLikely = failure != null;
+                // a failed poll (unless the sink is merely not deployed yet), or a sink that answered before (its
+                // version is known) and now cannot be reached: the job has ended or failed
+                boolean endLikely = failure != null && !CollectResponses.sinkNotStarted(failure);
                 boolean sinkAlive = false;
                 if (failure == null) {
                     CollectCoordinationResponse collected = (CollectCoordinationResponse) response;
@@ -353,9 +366,14 @@ public final class CollectLongPoll {
                     sinkAlive = sinkKnown && !endLikely;
                     if (sinkAlive) {
                         job.sinkAnswered();
+                    } else if (!sinkKnown) {
+                        job.jobAnswered();
                     }
                 } else {
                     lastFailure = failure;
+                    if (!endLikely) {
+                        job.jobAnswered();
+                    }
                 }
                 afterEmptyPoll(emptyPoll(), endLikely, sinkAlive);
             } catch (Throwable t) {
@@ -378,15 +396,12 @@ public final class CollectLongPoll {
                 jobEnded(known);
                 return;
             }
-            boolean fast = fastPolls.getAsBoolean();
-            // A sink that answers shows its job's end itself: then it answers -1, and once the job has ended polls
-            // fail (its JobMaster is gone). A sink not reached yet (the job starts, or ended before its sink ever
-            // answered) shows nothing: then the end is asked for after every such poll of a query running alone
-            // early on, else now and then.
-            boolean askEnd = endLikely
-                    || (!sinkAlive && (fast || emptyPolls % STATUS_CHECK_EVERY_EMPTY_POLLS == 0));
+            // A sink that answers shows its job's end itself, and so does a poll once the job has ended (see the
+            // class comment); an unreached sink is also asked about the end now and then.
+            boolean askEnd = endLikely || (!sinkAlive && emptyPolls % STATUS_CHECK_EVERY_EMPTY_POLLS == 0);
+            long minDelayMillis = sinkAlive || fastPolls.getAsBoolean() ? 0 : UNREACHED_SINK_POLL_MILLIS;
             if (!askEnd) {
-                pollAgainLater(emptyPolls);
+                pollAgainLater(emptyPolls, minDelayMillis);
                 return;
             }
             job.status().whenComplete((status, failure) -> {
@@ -396,13 +411,14 @@ public final class CollectLongPoll {
                 } else if (status.isGloballyTerminalState()) {
                     jobEnded(status);
                 } else {
-                    pollAgainLater(emptyPolls);
+                    pollAgainLater(emptyPolls, minDelayMillis);
                 }
             });
         }
 
-        private void pollAgainLater(long emptyPolls) {
-            long delayMillis = strategy.delayMillis(emptyPolls);
+        /** Polls again after the strategy's wait, or {@code minDelayMillis} if that is longer. */
+        private void pollAgainLater(long emptyPolls, long minDelayMillis) {
+            long delayMillis = Math.max(strategy.delayMillis(emptyPolls), minDelayMillis);
             long next = nanoClock.getAsLong() + TimeUnit.MILLISECONDS.toNanos(delayMillis);
             if (next > deadlineNanos) {
                 notBeforeNanos = next;

@@ -9,6 +9,7 @@ import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.streaming.api.operators.collect.CollectCoordinationResponse;
 import org.apache.flink.streaming.api.operators.collect.CollectSinkFunction;
+import org.apache.flink.util.ExceptionUtils;
 
 import javax.annotation.Nullable;
 
@@ -26,7 +27,27 @@ final class CollectResponses {
     /** The version a collect client sends before the sink told it the real one. */
     static final String INIT_VERSION = "";
 
+    /**
+     * What the JobManager's error for a poll says while the job's collect sink is not deployed yet: the job is
+     * initializing, or the sink's vertex is not initialized (2.x names the exception, 1.20 only says so). Flink's
+     * fetcher reads the same messages as "not started".
+     */
+    private static final List<String> SINK_NOT_STARTED_MESSAGES = List.of(
+            "org.apache.flink.runtime.dispatcher.UnavailableDispatcherOperationException",
+            "org.apache.flink.runtime.scheduler.CoordinatorNotExistException",
+            "the job vertex this operator belongs to is not initialized");
+
     private CollectResponses() {}
+
+    /** Whether a poll's failure only says the job's collect sink is not deployed yet (so the job has not ended). */
+    static boolean sinkNotStarted(Throwable failure) {
+        for (String message : SINK_NOT_STARTED_MESSAGES) {
+            if (ExceptionUtils.findThrowableWithMessage(failure, message).isPresent()) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     /** Results carried by {@code response}. */
     static int resultCount(CollectCoordinationResponse response) throws IOException {

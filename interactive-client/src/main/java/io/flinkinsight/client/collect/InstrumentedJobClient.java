@@ -33,12 +33,13 @@ import java.util.function.LongSupplier;
 public class InstrumentedJobClient implements JobClientGateway {
 
     /**
-     * How long a status the client saw (the job accepted, its collect sink answering, a status or result request)
-     * answers a status request without a new one. Flink's collect fetcher asks before every poll for results, and
-     * its own polls are 100 ms apart: an answer younger than that is as fresh as the ones it would have had, and the
-     * long poll sees the job's end by itself.
+     * How long a status the client saw (the job accepted, the JobManager answering a poll for it, a status or result
+     * request) answers a status request without a new one. Flink's collect fetcher asks before every poll for
+     * results, after sleeping 100 ms on an empty answer; the long poll hands that answer back right after a poll, so
+     * the status it saw then is a little over 100 ms old when the fetcher asks. Two of the fetcher's periods keep
+     * that from costing a request, and the long poll sees the job's end by itself meanwhile.
      */
-    static final long FRESH_STATUS_MILLIS = 100;
+    static final long FRESH_STATUS_MILLIS = 200;
     /** How long a status request waits for a pooled connection, asking again, before the fetcher gets the error. */
     static final Duration STATUS_PATIENCE = Duration.ofMinutes(2);
     /** Between two such requests, so a pool with a tiny acquire timeout is not asked in a busy loop. */
@@ -268,6 +269,12 @@ public class InstrumentedJobClient implements JobClientGateway {
         public void sinkAnswered() {
             liveSeen(JobStatus.RUNNING);
             record.runningSeen();
+        }
+
+        @Override
+        public void jobAnswered() {
+            SeenStatus seen = liveStatus;
+            liveSeen(seen != null ? seen.status() : JobStatus.INITIALIZING);
         }
 
         @Override

@@ -280,4 +280,98 @@ class CollectLongPollTest {
         assertThat(job.polls).isEqualTo(2);
         assertThat(metrics.collectRetries.getCount()).isZero();
     }
+
+    @Test
+    void anUnreachedSinkIsPolledAtFlinksPaceAndTheEndIsSeenFromThePolls() throws Exception {
+        // polls 1 to 4 find no sink yet (the job starts), the job ended before poll 5, which fails
+        TestingCollectJob job = new TestingCollectJob(5).sinkReachedAt(Integer.MAX_VALUE).rowsAt(5, "x");
+        long start = System.nanoTime();
+
+        CoordinationResponse answer = longPoll(job, GENEROUS_BUDGET)
+                .answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+
+        assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE)).containsExactly("x");
+        assertThat(job.polls).isEqualTo(5);
+        assertThat(job.statusCalls).as("the end is asked once, after the poll that failed").isEqualTo(1);
+        // a lower bound only: 4 waits of Flink's fetcher's pace, though the strategy waits 1 ms
+        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(
+                TimeUnit.MILLISECONDS.toNanos(4 * CollectLongPoll.UNREACHED_SINK_POLL_MILLIS));
+    }
+
+    @Test
+    void aSinkNotDeployedYetShowsNoEnd() throws Exception {
+        // polls 1 to 5 fail as they do while the sink's vertex is not initialized; the job ended before poll 6
+        TestingCollectJob job = new TestingCollectJob(6).sinkNotDeployedUntil(Integer.MAX_VALUE).rowsAt(6, "x");
+
+        CoordinationResponse answer = longPoll(job, GENEROUS_BUDGET)
+                .answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+
+        assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE)).containsExactly("x");
+        assertThat(job.polls).isEqualTo(6);
+        assertThat(job.statusCalls).as("only the poll that failed because the job had ended").isEqualTo(1);
+    }
+
+    @Test
+    void aSinkNeverReachedHasTheEndAskedEveryTenthPoll() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
+        long budgetMillis = 1_500;
+        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(1)),
+                scheduler, metrics, record, System::nanoTime, Duration.ofMillis(budgetMillis), () -> false);
+
+        CoordinationResponse answer =
+                longPoll.answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+
+        assertThat(resultCount(answer)).isZero();
+        synchronized (job) {
+            assertThat(job.statusCalls).isEqualTo(job.polls / CollectLongPoll.STATUS_CHECK_EVERY_EMPTY_POLLS);
+            // however fast the machine, polls are Flink's fetcher's pace apart: the first, then one per 100 ms
+            assertThat(job.polls).isLessThanOrEqualTo(
+                    1 + (int) (budgetMillis / CollectLongPoll.UNREACHED_SINK_POLL_MILLIS));
+        }
+    }
+
+    @Test
+    void whileFastAnUnreachedSinkIsPolledAtTheStrategysPaceAndTheEndAskedOnlyWhenAPollShowsIt() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(5).sinkReachedAt(Integer.MAX_VALUE).rowsAt(5, "x");
+        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(1)),
+                scheduler, metrics, record, System::nanoTime, GENEROUS_BUDGET, () -> true);
+
+        CoordinationResponse answer =
+                longPoll.answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+
+        assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE)).containsExactly("x");
+        assertThat(job.polls).isEqualTo(5);
+        // polls 1 to 4 did not reach the sink and asked nothing more; poll 5 failed (the job had ended): one question
+        assertThat(job.statusCalls).isEqualTo(1);
+    }
+
+    @Test
+    void whileFastAnUnreachedSinkIsNotHeldToFlinksFetchersPace() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
+        long budgetMillis = 1_500;
+        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(1)),
+                scheduler, metrics, record, System::nanoTime, Duration.ofMillis(budgetMillis), () -> true);
+
+        longPoll.answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+
+        synchronized (job) {
+            // at the strategy's 1 ms a poll goes about every ms: far more than the 100 ms pace's 16 in the budget
+            assertThat(job.polls).isGreaterThan(1 + (int) (budgetMillis / CollectLongPoll.UNREACHED_SINK_POLL_MILLIS));
+            assertThat(job.statusCalls).isEqualTo(job.polls / CollectLongPoll.STATUS_CHECK_EVERY_EMPTY_POLLS);
+        }
+    }
+
+    @Test
+    void onlyAFailureThatSaysTheSinkIsNotDeployedShowsNoEnd() {
+        assertThat(CollectResponses.sinkNotStarted(new RuntimeException(
+                "org.apache.flink.runtime.rest.util.RestClientException: [Internal server error., <Exception on server"
+                        + " side:\norg.apache.flink.util.FlinkException: Coordinator of operator 1234 does not exist"
+                        + " or the job vertex this operator belongs to is not initialized.\n>]"))).isTrue();
+        assertThat(CollectResponses.sinkNotStarted(new RuntimeException(new IllegalStateException(
+                "org.apache.flink.runtime.dispatcher.UnavailableDispatcherOperationException: Unable to get"
+                        + " JobMasterGateway for initializing job.")))).isTrue();
+        assertThat(CollectResponses.sinkNotStarted(new RuntimeException(
+                "org.apache.flink.runtime.messages.FlinkJobNotFoundException: Could not find Flink job (42)"))).isFalse();
+        assertThat(CollectResponses.sinkNotStarted(new java.net.ConnectException("Connection refused"))).isFalse();
+    }
 }

@@ -169,6 +169,25 @@ class InstrumentedJobClientTest {
     }
 
     @Test
+    void aPollTheJobManagerAnsweredKeepsTheStatusFresh() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(100).sinkReachedAt(Integer.MAX_VALUE);
+        AtomicLong clock = new AtomicLong();
+        InstrumentedJobClient client = new InstrumentedJobClient(job, record, polledJob -> new CollectLongPoll(
+                polledJob, CollectRetryStrategy.fixed(Duration.ofMillis(1)), scheduler, metrics, record, clock::get,
+                Duration.ZERO, () -> false), clock::get).accepted();
+        clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(InstrumentedJobClient.FRESH_STATUS_MILLIS));
+
+        // the sink is not reached, but the JobManager answered for the job: it has not ended
+        CoordinationResponse answer = client.sendCoordinationRequest(
+                "collect-sink-uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+
+        assertThat(resultCount(answer)).isZero();
+        assertThat(client.getJobStatus().get(30, TimeUnit.SECONDS).isGloballyTerminalState()).isFalse();
+        assertThat(job.statusCalls).as("answered from the poll").isZero();
+        assertThat(record.requests()).isEqualTo(job.polls);
+    }
+
+    @Test
     void prefetchedFirstResultsAnswerTheFetchersFirstRequestAndEveryRowArrivesOnce() throws Exception {
         TestingCollectJob job = new TestingCollectJob(9).rowsAt(3, "a", "b").rowsAt(6, "c");
         InstrumentedJobClient client = client(job, GENEROUS_BUDGET);

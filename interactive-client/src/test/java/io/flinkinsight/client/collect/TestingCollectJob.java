@@ -22,6 +22,7 @@ import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
 import org.apache.flink.streaming.api.operators.collect.CollectCoordinationRequest;
 import org.apache.flink.streaming.api.operators.collect.CollectCoordinationResponse;
 import org.apache.flink.streaming.api.operators.collect.CollectSinkFunction;
+import org.apache.flink.util.FlinkException;
 import org.apache.flink.util.OptionalFailure;
 
 /**
@@ -30,7 +31,9 @@ import org.apache.flink.util.OptionalFailure;
  * the job finishes just before poll {@code finishAtPoll}, leaving its unacknowledged rows in the accumulator, after
  * which polls fail as they do against a JobManager that no longer runs the job. With {@link #sinkGoneAt}, the sink
  * ends before the job: from that poll on the coordinator answers as for a sink it cannot reach (offset -1), and the
- * job finishes when its status is next asked.
+ * job finishes when its status is next asked. With {@link #sinkReachedAt}, polls before that one find no sink yet:
+ * the coordinator answers as it does before the sink told it its address (the request's version, offset -1), or,
+ * {@link #sinkNotDeployedUntil}, the JobManager fails them as it does while the sink's vertex is not initialized.
  */
 final class TestingCollectJob implements JobClientGateway {
 
@@ -45,6 +48,8 @@ final class TestingCollectJob implements JobClientGateway {
     private long acknowledgedOffset;
     private JobStatus status = JobStatus.RUNNING;
     private int sinkGoneAtPoll = Integer.MAX_VALUE;
+    private int sinkReachedAtPoll = 1;
+    private boolean notDeployedBefore;
 
     private int statusFailures;
     private Throwable statusFailure;
@@ -71,6 +76,19 @@ final class TestingCollectJob implements JobClientGateway {
         return this;
     }
 
+    /** Polls before {@code poll} find no sink yet: answered like a coordinator that has no sink address. */
+    TestingCollectJob sinkReachedAt(int poll) {
+        sinkReachedAtPoll = poll;
+        return this;
+    }
+
+    /** Polls before {@code poll} fail as they do while the sink's vertex is not initialized. */
+    TestingCollectJob sinkNotDeployedUntil(int poll) {
+        sinkReachedAtPoll = poll;
+        notDeployedBefore = true;
+        return this;
+    }
+
     TestingCollectJob sinkGoneAt(int poll) {
         sinkGoneAtPoll = poll;
         return this;
@@ -90,6 +108,17 @@ final class TestingCollectJob implements JobClientGateway {
             return CompletableFuture.failedFuture(new FlinkJobNotFoundException(jobId));
         }
         CollectCoordinationRequest collect = (CollectCoordinationRequest) request;
+        if (polls < sinkReachedAtPoll) {
+            if (notDeployedBefore) {
+                // as Flink 2.x's JobManager says it through the REST API (1.20 says the same without the class)
+                return CompletableFuture.failedFuture(new RuntimeException(new FlinkException(
+                        "org.apache.flink.runtime.scheduler.CoordinatorNotExistException: Coordinator of operator"
+                                + " cbc357ccb763df2852fee8c4fc7d55f2 does not exist or the job vertex this operator"
+                                + " belongs to is not initialized.")));
+            }
+            return CompletableFuture.completedFuture(
+                    new CollectCoordinationResponse(collect.getVersion(), -1, List.of()));
+        }
         if (polls >= sinkGoneAtPoll) {
             return CompletableFuture.completedFuture(
                     new CollectCoordinationResponse(collect.getVersion(), -1, List.of()));
