@@ -4,6 +4,7 @@ import io.flinkinsight.plugin.http.BadRequestException;
 import io.flinkinsight.plugin.http.JsonEndpoint;
 import io.flinkinsight.plugin.http.QueryParameters;
 import io.flinkinsight.plugin.hub.HubSeries;
+import io.flinkinsight.plugin.index.RegisteredMetric;
 import io.flinkinsight.plugin.store.Attributes;
 import io.flinkinsight.plugin.store.SeriesKey;
 import io.flinkinsight.plugin.store.SeriesStore;
@@ -297,8 +298,8 @@ public final class CompareEndpoint implements JsonEndpoint {
         Map<String, double[]> out = new LinkedHashMap<>();
         out.put("records_in", highestVertex(HubSeries.RECORDS_IN, s, null));
         out.put("records_out", highestVertex(HubSeries.RECORDS_OUT, s, null));
-        out.put("latency_p50", highestVertex(HubSeries.LATENCY, s, "0.5"));
-        out.put("latency_p99", highestVertex(HubSeries.LATENCY, s, "0.99"));
+        out.put("latency_p50", highestVertex(HubSeries.LATENCY, s, RegisteredMetric.HISTORY_P50));
+        out.put("latency_p99", highestVertex(HubSeries.LATENCY, s, RegisteredMetric.HISTORY_P99));
         out.put("busy", highestVertex(HubSeries.BUSY, s, null));
         out.put("backpressured", highestVertex(HubSeries.BACKPRESSURED, s, null));
         return out;

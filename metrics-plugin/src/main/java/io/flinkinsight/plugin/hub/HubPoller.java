@@ -6,6 +6,7 @@ import io.flinkinsight.plugin.hub.HubRound.BudgetSpent;
 import io.flinkinsight.plugin.hub.HubRound.NotFound;
 import io.flinkinsight.plugin.hub.RestPayloads.JobOverview;
 import io.flinkinsight.plugin.hub.RestPayloads.Vertex;
+import io.flinkinsight.plugin.index.RegisteredMetric;
 import io.flinkinsight.plugin.store.SeriesStore;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointRecord;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointStore;
@@ -349,10 +350,12 @@ final class HubPoller {
             }
         }
         if (median != null) {
-            series.record(HubSeries.latency(job.jobId(), job.name(), v.id(), v.name(), "0.5"), now, median);
+            series.record(HubSeries.latency(job.jobId(), job.name(), v.id(), v.name(), RegisteredMetric.HISTORY_P50),
+                    now, median);
         }
         if (p99 != null) {
-            series.record(HubSeries.latency(job.jobId(), job.name(), v.id(), v.name(), "0.99"), now, p99);
+            series.record(HubSeries.latency(job.jobId(), job.name(), v.id(), v.name(), RegisteredMetric.HISTORY_P99),
+                    now, p99);
         }
     }
 
