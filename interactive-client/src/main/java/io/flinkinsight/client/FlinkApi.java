@@ -65,6 +65,10 @@ public interface FlinkApi {
         /** Submits the job; called once. */
         CompletableFuture<JobID> submit(RestClusterClient<StandaloneClusterId> client) throws Exception;
 
+        /** The id the job was submitted with, once {@link #submit} was called (null if it has none). */
+        @Nullable
+        JobID jobId();
+
         /** Tells the job status listeners (where this Flink has them) that the job was submitted. */
         void submitted();
     }

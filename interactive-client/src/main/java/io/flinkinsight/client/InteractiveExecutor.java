@@ -11,6 +11,7 @@ import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.dag.Pipeline;
 import org.apache.flink.client.deployment.executors.RemoteExecutorFactory;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptionsInternal;
 import org.apache.flink.core.execution.CacheSupportedPipelineExecutor;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.client.JobInitializationException;
@@ -23,6 +24,7 @@ import org.apache.flink.util.SerializedThrowable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -90,6 +92,27 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         }
     }
 
+    /** What the Dispatcher answers a second submission of a job (or, since 2.3, of its application) it has. */
+    private static final List<String> DUPLICATE_SUBMISSION = List.of(
+            "DuplicateJobSubmissionException", "DuplicateApplicationSubmissionException");
+
+    /**
+     * Whether a submission failed only because the cluster already has the job: the submission is retried when its
+     * connection fails (a JobManager lost during failover), and the first attempt may have reached the leader,
+     * which stored the job in its HA store before it went away; the new leader recovers the job and refuses the retry.
+     * The job is then the query's own (its id was made for this submission) and runs: the query reads its results.
+     */
+    static boolean acceptedByAnEarlierAttempt(Throwable failure) {
+        for (String name : DUPLICATE_SUBMISSION) {
+            if (ExceptionUtils.findThrowableWithMessage(failure, name).isPresent()
+                    || ExceptionUtils.findThrowable(failure, t -> t.getClass().getSimpleName().equals(name))
+                            .isPresent()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private CompletableFuture<JobClient> submit(
             InteractiveClientRuntime runtime,
             Pipeline pipeline,
@@ -121,7 +144,13 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         CompletableFuture<JobID> submitted;
         try {
             record.requestSent();
-            submitted = prepared.submit(lease.client());
+            boolean ownJobId = configuration.getOptional(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID).isEmpty();
+            submitted = prepared.submit(lease.client()).exceptionallyCompose(failure -> {
+                JobID jobId = prepared.jobId();
+                return ownJobId && jobId != null && acceptedByAnEarlierAttempt(failure)
+                        ? CompletableFuture.completedFuture(jobId)
+                        : CompletableFuture.failedFuture(failure);
+            });
         } catch (Throwable t) {
             lease.failed(t);
             lease.close();

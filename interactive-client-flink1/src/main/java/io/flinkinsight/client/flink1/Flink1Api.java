@@ -95,6 +95,11 @@ public final class Flink1Api implements FlinkApi {
             }
 
             @Override
+            public JobID jobId() {
+                return jobGraph.getJobID();
+            }
+
+            @Override
             public void submitted() {}
         };
     }

@@ -85,6 +85,12 @@ public final class Flink2Api implements FlinkApi {
                 return client.submitJob(streamGraph);
             }
 
+            @Nullable
+            @Override
+            public JobID jobId() {
+                return streamGraph.getJobID();
+            }
+
             @Override
             public void submitted() {
                 PipelineExecutorUtils.notifyJobStatusListeners(pipeline, streamGraph, listeners);
