@@ -24,9 +24,18 @@ async function notes(page) {
 }
 
 /** Waits for at least one shown note, then returns all of them. */
+/**
+ * The notes once one names a newer Flink, or whatever is shown after WAIT_MS: right after a route change the previous
+ * page's notes can still be in the DOM, or none yet, so the first note seen is not necessarily this page's.
+ */
 async function shownNotes(page) {
-  await page.locator('fi-capability-note:not([hidden])').first().waitFor().catch(() => {});
-  return notes(page);
+  const deadline = Date.now() + WAIT_MS;
+  let shown = await notes(page);
+  while (!shown.some(namesNewerFlink) && Date.now() < deadline) {
+    await page.waitForTimeout(200);
+    shown = await notes(page);
+  }
+  return shown;
 }
 
 function namesNewerFlink(note) {
