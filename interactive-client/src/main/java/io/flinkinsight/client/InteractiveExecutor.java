@@ -5,6 +5,7 @@ import io.flinkinsight.client.collect.InstrumentedJobClient;
 import io.flinkinsight.client.collect.PooledJobClient;
 import io.flinkinsight.client.pool.ClusterClientPool;
 import io.flinkinsight.client.pool.ClusterIdentity;
+import io.flinkinsight.client.transport.ServerErrors;
 
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
@@ -103,14 +104,9 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
      * The job is then the query's own (its id was made for this submission) and runs: the query reads its results.
      */
     static boolean acceptedByAnEarlierAttempt(Throwable failure) {
-        for (String name : DUPLICATE_SUBMISSION) {
-            if (ExceptionUtils.findThrowableWithMessage(failure, name).isPresent()
-                    || ExceptionUtils.findThrowable(failure, t -> t.getClass().getSimpleName().equals(name))
-                            .isPresent()) {
-                return true;
-            }
-        }
-        return false;
+        return ServerErrors.mentionsAny(failure, DUPLICATE_SUBMISSION)
+                || ExceptionUtils.findThrowable(
+                        failure, t -> DUPLICATE_SUBMISSION.contains(t.getClass().getSimpleName())).isPresent();
     }
 
     private CompletableFuture<JobClient> submit(

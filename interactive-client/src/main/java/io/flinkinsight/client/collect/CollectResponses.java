@@ -1,5 +1,6 @@
 package io.flinkinsight.client.collect;
 
+import io.flinkinsight.client.transport.ServerErrors;
 import org.apache.flink.api.common.accumulators.SerializedListAccumulator;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
@@ -9,7 +10,6 @@ import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.streaming.api.operators.collect.CollectCoordinationResponse;
 import org.apache.flink.streaming.api.operators.collect.CollectSinkFunction;
-import org.apache.flink.util.ExceptionUtils;
 
 import javax.annotation.Nullable;
 
@@ -41,12 +41,7 @@ final class CollectResponses {
 
     /** Whether a poll's failure only says the job's collect sink is not deployed yet (so the job has not ended). */
     static boolean sinkNotStarted(Throwable failure) {
-        for (String message : SINK_NOT_STARTED_MESSAGES) {
-            if (ExceptionUtils.findThrowableWithMessage(failure, message).isPresent()) {
-                return true;
-            }
-        }
-        return false;
+        return ServerErrors.mentionsAny(failure, SINK_NOT_STARTED_MESSAGES);
     }
 
     /** Results carried by {@code response}. */
