@@ -17,11 +17,9 @@ require_java_and_maven
 echo "Building the Flink jars, the plugin, the interactive client and the harness (mvn package, tests skipped) ..."
 mvn -q -B -DskipTests package -pl flink-dist-local,metrics-plugin,interactive-client,flink-harness -am
 
-classpath_file=flink-harness/target/bench-classpath.txt
-mvn -q -B -pl flink-harness dependency:build-classpath -Dmdep.includeScope=runtime \
-  -Dmdep.outputFile="$PWD/$classpath_file"
+classpath=$(harness_classpath)
 
-exec java -Xmx512m -cp "flink-harness/target/classes:$(cat "$classpath_file")" \
+exec java -Xmx512m -cp "$classpath" \
   io.flinkinsight.harness.bench.InteractiveQueryBenchmark \
   --client-jar interactive-client/target/interactive-client-0.1.0-SNAPSHOT.jar \
   --plugin-jar metrics-plugin/target/metrics-plugin-0.1.0-SNAPSHOT.jar \

@@ -14,11 +14,9 @@ require_java_and_maven
 echo "Building the Flink jars, the plugin, the harness and the workload jar (mvn package, tests skipped) ..."
 mvn -q -B -DskipTests package -pl flink-dist-local,metrics-plugin,flink-harness,workloads -am
 
-classpath_file=flink-harness/target/bench-classpath.txt
-mvn -q -B -pl flink-harness dependency:build-classpath -Dmdep.includeScope=runtime \
-  -Dmdep.outputFile="$PWD/$classpath_file"
+classpath=$(harness_classpath)
 
-exec java -Xmx256m -cp "flink-harness/target/classes:$(cat "$classpath_file")" \
+exec java -Xmx256m -cp "$classpath" \
   io.flinkinsight.harness.bench.OverheadBenchmark \
   --workload-jar workloads/target/workloads-0.1.0-SNAPSHOT.jar \
   --plugin-jar metrics-plugin/target/metrics-plugin-0.1.0-SNAPSHOT.jar \

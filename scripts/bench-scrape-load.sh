@@ -13,11 +13,9 @@ require_java_and_maven
 echo "Building the Flink jars, the plugin and the harness (mvn package, tests skipped) ..." >&2
 mvn -q -B -ntp -DskipTests package -pl flink-dist-local,metrics-plugin,flink-harness -am >&2
 
-classpath_file=flink-harness/target/bench-classpath.txt
-mvn -q -B -ntp -pl flink-harness dependency:build-classpath -Dmdep.includeScope=runtime \
-  -Dmdep.outputFile="$PWD/$classpath_file" >&2
+classpath=$(harness_classpath)
 
-run=(java -Xmx512m -cp "flink-harness/target/classes:$(cat "$classpath_file")"
+run=(java -Xmx512m -cp "$classpath"
   io.flinkinsight.harness.bench.ScrapeLoadBenchmark
   --plugin-jar metrics-plugin/target/metrics-plugin-0.1.0-SNAPSHOT.jar
   --work-dir "flink-harness/target/bench-scrape-load/$(date +%s)"

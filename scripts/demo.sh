@@ -30,12 +30,10 @@ done
 echo "Building the Flink jars, the plugin, the interactive client and the harness (mvn package, tests skipped) ..."
 mvn -q -B -DskipTests package -pl "$dist_modules",metrics-plugin,interactive-client,flink-harness -am
 
-classpath_file=flink-harness/target/demo-classpath.txt
-mvn -q -B -pl flink-harness dependency:build-classpath -Dmdep.includeScope=runtime \
-  -Dmdep.outputFile="$PWD/$classpath_file"
+classpath=$(harness_classpath)
 
 # exec: Ctrl-C reaches the demo's JVM directly, whose shutdown hook stops the Flink processes.
-exec java -Xmx256m -cp "flink-harness/target/classes:$(cat "$classpath_file")" \
+exec java -Xmx256m -cp "$classpath" \
   io.flinkinsight.harness.demo.InsightDemo \
   --work-dir flink-harness/target/demo \
   --plugin-jar metrics-plugin/target/metrics-plugin-0.1.0-SNAPSHOT.jar \

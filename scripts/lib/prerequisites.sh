@@ -54,3 +54,12 @@ require_node() {
     return 1
   fi
 }
+
+# Prints the harness's run-time class path (its classes, then its dependencies) for `java -cp`; mvn package must
+# have built it. Maven's output goes to stderr.
+harness_classpath() {
+  local file=flink-harness/target/harness-classpath.txt
+  mvn -q -B -ntp -pl flink-harness dependency:build-classpath -Dmdep.includeScope=runtime \
+    -Dmdep.outputFile="$PWD/$file" >&2
+  echo "flink-harness/target/classes:$(cat "$file")"
+}
