@@ -70,20 +70,7 @@ public class ConcurrentScrapeBenchmark {
         KeepAliveHttpClient first = new KeepAliveHttpClient(ScrapeTarget.LOOPBACK, target.port(), "/metrics");
         try {
             ByteArrayOutputStream body = new ByteArrayOutputStream();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-            while (true) {
-                try {
-                    body.reset();
-                    first.get(body);
-                    break;
-                } catch (IOException e) {
-                    first.close();
-                    if (System.nanoTime() > deadline) {
-                        throw e;
-                    }
-                    Thread.sleep(100);
-                }
-            }
+            first.firstGet(body);
             ScrapeBodyCheck.Result check = ScrapeBodyCheck.check(body.toByteArray(), fixture);
             System.out.println("[" + reporter + ", " + series + " metrics] first scrape: " + check);
             if (!check.holdsEveryMetricOnce()) {

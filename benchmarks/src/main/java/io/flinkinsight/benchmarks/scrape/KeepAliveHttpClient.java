@@ -1,5 +1,6 @@
 package io.flinkinsight.benchmarks.scrape;
 
+import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A minimal HTTP/1.1 client for one path on one keep-alive connection, like a Prometheus scraper: it reads the whole
@@ -146,6 +148,27 @@ final class KeepAliveHttpClient implements Closeable {
         }
         position = 0;
         limit = n;
+    }
+
+    /**
+     * The first GET of a server that may still be binding: retried on a new connection every 100 ms for at most
+     * 15 s, {@code body} holding only the answer that came.
+     */
+    void firstGet(ByteArrayOutputStream body) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (true) {
+            try {
+                body.reset();
+                get(body);
+                return;
+            } catch (IOException e) {
+                close();
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
     }
 
     private void connect() throws IOException {

@@ -53,7 +53,7 @@ public class ScrapeBenchmark {
         client = new KeepAliveHttpClient(ScrapeTarget.LOOPBACK, target.port(), "/metrics");
 
         ByteArrayOutputStream body = new ByteArrayOutputStream();
-        firstScrape(body);
+        client.firstGet(body);
         ScrapeBodyCheck.Result check = ScrapeBodyCheck.check(body.toByteArray(), fixture);
         System.out.println("[" + reporter + ", " + series + " metrics] first scrape: " + check);
         if (!check.holdsEveryMetricOnce()) {
@@ -86,23 +86,5 @@ public class ScrapeBenchmark {
     /** For the other scrape benchmarks, whose body size the allocation profiler reports too. */
     static void recordBodyBytes(long bytes) {
         lastBodyBytes = bytes;
-    }
-
-    /** The server may still be binding when open() returns; retry for a bounded time. */
-    private void firstScrape(ByteArrayOutputStream body) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (true) {
-            try {
-                body.reset();
-                client.get(body);
-                return;
-            } catch (IOException e) {
-                client.close();
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
-                Thread.sleep(100);
-            }
-        }
     }
 }
