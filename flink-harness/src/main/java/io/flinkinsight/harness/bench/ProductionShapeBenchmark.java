@@ -2,6 +2,7 @@ package io.flinkinsight.harness.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.flinkinsight.harness.ClassHistogram;
 import io.flinkinsight.harness.FlinkDistribution;
 import io.flinkinsight.harness.GatewayRestSession;
 import io.flinkinsight.harness.GatewaySession;
@@ -37,9 +38,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * panel's overview page is polled every 5 s as an open tab does. Prints, over time, the JobManager's heap after a
  * full GC ({@code jcmd <pid> GC.run}, then its own heap-used gauge), the series of its {@code /metrics} and what its
  * stores hold ({@code /api/v1/overview}); then checks that the heap after a full GC is within
- * {@value #HEAP_SLACK_MIB} MiB of its baseline, the series are back at their baseline, the checkpoints stay within
- * {@code checkpoints.max-bytes} and the history within {@code history.max-series}, a job started afterwards gets
- * history, and every TaskManager's figures are on the hub. Writes the Markdown report.
+ * {@value #HEAP_SLACK_MIB} MiB of its baseline, the series are back at their baseline, the stores stay within
+ * {@code stores.max-bytes} and the history within {@code history.max-series}, a job started afterwards gets
+ * history, and every TaskManager's figures are on the hub. Class histograms of the JobManager at the baseline and
+ * after say which classes hold what the heap grew by: the plugin's, or Flink's records of finished jobs. Writes the
+ * Markdown report.
  */
 public final class ProductionShapeBenchmark {
 
@@ -49,8 +52,8 @@ public final class ProductionShapeBenchmark {
     static final int TASK_MANAGERS = 3;
     static final int HEAP_SLACK_MIB = 20;
     static final int WARMUP_QUERIES = 300;
-    /** The checkpoint store's default budget ({@code checkpoints.max-bytes}) and the history's series bound. */
-    static final long CHECKPOINTS_MAX_BYTES = 64L * 1024 * 1024;
+    /** The stores' default budget ({@code stores.max-bytes}) and the history's series bound. */
+    static final long STORES_MAX_BYTES = 128L * 1024 * 1024;
     static final long HISTORY_MAX_SERIES = 20_000;
     /** What the panel's overview page asks every 5 s (see web-extension's overview-page.ts), for a 15-minute range. */
     static final List<String> OVERVIEW_PAGE = List.of(
@@ -76,7 +79,8 @@ public final class ProductionShapeBenchmark {
 
     /** One row of the table over time. */
     record Sample(String phase, double elapsedS, int queries, int failed, double heapAfterGcMiB, int series,
-            long historySeries, long historyBytes, long checkpointBytes, long overviewPolls, long overviewErrors) {}
+            long historySeries, long historyBytes, long checkpointBytes, long storesBytes, long overviewPolls,
+            long overviewErrors) {}
 
     private final Options options;
     private final List<Sample> samples = new ArrayList<>();
@@ -186,6 +190,7 @@ public final class ProductionShapeBenchmark {
                 runQueries(workers, sessions, WARMUP_QUERIES, Long.MAX_VALUE);
                 int baselineSeries = awaitSeriesSettled(cluster, Integer.MAX_VALUE);
                 Sample baseline = sample(cluster, "baseline");
+                ClassHistogram baselineClasses = ClassHistogram.of(cluster.process(Role.JOBMANAGER).pid());
                 done.set(0);
                 failed.set(0);
 
@@ -210,12 +215,14 @@ public final class ProductionShapeBenchmark {
                 int queryFailures = failed.get();
                 awaitSeriesSettled(cluster, baselineSeries);
                 Sample after = sample(cluster, "after");
+                ClassHistogram afterClasses = ClassHistogram.of(cluster.process(Role.JOBMANAGER).pid());
                 panelOpen.set(false);
                 panel.get(30, TimeUnit.SECONDS);
                 String laterJob = startLaterJob(cluster);
                 boolean laterHistory = hasHistory(cluster, laterJob);
                 Set<String> taskManagers = taskManagersOnHub(cluster);
-                return report(baseline, after, ran, queryFailures, laterJob, laterHistory, taskManagers);
+                return report(baseline, after, ran, queryFailures, laterJob, laterHistory, taskManagers)
+                        + heapGrowth(baselineClasses, afterClasses);
             } finally {
                 panelOpen.set(false);
                 workers.shutdownNow();
@@ -330,6 +337,7 @@ public final class ProductionShapeBenchmark {
                 overview.path("flink_insight_history_series").asLong(),
                 overview.path("flink_insight_history_bytes").asLong(),
                 overview.path("flink_insight_checkpoints_bytes").asLong(),
+                overview.path("flink_insight_stores_bytes").asLong(),
                 overviewPolls.get(), overviewErrors.get());
         samples.add(s);
         System.out.println(row(s));
@@ -388,9 +396,10 @@ public final class ProductionShapeBenchmark {
     }
 
     private static String row(Sample s) {
-        return String.format(Locale.ROOT, "| %s | %.0f | %d | %d | %.1f | %d | %d | %.1f | %.1f | %d | %d |",
+        return String.format(Locale.ROOT, "| %s | %.0f | %d | %d | %.1f | %d | %d | %.1f | %.1f | %.1f | %d | %d |",
                 s.phase(), s.elapsedS(), s.queries(), s.failed(), s.heapAfterGcMiB(), s.series(), s.historySeries(),
-                s.historyBytes() / 1048576.0, s.checkpointBytes() / 1048576.0, s.overviewPolls(), s.overviewErrors());
+                s.historyBytes() / 1048576.0, s.checkpointBytes() / 1048576.0, s.storesBytes() / 1048576.0,
+                s.overviewPolls(), s.overviewErrors());
     }
 
     private String report(Sample baseline, Sample after, int ran, int queryFailures, String laterJob,
@@ -412,8 +421,9 @@ public final class ProductionShapeBenchmark {
                 options.concurrency(), minutes, ran / Math.max(1e-9, minutes * 60), options.minutes(),
                 after.overviewPolls(), after.overviewErrors(), overviewBytes.get() / 1e6, WARMUP_QUERIES));
         md.append("| phase | time (s) | queries | failed | JM heap after full GC (MiB) | JM `/metrics` series"
-                + " | history series | history (MiB) | checkpoints (MiB) | overview requests | overview errors |\n");
-        md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+                + " | history series | history (MiB) | checkpoints (MiB) | stores (MiB) | overview requests"
+                + " | overview errors |\n");
+        md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
         for (Sample s : samples) {
             md.append(row(s)).append('\n');
         }
@@ -425,9 +435,9 @@ public final class ProductionShapeBenchmark {
                         after.heapAfterGcMiB(), heapGrowth), heapGrowth <= HEAP_SLACK_MIB);
         check(md, "JM `/metrics` series back to the baseline", baseline.series() + " → " + after.series(),
                 after.series() <= baseline.series());
-        check(md, "checkpoints within `checkpoints.max-bytes` (64 MB)",
-                String.format(Locale.ROOT, "%.1f MiB at most", maxCheckpointBytes() / 1048576.0),
-                maxCheckpointBytes() <= CHECKPOINTS_MAX_BYTES);
+        check(md, "stores within `stores.max-bytes` (128 MB)",
+                String.format(Locale.ROOT, "%.1f MiB at most", maxStoresBytes() / 1048576.0),
+                maxStoresBytes() <= STORES_MAX_BYTES);
         check(md, "history within `history.max-series` (20000)", maxHistorySeries() + " series at most",
                 maxHistorySeries() <= HISTORY_MAX_SERIES);
         check(md, "a job started afterwards has history", laterJob, laterHistory);
@@ -438,8 +448,34 @@ public final class ProductionShapeBenchmark {
         return md.toString();
     }
 
-    private long maxCheckpointBytes() {
-        return samples.stream().mapToLong(Sample::checkpointBytes).max().orElse(0);
+    private long maxStoresBytes() {
+        return samples.stream().mapToLong(Sample::storesBytes).max().orElse(0);
+    }
+
+    /** Flink's record of one finished job or application, kept by its job store and job result store. */
+    private static boolean flinkFinishedJobRecord(String className) {
+        return FINISHED_JOB_RECORDS.contains(className.substring(className.lastIndexOf('.') + 1));
+    }
+
+    private static final Set<String> FINISHED_JOB_RECORDS =
+            Set.of("JobDetails", "JobResult", "ApplicationDetails", "ApplicationResult", "ExecutionGraphInfo");
+
+    /** Which classes hold what the JobManager's heap grew by, from its class histograms. */
+    private static String heapGrowth(ClassHistogram before, ClassHistogram after) {
+        StringBuilder md = new StringBuilder();
+        md.append(String.format(Locale.ROOT, "%nWhere the JobManager's heap grew (live objects by class,"
+                        + " `jcmd <pid> GC.class_histogram` at the baseline and after): all classes %+.1f MiB; the"
+                        + " plugin's own classes (`io.flinkinsight.*`, shaded libraries included) %+.2f MiB;"
+                        + " Flink's records of finished jobs and applications (%s) %+.2f MiB. The classes that grew"
+                        + " most:%n%n",
+                after.bytesGrownSince(before, c -> true) / 1048576.0,
+                after.bytesGrownSince(before, c -> c.startsWith("io.flinkinsight.")) / 1048576.0,
+                String.join(", ", new TreeSet<>(FINISHED_JOB_RECORDS)),
+                after.bytesGrownSince(before, ProductionShapeBenchmark::flinkFinishedJobRecord) / 1048576.0));
+        md.append("| class | instances | MiB |\n| --- | --- | --- |\n");
+        after.growthSince(before).stream().limit(12).forEach(g -> md.append(String.format(Locale.ROOT,
+                "| `%s` | %+d | %+.2f |%n", g.className(), g.instances(), g.bytes() / 1048576.0)));
+        return md.toString();
     }
 
     private long maxHistorySeries() {
