@@ -55,11 +55,10 @@ require_node() {
   fi
 }
 
-# Prints the harness's run-time class path (its classes, then its dependencies) for `java -cp`; mvn package must
-# have built it. Maven's output goes to stderr.
+# Prints the harness's run-time class path (its classes, then its dependencies) for `java -cp`, as flink-harness's
+# package phase wrote it (every caller builds with `mvn package -pl ...,flink-harness -am` first).
 harness_classpath() {
   local file=flink-harness/target/harness-classpath.txt
-  mvn -q -B -ntp -pl flink-harness dependency:build-classpath -Dmdep.includeScope=runtime \
-    -Dmdep.outputFile="$PWD/$file" >&2
+  [[ -f $file ]] || { echo "no $file: build first (mvn package -pl flink-harness -am)" >&2; return 1; }
   echo "flink-harness/target/classes:$(cat "$file")"
 }
