@@ -47,8 +47,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ProductionShapeBenchmark {
 
     static final String USAGE = "usage: ProductionShapeBenchmark --client-jar <jar> --plugin-jar <jar>"
-            + " [--queries 10000] [--minutes 15] [--concurrency 4] [--sample-seconds 60] [--work-dir dir]"
-            + " [--output file.md]";
+            + " [--queries 10000] [--minutes 15] [--concurrency 4] [--sample-seconds 60]"
+            + " [--high-availability none|zookeeper] [--work-dir dir] [--output file.md]";
     static final int TASK_MANAGERS = 3;
     static final int HEAP_SLACK_MIB = 20;
     static final int WARMUP_QUERIES = 300;
@@ -74,8 +74,13 @@ public final class ProductionShapeBenchmark {
             "completed-application-store.expiration-time", "60 s");
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /**
+     * {@code zookeeper}: the JobManager with ZooKeeper high availability, as production runs it; its job results go
+     * to the file system store, which deletes them once clean, instead of the in-memory store of a cluster without
+     * high availability, which keeps every finished job's result for the JobManager's life.
+     */
     record Options(Path clientJar, Path pluginJar, int queries, int minutes, int concurrency, int sampleSeconds,
-            Path workDir, Path output) {}
+            boolean zooKeeperHa, Path workDir, Path output) {}
 
     /** One row of the table over time. */
     record Sample(String phase, double elapsedS, int queries, int failed, double heapAfterGcMiB, int series,
@@ -125,7 +130,7 @@ public final class ProductionShapeBenchmark {
             given.put(args[i].substring(2), args[i + 1]);
         }
         Set<String> known = Set.of("client-jar", "plugin-jar", "queries", "minutes", "concurrency", "sample-seconds",
-                "work-dir", "output");
+                "high-availability", "work-dir", "output");
         for (String key : given.keySet()) {
             if (!known.contains(key)) {
                 throw new IllegalArgumentException("unknown option --" + key + "\n" + USAGE);
@@ -133,11 +138,16 @@ public final class ProductionShapeBenchmark {
         }
         Path clientJar = requireFile(given.get("client-jar"), "--client-jar");
         Path pluginJar = requireFile(given.get("plugin-jar"), "--plugin-jar");
+        String ha = given.getOrDefault("high-availability", "none");
+        if (!ha.equals("none") && !ha.equals("zookeeper")) {
+            throw new IllegalArgumentException("--high-availability must be none or zookeeper, got " + ha + "\n" + USAGE);
+        }
         return new Options(clientJar, pluginJar,
                 positive(given, "queries", 10_000),
                 positive(given, "minutes", 15),
                 positive(given, "concurrency", 4),
                 positive(given, "sample-seconds", 60),
+                ha.equals("zookeeper"),
                 Path.of(given.getOrDefault("work-dir", "flink-harness/target/bench-production-shape")).toAbsolutePath(),
                 Path.of(given.getOrDefault("output", "flink-harness/target/bench-production-shape.md")));
     }
@@ -176,6 +186,7 @@ public final class ProductionShapeBenchmark {
                 .taskManagers(TASK_MANAGERS)
                 .slotsPerTaskManager(options.concurrency() + 2)
                 .config(FLINK_ARCHIVES)
+                .zooKeeperHa(options.zooKeeperHa())
                 .start();
                 SqlSession streaming = cluster.sqlSession()) {
             String streamingJob = DemoWorkload.startStreamingJob(cluster, streaming, Duration.ofMinutes(2));
@@ -407,7 +418,7 @@ public final class ProductionShapeBenchmark {
         double minutes = (after.elapsedS() - baseline.elapsedS()) / 60;
         StringBuilder md = new StringBuilder();
         md.append(String.format(Locale.ROOT, "Machine: %s.%n%n", OverheadBenchmark.machine()));
-        md.append(String.format(Locale.ROOT, "Flink %s: JobManager, %d TaskManagers (%d slots each), SQL Gateway"
+        md.append(String.format(Locale.ROOT, "Flink %s: JobManager%s, %d TaskManagers (%d slots each), SQL Gateway"
                         + " with the interactive client; a checkpointing RocksDB job (2 s interval); %d short queries"
                         + " asked, %d ran (%d failed) on `remote-interactive` at concurrency %d over the gateway's REST"
                         + " API in %.1f minutes (%.1f QPS; the run stops after %d minutes); the panel's overview page"
@@ -416,7 +427,9 @@ public final class ProductionShapeBenchmark {
                         + " `completed-application-store.cache-size`: 50 MB each; `jobstore.expiration-time`,"
                         + " `completed-application-store.expiration-time`: 1 h, by default) is 4 MiB caches, filled by"
                         + " the %d warm-up queries, and 60 s here, so the heap shows what the plugin keeps.%n%n",
-                FlinkDistribution.configuredVersion(), TASK_MANAGERS, options.concurrency() + 2, options.queries(),
+                FlinkDistribution.configuredVersion(),
+                options.zooKeeperHa() ? " (ZooKeeper high availability)" : "", TASK_MANAGERS,
+                options.concurrency() + 2, options.queries(),
                 ran, queryFailures,
                 options.concurrency(), minutes, ran / Math.max(1e-9, minutes * 60), options.minutes(),
                 after.overviewPolls(), after.overviewErrors(), overviewBytes.get() / 1e6, WARMUP_QUERIES));
