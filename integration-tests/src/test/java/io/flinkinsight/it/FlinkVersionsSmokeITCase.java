@@ -33,7 +33,7 @@ import org.junit.jupiter.api.TestInstance;
  * jar from 2.0 on, interactive-client-flink1 on 1.20) in a real session cluster of each older Flink the harness
  * starts; the primary version runs the full suite instead. Per version: JobManager, TaskManager and SQL Gateway of
  * that version, the plugin serving {@code /metrics} in the JobManager and the TaskManager (promtool-clean), a
- * checkpointing streaming job (RocksDB, incremental, every 2 s) and the three seed queries through the gateway on
+ * checkpointing streaming job (RocksDB, incremental, every 2 s) and the three short queries through the gateway on
  * Flink's own {@code remote} target and on {@code remote-interactive}. What a version does not give yet is in its own
  * test method, skipped by an assumption that says what it needs.
  */
@@ -144,7 +144,7 @@ class FlinkVersionsSmokeITCase {
         }
 
         @Test
-        void seedQueriesReturnTheirRowsOnFlinksRemoteTarget() {
+        void shortQueriesReturnTheirRowsOnFlinksRemoteTarget() {
             try (SqlSession session = cluster.sqlSession(Map.of("execution.target", "remote"))) {
                 DemoWorkload.prepareShortQueries(session);
                 for (int q = 0; q < DemoWorkload.shortQueries().size(); q++) {
@@ -184,10 +184,10 @@ class FlinkVersionsSmokeITCase {
         }
 
         @Test
-        void pluginJobsApiListsTheSeedQueriesWithTheirClusterSideLatency() throws Exception {
-            List<String> queryJobs = runSeedQueriesAndCollectTheirJobIds();
+        void pluginJobsApiListsTheShortQueriesWithTheirClusterSideLatency() throws Exception {
+            List<String> queryJobs = runShortQueriesAndCollectTheirJobIds();
             // before 2.2 the hub learns a job's end at its next poll of Flink's REST API, not from an event
-            JsonNode jobs = Waits.until("the seed queries' jobs on /api/v1/jobs, finished", Duration.ofSeconds(30),
+            JsonNode jobs = Waits.until("the short queries' jobs on /api/v1/jobs, finished", Duration.ofSeconds(30),
                     Duration.ofSeconds(1), () -> {
                         JsonNode listed = json(cluster.insightGet(Role.JOBMANAGER, "/api/v1/jobs")).path("jobs");
                         Set<String> finished = new TreeSet<>();
@@ -230,7 +230,7 @@ class FlinkVersionsSmokeITCase {
          * line, naming what this Flink's API lacks, and no fallback warning.
          */
         @Test
-        void seedQueriesReturnTheirRowsOnTheInteractiveClient() throws Exception {
+        void shortQueriesReturnTheirRowsOnTheInteractiveClient() throws Exception {
             try (SqlSession session = InteractiveClientSupport.interactiveSession(cluster)) {
                 for (int q = 0; q < DemoWorkload.shortQueries().size(); q++) {
                     assertShortQueryRows(q, session.query(DemoWorkload.shortQueries().get(q)));
@@ -244,12 +244,12 @@ class FlinkVersionsSmokeITCase {
                     .doesNotContain("Keep-alive REST channels are off");
         }
 
-        private List<String> runSeedQueriesAndCollectTheirJobIds() {
+        private List<String> runShortQueriesAndCollectTheirJobIds() {
             Set<String> before = finishedJobs();
-            seedQueriesReturnTheirRowsOnFlinksRemoteTarget();
+            shortQueriesReturnTheirRowsOnFlinksRemoteTarget();
             List<String> after = new ArrayList<>(finishedJobs());
             after.removeAll(before);
-            assertThat(after).as("finished seed query jobs in Flink's REST API")
+            assertThat(after).as("finished short query jobs in Flink's REST API")
                     .hasSize(DemoWorkload.shortQueries().size());
             return after;
         }
