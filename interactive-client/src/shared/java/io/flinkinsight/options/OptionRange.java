@@ -11,8 +11,8 @@ import java.util.function.Function;
  * that must not be shorter than the first one, another option's value ({@link #withMin}).
  *
  * <p>The one declaration of option ranges for both the interactive client and the metrics plugin: its source is
- * compiled into each module's jar (they are deployed apart, the plugin behind Flink's plugin class loader), so it
- * uses the JDK only.
+ * compiled into each module's jar (they are deployed apart; the plugin's jar relocates its copy), so it uses the JDK
+ * only.
  */
 public final class OptionRange<T extends Comparable<? super T>> {
 
