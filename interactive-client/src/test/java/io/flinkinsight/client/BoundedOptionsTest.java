@@ -164,7 +164,7 @@ class BoundedOptionsTest {
     }
 
     /** The text of a description made with {@code withDescription(String)}. */
-    private static String description(ConfigOption<?> option) {
+    static String description(ConfigOption<?> option) {
         StringBuilder text = new StringBuilder();
         for (BlockElement block : option.description().getBlocks()) {
             if (block instanceof TextElement element) {
