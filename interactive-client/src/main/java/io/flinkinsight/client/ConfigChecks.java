@@ -1,10 +1,11 @@
 package io.flinkinsight.client;
 
+import io.flinkinsight.options.OptionRange;
+
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.IllegalConfigurationException;
 
-import java.time.Duration;
 import java.util.Locale;
 
 /**
@@ -69,23 +70,5 @@ public final class ConfigChecks {
             }
         }
         return raw;
-    }
-
-    /** Durations the way Flink writes them in its docs, e.g. "100 ms", "30 min". */
-    public static String format(Duration duration) {
-        long millis = duration.toMillis();
-        if (millis % 86_400_000L == 0 && millis > 0) {
-            return millis / 86_400_000L + " d";
-        }
-        if (millis % 3_600_000L == 0 && millis > 0) {
-            return millis / 3_600_000L + " h";
-        }
-        if (millis % 60_000L == 0 && millis > 0) {
-            return millis / 60_000L + " min";
-        }
-        if (millis % 1000L == 0 && millis > 0) {
-            return millis / 1000L + " s";
-        }
-        return millis + " ms";
     }
 }

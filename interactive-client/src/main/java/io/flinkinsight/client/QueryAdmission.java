@@ -1,6 +1,7 @@
 package io.flinkinsight.client;
 
 import io.flinkinsight.client.pool.ClusterIdentity;
+import io.flinkinsight.options.OptionRange;
 
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
@@ -115,7 +116,7 @@ public final class QueryAdmission {
         try {
             if (!places.tryAcquire(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
                 throw new TimeoutException("No place for the query on the cluster within "
-                        + ConfigChecks.format(timeout) + " ("
+                        + OptionRange.format(timeout) + " ("
                         + InteractiveClientOptions.ADMISSION_TIMEOUT.key() + "): "
                         + max + " queries (" + InteractiveClientOptions.MAX_QUERIES_IN_FLIGHT.key()
                         + ") are running on it.");

@@ -1,15 +1,13 @@
 package io.flinkinsight.client;
 
+import static io.flinkinsight.client.BoundedOptionsTest.description;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkinsight.client.transport.ChannelPoolOptions;
 import java.time.Duration;
-import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.IllegalConfigurationException;
-import org.apache.flink.configuration.description.BlockElement;
-import org.apache.flink.configuration.description.TextElement;
 import org.junit.jupiter.api.Test;
 
 /** Reading the client's options: defaults, and bad values named with their key and the accepted range. */
@@ -90,16 +88,5 @@ class InteractiveClientSettingsTest {
                 .contains("(at least the initial backoff, at most 10 min)");
         assertThat(description(InteractiveClientOptions.COLLECT_EXPONENTIAL_MULTIPLIER))
                 .contains("(between 1.0 and 100.0)");
-    }
-
-    /** The text of a description made with {@code withDescription(String)}. */
-    private static String description(ConfigOption<?> option) {
-        StringBuilder text = new StringBuilder();
-        for (BlockElement block : option.description().getBlocks()) {
-            if (block instanceof TextElement element) {
-                text.append(element.getFormat());
-            }
-        }
-        return text.toString();
     }
 }

@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin;
 
+import io.flinkinsight.options.OptionRange;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.MemorySize;
@@ -11,7 +12,9 @@ import java.util.List;
  * Every option of the Flink Insight reporters, as Flink {@link ConfigOption}s. Keys are relative to the reporter:
  * users write {@code metrics.reporter.insight.<key>} in Flink's configuration; Flink strips the prefix before the
  * reporter sees it. The three reporters (metric, trace, event) share one HTTP server and one set of stores per
- * process, configured by the reporter that opens first, which in Flink 2.2 is the metric reporter.
+ * process, configured by the reporter that opens first, which in Flink 2.2 is the metric reporter. Each numeric
+ * option's accepted range is declared just before it ({@code *_RANGE}), said in its description and enforced by
+ * {@code InsightConfiguration}.
  */
 public final class InsightOptions {
 
@@ -35,11 +38,20 @@ public final class InsightOptions {
                             "Address the HTTP server binds to. The default reaches as far as Flink's"
                                     + " PrometheusReporter (all interfaces); use 127.0.0.1 to keep it local.");
 
+    public static final OptionRange<Duration> HISTORY_RETENTION_RANGE =
+            OptionRange.durations(Duration.ofMinutes(1), Duration.ofDays(7));
+
     public static final ConfigOption<Duration> HISTORY_RETENTION =
             ConfigOptions.key("history.retention")
                     .durationType()
                     .defaultValue(Duration.ofHours(1))
-                    .withDescription("How long sampled metric history is kept (between 1 min and 7 d).");
+                    .withDescription("How long sampled metric history is kept (" + HISTORY_RETENTION_RANGE + ").");
+
+    public static final OptionRange<Duration> HISTORY_RESOLUTION_RANGE =
+            OptionRange.durations(Duration.ofSeconds(1), Duration.ofHours(1));
+
+    /** Caps samples per series so a long retention with a fine resolution cannot take the host's heap. */
+    public static final long HISTORY_MAX_SAMPLES_PER_SERIES = 100_000;
 
     public static final ConfigOption<Duration> HISTORY_RESOLUTION =
             ConfigOptions.key("history.resolution")
@@ -47,16 +59,20 @@ public final class InsightOptions {
                     .defaultValue(Duration.ofSeconds(5))
                     .withDescription(
                             "Interval at which current metric values are sampled into the history"
-                                    + " (between 1 s and 1 h, at most 100000 samples per retention).");
+                                    + " (" + HISTORY_RESOLUTION_RANGE + ", at most " + HISTORY_MAX_SAMPLES_PER_SERIES
+                                    + " samples per retention).");
+
+    public static final OptionRange<Integer> HISTORY_MAX_SERIES_RANGE = OptionRange.integers(1, 1_000_000);
 
     public static final ConfigOption<Integer> HISTORY_MAX_SERIES =
             ConfigOptions.key("history.max-series")
                     .intType()
                     .defaultValue(20000)
                     .withDescription(
-                            "Most time series kept in the history (between 1 and 1000000). When it is full, the series"
-                                    + " written longest ago (a finished job's) make room for new ones, so a new job"
-                                    + " always gets history; counted in flink_insight_history_series_evicted_total.");
+                            "Most time series kept in the history (" + HISTORY_MAX_SERIES_RANGE + "). When it is full,"
+                                    + " the series written longest ago (a finished job's) make room for new ones, so a"
+                                    + " new job always gets history; counted in"
+                                    + " flink_insight_history_series_evicted_total.");
 
     public static final ConfigOption<Boolean> HISTORY_ON_TASKMANAGERS =
             ConfigOptions.key("history.on-taskmanagers")
@@ -68,20 +84,29 @@ public final class InsightOptions {
                                     + " by default TaskManagers keep none and spend no heap or CPU on it; /metrics is"
                                     + " served either way.");
 
+    public static final OptionRange<Integer> CHECKPOINTS_MAX_PER_JOB_RANGE = OptionRange.integers(1, 100_000);
+
     public static final ConfigOption<Integer> CHECKPOINTS_MAX_PER_JOB =
             ConfigOptions.key("checkpoints.max-per-job")
                     .intType()
                     .defaultValue(1000)
-                    .withDescription("Most checkpoints remembered per job (the oldest are dropped).");
+                    .withDescription(
+                            "Most checkpoints remembered per job (" + CHECKPOINTS_MAX_PER_JOB_RANGE + "); the oldest"
+                                    + " are dropped.");
+
+    public static final OptionRange<MemorySize> CHECKPOINTS_MAX_BYTES_RANGE = sizes("1 mb", "4 gb");
 
     public static final ConfigOption<MemorySize> CHECKPOINTS_MAX_BYTES =
             ConfigOptions.key("checkpoints.max-bytes")
                     .memoryType()
                     .defaultValue(MemorySize.ofMebiBytes(64))
                     .withDescription(
-                            "Most heap the remembered checkpoints may take, estimated (between 1 mb and 4 gb), within"
-                                    + " stores.max-bytes: half of its default. When over, finished jobs' checkpoints go"
-                                    + " first, then running jobs' oldest; each running job keeps its newest.");
+                            "Most heap the remembered checkpoints may take, estimated (" + CHECKPOINTS_MAX_BYTES_RANGE
+                                    + "), within stores.max-bytes: half of its default. When over, finished jobs'"
+                                    + " checkpoints go first, then running jobs' oldest; each running job keeps its"
+                                    + " newest.");
+
+    public static final OptionRange<MemorySize> STORES_MAX_BYTES_RANGE = sizes("16 mb", "16 gb");
 
     public static final ConfigOption<MemorySize> STORES_MAX_BYTES =
             ConfigOptions.key("stores.max-bytes")
@@ -89,20 +114,24 @@ public final class InsightOptions {
                     .defaultValue(MemorySize.ofMebiBytes(128))
                     .withDescription(
                             "Most heap the process's stores may take together, estimated: metric history,"
-                                    + " checkpoints and jobs (between 16 mb and 16 gb). 128 mb is an eighth of the"
-                                    + " 1 GB heap Flink gives a JobManager by default (jobmanager.memory.process.size"
-                                    + " 1600m). Checked every history.resolution; when over, the jobs that finished"
-                                    + " longest ago lose their data first (checkpoints, then history, then the job),"
-                                    + " then series no longer written, then running jobs' oldest checkpoints: a"
-                                    + " running job keeps its newest checkpoint and the series it still writes."
-                                    + " Counted in flink_insight_stores_bytes and the flink_insight_*_evicted_total"
-                                    + " figures.");
+                                    + " checkpoints and jobs (" + STORES_MAX_BYTES_RANGE + "). 128 mb is an eighth"
+                                    + " of the 1 GB heap Flink gives a JobManager by default"
+                                    + " (jobmanager.memory.process.size 1600m). Checked every history.resolution;"
+                                    + " when over, the jobs that finished longest ago lose their data first"
+                                    + " (checkpoints, then history, then the job), then series no longer written,"
+                                    + " then running jobs' oldest checkpoints: a running job keeps its newest"
+                                    + " checkpoint and the series it still writes. Counted in"
+                                    + " flink_insight_stores_bytes and the flink_insight_*_evicted_total figures.");
+
+    public static final OptionRange<Integer> JOBS_MAX_RANGE = OptionRange.integers(1, 100_000);
 
     public static final ConfigOption<Integer> JOBS_MAX =
             ConfigOptions.key("jobs.max")
                     .intType()
                     .defaultValue(1000)
-                    .withDescription("Most jobs remembered (the oldest finished jobs are dropped first).");
+                    .withDescription(
+                            "Most jobs remembered (" + JOBS_MAX_RANGE + "); the oldest finished jobs are dropped"
+                                    + " first.");
 
     public static final ConfigOption<Boolean> HUB_ENABLED =
             ConfigOptions.key("hub.enabled")
@@ -120,11 +149,14 @@ public final class InsightOptions {
                             "Base URL of the JobManager's REST API for the hub (http://host:port); empty derives it"
                                     + " from the JobManager's Flink configuration.");
 
+    public static final OptionRange<Duration> HUB_POLL_INTERVAL_RANGE =
+            OptionRange.durations(Duration.ofSeconds(1), Duration.ofHours(1));
+
     public static final ConfigOption<Duration> HUB_POLL_INTERVAL =
             ConfigOptions.key("hub.poll-interval")
                     .durationType()
                     .defaultValue(Duration.ofSeconds(10))
-                    .withDescription("How often the hub polls Flink's REST API (between 1 s and 1 h).");
+                    .withDescription("How often the hub polls Flink's REST API (" + HUB_POLL_INTERVAL_RANGE + ").");
 
     /** Bounds of {@link #HUB_CLIENTS}: the hub scans each port of every entry every poll. */
     public static final int HUB_CLIENTS_MAX_ENTRIES = 16;
@@ -163,64 +195,83 @@ public final class InsightOptions {
                                     + " appear), jobmanager, taskmanager or client. When auto, the system property"
                                     + " flink.insight.role is honoured, so a client process can declare itself.");
 
+    public static final OptionRange<Integer> HTTP_MAX_REQUEST_HEADER_BYTES_RANGE = OptionRange.integers(1024, 65536);
+
     public static final ConfigOption<Integer> HTTP_MAX_REQUEST_HEADER_BYTES =
             ConfigOptions.key("http.max-request-header-bytes")
                     .intType()
                     .defaultValue(8192)
                     .withDescription(
-                            "Largest request header block accepted (between 1024 and 65536); larger requests get"
-                                    + " 431.");
+                            "Largest request header block accepted (" + HTTP_MAX_REQUEST_HEADER_BYTES_RANGE + ");"
+                                    + " larger requests get 431.");
+
+    public static final OptionRange<Duration> HTTP_IDLE_TIMEOUT_RANGE =
+            OptionRange.durations(Duration.ofSeconds(1), Duration.ofHours(1));
 
     public static final ConfigOption<Duration> HTTP_IDLE_TIMEOUT =
             ConfigOptions.key("http.idle-timeout")
                     .durationType()
                     .defaultValue(Duration.ofSeconds(60))
-                    .withDescription("Connections idle this long are closed (between 1 s and 1 h).");
+                    .withDescription("Connections idle this long are closed (" + HTTP_IDLE_TIMEOUT_RANGE + ").");
+
+    public static final OptionRange<Integer> HTTP_MAX_CONNECTIONS_RANGE = OptionRange.integers(1, 10_000);
 
     public static final ConfigOption<Integer> HTTP_MAX_CONNECTIONS =
             ConfigOptions.key("http.max-connections")
                     .intType()
                     .defaultValue(128)
                     .withDescription(
-                            "Most open HTTP connections (between 1 and 10000); further ones are closed at once, so"
-                                    + " the server never takes the Flink process's file descriptors.");
+                            "Most open HTTP connections (" + HTTP_MAX_CONNECTIONS_RANGE + "); further ones are closed"
+                                    + " at once, so the server never takes the Flink process's file descriptors.");
+
+    public static final OptionRange<Integer> HTTP_THREADS_RANGE = OptionRange.integers(1, 16);
 
     public static final ConfigOption<Integer> HTTP_THREADS =
             ConfigOptions.key("http.threads")
                     .intType()
                     .defaultValue(2)
                     .withDescription(
-                            "Threads that render responses off the network thread (between 1 and 16); requests"
-                                    + " beyond what they and a short queue can take get 503.");
+                            "Threads that render responses off the network thread (" + HTTP_THREADS_RANGE + ");"
+                                    + " requests beyond what they and a short queue can take get 503.");
+
+    public static final OptionRange<Integer> HTTP_MAX_CONCURRENT_SCRAPES_RANGE = OptionRange.integers(1, 16);
 
     public static final ConfigOption<Integer> HTTP_MAX_CONCURRENT_SCRAPES =
             ConfigOptions.key("http.max-concurrent-scrapes")
                     .intType()
                     .defaultValue(2)
                     .withDescription(
-                            "Scrapes of /metrics rendered or being written at once (between 1 and 16); each holds"
-                                    + " its whole answer in heap until written, never in direct memory. Further"
-                                    + " scrapes wait up to 2 s for a turn, then get 503 with Retry-After.");
+                            "Scrapes of /metrics rendered or being written at once ("
+                                    + HTTP_MAX_CONCURRENT_SCRAPES_RANGE + "); each holds its whole answer in heap"
+                                    + " until written, never in direct memory. Further scrapes wait up to 2 s for a"
+                                    + " turn, then get 503 with Retry-After.");
+
+    public static final OptionRange<MemorySize> HTTP_MAX_ANSWER_BYTES_RANGE = sizes("64 kb", "1 gb");
 
     public static final ConfigOption<MemorySize> HTTP_MAX_ANSWER_BYTES =
             ConfigOptions.key("http.max-answer-bytes")
                     .memoryType()
                     .defaultValue(MemorySize.ofMebiBytes(16))
                     .withDescription(
-                            "Largest JSON answer of the API (between 64 kb and 1 gb): a larger one is stopped while"
-                                    + " it is written and answered 413 naming the query parameters that narrow it"
-                                    + " (such as from, step, limit, job or tasks=false). Answers written to slow"
-                                    + " readers hold at most 4 times this in all; further large ones get 503 with"
-                                    + " Retry-After.");
+                            "Largest JSON answer of the API (" + HTTP_MAX_ANSWER_BYTES_RANGE + "): a larger one is"
+                                    + " stopped while it is written and answered 413 naming the query parameters"
+                                    + " that narrow it (such as from, step, limit, job or tasks=false). Answers"
+                                    + " written to slow readers hold at most 4 times this in all; further large ones"
+                                    + " get 503 with Retry-After.");
+
+    public static final OptionRange<Integer> HTTP_MAX_CONNECTIONS_PER_ADDRESS_RANGE = OptionRange.integers(1, 10_000);
 
     public static final ConfigOption<Integer> HTTP_MAX_CONNECTIONS_PER_ADDRESS =
             ConfigOptions.key("http.max-connections-per-address")
                     .intType()
                     .defaultValue(32)
                     .withDescription(
-                            "Most open HTTP connections from one client address (between 1 and 10000); further ones"
-                                    + " are closed at once, so one client cannot hold every connection and starve"
-                                    + " Prometheus.");
+                            "Most open HTTP connections from one client address ("
+                                    + HTTP_MAX_CONNECTIONS_PER_ADDRESS_RANGE + "); further ones are closed at once, so"
+                                    + " one client cannot hold every connection and starve Prometheus.");
+
+    public static final OptionRange<Duration> HTTP_REQUEST_HEAD_TIMEOUT_RANGE =
+            OptionRange.durations(Duration.ofSeconds(1), Duration.ofMinutes(5));
 
     public static final ConfigOption<Duration> HTTP_REQUEST_HEAD_TIMEOUT =
             ConfigOptions.key("http.request-head-timeout")
@@ -228,8 +279,9 @@ public final class InsightOptions {
                     .defaultValue(Duration.ofSeconds(10))
                     .withDescription(
                             "Time a client has to send a request's whole head (request line and headers), counted"
-                                    + " from its first byte or from the connection's opening (between 1 s and 5 min);"
-                                    + " a client that trickles its headers is cut off when it runs out.");
+                                    + " from its first byte or from the connection's opening ("
+                                    + HTTP_REQUEST_HEAD_TIMEOUT_RANGE + "); a client that trickles its headers is cut"
+                                    + " off when it runs out.");
 
     public static final ConfigOption<String> HTTP_ACCESS =
             ConfigOptions.key("http.access")
@@ -273,6 +325,11 @@ public final class InsightOptions {
                                     + " on the README's allowlist reach Flink. Has no effect in other processes.");
 
     private InsightOptions() {}
+
+    /** Sizes from {@code min} to {@code max}, written as Flink writes a {@link MemorySize} ("64 mb"). */
+    private static OptionRange<MemorySize> sizes(String min, String max) {
+        return OptionRange.of("a size", MemorySize::toString, MemorySize.parse(min), MemorySize.parse(max));
+    }
 
     /** Every option, in the order of the README's option table. */
     public static List<ConfigOption<?>> all() {

@@ -1,6 +1,6 @@
 package io.flinkinsight.client.transport;
 
-import io.flinkinsight.client.OptionRange;
+import io.flinkinsight.options.OptionRange;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;

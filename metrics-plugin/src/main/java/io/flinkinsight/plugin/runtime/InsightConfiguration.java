@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.runtime;
 
+import io.flinkinsight.options.OptionRange;
 import io.flinkinsight.plugin.InsightOptions;
 import io.flinkinsight.plugin.ProcessRole;
 import io.flinkinsight.plugin.http.PortAccess;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.Function;
 
 /**
  * The reporter options, read once from a reporter's {@code MetricConfig} and validated: a bad value fails with an
@@ -51,9 +53,6 @@ public record InsightConfiguration(
         long storesMaxBytes,
         long maxAnswerBytes) {
 
-    /** Caps samples per series so a long retention with a fine resolution cannot take the host's heap. */
-    static final long MAX_SAMPLES_PER_SERIES = 100_000;
-
     public static InsightConfiguration defaults() {
         return from(new Properties(), InsightOptions.USER_PREFIX);
     }
@@ -76,12 +75,13 @@ public record InsightConfiguration(
         if (bindHost.isEmpty() || bindHost.chars().anyMatch(Character::isWhitespace)) {
             throw r.invalid(InsightOptions.BIND_HOST, "an IP address or host name such as 0.0.0.0 or 127.0.0.1");
         }
-        Duration resolution = r.duration(InsightOptions.HISTORY_RESOLUTION, Duration.ofSeconds(1), Duration.ofHours(1));
-        Duration retention = r.duration(InsightOptions.HISTORY_RETENTION, Duration.ofMinutes(1), Duration.ofDays(7));
-        if (retention.toMillis() / resolution.toMillis() > MAX_SAMPLES_PER_SERIES) {
+        Duration resolution = r.duration(InsightOptions.HISTORY_RESOLUTION, InsightOptions.HISTORY_RESOLUTION_RANGE);
+        Duration retention = r.duration(InsightOptions.HISTORY_RETENTION, InsightOptions.HISTORY_RETENTION_RANGE);
+        if (retention.toMillis() / resolution.toMillis() > InsightOptions.HISTORY_MAX_SAMPLES_PER_SERIES) {
             throw new IllegalArgumentException(
                     userPrefix + InsightOptions.HISTORY_RETENTION.key() + " / " + userPrefix
-                            + InsightOptions.HISTORY_RESOLUTION.key() + " must be at most " + MAX_SAMPLES_PER_SERIES
+                            + InsightOptions.HISTORY_RESOLUTION.key() + " must be at most "
+                            + InsightOptions.HISTORY_MAX_SAMPLES_PER_SERIES
                             + " samples per series, but " + retention + " / " + resolution + " is "
                             + retention.toMillis() / resolution.toMillis());
         }
@@ -100,29 +100,32 @@ public record InsightConfiguration(
                 bindHost,
                 retention,
                 resolution,
-                r.integer(InsightOptions.HISTORY_MAX_SERIES, 1, 1_000_000),
+                r.integer(InsightOptions.HISTORY_MAX_SERIES, InsightOptions.HISTORY_MAX_SERIES_RANGE),
                 r.bool(InsightOptions.HISTORY_ON_TASKMANAGERS),
-                r.integer(InsightOptions.CHECKPOINTS_MAX_PER_JOB, 1, 100_000),
-                r.integer(InsightOptions.JOBS_MAX, 1, 100_000),
+                r.integer(InsightOptions.CHECKPOINTS_MAX_PER_JOB, InsightOptions.CHECKPOINTS_MAX_PER_JOB_RANGE),
+                r.integer(InsightOptions.JOBS_MAX, InsightOptions.JOBS_MAX_RANGE),
                 r.bool(InsightOptions.HUB_ENABLED),
                 restUrl,
-                r.duration(InsightOptions.HUB_POLL_INTERVAL, Duration.ofSeconds(1), Duration.ofHours(1)),
+                r.duration(InsightOptions.HUB_POLL_INTERVAL, InsightOptions.HUB_POLL_INTERVAL_RANGE),
                 clients,
                 r.bool(InsightOptions.FILTER_LABEL_VALUE_CHARACTERS),
                 ProcessRole.parseOption(r.raw(InsightOptions.ROLE), userPrefix + InsightOptions.ROLE.key()),
-                r.integer(InsightOptions.HTTP_MAX_REQUEST_HEADER_BYTES, 1024, 65536),
-                r.duration(InsightOptions.HTTP_IDLE_TIMEOUT, Duration.ofSeconds(1), Duration.ofHours(1)),
-                r.integer(InsightOptions.HTTP_MAX_CONNECTIONS, 1, 10_000),
-                r.integer(InsightOptions.HTTP_THREADS, 1, 16),
-                r.integer(InsightOptions.HTTP_MAX_CONNECTIONS_PER_ADDRESS, 1, 10_000),
-                r.duration(InsightOptions.HTTP_REQUEST_HEAD_TIMEOUT, Duration.ofSeconds(1), Duration.ofMinutes(5)),
+                r.integer(InsightOptions.HTTP_MAX_REQUEST_HEADER_BYTES,
+                        InsightOptions.HTTP_MAX_REQUEST_HEADER_BYTES_RANGE),
+                r.duration(InsightOptions.HTTP_IDLE_TIMEOUT, InsightOptions.HTTP_IDLE_TIMEOUT_RANGE),
+                r.integer(InsightOptions.HTTP_MAX_CONNECTIONS, InsightOptions.HTTP_MAX_CONNECTIONS_RANGE),
+                r.integer(InsightOptions.HTTP_THREADS, InsightOptions.HTTP_THREADS_RANGE),
+                r.integer(InsightOptions.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+                        InsightOptions.HTTP_MAX_CONNECTIONS_PER_ADDRESS_RANGE),
+                r.duration(InsightOptions.HTTP_REQUEST_HEAD_TIMEOUT, InsightOptions.HTTP_REQUEST_HEAD_TIMEOUT_RANGE),
                 PortAccess.parse(r.raw(InsightOptions.HTTP_ACCESS), config.getProperty(InsightOptions.HTTP_TOKEN.key(),
                         ""), r.raw(InsightOptions.HTTP_ALLOWED_ORIGINS), userPrefix),
                 r.bool(InsightOptions.HUB_DASHBOARD_PROXY_ENABLED),
-                r.integer(InsightOptions.HTTP_MAX_CONCURRENT_SCRAPES, 1, 16),
-                r.bytes(InsightOptions.CHECKPOINTS_MAX_BYTES, MemorySize.ofMebiBytes(1), MemorySize.parse("4 gb")),
-                r.bytes(InsightOptions.STORES_MAX_BYTES, MemorySize.ofMebiBytes(16), MemorySize.parse("16 gb")),
-                r.bytes(InsightOptions.HTTP_MAX_ANSWER_BYTES, MemorySize.parse("64 kb"), MemorySize.parse("1 gb")));
+                r.integer(InsightOptions.HTTP_MAX_CONCURRENT_SCRAPES,
+                        InsightOptions.HTTP_MAX_CONCURRENT_SCRAPES_RANGE),
+                r.bytes(InsightOptions.CHECKPOINTS_MAX_BYTES, InsightOptions.CHECKPOINTS_MAX_BYTES_RANGE),
+                r.bytes(InsightOptions.STORES_MAX_BYTES, InsightOptions.STORES_MAX_BYTES_RANGE),
+                r.bytes(InsightOptions.HTTP_MAX_ANSWER_BYTES, InsightOptions.HTTP_MAX_ANSWER_BYTES_RANGE));
     }
 
     /** What the stores may keep, for {@code InsightStores}. */
@@ -166,16 +169,8 @@ public record InsightConfiguration(
                     prefix + option.key() + ": '" + raw(option) + "' is invalid; expected " + accepted);
         }
 
-        int integer(ConfigOption<Integer> option, int min, int max) {
-            try {
-                int v = Integer.parseInt(raw(option).trim());
-                if (v >= min && v <= max) {
-                    return v;
-                }
-            } catch (NumberFormatException e) {
-                // reported below with the accepted range
-            }
-            throw invalid(option, "an integer in [" + min + ", " + max + "]");
+        int integer(ConfigOption<Integer> option, OptionRange<Integer> range) {
+            return inRange(option, range, Integer::parseInt, "");
         }
 
         boolean bool(ConfigOption<Boolean> option) {
@@ -186,33 +181,27 @@ public record InsightConfiguration(
             throw invalid(option, "true or false");
         }
 
-        long bytes(ConfigOption<MemorySize> option, MemorySize min, MemorySize max) {
-            try {
-                String raw = config.getProperty(option.key());
-                MemorySize m = raw == null ? option.defaultValue() : MemorySize.parse(raw.trim());
-                if (m.compareTo(min) >= 0 && m.compareTo(max) <= 0) {
-                    return m.getBytes();
-                }
-            } catch (RuntimeException e) {
-                // reported below with the accepted range
-            }
-            throw invalid(option, "a size in [" + min + ", " + max
-                    + "] such as 64 mb or 1 gb");
+        long bytes(ConfigOption<MemorySize> option, OptionRange<MemorySize> range) {
+            return inRange(option, range, MemorySize::parse, " such as 64 mb or 1 gb").getBytes();
         }
 
-        Duration duration(ConfigOption<Duration> option, Duration min, Duration max) {
-            String accepted = "a duration in [" + TimeUtils.formatWithHighestUnit(min) + ", "
-                    + TimeUtils.formatWithHighestUnit(max) + "] such as 5 s, 1 min or 1 h";
+        Duration duration(ConfigOption<Duration> option, OptionRange<Duration> range) {
+            return inRange(option, range, TimeUtils::parseDuration, " such as 5 s, 1 min or 1 h");
+        }
+
+        /** The value of {@code option} (its default when unset) if {@code parse} reads it and it is in range. */
+        private <T extends Comparable<? super T>> T inRange(
+                ConfigOption<T> option, OptionRange<T> range, Function<String, T> parse, String examples) {
             try {
                 String raw = config.getProperty(option.key());
-                Duration d = raw == null ? option.defaultValue() : TimeUtils.parseDuration(raw.trim());
-                if (d.compareTo(min) >= 0 && d.compareTo(max) <= 0) {
-                    return d;
+                T value = raw == null ? option.defaultValue() : parse.apply(raw.trim());
+                if (range.contains(value)) {
+                    return value;
                 }
             } catch (RuntimeException e) {
                 // reported below with the accepted range
             }
-            throw invalid(option, accepted);
+            throw invalid(option, range.acceptedAsInterval() + examples);
         }
     }
 }
