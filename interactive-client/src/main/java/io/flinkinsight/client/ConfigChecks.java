@@ -6,6 +6,7 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.IllegalConfigurationException;
 
+import java.time.Duration;
 import java.util.Locale;
 
 /**
@@ -63,8 +64,10 @@ public final class ConfigChecks {
     private static String rawValue(Configuration conf, ConfigOption<?> option) {
         String raw = conf.toMap().get(option.key());
         if (raw == null) {
+            // Left at its default: shown as users write it ("1 s"), not Duration's "PT1S".
             try {
-                return String.valueOf(conf.get(option));
+                Object value = conf.get(option);
+                return value instanceof Duration d ? OptionRange.format(d) : String.valueOf(value);
             } catch (IllegalArgumentException e) {
                 return "?";
             }

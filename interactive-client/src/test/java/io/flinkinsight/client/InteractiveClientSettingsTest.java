@@ -67,6 +67,17 @@ class InteractiveClientSettingsTest {
     }
 
     @Test
+    void aDefaultThatConflictsWithAnotherOptionIsShownAsUsersWriteIt() {
+        Configuration conf = conf("collect-strategy.type", "exponential");
+        conf.setString("collect-strategy.exponential-delay.initial-backoff", "1 min");
+
+        assertThatThrownBy(() -> read(conf))
+                .isInstanceOf(IllegalConfigurationException.class)
+                .hasMessageContaining("Invalid value '1 s' for option 'collect-strategy.exponential-delay.max-backoff'")
+                .hasMessageNotContaining("PT1S");
+    }
+
+    @Test
     void ioThreadsOutOfRangeNameKeyAndRange() {
         for (String bad : new String[] {"0", "65", "-1", "two"}) {
             assertThatThrownBy(() -> read(conf("execution.interactive.io-threads", bad)))
