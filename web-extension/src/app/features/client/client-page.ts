@@ -9,7 +9,7 @@ import { UNIT_PIPES } from '../../shared/format/unit-pipes';
 import { ApiErrorState } from '../../shared/ui/api-error-state';
 import { AsyncView } from '../../shared/ui/async-view';
 import { BreakdownBar } from '../../shared/ui/breakdown-bar';
-import { queryBreakdown } from '../../shared/ui/query-breakdown';
+import { queryBreakdown, queryBreakdownSeries } from '../../shared/ui/query-breakdown';
 import { StatCard } from '../../shared/ui/stat-card';
 
 /** How to install the client, when the hub's answer gives no hint of its own. */
@@ -65,14 +65,7 @@ export class ClientPage {
     ];
   });
 
-  protected readonly breakdownSeries = computed<ChartSeries[]>(() => {
-    const q = this.history()?.queries;
-    return [
-      { id: 'submit', name: 'submit p50', stack: 'q', area: true, points: q?.submitMs.p50 ?? [] },
-      { id: 'cluster', name: 'cluster run p50', stack: 'q', area: true, points: q?.clusterRunMs.p50 ?? [] },
-      { id: 'fetch', name: 'result fetch p50', stack: 'q', area: true, points: q?.resultFetchMs.p50 ?? [] },
-    ];
-  });
+  protected readonly breakdownSeries = computed(() => queryBreakdownSeries(this.figures.value()));
 
   protected readonly poolSeries = computed<ChartSeries[]>(() => {
     const h = this.history();
