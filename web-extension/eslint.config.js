@@ -22,6 +22,17 @@ export default defineConfig(
     rules: {
       '@angular-eslint/directive-selector': ['error', { type: 'attribute', prefix: 'fi', style: 'camelCase' }],
       '@angular-eslint/component-selector': ['error', { type: 'element', prefix: 'fi', style: 'kebab-case' }],
+      // The panel's style: signal inputs, outputs and queries.
+      '@angular-eslint/prefer-signals': 'error',
+      '@angular-eslint/prefer-output-emitter-ref': 'error',
+    },
+  },
+  {
+    // Every component of the panel renders on its signals only (a spec's host component may not).
+    files: ['**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      '@angular-eslint/prefer-on-push-component-change-detection': 'error',
     },
   },
   {

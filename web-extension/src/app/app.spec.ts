@@ -50,7 +50,7 @@ describe('App', () => {
     expect(pause.getAttribute('aria-pressed')).toBe('false');
   });
 
-  it('applies a custom range', async () => {
+  it('writes a custom range from its form to the URL in epoch milliseconds', async () => {
     const router = TestBed.inject(Router);
     const fixture = TestBed.createComponent(App);
     await router.navigateByUrl('/overview');

@@ -47,3 +47,12 @@ export function failNetwork(path: string, http = TestBed.inject(HttpTestingContr
   }
   return requests.length;
 }
+
+/** Answers every open request to {@link path} with the error {@link status} and its JSON {@link body}. */
+export function failWith(path: string, status: number, body: unknown, http = TestBed.inject(HttpTestingController)): number {
+  const requests = http.match((r) => r.url === path);
+  for (const r of requests) {
+    r.flush(body as never, { status, statusText: 'Error' });
+  }
+  return requests.length;
+}

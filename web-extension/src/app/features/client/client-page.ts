@@ -9,9 +9,12 @@ import { UNIT_PIPES } from '../../shared/format/unit-pipes';
 import { ApiErrorState } from '../../shared/ui/api-error-state';
 import { AsyncView } from '../../shared/ui/async-view';
 import { BreakdownBar } from '../../shared/ui/breakdown-bar';
-import { queryBreakdown } from '../../shared/ui/query-breakdown';
+import { queryBreakdown, queryBreakdownSeries } from '../../shared/ui/query-breakdown';
 import { StatCard } from '../../shared/ui/stat-card';
-import { StatePanel } from '../../shared/ui/state-panel';
+
+/** How to install the client, when the hub's answer gives no hint of its own. */
+const INSTALL_HINT =
+  'install the interactive-client jar in the SQL Gateway\u2019s lib/ and set execution.target: remote-interactive';
 
 /**
  * The client path (interactive client in the SQL Gateway): pool, channel and collect-retry figures now and over
@@ -19,7 +22,7 @@ import { StatePanel } from '../../shared/ui/state-panel';
  */
 @Component({
   selector: 'fi-client-page',
-  imports: [TimeChart, StatCard, StatePanel, AsyncView, ApiErrorState, BreakdownBar, ...UNIT_PIPES],
+  imports: [TimeChart, StatCard, AsyncView, ApiErrorState, BreakdownBar, ...UNIT_PIPES],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './client-page.html',
 })
@@ -38,6 +41,9 @@ export class ClientPage {
   });
 
   protected readonly breakdown = computed(() => queryBreakdown(this.figures.value()));
+
+  /** What to do for the figures to show while the client has not reported: the hub's hint, else how to install it. */
+  protected readonly installHint = computed(() => `To see them, ${this.figures.value()?.hint || INSTALL_HINT}.`);
 
   protected readonly ratioSeries = computed<ChartSeries[]>(() => {
     const h = this.history();
@@ -59,14 +65,7 @@ export class ClientPage {
     ];
   });
 
-  protected readonly breakdownSeries = computed<ChartSeries[]>(() => {
-    const q = this.history()?.queries;
-    return [
-      { id: 'submit', name: 'submit p50', stack: 'q', area: true, points: q?.submitMs.p50 ?? [] },
-      { id: 'cluster', name: 'cluster run p50', stack: 'q', area: true, points: q?.clusterRunMs.p50 ?? [] },
-      { id: 'fetch', name: 'result fetch p50', stack: 'q', area: true, points: q?.resultFetchMs.p50 ?? [] },
-    ];
-  });
+  protected readonly breakdownSeries = computed(() => queryBreakdownSeries(this.figures.value()));
 
   protected readonly poolSeries = computed<ChartSeries[]>(() => {
     const h = this.history();

@@ -94,7 +94,7 @@ describe('JobDetailPage', () => {
     expect(series.map((s) => [s.id, s.data.length])).toEqual([['checkpointed', 1], ['full', 1]]);
   });
 
-  it('pages the checkpoint table', async () => {
+  it('shows the checkpoints 20 to a page', async () => {
     const page = await open(hundredCheckpoints());
     expect(page.querySelectorAll('fi-checkpoint-table tbody > tr').length).toBe(20);
     expect(page.querySelector('.fi-pager')?.textContent).toContain('page 1 of 5');

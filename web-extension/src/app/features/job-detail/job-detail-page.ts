@@ -73,9 +73,13 @@ export class JobDetailPage {
   });
   protected readonly overview = liveQuery(() => this.overviewApi.overview());
 
-  protected readonly error = computed(
-    () => this.job.error() ?? this.checkpoints.error() ?? this.latency.error() ?? this.throughput.error(),
-  );
+  /** The requests whose first failure shows once at the top, by what they load. */
+  protected readonly requests = {
+    'the job': this.job,
+    checkpoints: this.checkpoints,
+    'latency figures': this.latency,
+    'throughput figures': this.throughput,
+  };
 
   protected readonly jobName = computed(
     () => this.job.value()?.jobName ?? this.checkpoints.value()?.jobs[0]?.jobName ?? this.jobId(),

@@ -77,7 +77,7 @@ describe('JobsPage', () => {
     expect(names).toEqual(['streaming', 'query new', 'query old']);
   });
 
-  it('pages long lists', async () => {
+  it('shows 25 jobs a page and pages through the rest', async () => {
     const jobs = Array.from({ length: 30 }, (_, i) =>
       jobRecord({ jobId: i.toString(16).padStart(32, '0'), jobName: `q${i}`, createdAt: i }),
     );

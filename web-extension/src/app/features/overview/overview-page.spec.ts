@@ -2,7 +2,7 @@ import { TestBed } from '@angular/core/testing';
 import { RouterTestingHarness } from '@angular/router/testing';
 
 import { checkpointRecord, clientFigures, HOSTILE_NAME, JOB_ID, jobRecord, seriesResponse } from '../../../testing/payloads';
-import { answer, failNetwork, panelTestProviders, settle } from '../../../testing/testing-providers';
+import { answer, failNetwork, failWith, panelTestProviders, settle } from '../../../testing/testing-providers';
 import { TestingEcharts } from '../../../testing/testing-echarts';
 import { checkpointLimit, OverviewPage } from './overview-page';
 
@@ -81,6 +81,34 @@ describe('OverviewPage', () => {
     expect(page.textContent).not.toContain('No checkpoints in this time range yet.');
     expect(page.textContent).not.toContain('No client figures yet');
     expect(page.textContent).toContain('Not available: the hub did not answer.');
+  });
+
+  it('says how to narrow the checkpoints when their answer is larger than the hub allows', async () => {
+    const harness = await open();
+    answer('api/v1/client', clientFigures(true));
+    answer('api/v1/jobs', { total: 0, matched: 0, jobs: [] });
+    answer('api/v1/series', seriesResponse('insight_vertex_latency_ms', []));
+    // The hub's 413 body, as RequestRouter writes it for /api/v1/checkpoints.
+    expect(failWith('api/v1/checkpoints', 413, {
+      error: 'the answer of /api/v1/checkpoints is larger than metrics.reporter.insight.http.max-answer-bytes'
+        + ' (16777216 bytes); narrow it with job (one job), from (a later start, e.g. -15m), limit (fewer'
+        + ' checkpoints per job), tasks=false (no per-task details), or raise that option',
+      status: 413,
+      narrowBy: ['job (one job)', 'from (a later start, e.g. -15m)', 'limit (fewer checkpoints per job)',
+        'tasks=false (no per-task details)'],
+    })).toBe(1);
+    await settle();
+    const page = harness.routeNativeElement as HTMLElement;
+    const error = page.querySelector('fi-state.fi-state-error');
+    expect(error?.textContent).toContain('Could not load checkpoints');
+    expect(error?.textContent).toContain(
+      "The answer is larger than the hub's limit; narrow it by: job (one job), from (a later start, e.g. -15m),"
+        + ' limit (fewer checkpoints per job), tasks=false (no per-task details) (HTTP 413)',
+    );
+    // Both checkpoint charts say why they are empty; the other sections show their answers.
+    const notes = [...page.querySelectorAll('fi-state.fi-state-empty')].map((n) => n.textContent ?? '');
+    expect(notes.filter((n) => n.includes("Not available: The answer is larger than the hub's limit"))).toHaveLength(2);
+    expect(page.textContent).toContain('90 %');
   });
 
   it('asks for enough checkpoints to cover the range', () => {

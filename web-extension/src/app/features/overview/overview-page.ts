@@ -20,7 +20,6 @@ import { StatCard } from '../../shared/ui/stat-card';
 import { ApiErrorState } from '../../shared/ui/api-error-state';
 import { AsyncView } from '../../shared/ui/async-view';
 import { CapabilityNote } from '../../shared/ui/capability-note';
-import { StatePanel } from '../../shared/ui/state-panel';
 
 /** How many jobs / vertices a cluster-wide chart draws: beyond that a chart is unreadable. */
 export const MAX_CHART_JOBS = 6;
@@ -40,7 +39,7 @@ export function checkpointLimit(spanMs: number): number {
  */
 @Component({
   selector: 'fi-overview-page',
-  imports: [RouterLink, TimeChart, StatCard, StatePanel, AsyncView, ApiErrorState, BreakdownBar, MsPipe, CapabilityNote],
+  imports: [RouterLink, TimeChart, StatCard, AsyncView, ApiErrorState, BreakdownBar, MsPipe, CapabilityNote],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './overview-page.html',
 })
@@ -62,10 +61,13 @@ export class OverviewPage {
     this.seriesApi.series('insight_vertex_latency_ms', this.view.window(), { quantile: '0.99' }, MAX_LATENCY_SERIES),
   );
 
-  /** The hub's answer to the first request that failed, shown once at the top. */
-  protected readonly error = computed(
-    () => this.client.error() ?? this.jobs.error() ?? this.checkpoints.error() ?? this.latency.error(),
-  );
+  /** The requests whose first failure shows once at the top, by what they load. */
+  protected readonly requests = {
+    'client figures': this.client,
+    jobs: this.jobs,
+    checkpoints: this.checkpoints,
+    'latency figures': this.latency,
+  };
 
   /** The chart window, recomputed with each answer so the axis follows "now". */
   protected readonly bounds = computed(() => {
@@ -73,8 +75,6 @@ export class OverviewPage {
     this.latency.value();
     return this.view.window().bounds(Date.now());
   });
-
-  protected readonly clientAvailable = computed(() => this.client.value()?.available === true);
 
   protected readonly clientStats = computed(() => {
     const c = this.client.value();

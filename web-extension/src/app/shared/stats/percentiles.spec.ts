@@ -1,7 +1,7 @@
 import { percentile, percentiles } from './percentiles';
 
 describe('percentiles', () => {
-  it('uses the nearest rank', () => {
+  it('takes the value at the nearest rank, never one in between', () => {
     const values = Array.from({ length: 100 }, (_, i) => i + 1);
     expect(percentile(values, 50)).toBe(50);
     expect(percentile(values, 99)).toBe(99);

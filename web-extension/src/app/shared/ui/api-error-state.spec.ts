@@ -6,10 +6,11 @@ import { ApiErrorState } from './api-error-state';
 
 @Component({
   imports: [ApiErrorState],
-  template: `<fi-api-error [error]="error()" title="Could not load jobs" />`,
+  template: `<fi-api-error [requests]="{ jobs: jobs, overview: overview }" />`,
 })
 class Host {
-  readonly error = signal<ApiError | undefined>(undefined);
+  readonly jobs = { error: signal<ApiError | undefined>(undefined) };
+  readonly overview = { error: signal<ApiError | undefined>(undefined) };
 }
 
 function render() {
@@ -26,7 +27,7 @@ describe('ApiErrorState', () => {
 
   it('names an unreachable hub as such', () => {
     const { fixture, host, page } = render();
-    host.error.set({ message: 'The Flink Insight hub is unreachable.', unreachable: true, status: 0 });
+    host.jobs.error.set({ message: 'The Flink Insight hub is unreachable.', unreachable: true, status: 0 });
     fixture.detectChanges();
     const error = page.querySelector('fi-state.fi-state-error');
     expect(error?.getAttribute('role')).toBe('alert');
@@ -34,12 +35,25 @@ describe('ApiErrorState', () => {
     expect(error?.textContent).toContain('The Flink Insight hub is unreachable.');
   });
 
-  it('shows the page title and the hub message for an error answer', () => {
+  it('titles an error answer by what failed to load and shows the hub message', () => {
     const { fixture, host, page } = render();
-    host.error.set({ message: 'no such metric (HTTP 404)', unreachable: false, status: 404 });
+    host.jobs.error.set({ message: 'no such metric (HTTP 404)', unreachable: false, status: 404 });
     fixture.detectChanges();
     const error = page.querySelector('fi-state.fi-state-error');
     expect(error?.textContent).toContain('Could not load jobs');
     expect(error?.textContent).toContain('no such metric (HTTP 404)');
+  });
+
+  it('shows the first failure in the order the page lists its requests', () => {
+    const { fixture, host, page } = render();
+    host.overview.error.set({ message: 'overview failed (HTTP 500)', unreachable: false, status: 500 });
+    fixture.detectChanges();
+    expect(page.querySelector('fi-state.fi-state-error')?.textContent).toContain('Could not load overview');
+    host.jobs.error.set({ message: 'jobs failed (HTTP 500)', unreachable: false, status: 500 });
+    fixture.detectChanges();
+    const errors = page.querySelectorAll('fi-state.fi-state-error');
+    expect(errors.length).toBe(1);
+    expect(errors[0].textContent).toContain('Could not load jobs');
+    expect(errors[0].textContent).toContain('jobs failed (HTTP 500)');
   });
 });

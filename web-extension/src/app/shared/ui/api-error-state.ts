@@ -1,21 +1,35 @@
-import { ChangeDetectionStrategy, Component, input } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
 
-import { ApiError } from '../../core/api-error';
+import { AsyncState } from './async-view';
 import { StatePanel } from './state-panel';
 
-/** A page's error, shown once above its sections: "Hub unreachable" when no HTTP answer came, else {@link title}. */
+/**
+ * A page's error, shown once above its sections: the first of its {@link requests} that failed, titled by what it
+ * loads ("Could not load checkpoints"), or "Hub unreachable" when no HTTP answer came.
+ */
 @Component({
   selector: 'fi-api-error',
   imports: [StatePanel],
   changeDetection: ChangeDetectionStrategy.OnPush,
   host: { class: 'fi-api-error' },
   template: `
-    @if (error(); as e) {
-      <fi-state kind="error" [title]="e.unreachable ? 'Hub unreachable' : title()" [message]="e.message" />
+    @if (failure(); as f) {
+      <fi-state kind="error" [title]="f.error.unreachable ? 'Hub unreachable' : 'Could not load ' + f.what"
+                [message]="f.error.message" />
     }
   `,
 })
 export class ApiErrorState {
-  readonly error = input.required<ApiError | undefined>();
-  readonly title = input('Could not load data');
+  /** The page's requests by what each loads, in the order their errors take precedence. */
+  readonly requests = input.required<Readonly<Record<string, Pick<AsyncState, 'error'>>>>();
+
+  protected readonly failure = computed(() => {
+    for (const [what, request] of Object.entries(this.requests())) {
+      const error = request.error();
+      if (error) {
+        return { what, error };
+      }
+    }
+    return undefined;
+  });
 }

@@ -1,8 +1,8 @@
 import { Component, signal } from '@angular/core';
 import { TestBed } from '@angular/core/testing';
 
-import { AsyncView } from './async-view';
-import { UNAVAILABLE } from './state-panel';
+import { ApiError } from '../../core/api-error';
+import { AsyncView, UNAVAILABLE } from './async-view';
 
 /** Counts how often the projected content was created. */
 let created = 0;
@@ -23,18 +23,34 @@ class Probe {
   template: `
     <section>
       <fi-async-view [query]="query" [empty]="empty()" emptyTitle="Nothing here" emptyMessage="No jobs seen yet."
-                     [unavailableMessage]="unavailable()" [loadingMessage]="loadingMessage()">
+                     [noteUnavailable]="noteUnavailable()" [loadingMessage]="loadingMessage()">
         <ng-template><fi-probe /></ng-template>
       </fi-async-view>
     </section>
   `,
 })
 class Host {
-  readonly query = { loading: signal(true), value: signal<unknown>(undefined) };
+  readonly query = { loading: signal(true), value: signal<unknown>(undefined), error: signal<ApiError | undefined>(undefined) };
   readonly empty = signal(false);
-  readonly unavailable = signal<string | null>(UNAVAILABLE);
+  readonly noteUnavailable = signal(true);
   readonly loadingMessage = signal('');
 }
+
+@Component({
+  imports: [AsyncView, Probe],
+  template: `
+    <fi-async-view [query]="query" [empty]="empty()" emptyTitle="No client figures yet">
+      <p class="note" fiEmptyNote>how to install</p>
+      <ng-template><fi-probe /></ng-template>
+    </fi-async-view>
+  `,
+})
+class WithNote {
+  readonly query = { loading: signal(false), value: signal<unknown>({}), error: signal<ApiError | undefined>(undefined) };
+  readonly empty = signal(true);
+}
+
+const UNREACHABLE: ApiError = { message: 'The Flink Insight hub is unreachable.', unreachable: true, status: 0 };
 
 function render() {
   const fixture = TestBed.createComponent(Host);
@@ -61,18 +77,20 @@ describe('AsyncView', () => {
     expect(section.querySelector('fi-state.fi-state-loading')?.textContent).toContain('Loading history…');
   });
 
-  it('says the figures are not available when the request ended without an answer', () => {
+  it('says the figures are not available when the request failed before any answer', () => {
     const { fixture, host, section } = render();
     host.query.loading.set(false);
+    host.query.error.set(UNREACHABLE);
     fixture.detectChanges();
     expect(section.querySelector('fi-state.fi-state-empty')?.textContent).toContain(UNAVAILABLE);
     expect(created).toBe(0);
   });
 
-  it('shows the content without an answer when it has no unavailable state', () => {
+  it('shows the content without an answer when told the content copes without one', () => {
     const { fixture, host, section } = render();
-    host.unavailable.set(null);
+    host.noteUnavailable.set(false);
     host.query.loading.set(false);
+    host.query.error.set(UNREACHABLE);
     fixture.detectChanges();
     expect(section.querySelector('fi-state')).toBeNull();
     expect(section.textContent).toContain('content shown');
@@ -100,4 +118,36 @@ describe('AsyncView', () => {
     expect(created).toBe(1);
   });
 
+  it("names what failed in the hub's own words when the hub answered with an error", () => {
+    const { fixture, host, section } = render();
+    host.query.loading.set(false);
+    host.query.error.set({ message: 'internal error in /api/v1/series (HTTP 500)', unreachable: false, status: 500 });
+    fixture.detectChanges();
+    expect(section.querySelector('fi-state.fi-state-empty')?.textContent).toContain(
+      'Not available: internal error in /api/v1/series (HTTP 500)',
+    );
+    expect(created).toBe(0);
+  });
+
+  it('keeps the content of an earlier answer when a later request fails', () => {
+    const { fixture, host, section } = render();
+    host.query.loading.set(false);
+    host.query.value.set({ jobs: [1] });
+    host.query.error.set(UNREACHABLE);
+    fixture.detectChanges();
+    expect(section.querySelector('fi-state')).toBeNull();
+    expect(section.querySelector('fi-probe')).not.toBeNull();
+  });
+
+  it('shows the marked note below the empty state, and only there', () => {
+    const fixture = TestBed.createComponent(WithNote);
+    fixture.detectChanges();
+    const page = fixture.nativeElement as HTMLElement;
+    expect(page.querySelector('fi-state.fi-state-empty')?.textContent).toContain('No client figures yet');
+    expect(page.querySelector('p.note')?.textContent).toContain('how to install');
+    fixture.componentInstance.empty.set(false);
+    fixture.detectChanges();
+    expect(page.querySelector('p.note')).toBeNull();
+    expect(page.textContent).toContain('content shown');
+  });
 });

@@ -1,5 +1,5 @@
-import { clientFigures } from '../../../testing/payloads';
-import { queryBreakdown } from './query-breakdown';
+import { clientFigures, clientFiguresWithHistory } from '../../../testing/payloads';
+import { queryBreakdown, queryBreakdownSeries } from './query-breakdown';
 
 describe('queryBreakdown', () => {
   it('lists submit, cluster run and result fetch with their medians, in that order', () => {
@@ -32,5 +32,17 @@ describe('queryBreakdown', () => {
       },
     });
     expect(parts.map((p) => p.ms)).toEqual([40, null, 0]);
+  });
+
+  it('charts the same phases over time, stacked, from the history that came with the figures', () => {
+    const figures = clientFiguresWithHistory();
+    const series = queryBreakdownSeries(figures);
+    expect(series.map((s) => [s.id, s.name, s.stack])).toEqual([
+      ['submit', 'submit p50', 'q'],
+      ['cluster', 'cluster run p50', 'q'],
+      ['fetch', 'result fetch p50', 'q'],
+    ]);
+    expect(series[1].points).toEqual(figures.history?.queries.clusterRunMs.p50);
+    expect(queryBreakdownSeries(undefined).every((s) => s.points.length === 0)).toBe(true);
   });
 });

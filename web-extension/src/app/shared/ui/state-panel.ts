@@ -1,9 +1,9 @@
 import { ChangeDetectionStrategy, Component, input } from '@angular/core';
 
-/** What a section says when its data could not be fetched (the page shows the error itself once, above). */
-export const UNAVAILABLE = 'Not available: the hub did not answer.';
-
-/** The loading, empty and error states every page and chart shares, in the look of ng-zorro's spin/empty/alert. */
+/**
+ * How a loading, empty or error state looks (ng-zorro's spin, empty and alert). Which one shows is chosen elsewhere:
+ * by {@link AsyncView} for a section, by {@link ApiErrorState} for a page's error, by a chart for its empty state.
+ */
 @Component({
   selector: 'fi-state',
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -17,7 +17,7 @@ export const UNAVAILABLE = 'Not available: the hub did not answer.';
       @case ('error') {
         <span class="fi-alert-icon" aria-hidden="true">!</span>
         <div>
-          <div class="fi-state-title">{{ title() || 'Could not load data' }}</div>
+          <div class="fi-state-title">{{ title() }}</div>
           <div class="fi-state-text">{{ message() }}</div>
         </div>
       }
