@@ -145,7 +145,7 @@ export class ComparePage {
     }));
   }
 
-  /** The seed figures, overlaid: async-phase size and duration per checkpoint, full size over time. */
+  /** The compared figures, overlaid: async-phase size and duration per checkpoint, full size over time. */
   protected readonly charts = computed(() => [
     { id: 'async-size', title: 'Checkpointed (async-phase) size per checkpoint', unit: 'bytes' as const,
       series: this.aligned((p) => p.checkpointedSize) },
