@@ -59,7 +59,9 @@ require_node() {
 # have built it. Maven's output goes to stderr.
 harness_classpath() {
   local file=flink-harness/target/harness-classpath.txt
-  mvn -q -B -ntp -pl flink-harness dependency:build-classpath -Dmdep.includeScope=runtime \
+  # -am: flink-harness's sibling modules resolve from the reactor, not from ~/.m2 (nothing is installed there); each
+  # module writes the file in turn, flink-harness last.
+  mvn -q -B -ntp -pl flink-harness -am dependency:build-classpath -Dmdep.includeScope=runtime \
     -Dmdep.outputFile="$PWD/$file" >&2
   echo "flink-harness/target/classes:$(cat "$file")"
 }
