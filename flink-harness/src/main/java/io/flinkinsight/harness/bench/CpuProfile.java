@@ -1,0 +1,238 @@
+package io.flinkinsight.harness.bench;
+
+import io.flinkinsight.harness.bench.InteractiveQueryBenchmark.Client;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordingFile;
+
+/**
+ * CPU profiles of the JobManager, TaskManager and SQL Gateway over the benchmark's blocks: which part of which
+ * process holds the CPU a query costs. Each block is recorded with JFR in each process ({@code jcmd <pid> JFR.start
+ * settings=profile}: a stack of every thread running Java code every 10 ms, {@code jdk.ExecutionSample}); the
+ * samples are sorted into named parts per process ({@link #PARTS}) and counted per query, stock against
+ * interactive. The recordings stay in the work directory for {@code jfr print} or JDK Mission Control.
+ */
+final class CpuProfile {
+
+    /** A named part of a process: the frames whose class name starts with one of {@code prefixes}. */
+    record Part(String name, List<String> prefixes) {
+
+        boolean holds(String frame) {
+            return prefixes.stream().anyMatch(frame::startsWith);
+        }
+    }
+
+    static final String OTHER = "other";
+    private static final String SAMPLE_EVENT = "jdk.ExecutionSample";
+    private static final int TOP_FRAMES = 12;
+
+    /**
+     * The parts of each profiled process. A frame belongs to the first part in the list that holds it, so a class
+     * listed by name (the REST handler that deserialises a submitted job graph) goes before the package it is in.
+     */
+    static final Map<String, List<Part>> PARTS = Map.of(
+            InteractiveQueryBenchmark.JM_CPU, List.of(
+                    new Part("job submission and JobMaster start", List.of(
+                            "org.apache.flink.runtime.rest.handler.job.JobSubmitHandler",
+                            "org.apache.flink.runtime.dispatcher", "org.apache.flink.runtime.jobmaster",
+                            "org.apache.flink.runtime.scheduler", "org.apache.flink.runtime.executiongraph",
+                            "org.apache.flink.runtime.jobgraph")),
+                    new Part("checkpoint coordinator", List.of("org.apache.flink.runtime.checkpoint")),
+                    new Part("REST handlers", List.of("org.apache.flink.runtime.rest")),
+                    new Part("metrics", List.of("org.apache.flink.runtime.metrics", "org.apache.flink.metrics",
+                            "io.flinkinsight.plugin")),
+                    new Part("RPC", List.of("org.apache.flink.runtime.rpc", "org.apache.pekko")),
+                    new Part("Netty I/O", List.of("org.apache.flink.shaded.netty4"))),
+            InteractiveQueryBenchmark.TM_CPU, List.of(
+                    new Part("running the operators", List.of("org.apache.flink.streaming.runtime.tasks.StreamTask",
+                            "org.apache.flink.streaming.api.operators", "org.apache.flink.table.runtime")),
+                    new Part("task deployment and initialisation", List.of("org.apache.flink.runtime.taskexecutor",
+                            "org.apache.flink.runtime.taskmanager", "org.apache.flink.streaming.runtime.tasks")),
+                    new Part("metrics", List.of("org.apache.flink.runtime.metrics", "org.apache.flink.metrics",
+                            "io.flinkinsight.plugin")),
+                    new Part("RPC", List.of("org.apache.flink.runtime.rpc", "org.apache.pekko")),
+                    new Part("Netty I/O", List.of("org.apache.flink.shaded.netty4"))),
+            InteractiveQueryBenchmark.GATEWAY_CPU, List.of(
+                    new Part("SQL parsing and planning", List.of("org.apache.flink.table.planner",
+                            "org.apache.calcite", "org.apache.flink.table.api", "org.apache.flink.table.catalog")),
+                    new Part("executor and cluster client", List.of("io.flinkinsight.client",
+                            "org.apache.flink.client")),
+                    new Part("gateway REST handlers and operations", List.of("org.apache.flink.table.gateway")),
+                    new Part("Netty I/O", List.of("org.apache.flink.shaded.netty4"))));
+
+    private final Map<String, Long> pids;
+    private final Path dir;
+    /** Per "gateway client, concurrency, query", process and executor: what the recordings held. */
+    private final Map<String, Map<String, Map<Client, Tally>>> tallies = new LinkedHashMap<>();
+
+    /** Profiles the processes of {@code pids} (by the names of {@link #PARTS}), recordings in {@code dir}. */
+    CpuProfile(Map<String, Long> pids, Path dir) throws IOException {
+        this.pids = Map.copyOf(pids);
+        this.dir = Files.createDirectories(dir);
+    }
+
+    /**
+     * The part a sample's stack (top frame first) belongs to: the part of the frame nearest the top that any part
+     * holds, i.e. the code that ran, or for library code (the JDK, Jackson, Calcite's helpers...) its nearest
+     * caller that is known.
+     */
+    static String classify(List<Part> parts, List<String> stack) {
+        for (String frame : stack) {
+            for (Part part : parts) {
+                if (part.holds(frame)) {
+                    return part.name();
+                }
+            }
+        }
+        return OTHER;
+    }
+
+    /** Starts a recording named {@code tag} in each process. */
+    void start(String tag) throws IOException, InterruptedException {
+        for (long pid : pids.values()) {
+            jcmd(pid, "JFR.start", "name=" + tag, "settings=profile");
+        }
+    }
+
+    /** Stops the recordings of {@code tag}, writes them to the work directory and counts their samples. */
+    void stop(String tag, String section, Client client, int queries) throws IOException, InterruptedException {
+        for (Map.Entry<String, Long> process : pids.entrySet()) {
+            Path file = dir.resolve(tag + "-" + process.getKey().replace(' ', '-') + ".jfr");
+            jcmd(process.getValue(), "JFR.stop", "name=" + tag, "filename=" + file);
+            Tally tally = tallies.computeIfAbsent(section, s -> new LinkedHashMap<>())
+                    .computeIfAbsent(process.getKey(), p -> new HashMap<>())
+                    .computeIfAbsent(client, c -> new Tally());
+            tally.queries += queries;
+            try (RecordingFile recording = new RecordingFile(file)) {
+                while (recording.hasMoreEvents()) {
+                    RecordedEvent event = recording.readEvent();
+                    if (event.getEventType().getName().equals(SAMPLE_EVENT) && event.getStackTrace() != null) {
+                        tally.add(PARTS.get(process.getKey()), frames(event));
+                    }
+                }
+            }
+        }
+    }
+
+    private static List<String> frames(RecordedEvent sample) {
+        List<String> stack = new ArrayList<>();
+        for (RecordedFrame frame : sample.getStackTrace().getFrames()) {
+            stack.add(frame.getMethod().getType().getName() + "." + frame.getMethod().getName());
+        }
+        return stack;
+    }
+
+    private static void jcmd(long pid, String... command) throws IOException, InterruptedException {
+        List<String> line = new ArrayList<>(List.of("jcmd", Long.toString(pid)));
+        line.addAll(List.of(command));
+        Process jcmd = new ProcessBuilder(line).redirectErrorStream(true).start();
+        String out = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        // jcmd reports a refused JFR command in its output, with exit code 0
+        if (!jcmd.waitFor(60, TimeUnit.SECONDS) || jcmd.exitValue() != 0 || out.contains("Could not")) {
+            jcmd.destroy();
+            throw new IllegalStateException(String.join(" ", line) + " failed: " + out);
+        }
+    }
+
+    /** The samples of one process and executor. */
+    static final class Tally {
+        int queries;
+        long samples;
+        final Map<String, Long> byPart = new HashMap<>();
+        /**
+         * Per frame outside the JDK, the samples whose stack holds it in their own part (each frame once per sample):
+         * inclusive counts of the code that did the work. The frames of other parts further down (the Netty loop
+         * that called a REST handler, the RPC loop that ran the Dispatcher) are where the work came from.
+         */
+        final Map<String, Long> byFrame = new HashMap<>();
+        final Map<String, String> partOfFrame = new HashMap<>();
+
+        void add(List<Part> parts, List<String> stack) {
+            samples++;
+            String part = classify(parts, stack);
+            byPart.merge(part, 1L, Long::sum);
+            Set<String> seen = new HashSet<>();
+            for (String frame : stack) {
+                if (!isJdk(frame) && classify(parts, List.of(frame)).equals(part) && seen.add(frame)) {
+                    byFrame.merge(frame, 1L, Long::sum);
+                    partOfFrame.put(frame, part);
+                }
+            }
+        }
+
+        private static boolean isJdk(String frame) {
+            return frame.startsWith("java.") || frame.startsWith("jdk.") || frame.startsWith("sun.");
+        }
+
+        double perQuery(long count) {
+            return queries == 0 ? Double.NaN : (double) count / queries;
+        }
+    }
+
+    String markdown() {
+        StringBuilder md = new StringBuilder();
+        md.append("CPU profiles (JFR `").append(SAMPLE_EVENT).append("`, `settings=profile`: a stack of each thread"
+                + " running Java code every 10 ms, so a sample stands for about 10 ms of CPU; GC, JIT and native code"
+                + " are not sampled). Samples per query by part of each process; a sample belongs to the part of its"
+                + " frame nearest the top that a part holds. Recordings: ").append(dir).append("\n");
+        tallies.forEach((section, byProcess) -> {
+            md.append("\n## ").append(section).append("\n");
+            byProcess.forEach((process, byClient) -> {
+                Tally stock = byClient.getOrDefault(Client.STOCK, new Tally());
+                Tally fast = byClient.getOrDefault(Client.INTERACTIVE, new Tally());
+                md.append("\n### ").append(process).append("\n\n");
+                md.append("| part | `remote` samples / query | `remote-interactive` samples / query | interactive / stock |\n");
+                md.append("|---|---:|---:|---:|\n");
+                List<String> names = new ArrayList<>(PARTS.get(process).stream().map(Part::name).toList());
+                names.add(OTHER);
+                for (String name : names) {
+                    row(md, name, stock.perQuery(stock.byPart.getOrDefault(name, 0L)),
+                            fast.perQuery(fast.byPart.getOrDefault(name, 0L)));
+                }
+                row(md, "**all**", stock.perQuery(stock.samples), fast.perQuery(fast.samples));
+                md.append("\nTop frames by inclusive samples per query (each frame once per sample):\n\n");
+                md.append("| frame | part | `remote` | `remote-interactive` |\n|---|---|---:|---:|\n");
+                for (String frame : topFrames(stock, fast)) {
+                    String part = stock.partOfFrame.getOrDefault(frame, fast.partOfFrame.get(frame));
+                    md.append(String.format(Locale.ROOT, "| `%s` | %s | %.2f | %.2f |%n", frame, part,
+                            stock.perQuery(stock.byFrame.getOrDefault(frame, 0L)),
+                            fast.perQuery(fast.byFrame.getOrDefault(frame, 0L))));
+                }
+            });
+        });
+        return md.toString();
+    }
+
+    private static void row(StringBuilder md, String name, double stock, double fast) {
+        md.append(String.format(Locale.ROOT, "| %s | %.2f | %.2f | %.2f |%n", name, stock, fast, fast / stock));
+    }
+
+    /** The frames with the most samples per query of both executors together. */
+    private static List<String> topFrames(Tally stock, Tally fast) {
+        Map<String, Double> score = new HashMap<>();
+        for (Tally tally : List.of(stock, fast)) {
+            tally.byFrame.forEach((frame, count) -> score.merge(frame, tally.perQuery(count), Double::sum));
+        }
+        return score.entrySet().stream()
+                .sorted(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .limit(TOP_FRAMES).map(Map.Entry::getKey).toList();
+    }
+
+    /** What the recordings of one section, process and executor held. */
+    Tally tally(String section, String process, Client client) {
+        return tallies.get(section).get(process).get(client);
+    }
+}
