@@ -123,16 +123,21 @@ final class CpuProfile {
         for (Map.Entry<String, Long> process : pids.entrySet()) {
             Path file = dir.resolve(tag + "-" + process.getKey().replace(' ', '-') + ".jfr");
             jcmd(process.getValue(), "JFR.stop", "name=" + tag, "filename=" + file);
-            Tally tally = tallies.computeIfAbsent(section, s -> new LinkedHashMap<>())
-                    .computeIfAbsent(process.getKey(), p -> new HashMap<>())
-                    .computeIfAbsent(client, c -> new Tally());
-            tally.queries += queries;
-            try (RecordingFile recording = new RecordingFile(file)) {
-                while (recording.hasMoreEvents()) {
-                    RecordedEvent event = recording.readEvent();
-                    if (event.getEventType().getName().equals(SAMPLE_EVENT) && event.getStackTrace() != null) {
-                        tally.add(PARTS.get(process.getKey()), frames(event));
-                    }
+            read(file, process.getKey(), section, client, queries);
+        }
+    }
+
+    /** Counts the samples of a recording of {@code process} over {@code queries} of {@code client}. */
+    void read(Path file, String process, String section, Client client, int queries) throws IOException {
+        Tally tally = tallies.computeIfAbsent(section, s -> new LinkedHashMap<>())
+                .computeIfAbsent(process, p -> new HashMap<>())
+                .computeIfAbsent(client, c -> new Tally());
+        tally.queries += queries;
+        try (RecordingFile recording = new RecordingFile(file)) {
+            while (recording.hasMoreEvents()) {
+                RecordedEvent event = recording.readEvent();
+                if (event.getEventType().getName().equals(SAMPLE_EVENT) && event.getStackTrace() != null) {
+                    tally.add(PARTS.get(process), frames(event));
                 }
             }
         }
