@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -118,21 +119,27 @@ final class CpuProfile {
         }
     }
 
-    /** Stops the recordings of {@code tag}, writes them to the work directory and counts their samples. */
-    void stop(String tag, String section, Client client, int queries) throws IOException, InterruptedException {
+    /**
+     * Stops the recordings of {@code tag}, writes them to the work directory and counts their samples; {@code
+     * cpuSeconds}: each process's CPU time over the block, as measured outside JFR.
+     */
+    void stop(String tag, String section, Client client, int queries, Map<String, Double> cpuSeconds)
+            throws IOException, InterruptedException {
         for (Map.Entry<String, Long> process : pids.entrySet()) {
             Path file = dir.resolve(tag + "-" + process.getKey().replace(' ', '-') + ".jfr");
             jcmd(process.getValue(), "JFR.stop", "name=" + tag, "filename=" + file);
-            read(file, process.getKey(), section, client, queries);
+            read(file, process.getKey(), section, client, queries, cpuSeconds.get(process.getKey()));
         }
     }
 
     /** Counts the samples of a recording of {@code process} over {@code queries} of {@code client}. */
-    void read(Path file, String process, String section, Client client, int queries) throws IOException {
+    void read(Path file, String process, String section, Client client, int queries, double cpuSeconds)
+            throws IOException {
         Tally tally = tallies.computeIfAbsent(section, s -> new LinkedHashMap<>())
                 .computeIfAbsent(process, p -> new HashMap<>())
                 .computeIfAbsent(client, c -> new Tally());
         tally.queries += queries;
+        tally.cpuSeconds += cpuSeconds;
         try (RecordingFile recording = new RecordingFile(file)) {
             while (recording.hasMoreEvents()) {
                 RecordedEvent event = recording.readEvent();
@@ -166,6 +173,7 @@ final class CpuProfile {
     /** The samples of one process and executor. */
     static final class Tally {
         int queries;
+        double cpuSeconds;
         long samples;
         final Map<String, Long> byPart = new HashMap<>();
         /**
@@ -175,18 +183,32 @@ final class CpuProfile {
          */
         final Map<String, Long> byFrame = new HashMap<>();
         final Map<String, String> partOfFrame = new HashMap<>();
+        /** Per frame, its least distance from the top of a stack: the more specific of frames always seen together. */
+        final Map<String, Integer> depth = new HashMap<>();
+        /** Per frame, the sum of a hash of each sample that holds it: equal for frames always seen together. */
+        final Map<String, Long> samplesHeld = new HashMap<>();
 
         void add(List<Part> parts, List<String> stack) {
             samples++;
             String part = classify(parts, stack);
             byPart.merge(part, 1L, Long::sum);
             Set<String> seen = new HashSet<>();
-            for (String frame : stack) {
+            for (int i = 0; i < stack.size(); i++) {
+                String frame = stack.get(i);
                 if (!isJdk(frame) && classify(parts, List.of(frame)).equals(part) && seen.add(frame)) {
                     byFrame.merge(frame, 1L, Long::sum);
                     partOfFrame.put(frame, part);
+                    depth.merge(frame, i, Math::min);
+                    samplesHeld.merge(frame, hash(samples), Long::sum);
                 }
             }
+        }
+
+        /** MurmurHash3's finaliser: sums of distinct samples' hashes practically never collide. */
+        private static long hash(long sample) {
+            long h = (sample ^ (sample >>> 33)) * 0xff51afd7ed558ccdL;
+            h = (h ^ (h >>> 33)) * 0xc4ceb9fe1a85ec53L;
+            return h ^ (h >>> 33);
         }
 
         private static boolean isJdk(String frame) {
@@ -219,7 +241,10 @@ final class CpuProfile {
                             fast.perQuery(fast.byPart.getOrDefault(name, 0L)));
                 }
                 row(md, "**all**", stock.perQuery(stock.samples), fast.perQuery(fast.samples));
-                md.append("\nTop frames by inclusive samples per query (each frame once per sample):\n\n");
+                row(md, "CPU ms / query, measured (`/proc`)", 1000 * stock.cpuSeconds / stock.queries,
+                        1000 * fast.cpuSeconds / fast.queries);
+                md.append("\nTop frames by inclusive samples per query (each frame once per sample, within its own"
+                        + " part; of frames always seen together only the one nearest the top):\n\n");
                 md.append("| frame | part | `remote` | `remote-interactive` |\n|---|---|---:|---:|\n");
                 for (String frame : topFrames(stock, fast)) {
                     String part = stock.partOfFrame.getOrDefault(frame, fast.partOfFrame.get(frame));
@@ -236,15 +261,31 @@ final class CpuProfile {
         md.append(String.format(Locale.ROOT, "| %s | %.2f | %.2f | %.2f |%n", name, stock, fast, fast / stock));
     }
 
-    /** The frames with the most samples per query of both executors together. */
-    private static List<String> topFrames(Tally stock, Tally fast) {
+    /**
+     * The frames with the most samples per query of both executors together. Of frames seen in exactly the same
+     * samples (one call chain: an event loop's frames, a compiler's) only the one nearest the top is listed.
+     */
+    static List<String> topFrames(Tally stock, Tally fast) {
         Map<String, Double> score = new HashMap<>();
         for (Tally tally : List.of(stock, fast)) {
             tally.byFrame.forEach((frame, count) -> score.merge(frame, tally.perQuery(count), Double::sum));
         }
-        return score.entrySet().stream()
-                .sorted(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
-                .limit(TOP_FRAMES).map(Map.Entry::getKey).toList();
+        List<String> ranked = score.keySet().stream()
+                .sorted(Comparator.comparing((String frame) -> -score.get(frame))
+                        .thenComparing(frame -> Math.min(stock.depth.getOrDefault(frame, Integer.MAX_VALUE),
+                                fast.depth.getOrDefault(frame, Integer.MAX_VALUE)))
+                        .thenComparing(Comparator.naturalOrder()))
+                .toList();
+        Set<List<Long>> chains = new HashSet<>();
+        List<String> top = new ArrayList<>();
+        for (String frame : ranked) {
+            if (top.size() < TOP_FRAMES
+                    && chains.add(List.of(stock.samplesHeld.getOrDefault(frame, 0L),
+                            fast.samplesHeld.getOrDefault(frame, 0L)))) {
+                top.add(frame);
+            }
+        }
+        return top;
     }
 
     /** What the recordings of one section, process and executor held. */

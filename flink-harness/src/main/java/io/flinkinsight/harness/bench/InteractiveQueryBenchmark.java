@@ -277,13 +277,15 @@ public final class InteractiveQueryBenchmark {
             end = Math.max(end, f.get(options.seconds() + QUERY_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         }
         Map<String, Double> cpuAfter = cpu.seconds();
+        Map<String, Double> cpuSeconds = new LinkedHashMap<>();
+        cpuAfter.forEach((role, after) -> cpuSeconds.put(role, after - cpuBefore.get(role)));
         if (profile != null) {
             profile.stop(tag, String.format(Locale.ROOT, "%s, concurrency %d, %s", gatewayClient.label, concurrency,
-                    QUERY_NAMES.get(query)), client, latencies.size());
+                    QUERY_NAMES.get(query)), client, latencies.size(), cpuSeconds);
         }
         double wallSeconds = (end - start) / 1e9;
         Map<String, Double> cpuPercent = new LinkedHashMap<>();
-        cpuAfter.forEach((role, after) -> cpuPercent.put(role, 100 * (after - cpuBefore.get(role)) / wallSeconds));
+        cpuSeconds.forEach((role, seconds) -> cpuPercent.put(role, 100 * seconds / wallSeconds));
         JobTimes jobs = jobTimes(cluster, tag, spans);
         return new Block(gatewayClient, client, concurrency, QUERY_NAMES.get(query), round, List.copyOf(latencies), failures.get(),
                 wallSeconds, jobs.durations(), jobs.before(), jobs.after(), cpuPercent);

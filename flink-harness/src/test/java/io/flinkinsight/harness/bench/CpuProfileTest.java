@@ -59,6 +59,21 @@ class CpuProfileTest {
     }
 
     @Test
+    void topFramesListOneFrameOfACallChainTheOneNearestTheTop() {
+        String netty = "org.apache.flink.shaded.netty4.io.netty.";
+        CpuProfile.Tally stock = new CpuProfile.Tally();
+        stock.queries = 1;
+        stock.add(JOBMANAGER, List.of(netty + "Decoder.decode", netty + "EventLoop.processKeys", netty + "EventLoop.run"));
+        stock.add(JOBMANAGER, List.of(netty + "Encoder.write", netty + "EventLoop.processKeys", netty + "EventLoop.run"));
+        CpuProfile.Tally interactive = new CpuProfile.Tally();
+        interactive.queries = 1;
+
+        // processKeys and run hold the same samples; decode and write as many but not the same
+        assertThat(CpuProfile.topFrames(stock, interactive)).containsExactly(netty + "EventLoop.processKeys",
+                netty + "Decoder.decode", netty + "Encoder.write");
+    }
+
+    @Test
     void recordsAProcessWithJcmdAndCountsItsSamplesPerQuery() throws Exception {
         // this JVM stands for the JobManager: jcmd attaches to it from outside, as to the cluster's processes
         CpuProfile profile = new CpuProfile(Map.of(InteractiveQueryBenchmark.JM_CPU, ProcessHandle.current().pid()),
@@ -66,7 +81,8 @@ class CpuProfileTest {
 
         profile.start("test");
         long sum = spin(1_000_000_000L);
-        profile.stop("test", "rest, concurrency 1, join", Client.STOCK, 10);
+        profile.stop("test", "rest, concurrency 1, join", Client.STOCK, 10,
+                Map.of(InteractiveQueryBenchmark.JM_CPU, 1.0));
 
         assertThat(sum).isNotZero();
         assertThat(dir.resolve("test-JobManager.jfr")).isNotEmptyFile();
@@ -74,7 +90,8 @@ class CpuProfileTest {
                 Client.STOCK);
         assertThat(tally.queries).isEqualTo(10);
         assertThat(tally.byFrame).containsKey(CpuProfileTest.class.getName() + ".spin");
-        assertThat(profile.markdown()).contains("## rest, concurrency 1, join", "### JobManager", "| **all** |");
+        assertThat(profile.markdown()).contains("## rest, concurrency 1, join", "### JobManager", "| **all** |",
+                "| CPU ms / query, measured (`/proc`) | 100.00 |");
     }
 
     /** CPU in Java code (not in a native call, which JFR does not sample) in a frame of this class. */
