@@ -1,9 +1,12 @@
 package io.flinkinsight.harness.bench;
 
 import io.flinkinsight.harness.bench.InteractiveQueryBenchmark.Client;
+import io.flinkinsight.harness.bench.InteractiveQueryBenchmark.ProcessCpu;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -39,6 +42,7 @@ final class CpuProfile {
     static final String OTHER = "other";
     private static final String SAMPLE_EVENT = "jdk.ExecutionSample";
     private static final int TOP_FRAMES = 12;
+    private static final int TOP_THREADS = 8;
 
     /**
      * The parts of each profiled process. A frame belongs to the first part in the list that holds it, so a class
@@ -89,6 +93,50 @@ final class CpuProfile {
     private final Path dir;
     /** Per "gateway client, concurrency, query", process and executor: what the recordings held. */
     private final Map<String, Map<String, Map<Client, Tally>>> tallies = new LinkedHashMap<>();
+    /** Per process, its threads' CPU at the start of the block being recorded. */
+    private final Map<String, Threads> threadsAtStart = new HashMap<>();
+
+    /**
+     * CPU ticks of a process and of each of its threads by thread id, with the thread's name (digits as N): JFR
+     * samples only Java code, this also counts the JIT compiler, GC and native I/O.
+     */
+    record Threads(long processTicks, Map<Long, String> names, Map<Long, Long> ticks) {
+
+        static Threads of(long pid) throws IOException {
+            Map<Long, String> names = new HashMap<>();
+            Map<Long, Long> ticks = new HashMap<>();
+            Path proc = Path.of("/proc", Long.toString(pid));
+            try (DirectoryStream<Path> tasks = Files.newDirectoryStream(proc.resolve("task"))) {
+                for (Path task : tasks) {
+                    String stat;
+                    try {
+                        stat = Files.readString(task.resolve("stat"));
+                    } catch (NoSuchFileException ended) {
+                        continue;
+                    }
+                    long tid = Long.parseLong(task.getFileName().toString());
+                    names.put(tid, stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("\\d+", "N"));
+                    ticks.put(tid, ProcessCpu.ticks(stat));
+                }
+            }
+            return new Threads(ProcessCpu.ticks(Files.readString(proc.resolve("stat"))), names, ticks);
+        }
+
+        /** CPU seconds per thread name since {@code before}; threads that ended in between under their own name. */
+        Map<String, Double> secondsSince(Threads before) {
+            Map<String, Double> seconds = new HashMap<>();
+            long counted = 0;
+            for (Map.Entry<Long, Long> thread : ticks.entrySet()) {
+                long delta = thread.getValue() - before.ticks.getOrDefault(thread.getKey(), 0L);
+                counted += delta;
+                seconds.merge(names.get(thread.getKey()), delta / ProcessCpu.TICKS_PER_SECOND, Double::sum);
+            }
+            seconds.put(ENDED_THREADS, (processTicks - before.processTicks - counted) / ProcessCpu.TICKS_PER_SECOND);
+            return seconds;
+        }
+    }
+
+    static final String ENDED_THREADS = "(threads that ended during the block)";
 
     /** Profiles the processes of {@code pids} (by the names of {@link #PARTS}), recordings in {@code dir}. */
     CpuProfile(Map<String, Long> pids, Path dir) throws IOException {
@@ -114,8 +162,9 @@ final class CpuProfile {
 
     /** Starts a recording named {@code tag} in each process. */
     void start(String tag) throws IOException, InterruptedException {
-        for (long pid : pids.values()) {
-            jcmd(pid, "JFR.start", "name=" + tag, "settings=profile");
+        for (Map.Entry<String, Long> process : pids.entrySet()) {
+            jcmd(process.getValue(), "JFR.start", "name=" + tag, "settings=profile");
+            threadsAtStart.put(process.getKey(), Threads.of(process.getValue()));
         }
     }
 
@@ -127,17 +176,18 @@ final class CpuProfile {
             throws IOException, InterruptedException {
         for (Map.Entry<String, Long> process : pids.entrySet()) {
             Path file = dir.resolve(tag + "-" + process.getKey().replace(' ', '-') + ".jfr");
+            Map<String, Double> threadSeconds =
+                    Threads.of(process.getValue()).secondsSince(threadsAtStart.get(process.getKey()));
             jcmd(process.getValue(), "JFR.stop", "name=" + tag, "filename=" + file);
             read(file, process.getKey(), section, client, queries, cpuSeconds.get(process.getKey()));
+            tally(section, process.getKey(), client).addThreads(threadSeconds);
         }
     }
 
     /** Counts the samples of a recording of {@code process} over {@code queries} of {@code client}. */
     void read(Path file, String process, String section, Client client, int queries, double cpuSeconds)
             throws IOException {
-        Tally tally = tallies.computeIfAbsent(section, s -> new LinkedHashMap<>())
-                .computeIfAbsent(process, p -> new HashMap<>())
-                .computeIfAbsent(client, c -> new Tally());
+        Tally tally = tally(section, process, client);
         tally.queries += queries;
         tally.cpuSeconds += cpuSeconds;
         try (RecordingFile recording = new RecordingFile(file)) {
@@ -174,6 +224,8 @@ final class CpuProfile {
     static final class Tally {
         int queries;
         double cpuSeconds;
+        /** CPU seconds per thread name, from {@link Threads}. */
+        final Map<String, Double> threadSeconds = new HashMap<>();
         long samples;
         final Map<String, Long> byPart = new HashMap<>();
         /**
@@ -187,6 +239,10 @@ final class CpuProfile {
         final Map<String, Integer> depth = new HashMap<>();
         /** Per frame, the sum of a hash of each sample that holds it: equal for frames always seen together. */
         final Map<String, Long> samplesHeld = new HashMap<>();
+
+        void addThreads(Map<String, Double> seconds) {
+            seconds.forEach((name, s) -> threadSeconds.merge(name, s, Double::sum));
+        }
 
         void add(List<Part> parts, List<String> stack) {
             samples++;
@@ -243,6 +299,13 @@ final class CpuProfile {
                 row(md, "**all**", stock.perQuery(stock.samples), fast.perQuery(fast.samples));
                 row(md, "CPU ms / query, measured (`/proc`)", 1000 * stock.cpuSeconds / stock.queries,
                         1000 * fast.cpuSeconds / fast.queries);
+                md.append("\nCPU ms / query by thread (`/proc/<pid>/task`, digits in names as N), the most:\n\n");
+                md.append("| thread | `remote` | `remote-interactive` |\n|---|---:|---:|\n");
+                for (String thread : topThreads(stock, fast)) {
+                    md.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f |%n", thread,
+                            1000 * stock.threadSeconds.getOrDefault(thread, 0.0) / stock.queries,
+                            1000 * fast.threadSeconds.getOrDefault(thread, 0.0) / fast.queries));
+                }
                 md.append("\nTop frames by inclusive samples per query (each frame once per sample, within its own"
                         + " part; of frames always seen together only the one nearest the top):\n\n");
                 md.append("| frame | part | `remote` | `remote-interactive` |\n|---|---|---:|---:|\n");
@@ -288,8 +351,20 @@ final class CpuProfile {
         return top;
     }
 
+    /** The thread names with the most CPU per query of both executors together. */
+    private static List<String> topThreads(Tally stock, Tally fast) {
+        Map<String, Double> score = new HashMap<>();
+        for (Tally tally : List.of(stock, fast)) {
+            tally.threadSeconds.forEach((thread, s) -> score.merge(thread, s / tally.queries, Double::sum));
+        }
+        return score.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                .limit(TOP_THREADS).map(Map.Entry::getKey).toList();
+    }
+
     /** What the recordings of one section, process and executor held. */
     Tally tally(String section, String process, Client client) {
-        return tallies.get(section).get(process).get(client);
+        return tallies.computeIfAbsent(section, s -> new LinkedHashMap<>())
+                .computeIfAbsent(process, p -> new HashMap<>())
+                .computeIfAbsent(client, c -> new Tally());
     }
 }

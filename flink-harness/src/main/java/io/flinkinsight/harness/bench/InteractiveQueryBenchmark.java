@@ -379,7 +379,7 @@ public final class InteractiveQueryBenchmark {
 
     /** CPU seconds (user + system) of processes, from {@code /proc/<pid>/stat}. */
     static final class ProcessCpu {
-        private static final double TICKS_PER_SECOND = 100; // USER_HZ, 100 on Linux
+        static final double TICKS_PER_SECOND = 100; // USER_HZ, 100 on Linux
 
         private final Map<String, Long> pids;
 
@@ -391,11 +391,16 @@ public final class InteractiveQueryBenchmark {
             Map<String, Double> out = new LinkedHashMap<>();
             for (Map.Entry<String, Long> e : pids.entrySet()) {
                 String stat = Files.readString(Path.of("/proc", e.getValue().toString(), "stat"));
-                // Fields after the command name in parentheses (which may hold spaces): utime is field 14, stime 15.
-                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                out.put(e.getKey(), (Long.parseLong(f[11]) + Long.parseLong(f[12])) / TICKS_PER_SECOND);
+                out.put(e.getKey(), ticks(stat) / TICKS_PER_SECOND);
             }
             return out;
+        }
+
+        /** User + system CPU ticks of a {@code /proc/<pid>/stat} or {@code /proc/<pid>/task/<tid>/stat} line. */
+        static long ticks(String stat) {
+            // Fields after the command name in parentheses (which may hold spaces): utime is field 14, stime 15.
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(f[11]) + Long.parseLong(f[12]);
         }
     }
 

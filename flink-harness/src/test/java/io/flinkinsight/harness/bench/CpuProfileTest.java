@@ -6,6 +6,8 @@ import io.flinkinsight.harness.bench.InteractiveQueryBenchmark.Client;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -80,18 +82,37 @@ class CpuProfileTest {
                 dir);
 
         profile.start("test");
-        long sum = spin(1_000_000_000L);
+        // a thread that spins, then lives on until the recording is stopped (its CPU is counted by its name)
+        CountDownLatch stopped = new CountDownLatch(1);
+        CompletableFuture<Long> sum = new CompletableFuture<>();
+        Thread spinner = new Thread(() -> {
+            sum.complete(spin(1_000_000_000L));
+            awaitUninterruptibly(stopped);
+        }, "spinner");
+        spinner.start();
+        sum.get();
         profile.stop("test", "rest, concurrency 1, join", Client.STOCK, 10,
                 Map.of(InteractiveQueryBenchmark.JM_CPU, 1.0));
+        stopped.countDown();
+        spinner.join();
 
-        assertThat(sum).isNotZero();
+        assertThat(sum.get()).isNotZero();
         assertThat(dir.resolve("test-JobManager.jfr")).isNotEmptyFile();
         CpuProfile.Tally tally = profile.tally("rest, concurrency 1, join", InteractiveQueryBenchmark.JM_CPU,
                 Client.STOCK);
         assertThat(tally.queries).isEqualTo(10);
         assertThat(tally.byFrame).containsKey(CpuProfileTest.class.getName() + ".spin");
+        assertThat(tally.threadSeconds.get("spinner")).isGreaterThan(0.2);
         assertThat(profile.markdown()).contains("## rest, concurrency 1, join", "### JobManager", "| **all** |",
                 "| CPU ms / query, measured (`/proc`) | 100.00 |");
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** CPU in Java code (not in a native call, which JFR does not sample) in a frame of this class. */
