@@ -326,7 +326,8 @@ final class CpuProfile {
 
     /**
      * The frames with the most samples per query of both executors together. Of frames seen in exactly the same
-     * samples (one call chain: an event loop's frames, a compiler's) only the one nearest the top is listed.
+     * samples (one call chain: a compiler's frames) only the one nearest the top is listed; frames in every sample of
+     * their part (its event loop) are left out, the part's row says as much.
      */
     static List<String> topFrames(Tally stock, Tally fast) {
         Map<String, Double> score = new HashMap<>();
@@ -342,13 +343,18 @@ final class CpuProfile {
         Set<List<Long>> chains = new HashSet<>();
         List<String> top = new ArrayList<>();
         for (String frame : ranked) {
-            if (top.size() < TOP_FRAMES
+            if (top.size() < TOP_FRAMES && !(inWholePart(stock, frame) && inWholePart(fast, frame))
                     && chains.add(List.of(stock.samplesHeld.getOrDefault(frame, 0L),
                             fast.samplesHeld.getOrDefault(frame, 0L)))) {
                 top.add(frame);
             }
         }
         return top;
+    }
+
+    private static boolean inWholePart(Tally tally, String frame) {
+        String part = tally.partOfFrame.get(frame);
+        return part == null || tally.byFrame.get(frame).equals(tally.byPart.get(part));
     }
 
     /** The thread names with the most CPU per query of both executors together. */
