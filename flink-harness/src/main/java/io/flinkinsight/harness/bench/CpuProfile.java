@@ -42,51 +42,61 @@ final class CpuProfile {
     static final String OTHER = "other";
     private static final String SAMPLE_EVENT = "jdk.ExecutionSample";
     private static final int TOP_FRAMES = 12;
+    static final int TOP_FRAMES_PER_PART = 4;
     private static final int TOP_THREADS = 8;
 
     /**
-     * The parts of each profiled process. A frame belongs to the first part in the list that holds it, so a class
-     * listed by name (the REST handler that deserialises a submitted job graph) goes before the package it is in.
+     * The parts of each profiled process, from the most specific work (Janino compiling an operator's code, the
+     * checkpoint coordinator) to the most general (the RPC and Netty event loops at the bottom of most threads): a
+     * sample belongs to the first part that holds any frame of its stack ({@link #classify}).
      */
     static final Map<String, List<Part>> PARTS = Map.of(
             InteractiveQueryBenchmark.JM_CPU, List.of(
-                    new Part("job submission and JobMaster start", List.of(
-                            "org.apache.flink.runtime.rest.handler.job.JobSubmitHandler",
-                            "org.apache.flink.runtime.dispatcher", "org.apache.flink.runtime.jobmaster",
-                            "org.apache.flink.runtime.scheduler", "org.apache.flink.runtime.executiongraph",
-                            "org.apache.flink.runtime.jobgraph", "org.apache.flink.runtime.blob")),
-                    new Part("resource manager and slots", List.of("org.apache.flink.runtime.resourcemanager",
-                            "org.apache.flink.runtime.slots")),
                     new Part("checkpoint coordinator", List.of("org.apache.flink.runtime.checkpoint")),
                     new Part("metrics", List.of("org.apache.flink.runtime.rest.handler.legacy.metrics",
                             "org.apache.flink.runtime.metrics", "org.apache.flink.metrics", "io.flinkinsight.plugin")),
+                    new Part("job submission, JobMaster and scheduler", List.of(
+                            "org.apache.flink.runtime.rest.handler.job.JobSubmitHandler",
+                            "org.apache.flink.runtime.dispatcher", "org.apache.flink.runtime.jobmaster",
+                            "org.apache.flink.runtime.scheduler", "org.apache.flink.runtime.executiongraph",
+                            "org.apache.flink.runtime.jobgraph", "org.apache.flink.streaming.api.graph",
+                            "org.apache.flink.runtime.blob")),
+                    new Part("resource manager and slots", List.of("org.apache.flink.runtime.resourcemanager",
+                            "org.apache.flink.runtime.slots")),
                     new Part("REST handlers", List.of("org.apache.flink.runtime.rest")),
                     new Part("RPC", List.of("org.apache.flink.runtime.rpc", "org.apache.pekko")),
                     new Part("Netty I/O", List.of("org.apache.flink.shaded.netty4"))),
             InteractiveQueryBenchmark.TM_CPU, List.of(
                     new Part("operator code compilation (Janino)", List.of("org.codehaus",
                             "org.apache.flink.table.runtime.generated")),
-                    new Part("running the operators", List.of("org.apache.flink.streaming.runtime.tasks.StreamTask",
-                            "org.apache.flink.streaming.runtime.io", "org.apache.flink.streaming.api.operators",
-                            "org.apache.flink.table.runtime", "org.apache.flink.connector")),
-                    new Part("task deployment and initialisation", List.of("org.apache.flink.runtime.taskexecutor",
-                            "org.apache.flink.runtime.taskmanager", "org.apache.flink.streaming.runtime.tasks",
+                    new Part("task initialisation", List.of("org.apache.flink.streaming.runtime.tasks.StreamTask.<init>",
+                            "org.apache.flink.streaming.runtime.tasks.StreamTask.restore",
+                            "org.apache.flink.runtime.taskmanager.Task.<init>",
+                            "org.apache.flink.runtime.taskexecutor.TaskExecutor.submitTask",
                             "org.apache.flink.runtime.execution.librarycache", "org.apache.flink.runtime.blob")),
+                    new Part("running the operators", List.of("org.apache.flink.streaming.runtime.tasks.StreamTask.invoke",
+                            "org.apache.flink.streaming.runtime.tasks.mailbox", "org.apache.flink.streaming.runtime.io",
+                            "org.apache.flink.streaming.api.operators", "org.apache.flink.table.runtime",
+                            "org.apache.flink.connector")),
+                    new Part("other task lifecycle (deployment, clean-up)", List.of(
+                            "org.apache.flink.runtime.taskexecutor", "org.apache.flink.runtime.taskmanager",
+                            "org.apache.flink.streaming.runtime.tasks")),
                     new Part("metrics", List.of("org.apache.flink.runtime.metrics", "org.apache.flink.metrics",
                             "io.flinkinsight.plugin")),
                     new Part("RPC", List.of("org.apache.flink.runtime.rpc", "org.apache.pekko")),
                     new Part("Netty I/O", List.of("org.apache.flink.shaded.netty4"))),
             InteractiveQueryBenchmark.GATEWAY_CPU, List.of(
-                    new Part("SQL parsing and planning", List.of("org.apache.flink.table.planner",
-                            "org.apache.calcite", "org.apache.flink.sql.parser", "org.apache.flink.table.api",
-                            "org.apache.flink.table.catalog", "org.codehaus")),
-                    new Part("job graph translation", List.of("org.apache.flink.streaming.api.graph",
-                            "org.apache.flink.runtime.jobgraph")),
                     new Part("result fetching", List.of("org.apache.flink.streaming.api.operators.collect",
                             "org.apache.flink.table.gateway.service.result")),
-                    new Part("executor and cluster client", List.of("io.flinkinsight.client",
-                            "org.apache.flink.client")),
-                    new Part("gateway REST handlers and operations", List.of("org.apache.flink.table.gateway")),
+                    new Part("job graph translation", List.of("org.apache.flink.streaming.api.graph",
+                            "org.apache.flink.runtime.jobgraph")),
+                    new Part("executor and cluster client (REST calls to the JobManager)", List.of(
+                            "io.flinkinsight.client", "org.apache.flink.client",
+                            "org.apache.flink.runtime.rest.RestClient")),
+                    new Part("SQL parsing and planning", List.of("org.apache.flink.table.planner",
+                            "org.apache.calcite", "org.apache.flink.sql.parser", "org.codehaus")),
+                    new Part("gateway REST handlers and operations", List.of("org.apache.flink.table.gateway",
+                            "org.apache.flink.runtime.rest")),
                     new Part("Netty I/O", List.of("org.apache.flink.shaded.netty4"))));
 
     private final Map<String, Long> pids;
@@ -145,16 +155,14 @@ final class CpuProfile {
     }
 
     /**
-     * The part a sample's stack (top frame first) belongs to: the part of the frame nearest the top that any part
-     * holds, i.e. the code that ran, or for library code (the JDK, Jackson, Calcite's helpers...) its nearest
-     * caller that is known.
+     * The part a sample's stack belongs to: the first of {@code parts} that holds any of its frames. So library code
+     * (the JDK, Jackson) counts for the part that called it, and work that an event loop ran for a part (a REST
+     * handler on a Netty thread, the Dispatcher on an RPC thread) for that part.
      */
     static String classify(List<Part> parts, List<String> stack) {
-        for (String frame : stack) {
-            for (Part part : parts) {
-                if (part.holds(frame)) {
-                    return part.name();
-                }
+        for (Part part : parts) {
+            if (stack.stream().anyMatch(part::holds)) {
+                return part.name();
             }
         }
         return OTHER;
@@ -280,8 +288,8 @@ final class CpuProfile {
         StringBuilder md = new StringBuilder();
         md.append("CPU profiles (JFR `").append(SAMPLE_EVENT).append("`, `settings=profile`: a stack of each thread"
                 + " running Java code every 10 ms, so a sample stands for about 10 ms of CPU; GC, JIT and native code"
-                + " are not sampled). Samples per query by part of each process; a sample belongs to the part of its"
-                + " frame nearest the top that a part holds. Recordings: ").append(dir).append("\n");
+                + " are not sampled). Samples per query by part of each process; a sample belongs to the first part"
+                + " (in the order listed) that holds any frame of its stack. Recordings: ").append(dir).append("\n");
         tallies.forEach((section, byProcess) -> {
             md.append("\n## ").append(section).append("\n");
             byProcess.forEach((process, byClient) -> {
@@ -327,7 +335,8 @@ final class CpuProfile {
     /**
      * The frames with the most samples per query of both executors together. Of frames seen in exactly the same
      * samples (one call chain: a compiler's frames) only the one nearest the top is listed; frames in every sample of
-     * their part (its event loop) are left out, the part's row says as much.
+     * their part (its event loop) are left out, the part's row says as much; at most {@link #TOP_FRAMES_PER_PART} of
+     * one part, so that one part's call chain does not hide the others.
      */
     static List<String> topFrames(Tally stock, Tally fast) {
         Map<String, Double> score = new HashMap<>();
@@ -341,12 +350,16 @@ final class CpuProfile {
                         .thenComparing(Comparator.naturalOrder()))
                 .toList();
         Set<List<Long>> chains = new HashSet<>();
+        Map<String, Integer> perPart = new HashMap<>();
         List<String> top = new ArrayList<>();
         for (String frame : ranked) {
-            if (top.size() < TOP_FRAMES && !(inWholePart(stock, frame) && inWholePart(fast, frame))
+            String part = stock.partOfFrame.getOrDefault(frame, fast.partOfFrame.get(frame));
+            if (top.size() < TOP_FRAMES && perPart.getOrDefault(part, 0) < TOP_FRAMES_PER_PART
+                    && !(inWholePart(stock, frame) && inWholePart(fast, frame))
                     && chains.add(List.of(stock.samplesHeld.getOrDefault(frame, 0L),
                             fast.samplesHeld.getOrDefault(frame, 0L)))) {
                 top.add(frame);
+                perPart.merge(part, 1, Integer::sum);
             }
         }
         return top;

@@ -19,7 +19,7 @@ class CpuProfileTest {
     private static final List<CpuProfile.Part> JOBMANAGER = CpuProfile.PARTS.get(InteractiveQueryBenchmark.JM_CPU);
 
     @Test
-    void aSampleBelongsToItsFrameNearestTheTopThatAPartHolds() {
+    void aSampleBelongsToTheFirstPartThatHoldsAnyOfItsFrames() {
         // the JDK at the top, a REST handler below it, Netty's event loop at the bottom
         List<String> stack = List.of("java.util.HashMap.get",
                 "org.apache.flink.runtime.rest.handler.job.JobDetailsHandler.handleRequest",
@@ -34,7 +34,27 @@ class CpuProfileTest {
                 "org.apache.flink.runtime.rest.handler.job.JobSubmitHandler.loadJobGraph",
                 "org.apache.flink.runtime.rest.handler.AbstractRestHandler.respondToRequest");
 
-        assertThat(CpuProfile.classify(JOBMANAGER, stack)).isEqualTo("job submission and JobMaster start");
+        assertThat(CpuProfile.classify(JOBMANAGER, stack)).isEqualTo("job submission, JobMaster and scheduler");
+    }
+
+    @Test
+    void theTaskManagerTellsInitialisationAndCompilationFromRunningTheOperators() {
+        List<CpuProfile.Part> taskManager = CpuProfile.PARTS.get(InteractiveQueryBenchmark.TM_CPU);
+        String task = "org.apache.flink.runtime.taskmanager.Task.doRun";
+        String open = "org.apache.flink.table.runtime.operators.join.StreamingJoinOperator.open";
+
+        assertThat(CpuProfile.classify(taskManager, List.of(open,
+                "org.apache.flink.streaming.runtime.tasks.StreamTask.restoreInternal", task)))
+                .isEqualTo("task initialisation");
+        assertThat(CpuProfile.classify(taskManager, List.of("org.codehaus.janino.UnitCompiler.compile",
+                "org.apache.flink.table.runtime.generated.CompileUtils.compile", open,
+                "org.apache.flink.streaming.runtime.tasks.StreamTask.restoreInternal", task)))
+                .isEqualTo("operator code compilation (Janino)");
+        assertThat(CpuProfile.classify(taskManager, List.of(
+                "org.apache.flink.table.runtime.operators.join.StreamingJoinOperator.processElement1",
+                "org.apache.flink.streaming.runtime.tasks.mailbox.MailboxProcessor.runMailboxLoop",
+                "org.apache.flink.streaming.runtime.tasks.StreamTask.invoke", task)))
+                .isEqualTo("running the operators");
     }
 
     @Test
