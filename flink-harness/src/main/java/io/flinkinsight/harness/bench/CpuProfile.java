@@ -55,6 +55,8 @@ final class CpuProfile {
                     new Part("checkpoint coordinator", List.of("org.apache.flink.runtime.checkpoint")),
                     new Part("metrics", List.of("org.apache.flink.runtime.rest.handler.legacy.metrics",
                             "org.apache.flink.runtime.metrics", "org.apache.flink.metrics", "io.flinkinsight.plugin")),
+                    new Part("result collection (collect sink coordinator)", List.of(
+                            "org.apache.flink.streaming.api.operators.collect")),
                     new Part("job submission, JobMaster and scheduler", List.of(
                             "org.apache.flink.runtime.rest.handler.job.JobSubmitHandler",
                             "org.apache.flink.runtime.dispatcher", "org.apache.flink.runtime.jobmaster",
