@@ -27,7 +27,9 @@ import jdk.jfr.consumer.RecordingFile;
  * process holds the CPU a query costs. Each block is recorded with JFR in each process ({@code jcmd <pid> JFR.start
  * settings=profile}: a stack of every thread running Java code every 10 ms, {@code jdk.ExecutionSample}); the
  * samples are sorted into named parts per process ({@link #PARTS}) and counted per query, stock against
- * interactive. The recordings stay in the work directory for {@code jfr print} or JDK Mission Control.
+ * interactive. JFR sees only threads running Java code, so the CPU per query of each thread (by name, from {@code
+ * /proc}) goes beside it: the JIT compiler, GC and native I/O too. The recordings stay in the work directory for
+ * {@code jfr print} or JDK Mission Control.
  */
 final class CpuProfile {
 
@@ -71,12 +73,14 @@ final class CpuProfile {
             InteractiveQueryBenchmark.TM_CPU, List.of(
                     new Part("operator code compilation (Janino)", List.of("org.codehaus",
                             "org.apache.flink.table.runtime.generated")),
-                    new Part("task initialisation", List.of("org.apache.flink.streaming.runtime.tasks.StreamTask.<init>",
+                    new Part("task initialisation", List.of(
+                            "org.apache.flink.streaming.runtime.tasks.StreamTask.<init>",
                             "org.apache.flink.streaming.runtime.tasks.StreamTask.restore",
                             "org.apache.flink.runtime.taskmanager.Task.<init>",
                             "org.apache.flink.runtime.taskexecutor.TaskExecutor.submitTask",
                             "org.apache.flink.runtime.execution.librarycache", "org.apache.flink.runtime.blob")),
-                    new Part("running the operators", List.of("org.apache.flink.streaming.runtime.tasks.StreamTask.invoke",
+                    new Part("running the operators", List.of(
+                            "org.apache.flink.streaming.runtime.tasks.StreamTask.invoke",
                             "org.apache.flink.streaming.runtime.tasks.mailbox", "org.apache.flink.streaming.runtime.io",
                             "org.apache.flink.streaming.api.operators", "org.apache.flink.table.runtime",
                             "org.apache.flink.connector")),
@@ -109,8 +113,8 @@ final class CpuProfile {
     private final Map<String, Threads> threadsAtStart = new HashMap<>();
 
     /**
-     * CPU ticks of a process and of each of its threads by thread id, with the thread's name (digits as N): JFR
-     * samples only Java code, this also counts the JIT compiler, GC and native I/O.
+     * CPU ticks of a process and of each of its threads by thread id, with the thread's name (digits as N, so a
+     * pool's threads add up).
      */
     record Threads(long processTicks, Map<Long, String> names, Map<Long, Long> ticks) {
 
@@ -127,14 +131,15 @@ final class CpuProfile {
                         continue;
                     }
                     long tid = Long.parseLong(task.getFileName().toString());
-                    names.put(tid, stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("\\d+", "N"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    names.put(tid, name.replaceAll("\\d+", "N"));
                     ticks.put(tid, ProcessCpu.ticks(stat));
                 }
             }
             return new Threads(ProcessCpu.ticks(Files.readString(proc.resolve("stat"))), names, ticks);
         }
 
-        /** CPU seconds per thread name since {@code before}; threads that ended in between under their own name. */
+        /** CPU seconds per thread name since {@code before}; of threads that ended in between as {@link #ENDED_THREADS}. */
         Map<String, Double> secondsSince(Threads before) {
             Map<String, Double> seconds = new HashMap<>();
             long counted = 0;
@@ -298,7 +303,8 @@ final class CpuProfile {
                 Tally stock = byClient.getOrDefault(Client.STOCK, new Tally());
                 Tally fast = byClient.getOrDefault(Client.INTERACTIVE, new Tally());
                 md.append("\n### ").append(process).append("\n\n");
-                md.append("| part | `remote` samples / query | `remote-interactive` samples / query | interactive / stock |\n");
+                md.append("| part | `remote` samples / query | `remote-interactive` samples / query"
+                        + " | interactive / stock |\n");
                 md.append("|---|---:|---:|---:|\n");
                 List<String> names = new ArrayList<>(PARTS.get(process).stream().map(Part::name).toList());
                 names.add(OTHER);
