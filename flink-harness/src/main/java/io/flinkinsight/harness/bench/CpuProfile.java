@@ -139,7 +139,7 @@ final class CpuProfile {
             return new Threads(ProcessCpu.ticks(Files.readString(proc.resolve("stat"))), names, ticks);
         }
 
-        /** CPU seconds per thread name since {@code before}; of threads that ended in between as {@link #ENDED_THREADS}. */
+        /** CPU seconds per thread name since {@code before}; threads ended in between as {@link #ENDED_THREADS}. */
         Map<String, Double> secondsSince(Threads before) {
             Map<String, Double> seconds = new HashMap<>();
             long counted = 0;
