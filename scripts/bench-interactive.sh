@@ -8,6 +8,9 @@
 # Options: --gateway-clients jdbc,rest --concurrency 1,8,32 --queries source,wordcount,join --seconds 20 --rounds 2
 # --warmup 300 --set key=value (interactive sessions only; none by default: the client's defaults)
 # --cluster-set key=value (config.yaml of the cluster, both executors) --output file.
+# --profile records a JFR CPU profile of the JobManager, TaskManager and gateway in each measured block (recordings in
+# the work dir) and writes which part of which process the CPU per query goes to beside the output
+# (bench-interactive-profile.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/prerequisites.sh

@@ -11,18 +11,20 @@ import java.util.Map;
 /**
  * Command line of the interactive-client benchmark: {@code --client-jar <jar> [--plugin-jar <jar>]
  * [--gateway-clients jdbc,rest] [--concurrency 1,8,32] [--queries source,wordcount,join] [--seconds 20]
- * [--rounds 2] [--warmup 300] [--set key=value]... [--cluster-set key=value]... [--work-dir dir] [--output file.md]}. Each {@code --set} is a
+ * [--rounds 2] [--warmup 300] [--set key=value]... [--cluster-set key=value]... [--profile] [--work-dir dir]
+ * [--output file.md]}. Each {@code --set} is a
  * session setting of the {@code remote-interactive} sessions only; each {@code --cluster-set} a line of the
- * cluster's {@code config.yaml}, for both clients.
+ * cluster's {@code config.yaml}, for both clients. {@code --profile} records a CPU profile of the JobManager,
+ * TaskManager and gateway in each measured block ({@link CpuProfile}).
  */
 record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<GatewayClient> gatewayClients,
         List<Integer> concurrency, List<Integer> queries,
         int seconds, int rounds, int warmupQueries, Map<String, String> interactiveSettings,
-        Map<String, String> clusterSettings, Path workDir, Path output) {
+        Map<String, String> clusterSettings, boolean profile, Path workDir, Path output) {
 
     static final String USAGE = "usage: InteractiveQueryBenchmark --client-jar <jar> [--plugin-jar <jar>]"
             + " [--gateway-clients jdbc,rest] [--concurrency 1,8,32] [--queries source,wordcount,join] [--seconds 20] [--rounds 2] [--warmup 300]"
-            + " [--set key=value]... [--cluster-set key=value]... [--work-dir dir] [--output file.md]";
+            + " [--set key=value]... [--cluster-set key=value]... [--profile] [--work-dir dir] [--output file.md]";
 
     static InteractiveBenchOptions parse(String... args) {
         Path clientJar = null;
@@ -36,26 +38,32 @@ record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<GatewayClien
         Map<String, String> settings = new LinkedHashMap<>();
         Map<String, String> clusterSettings = new LinkedHashMap<>();
         Path workDir = Path.of("flink-harness", "target", "bench-interactive");
+        boolean profile = false;
         Path output = Path.of("flink-harness", "target", "bench-interactive.md");
-        for (int i = 0; i < args.length; i += 2) {
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException(args[i] + " needs a value\n" + USAGE);
+        for (int i = 0; i < args.length; i++) {
+            String option = args[i];
+            if (option.equals("--profile")) {
+                profile = true;
+                continue;
             }
-            String value = args[i + 1];
-            switch (args[i]) {
+            if (++i >= args.length) {
+                throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
+            }
+            String value = args[i];
+            switch (option) {
                 case "--client-jar" -> clientJar = Path.of(value);
                 case "--plugin-jar" -> pluginJar = Path.of(value);
                 case "--gateway-clients" -> gatewayClients = gatewayClientList(value);
                 case "--concurrency" -> concurrency = concurrencyList(value);
                 case "--queries" -> queries = queryList(value);
-                case "--seconds" -> seconds = positive(args[i], value);
-                case "--rounds" -> rounds = positive(args[i], value);
-                case "--warmup" -> warmup = positive(args[i], value);
-                case "--set" -> putSetting(settings, args[i], value);
-                case "--cluster-set" -> putSetting(clusterSettings, args[i], value);
+                case "--seconds" -> seconds = positive(option, value);
+                case "--rounds" -> rounds = positive(option, value);
+                case "--warmup" -> warmup = positive(option, value);
+                case "--set" -> putSetting(settings, option, value);
+                case "--cluster-set" -> putSetting(clusterSettings, option, value);
                 case "--work-dir" -> workDir = Path.of(value);
                 case "--output" -> output = Path.of(value);
-                default -> throw new IllegalArgumentException("unknown option " + args[i] + "\n" + USAGE);
+                default -> throw new IllegalArgumentException("unknown option " + option + "\n" + USAGE);
             }
         }
         if (clientJar == null || !Files.isRegularFile(clientJar)) {
@@ -66,7 +74,7 @@ record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<GatewayClien
             throw new IllegalArgumentException("--plugin-jar: no file " + pluginJar + "\n" + USAGE);
         }
         return new InteractiveBenchOptions(clientJar, pluginJar, gatewayClients, concurrency, queries, seconds, rounds, warmup,
-                settings, clusterSettings, workDir.toAbsolutePath(), output);
+                settings, clusterSettings, profile, workDir.toAbsolutePath(), output);
     }
 
     private static void putSetting(Map<String, String> settings, String option, String value) {

@@ -83,6 +83,8 @@ public final class InteractiveQueryBenchmark {
 
     private final InteractiveBenchOptions options;
     private final List<Block> blocks = new ArrayList<>();
+    /** With {@code --profile}: the CPU profiles of the blocks, else null. */
+    private CpuProfile profile;
 
     InteractiveQueryBenchmark(InteractiveBenchOptions options) {
         this.options = options;
@@ -97,12 +99,21 @@ public final class InteractiveQueryBenchmark {
             System.exit(2);
             return;
         }
-        String markdown = new InteractiveQueryBenchmark(options).run();
+        InteractiveQueryBenchmark benchmark = new InteractiveQueryBenchmark(options);
+        String markdown = benchmark.run();
+        write(markdown, options.output());
+        if (benchmark.profile != null) {
+            String name = options.output().getFileName().toString().replaceFirst("(\\.md)?$", "-profile.md");
+            write(benchmark.profile.markdown(), options.output().resolveSibling(name));
+        }
+    }
+
+    private static void write(String markdown, Path file) throws java.io.IOException {
         System.out.println();
         System.out.println(markdown);
-        Files.createDirectories(options.output().toAbsolutePath().getParent());
-        Files.writeString(options.output(), markdown, StandardCharsets.UTF_8);
-        System.out.println("Written to " + options.output());
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.writeString(file, markdown, StandardCharsets.UTF_8);
+        System.out.println("Written to " + file);
     }
 
     /** Twice the highest concurrency (see the cluster's set-up in {@link #run()}). */
@@ -135,6 +146,11 @@ public final class InteractiveQueryBenchmark {
             // runs)
             pids.put(DRIVER_CPU, ProcessHandle.current().pid());
             ProcessCpu cpu = new ProcessCpu(pids);
+            if (options.profile()) {
+                Map<String, Long> profiled = new LinkedHashMap<>(pids);
+                profiled.remove(DRIVER_CPU);
+                profile = new CpuProfile(profiled, options.workDir().resolve("profiles"));
+            }
             warmUp(cluster);
             for (int concurrency : options.concurrency()) {
                 for (GatewayClient gatewayClient : options.gatewayClients()) {
@@ -225,6 +241,9 @@ public final class InteractiveQueryBenchmark {
         // per session, the wall-clock start and end (ms) of each query, or null once one of its queries failed
         List<List<long[]>> spans = new ArrayList<>();
         AtomicInteger failures = new AtomicInteger();
+        if (profile != null) {
+            profile.start(tag);
+        }
         Map<String, Double> cpuBefore = cpu.seconds();
         long start = System.nanoTime();
         long deadline = start + TimeUnit.SECONDS.toNanos(options.seconds());
@@ -258,9 +277,15 @@ public final class InteractiveQueryBenchmark {
             end = Math.max(end, f.get(options.seconds() + QUERY_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         }
         Map<String, Double> cpuAfter = cpu.seconds();
+        Map<String, Double> cpuSeconds = new LinkedHashMap<>();
+        cpuAfter.forEach((role, after) -> cpuSeconds.put(role, after - cpuBefore.get(role)));
+        if (profile != null) {
+            profile.stop(tag, String.format(Locale.ROOT, "%s, concurrency %d, %s", gatewayClient.label, concurrency,
+                    QUERY_NAMES.get(query)), client, latencies.size(), cpuSeconds);
+        }
         double wallSeconds = (end - start) / 1e9;
         Map<String, Double> cpuPercent = new LinkedHashMap<>();
-        cpuAfter.forEach((role, after) -> cpuPercent.put(role, 100 * (after - cpuBefore.get(role)) / wallSeconds));
+        cpuSeconds.forEach((role, seconds) -> cpuPercent.put(role, 100 * seconds / wallSeconds));
         JobTimes jobs = jobTimes(cluster, tag, spans);
         return new Block(gatewayClient, client, concurrency, QUERY_NAMES.get(query), round, List.copyOf(latencies), failures.get(),
                 wallSeconds, jobs.durations(), jobs.before(), jobs.after(), cpuPercent);
@@ -354,7 +379,7 @@ public final class InteractiveQueryBenchmark {
 
     /** CPU seconds (user + system) of processes, from {@code /proc/<pid>/stat}. */
     static final class ProcessCpu {
-        private static final double TICKS_PER_SECOND = 100; // USER_HZ, 100 on Linux
+        static final double TICKS_PER_SECOND = 100; // USER_HZ, 100 on Linux
 
         private final Map<String, Long> pids;
 
@@ -366,11 +391,16 @@ public final class InteractiveQueryBenchmark {
             Map<String, Double> out = new LinkedHashMap<>();
             for (Map.Entry<String, Long> e : pids.entrySet()) {
                 String stat = Files.readString(Path.of("/proc", e.getValue().toString(), "stat"));
-                // Fields after the command name in parentheses (which may hold spaces): utime is field 14, stime 15.
-                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                out.put(e.getKey(), (Long.parseLong(f[11]) + Long.parseLong(f[12])) / TICKS_PER_SECOND);
+                out.put(e.getKey(), ticks(stat) / TICKS_PER_SECOND);
             }
             return out;
+        }
+
+        /** User + system CPU ticks of a {@code /proc/<pid>/stat} or {@code /proc/<pid>/task/<tid>/stat} line. */
+        static long ticks(String stat) {
+            // Fields after the command name in parentheses (which may hold spaces): utime is field 14, stime 15.
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(f[11]) + Long.parseLong(f[12]);
         }
     }
 

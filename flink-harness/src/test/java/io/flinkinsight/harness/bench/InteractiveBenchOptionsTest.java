@@ -45,4 +45,15 @@ class InteractiveBenchOptionsTest {
                 .hasMessageContaining("odbc")
                 .hasMessageContaining("jdbc or rest");
     }
+
+    @Test
+    void profileIsAFlagWithoutValue() throws Exception {
+        Path jar = Files.createFile(dir.resolve("client.jar"));
+
+        assertThat(InteractiveBenchOptions.parse("--client-jar", jar.toString()).profile()).isFalse();
+        InteractiveBenchOptions options = InteractiveBenchOptions.parse("--client-jar", jar.toString(), "--profile",
+                "--rounds", "3");
+        assertThat(options.profile()).isTrue();
+        assertThat(options.rounds()).isEqualTo(3);
+    }
 }
