@@ -8,10 +8,10 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Where Flink, Netty or one of the plugin's own scheduled threads calls into the plugin: whatever fails inside is
- * counted and logged at WARN, at most once a minute per kind of call (named in the message), and never reaches the
- * calling thread. A reporter callback that throws disturbs Flink's metric registry, and a scheduled task that throws
- * is never run again.
+ * Where Flink or one of the plugin's own scheduled threads calls into the plugin: whatever fails inside is counted
+ * and logged at WARN, at most once a minute per kind of call (named in the message), and never reaches the calling
+ * thread. A reporter callback that throws disturbs Flink's metric registry, and a scheduled task that throws is never
+ * run again.
  */
 public final class FlinkBoundary {
 
