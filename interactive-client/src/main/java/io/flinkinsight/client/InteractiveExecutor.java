@@ -30,6 +30,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -87,9 +88,10 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         QueryRecord record = new QueryRecord(runtime.metrics(), System::nanoTime);
         try {
             return submit(runtime, pipeline, configuration, userCodeClassloader, settings, record);
-        } catch (Throwable t) {
+        } catch (Exception | LinkageError e) {
+            // a query that failed before its job was submitted still ends in the figures (then goes to Flink)
             record.finish(false);
-            throw t;
+            throw e;
         }
     }
 
@@ -147,10 +149,11 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
                         ? CompletableFuture.completedFuture(jobId)
                         : CompletableFuture.failedFuture(failure);
             });
-        } catch (Throwable t) {
-            lease.failed(t);
+        } catch (Exception | LinkageError e) {
+            // the lease goes back before the failure goes to Flink (a LinkageError: to the fallback in execute)
+            lease.failed(e);
             lease.close();
-            throw t;
+            throw e;
         }
         CompletableFuture<JobID> initialized = submitted.thenCompose(jobId -> {
             record.accepted();
@@ -229,8 +232,9 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
                                     runtime, lease, jobId, userCodeClassloader, record, attempt + 1, done),
                             delay,
                             TimeUnit.MILLISECONDS);
-                } catch (Throwable t) {
-                    done.completeExceptionally(t);
+                } catch (RejectedExecutionException e) {
+                    // shutting down: the submission fails rather than waiting for ever
+                    done.completeExceptionally(e);
                 }
             } else if (status == JobStatus.FAILED) {
                 record.requestSent();

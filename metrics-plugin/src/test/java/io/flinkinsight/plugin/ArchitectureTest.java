@@ -12,7 +12,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 /**
  * The packages' dependency direction, as README's architecture section draws it: Flink's entry points → the runtime
  * (the composition root) → what serves (http, proxy, api, hub) → what is kept (store, index, exposition); the root
- * package (options, roles) is used by all and uses none.
+ * package (options, roles, the guard at Flink's boundary) is used by all and uses none.
  */
 class ArchitectureTest {
 

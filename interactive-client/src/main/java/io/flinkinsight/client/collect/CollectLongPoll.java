@@ -14,8 +14,10 @@ import org.slf4j.LoggerFactory;
 
 import javax.annotation.Nullable;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -292,7 +294,8 @@ public final class CollectLongPoll {
                 lastEmpty = previous.lastEmpty;
                 try {
                     nextSend = scheduler.schedule(this::handBack, deadlineNanos - now, TimeUnit.NANOSECONDS);
-                } catch (Throwable t) {
+                } catch (RejectedExecutionException e) {
+                    // shutting down: answer now rather than never
                     handBack();
                 }
                 return answer;
@@ -302,7 +305,8 @@ public final class CollectLongPoll {
             } else {
                 try {
                     nextSend = scheduler.schedule(this::send, waitNanos, TimeUnit.NANOSECONDS);
-                } catch (Throwable t) {
+                } catch (RejectedExecutionException e) {
+                    // shutting down: send now rather than never
                     send();
                 }
             }
@@ -329,8 +333,9 @@ public final class CollectLongPoll {
             CompletableFuture<CoordinationResponse> response;
             try {
                 response = job.sendCollectRequest(operatorUid, new CollectCoordinationRequest(version, offset));
-            } catch (Throwable t) {
-                response = CompletableFuture.failedFuture(t);
+            } catch (RuntimeException e) {
+                // a request that fails at once is a failed poll like any other
+                response = CompletableFuture.failedFuture(e);
             }
             response.whenComplete(this::polled);
         }
@@ -376,12 +381,13 @@ public final class CollectLongPoll {
                     }
                 }
                 afterEmptyPoll(emptyPoll(), endLikely, sinkAlive);
-            } catch (Throwable t) {
-                LOG.debug("Unexpected failure in the collect long poll; handing back to the fetcher.", t);
+            } catch (IOException | RuntimeException e) {
+                // The fetcher waits for this poll's answer: it gets one even when reading this one failed.
+                LOG.debug("Unexpected failure in the collect long poll; handing back to the fetcher.", e);
                 if (response != null) {
                     answer.complete(response);
                 } else {
-                    answer.completeExceptionally(failure != null ? failure : t);
+                    answer.completeExceptionally(failure != null ? failure : e);
                 }
             }
         }
@@ -427,7 +433,8 @@ public final class CollectLongPoll {
             }
             try {
                 nextSend = scheduler.schedule(this::send, delayMillis, TimeUnit.MILLISECONDS);
-            } catch (Throwable t) {
+            } catch (RejectedExecutionException e) {
+                // shutting down: answer now rather than never
                 handBack();
             }
         }
@@ -442,8 +449,8 @@ public final class CollectLongPoll {
                 if (failure == null) {
                     try {
                         last = CollectResponses.finalResults(jobResult.getAllAccumulatorResults(), version, offset);
-                    } catch (Throwable t) {
-                        LOG.debug("Cannot read the collect accumulator; the fetcher will.", t);
+                    } catch (RuntimeException e) {
+                        LOG.debug("Cannot read the collect accumulator; the fetcher will.", e);
                     }
                 }
                 if (last != null) {

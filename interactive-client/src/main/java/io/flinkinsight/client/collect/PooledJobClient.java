@@ -102,8 +102,9 @@ public final class PooledJobClient implements JobClientGateway {
                     CompletableFuture<JobExecutionResult> result = new CompletableFuture<>();
                     try {
                         result.complete(toExecutionResult(jobResult));
-                    } catch (Throwable t) {
-                        result.completeExceptionally(t);
+                    } catch (CompletionException e) {
+                        // the job ended: its failure is the result's, not this status request's
+                        result.completeExceptionally(e);
                     }
                     return Optional.of(new Ended(terminalStatus(jobResult), result));
                 });
@@ -128,9 +129,9 @@ public final class PooledJobClient implements JobClientGateway {
     private JobExecutionResult toExecutionResult(JobResult jobResult) {
         try {
             return jobResult.toJobExecutionResult(userCodeClassLoader);
-        } catch (Throwable t) {
+        } catch (Exception e) {
             // same failure as Flink's own job client
-            throw new CompletionException(new ProgramInvocationException("Job failed", jobId, t));
+            throw new CompletionException(new ProgramInvocationException("Job failed", jobId, e));
         }
     }
 

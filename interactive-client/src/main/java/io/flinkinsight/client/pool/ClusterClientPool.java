@@ -1,5 +1,6 @@
 package io.flinkinsight.client.pool;
 
+import io.flinkinsight.client.FlinkBoundary;
 import io.flinkinsight.client.metrics.ClientMetrics;
 import io.flinkinsight.client.transport.PooledTransport;
 
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -33,6 +35,7 @@ import java.util.function.LongSupplier;
 public final class ClusterClientPool implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClusterClientPool.class);
+    private static final FlinkBoundary OWN_THREADS = new FlinkBoundary(LOG);
 
     /** Builds the client of one cluster; called once per pool entry. */
     @FunctionalInterface
@@ -91,11 +94,13 @@ public final class ClusterClientPool implements AutoCloseable {
                     created = true;
                     try {
                         fresh.transport = factory.create(identity);
-                    } catch (Throwable t) {
+                    } catch (Exception | LinkageError e) {
+                        // Not left half-built, or later leases would wait on it. A LinkageError (a gap the probes
+                        // did not foresee) reaches the executor, which runs the query on Flink's own client.
                         entries.remove(identity, fresh);
-                        fresh.failed(t);
+                        fresh.failed(e);
                         metrics.poolMisses.inc();
-                        throw t instanceof Exception ? (Exception) t : new RuntimeException(t);
+                        throw e instanceof Exception ? (Exception) e : new RuntimeException(e);
                     }
                     fresh.ready.complete(null);
                     if (closed.get()) {
@@ -134,10 +139,11 @@ public final class ClusterClientPool implements AutoCloseable {
         CompletableFuture<T> result;
         try {
             result = request.apply(lease.client());
-        } catch (Throwable t) {
-            lease.failed(t);
+        } catch (RuntimeException | LinkageError e) {
+            // the lease goes back, and the caller learns of the failure as of any other: from the future
+            lease.failed(e);
             lease.close();
-            return CompletableFuture.failedFuture(t);
+            return CompletableFuture.failedFuture(e);
         }
         return lease.track(result);
     }
@@ -163,11 +169,8 @@ public final class ClusterClientPool implements AutoCloseable {
         synchronized (sweepLock) {
             pendingSweep = null;
         }
-        try {
-            evictExpired();
-        } catch (Throwable t) {
-            LOG.warn("Failed to evict expired cluster clients.", t);
-        }
+        // guarded apart from the rest, so that the next sweep is scheduled whatever happens here
+        OWN_THREADS.run("evicting expired cluster clients", this::evictExpired);
         long next = Long.MAX_VALUE;
         for (Entry entry : entries.values()) {
             next = Math.min(next, entry.expiresAtNanos());
@@ -309,15 +312,9 @@ public final class ClusterClientPool implements AutoCloseable {
                 return;
             }
             try {
-                closer.execute(() -> {
-                    try {
-                        toClose.close();
-                    } catch (Throwable t) {
-                        LOG.debug("Failed to close the pooled client of {}.", identity, t);
-                    }
-                });
-            } catch (Throwable t) {
-                LOG.debug("Cannot close the pooled client of {} in the background.", identity, t);
+                closer.execute(OWN_THREADS.guarded("closing a pooled cluster client", toClose::close));
+            } catch (RejectedExecutionException e) {
+                LOG.debug("Cannot close the pooled client of {} in the background.", identity, e);
             }
         }
     }

@@ -53,8 +53,9 @@ final class PooledExchange {
         Future<Channel> acquired;
         try {
             acquired = pool.acquire();
-        } catch (Throwable t) {
-            response.completeExceptionally(pool.acquireFailure(t));
+        } catch (RuntimeException e) {
+            // e.g. the pools are closing: the request fails from its future, as every failure does
+            response.completeExceptionally(pool.acquireFailure(e));
             return;
         }
         acquired.addListener(done -> {
@@ -69,8 +70,9 @@ final class PooledExchange {
                 } else {
                     channel.eventLoop().execute(() -> write(channel));
                 }
-            } catch (Throwable t) {
-                onFailure(channel, t, false);
+            } catch (RuntimeException e) {
+                // e.g. the channel's event loop is shutting down: the request fails from its future
+                onFailure(channel, e, false);
             }
         });
     }

@@ -54,7 +54,9 @@ public final class MetricsJson {
                 }
                 try {
                     out.add(read(m));
-                } catch (Throwable t) {
+                } catch (RuntimeException | LinkageError e) {
+                    // One metric failing must not fail the answer. Metrics are user code: a LinkageError is one whose
+                    // job's class loader was closed.
                     errors.increment();
                 }
             }

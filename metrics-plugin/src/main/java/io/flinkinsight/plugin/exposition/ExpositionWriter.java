@@ -132,9 +132,11 @@ public final class ExpositionWriter {
                         }
                     }
                 }
-            } catch (Throwable t) {
+            } catch (RuntimeException | LinkageError e) {
+                // One metric failing must not fail the scrape. Metrics are user code: a LinkageError is one whose
+                // job's class loader was closed.
                 scrapeErrors.increment();
-                LOG.debug("Skipping {} in this scrape: reading it failed", m, t);
+                LOG.debug("Skipping {} in this scrape: reading it failed", m, e);
                 continue;
             }
             if (!headerWritten) {
@@ -212,9 +214,10 @@ public final class ExpositionWriter {
         List<OwnFigure> figures = new ArrayList<>();
         try {
             figures.addAll(ownFigures.get());
-        } catch (Throwable t) {
+        } catch (RuntimeException e) {
+            // The metrics Flink registered are still worth a scrape without the plugin's own figures.
             scrapeErrors.increment();
-            LOG.debug("Flink Insight's own figures failed in this scrape", t);
+            LOG.debug("Flink Insight's own figures failed in this scrape", e);
         }
         figures.add(new OwnFigure(SCRAPE_ERRORS,
                 "Metric values Flink Insight could not read while scraping; those samples were skipped.", true,

@@ -103,9 +103,10 @@ public final class InsightHttpServer implements AutoCloseable {
                             + " Metrics keep being collected; set a free port or range to serve them.",
                     InsightOptions.USER_PREFIX, InsightOptions.PORT.key(), settings.ports(), settings.bindHost(),
                     lastError);
-        } catch (Throwable t) {
+        } catch (RuntimeException e) {
+            // The server is optional: metrics keep being collected (and the reporter opens) without it.
             LOG.error("Flink Insight HTTP server not started on {}:{} ({}).",
-                    settings.bindHost(), settings.ports(), t.toString());
+                    settings.bindHost(), settings.ports(), e.toString());
         }
         stopThreads();
         return null;

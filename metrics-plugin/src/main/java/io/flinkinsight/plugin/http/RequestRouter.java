@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.List;
@@ -87,8 +88,9 @@ final class RequestRouter {
                 return forwarder.forward(target, headers);
             }
             return CompletableFuture.completedFuture(routeNow(target, headers.get(HttpHeaderNames.ACCEPT)));
-        } catch (Throwable t) {
-            logFailure(target.path(), t);
+        } catch (RuntimeException e) {
+            // A request that fails still gets its answer, or its connection would wait for one until idle.
+            logFailure(target.path(), e);
             return CompletableFuture.completedFuture(
                     HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error"));
         }
@@ -147,17 +149,23 @@ final class RequestRouter {
         }
         int estimate = lastScrapeBytes;
         ByteBuf buf = Unpooled.buffer(estimate + estimate / 8);
+        HttpReply reply = null;
         try {
             long start = System.nanoTime();
             scrape.write(format, new ExpositionBuffer(new ByteBufOutputStream(buf)));
             lastScrapeBytes = buf.readableBytes();
             scrapeFigures.rendered(System.nanoTime() - start, lastScrapeBytes);
-            return new HttpReply(HttpResponseStatus.OK, format.contentType(), buf, NO_STORE, scrapes::release);
-        } catch (Throwable t) {
-            buf.release();
-            scrapes.release();
-            logFailure("the scrape", t);
+            reply = new HttpReply(HttpResponseStatus.OK, format.contentType(), buf, NO_STORE, scrapes::release);
+            return reply;
+        } catch (RuntimeException e) {
+            logFailure("the scrape", e);
             return HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "the scrape failed");
+        } finally {
+            // Given back whatever failed (not only what is caught above): a turn held for ever refuses scrapes.
+            if (reply == null) {
+                buf.release();
+                scrapes.release();
+            }
         }
     }
 
@@ -193,14 +201,14 @@ final class RequestRouter {
             return new HttpReply(HttpResponseStatus.OK, HttpReply.JSON, buf, NO_STORE, () -> answers.release(size));
         } catch (BadRequestException e) {
             return HttpReply.error(HttpResponseStatus.BAD_REQUEST, e.getMessage());
-        } catch (Throwable t) {
+        } catch (IOException | RuntimeException e) {
             if (buf != null) {
                 buf.release();
             }
-            if (isTooLarge(t)) {
+            if (isTooLarge(e)) {
                 return tooLarge(path, endpoint);
             }
-            logFailure(path, t);
+            logFailure(path, e);
             return HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error in " + path);
         }
     }

@@ -2,9 +2,9 @@ package io.flinkinsight.plugin.hub;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.flinkinsight.plugin.ProcessRole;
+import io.flinkinsight.plugin.RateLimitedLog;
 import io.flinkinsight.plugin.index.ClientContract;
 import io.flinkinsight.plugin.index.RegisteredMetric;
-import io.flinkinsight.plugin.store.RateLimitedLog;
 import io.flinkinsight.plugin.store.SeriesKey;
 import io.flinkinsight.plugin.store.SeriesStore;
 import org.slf4j.Logger;

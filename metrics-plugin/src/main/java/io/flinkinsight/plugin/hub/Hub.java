@@ -1,8 +1,9 @@
 package io.flinkinsight.plugin.hub;
 
+import io.flinkinsight.plugin.FlinkBoundary;
 import io.flinkinsight.plugin.FlinkCapabilities;
+import io.flinkinsight.plugin.RateLimitedLog;
 import io.flinkinsight.plugin.store.InsightStores;
-import io.flinkinsight.plugin.store.RateLimitedLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +32,7 @@ public final class Hub implements AutoCloseable {
     private final FlinkCapabilities flink;
     private final Clock clock;
     private final RateLimitedLog warnings;
+    private final FlinkBoundary ownThread;
     private final ScheduledExecutorService executor;
     private final ClientGatherer clients; // null when no client process is listed
     private HubPoller poller; // created on the hub thread: resolving the URL reads Flink's configuration file
@@ -43,6 +45,7 @@ public final class Hub implements AutoCloseable {
         this.flink = flink;
         this.clock = clock;
         this.warnings = new RateLimitedLog(LOG, clock, WARN_INTERVAL_MILLIS);
+        this.ownThread = new FlinkBoundary(LOG, clock);
         this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, THREAD_NAME);
             t.setDaemon(true);
@@ -69,17 +72,18 @@ public final class Hub implements AutoCloseable {
     }
 
     /**
-     * One round: Flink's REST API (once its URL is resolved), then the client processes. Never throws: an exception
-     * would cancel the schedule silently.
+     * One round: Flink's REST API (once its URL is resolved), then the client processes. Each part is guarded on its
+     * own, so one failing neither keeps the other from running nor cancels the schedule (which an exception would,
+     * silently).
      */
     private void pollRound() {
         HubPoller flink = pollerOrNull();
         HubRound round = new HubRound(++rounds, clock.millis(), HubPoller.MAX_REQUESTS_PER_POLL);
         if (flink != null) {
-            pollFlink(flink, round);
+            ownThread.run("the hub's poll of Flink's REST API", () -> pollFlink(flink, round));
         }
         if (clients != null && !Thread.currentThread().isInterrupted()) {
-            pollClients(round);
+            ownThread.run("the hub's gathering of the client processes' figures", () -> pollClients(round));
         }
     }
 
@@ -88,25 +92,20 @@ public final class Hub implements AutoCloseable {
             clients.poll(round);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (Throwable t) {
-            warnings.warn("Flink Insight hub: gathering the client processes' figures failed", t);
         }
     }
 
     /** The poller of Flink's REST API, made at the first round that resolves its URL; null until then. */
     private HubPoller pollerOrNull() {
-        try {
-            if (poller == null) {
+        if (poller == null) {
+            ownThread.run("the hub's start of its Flink REST API poller", () -> {
                 String url = flinkRestUrl();
-                if (url == null) {
-                    return null; // logged once a minute by flinkRestUrl(); retried at the next round
+                if (url != null) { // else logged once a minute by flinkRestUrl(); retried at the next round
+                    LOG.info("Flink Insight hub polls Flink's REST API at {} every {}", url, settings.pollInterval());
+                    poller = new HubPoller(new HttpRestSource(url), stores.series(), stores.jobs(),
+                            stores.checkpoints(), flink, clock);
                 }
-                LOG.info("Flink Insight hub polls Flink's REST API at {} every {}", url, settings.pollInterval());
-                poller = new HubPoller(new HttpRestSource(url), stores.series(), stores.jobs(), stores.checkpoints(),
-                        flink, clock);
-            }
-        } catch (Throwable t) {
-            warnings.warn("Flink Insight hub poll failed", t);
+            });
         }
         return poller;
     }
@@ -120,9 +119,6 @@ public final class Hub implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (Throwable t) {
-            // Whatever happens, the schedule must go on: an exception would cancel it silently.
-            warnings.warn("Flink Insight hub poll failed", t);
         }
     }
 
@@ -138,8 +134,9 @@ public final class Hub implements AutoCloseable {
                 if (restUrl == null) {
                     try {
                         restUrl = FlinkRestUrl.resolve(settings.flinkRestUrl());
-                    } catch (Throwable t) {
-                        warnings.warn("Flink Insight hub: Flink's REST URL could not be resolved", t);
+                    } catch (RuntimeException e) {
+                        // Unresolved stays null, retried at the next call; the overview asking must still answer.
+                        warnings.warn("Flink Insight hub: Flink's REST URL could not be resolved", e);
                     }
                 }
                 url = restUrl;

@@ -101,9 +101,10 @@ public final class FlinkDashboardProxy implements Forwarder {
     public CompletableFuture<HttpReply> forward(RequestTarget target, HttpHeaders browserHeaders) {
         try {
             return start(target, browserHeaders);
-        } catch (Throwable t) {
-            LOG.debug("Flink Insight: proxying {} failed", target.path(), t);
-            return done(HttpReply.error(HttpResponseStatus.BAD_GATEWAY, "the dashboard proxy failed: " + t));
+        } catch (RuntimeException e) {
+            // The browser gets a 502 naming the failure rather than the router's 500.
+            LOG.debug("Flink Insight: proxying {} failed", target.path(), e);
+            return done(HttpReply.error(HttpResponseStatus.BAD_GATEWAY, "the dashboard proxy failed: " + e));
         }
     }
 
@@ -164,8 +165,9 @@ public final class FlinkDashboardProxy implements Forwarder {
                 HttpReply r;
                 try {
                     r = error == null ? ok : failure(error, base);
-                } catch (Throwable t) {
-                    r = failure(t, base);
+                } catch (RuntimeException e) {
+                    // The reply must complete (and the slot go back), or the browser waits until idle.
+                    r = failure(e, base);
                 }
                 if (!reply.complete(r.alsoAfterWrite(release))) {
                     r.discard();
@@ -173,8 +175,9 @@ public final class FlinkDashboardProxy implements Forwarder {
                 }
                 return null;
             });
-        } catch (Throwable t) {
-            reply.complete(failure(t, base).alsoAfterWrite(release));
+        } catch (RuntimeException e) {
+            // e.g. a request the HTTP client refuses: answered as any other failure, and the slot goes back.
+            reply.complete(failure(e, base).alsoAfterWrite(release));
         }
         return written;
     }

@@ -56,7 +56,7 @@ final class InFlightLimit {
         CompletionStage<?> stage;
         try {
             stage = operation.get();
-        } catch (Throwable t) {
+        } catch (RuntimeException e) {
             // The operation reports its own failure to its caller; its slot must still be given back.
             finished();
             return;

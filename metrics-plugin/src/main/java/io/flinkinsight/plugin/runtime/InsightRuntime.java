@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.runtime;
 
+import io.flinkinsight.plugin.FlinkBoundary;
 import io.flinkinsight.plugin.FlinkCapabilities;
 import io.flinkinsight.plugin.ProcessRole;
 import io.flinkinsight.plugin.api.CheckpointsEndpoint;
@@ -48,7 +49,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Everything the plugin runs in one process: the metric index, the stores, the HTTP server and the sampler thread.
  * Shared by the metric, trace and event reporters through {@link SharedRuntime}. Callbacks from Flink
- * ({@link #metricAdded}, {@link #onSpan}, ...) are cheap and never throw.
+ * ({@link #metricAdded}, {@link #onSpan}, ...) are cheap; the reporters and the stores guard them with a
+ * {@link FlinkBoundary}, as this class guards the sampler thread's rounds.
  */
 public final class InsightRuntime implements AutoCloseable {
 
@@ -65,6 +67,7 @@ public final class InsightRuntime implements AutoCloseable {
     private final LongAdder scrapeErrors = new LongAdder();
     private final ExpositionWriter writer;
     private final MetricSampler sampler;
+    private final FlinkBoundary samplerRounds;
     private final ProcessRole declaredRole;
     private volatile ProcessRole role;
     private InsightHttpServer server;
@@ -81,6 +84,7 @@ public final class InsightRuntime implements AutoCloseable {
         this.stores = new InsightStores(config.storeSettings(), clock, flink);
         this.writer = new ExpositionWriter(scrapeErrors, this::ownFigures);
         this.sampler = new MetricSampler(index, stores.series()::record, clock, config.historyResolution().toMillis());
+        this.samplerRounds = new FlinkBoundary(LOG, clock);
         this.declaredRole = ProcessRole.declared(config.role());
     }
 
@@ -121,7 +125,8 @@ public final class InsightRuntime implements AutoCloseable {
         long resolution = config.historyResolution().toMillis();
         // Start at the next multiple of the resolution so all processes sample at the same instants.
         long delay = resolution - Math.floorMod(clock.millis(), resolution);
-        executor.scheduleAtFixedRate(this::sampleRound, delay, resolution, TimeUnit.MILLISECONDS);
+        executor.scheduleAtFixedRate(() -> samplerRounds.run("a sampling round", this::sampleRound),
+                delay, resolution, TimeUnit.MILLISECONDS);
         samplerThread = executor;
     }
 
@@ -315,19 +320,11 @@ public final class InsightRuntime implements AutoCloseable {
     }
 
     public void onSpan(Span span) {
-        try {
-            stores.onSpan(span);
-        } catch (Throwable t) {
-            LOG.debug("Flink Insight: span not stored", t);
-        }
+        stores.onSpan(span);
     }
 
     public void onEvent(Event event) {
-        try {
-            stores.onEvent(event);
-        } catch (Throwable t) {
-            LOG.debug("Flink Insight: event not stored", t);
-        }
+        stores.onEvent(event);
     }
 
     /** The role is known: a JobManager starts the hub (once, unless turned off or closed). */
@@ -340,8 +337,9 @@ public final class InsightRuntime implements AutoCloseable {
                     hub = Hub.start(settings, stores, flink, clock);
                 }
             }
-        } catch (Throwable t) {
-            LOG.warn("Flink Insight: the hub could not start", t);
+        } catch (RuntimeException e) {
+            // The hub is optional: without it this process still reports (and the reporter still opens).
+            LOG.warn("Flink Insight: the hub could not start", e);
         }
     }
 
@@ -421,11 +419,7 @@ public final class InsightRuntime implements AutoCloseable {
             hub = null;
         }
         if (toClose != null) {
-            try {
-                toClose.close();
-            } catch (Throwable t) {
-                LOG.debug("Flink Insight: stopping the hub failed", t);
-            }
+            toClose.close();
         }
     }
 }

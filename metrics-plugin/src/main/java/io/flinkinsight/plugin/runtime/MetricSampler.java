@@ -37,13 +37,8 @@ public final class MetricSampler implements Runnable {
     /** Scheduled at resolution boundaries; rounding keeps a run that fires a little early or late in its slot. */
     @Override
     public void run() {
-        try {
-            long now = clock.millis();
-            sample(Math.round((double) now / resolutionMillis) * resolutionMillis);
-        } catch (Throwable t) {
-            // A scheduled task that throws is never run again: keep sampling whatever happens.
-            LOG.warn("Flink Insight could not sample metric values", t);
-        }
+        long now = clock.millis();
+        sample(Math.round((double) now / resolutionMillis) * resolutionMillis);
     }
 
     /** Records one sample of every metric at {@code timestampMillis}; returns how many were recorded. */
@@ -53,9 +48,11 @@ public final class MetricSampler implements Runnable {
             for (RegisteredMetric m : family.members()) {
                 try {
                     recorded += sampleOne(m, timestampMillis);
-                } catch (Throwable t) {
+                } catch (RuntimeException | LinkageError e) {
+                    // One metric failing must not cost the others their sample. Metrics are user code: a LinkageError
+                    // is one whose job's class loader was closed.
                     errors.increment();
-                    LOG.debug("Skipping {} in this sample: reading it failed", m, t);
+                    LOG.debug("Skipping {} in this sample: reading it failed", m, e);
                 }
             }
         }

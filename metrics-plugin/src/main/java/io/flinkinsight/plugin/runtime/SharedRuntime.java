@@ -45,7 +45,7 @@ public final class SharedRuntime {
         }
     }
 
-    /** Gives back a runtime from {@link #acquire}; the last release stops it. Never throws. */
+    /** Gives back a runtime from {@link #acquire}; the last release stops it. */
     public static void release(InsightRuntime runtime) {
         synchronized (LOCK) {
             if (runtime == null || runtime != instance || --references > 0) {
@@ -53,11 +53,7 @@ public final class SharedRuntime {
             }
             instance = null;
             // Closed under the lock, so a runtime acquired next finds the port free again.
-            try {
-                runtime.close();
-            } catch (Throwable t) {
-                LOG.warn("Flink Insight: stopping failed", t);
-            }
+            runtime.close();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.store;
 
+import io.flinkinsight.plugin.FlinkBoundary;
 import io.flinkinsight.plugin.FlinkCapabilities;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointParser;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointRecord;
@@ -20,18 +21,17 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Everything the process remembers beyond current metric values: metric history (also what the hub gathers),
  * checkpoints from spans, jobs from events, together within one budget of estimated heap
- * ({@link #keepWithinBudget()}). Never throws into its callers.
+ * ({@link #keepWithinBudget()}). Flink's span and event callbacks and the budget pass run through one
+ * {@link FlinkBoundary}, which counts what fails ({@link #callbackFailures()}): they never throw into their callers.
  */
 public final class InsightStores {
 
     private static final Logger LOG = LoggerFactory.getLogger(InsightStores.class);
-    private static final long WARN_INTERVAL_MILLIS = 60_000;
 
     private final SeriesStore series;
     private final CheckpointStore checkpoints;
     private final JobStore jobs;
-    private final LongAdder callbackFailures = new LongAdder();
-    private final RateLimitedLog failureLog;
+    private final FlinkBoundary callbacks;
     private final boolean spansHaveChildren;
     private final long maxBytes;
     private final LongAdder budgetPasses = new LongAdder();
@@ -43,7 +43,7 @@ public final class InsightStores {
         this.checkpoints = new CheckpointStore(
                 settings.maxCheckpointsPerJob(), settings.maxJobs(), settings.checkpointBytesCap(), jobs::isFinished);
         this.maxBytes = settings.maxBytes();
-        this.failureLog = new RateLimitedLog(LOG, clock, WARN_INTERVAL_MILLIS);
+        this.callbacks = new FlinkBoundary(LOG, clock);
         this.spansHaveChildren = flink.spanChildren();
     }
 
@@ -61,38 +61,38 @@ public final class InsightStores {
 
     /** Called from Flink's TraceReporter callback, under the metric registry's lock: must be cheap. */
     public void onSpan(Span span) {
-        try {
-            switch (span.getName()) {
-                case CheckpointParser.CHECKPOINT_SPAN -> {
-                    CheckpointRecord record = CheckpointParser.fromSpan(span, spansHaveChildren);
-                    if (record != null) {
-                        checkpoints.add(record);
-                    }
-                }
-                case JobEventParser.JOB_INITIALIZATION_SPAN -> JobEventParser.applyInitialization(span, jobs);
-                default -> {
-                    // other spans (user spans) have no store
+        callbacks.run("processing a span", () -> storeSpan(span));
+    }
+
+    private void storeSpan(Span span) {
+        switch (span.getName()) {
+            case CheckpointParser.CHECKPOINT_SPAN -> {
+                CheckpointRecord record = CheckpointParser.fromSpan(span, spansHaveChildren);
+                if (record != null) {
+                    checkpoints.add(record);
                 }
             }
-        } catch (Throwable t) {
-            failed("span", t);
+            case JobEventParser.JOB_INITIALIZATION_SPAN -> JobEventParser.applyInitialization(span, jobs);
+            default -> {
+                // other spans (user spans) have no store
+            }
         }
     }
 
     /** Called from Flink's EventReporter callback, under the metric registry's lock: must be cheap. */
     public void onEvent(Event event) {
-        try {
-            if (CheckpointParser.CHECKPOINT_EVENT.equals(event.getName())) {
-                // The span carries the same and more; the event counts when no trace reporter is configured.
-                CheckpointRecord record = CheckpointParser.fromEvent(event);
-                if (record != null) {
-                    checkpoints.addIfAbsent(record);
-                }
-            } else {
-                JobEventParser.apply(event, jobs);
+        callbacks.run("processing an event", () -> storeEvent(event));
+    }
+
+    private void storeEvent(Event event) {
+        if (CheckpointParser.CHECKPOINT_EVENT.equals(event.getName())) {
+            // The span carries the same and more; the event counts when no trace reporter is configured.
+            CheckpointRecord record = CheckpointParser.fromEvent(event);
+            if (record != null) {
+                checkpoints.addIfAbsent(record);
             }
-        } catch (Throwable t) {
-            failed("event", t);
+        } else {
+            JobEventParser.apply(event, jobs);
         }
     }
 
@@ -120,19 +120,19 @@ public final class InsightStores {
      * budget leaves them (less 1/32 for the history's growth until the next pass). Runs on the plugin's own threads
      * (after each sampling round), never a Flink thread: it scans the history.
      */
-    public synchronized void keepWithinBudget() {
-        try {
-            long toFree = estimatedBytes() - (maxBytes - maxBytes / 16);
-            if (toFree > 0) {
-                budgetPasses.increment();
-                evict(toFree);
-            }
-            // 1/32 stays free for the history's growth until the next pass (its chunks seal in step)
-            long others = series.estimatedBytes() + jobs.estimatedBytes();
-            checkpoints.limitBytes(Math.max(0, maxBytes - maxBytes / 32 - others));
-        } catch (Throwable t) {
-            failed("budget pass", t);
+    public void keepWithinBudget() {
+        callbacks.run("a pass keeping the stores within their budget", this::evictToBudget);
+    }
+
+    private synchronized void evictToBudget() {
+        long toFree = estimatedBytes() - (maxBytes - maxBytes / 16);
+        if (toFree > 0) {
+            budgetPasses.increment();
+            evict(toFree);
         }
+        // 1/32 stays free for the history's growth until the next pass (its chunks seal in step)
+        long others = series.estimatedBytes() + jobs.estimatedBytes();
+        checkpoints.limitBytes(Math.max(0, maxBytes - maxBytes / 32 - others));
     }
 
     private void evict(long bytes) {
@@ -162,11 +162,6 @@ public final class InsightStores {
 
     /** Callbacks that failed (and were swallowed) since start. */
     public long callbackFailures() {
-        return callbackFailures.sum();
-    }
-
-    private void failed(String what, Throwable t) {
-        callbackFailures.increment();
-        failureLog.warn("Flink Insight could not process a " + what, t);
+        return callbacks.failures();
     }
 }

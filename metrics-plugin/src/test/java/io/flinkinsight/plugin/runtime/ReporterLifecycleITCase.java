@@ -9,8 +9,10 @@ import io.flinkinsight.plugin.traces.InsightTraceReporterFactory;
 import org.apache.flink.events.Event;
 import org.apache.flink.events.reporter.EventReporter;
 import org.apache.flink.metrics.MetricConfig;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.SimpleCounter;
 import org.apache.flink.metrics.reporter.MetricReporter;
+import org.apache.flink.metrics.util.TestMetricGroup;
 import org.apache.flink.traces.Span;
 import org.apache.flink.traces.reporter.TraceReporter;
 import org.junit.jupiter.api.AfterEach;
@@ -81,6 +83,32 @@ class ReporterLifecycleITCase {
             assertThat(log.linesAt("ERROR")).anyMatch(l -> l.contains("metrics.reporter.insight.port"));
             metrics.close();
         }
+    }
+
+    @Test
+    void aCallbackThatFailsIsLoggedAndNeverThrownIntoFlinkUnlessTheJvmIsFailing() throws Exception {
+        try (TestingLogCapture log = new TestingLogCapture()) {
+            MetricReporter metrics = new InsightMetricReporterFactory().createMetricReporter(new java.util.Properties());
+            metrics.open(config(freePort()));
+            try {
+                metrics.notifyOfAddedMetric(new SimpleCounter(), "numRecordsIn",
+                        groupFailingWith(new NoClassDefFoundError("a class of a closed user class loader")));
+                assertThatThrownBy(() -> metrics.notifyOfAddedMetric(new SimpleCounter(), "numRecordsIn",
+                        groupFailingWith(new StackOverflowError()))).isInstanceOf(StackOverflowError.class);
+
+                assertThat(log.linesAt("WARN")).containsExactly("WARN Flink Insight: indexing an added metric failed:"
+                        + " java.lang.NoClassDefFoundError: a class of a closed user class loader");
+                assertThat(SharedRuntime.current().index().metricCount()).isZero();
+            } finally {
+                metrics.close();
+            }
+        }
+    }
+
+    private static MetricGroup groupFailingWith(Error error) {
+        return TestMetricGroup.newBuilder().setLogicalScopeFunction((filter, delimiter) -> {
+            throw error;
+        }).build();
     }
 
     @Test

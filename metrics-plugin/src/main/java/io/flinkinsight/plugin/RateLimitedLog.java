@@ -1,4 +1,4 @@
-package io.flinkinsight.plugin.store;
+package io.flinkinsight.plugin;
 
 import org.slf4j.Logger;
 
