@@ -3,8 +3,8 @@ package io.flinkinsight.plugin.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.flinkinsight.plugin.exposition.ExpositionWriter;
 import io.flinkinsight.plugin.index.MetricFamily;
+import io.flinkinsight.plugin.index.MetricReading;
 import io.flinkinsight.plugin.index.RegisteredMetric;
-import org.apache.flink.metrics.HistogramStatistics;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -41,6 +41,7 @@ public final class MetricsJson {
     /** The metrics whose name starts with {@code prefix} and contains {@code contains} (both may be empty). */
     public static Answer read(MetricFamily[] families, String prefix, String contains, int limit, LongAdder errors) {
         List<MetricValue> out = new ArrayList<>(Math.min(limit, 1024));
+        MetricReading reading = MetricReading.described(ExpositionWriter.QUANTILES);
         boolean truncated = false;
         outer:
         for (MetricFamily family : families) {
@@ -52,19 +53,17 @@ public final class MetricsJson {
                     truncated = true;
                     break outer;
                 }
-                try {
-                    out.add(read(m));
-                } catch (RuntimeException | LinkageError e) {
-                    // One metric failing must not fail the answer. Metrics are user code: a LinkageError is one whose
-                    // job's class loader was closed.
-                    errors.increment();
+                if (reading.read(m)) {
+                    out.add(value(m, reading));
+                } else {
+                    errors.increment(); // one metric failing must not fail the answer
                 }
             }
         }
         return new Answer(out.size(), truncated, out);
     }
 
-    private static MetricValue read(RegisteredMetric m) {
+    private static MetricValue value(RegisteredMetric m, MetricReading reading) {
         String name = m.family().name();
         Map<String, String> labels = new LinkedHashMap<>();
         for (int i = 0; i < m.labels().names().size(); i++) {
@@ -73,27 +72,26 @@ public final class MetricsJson {
         String type = m.kind().name().toLowerCase(Locale.ROOT);
         switch (m.kind()) {
             case COUNTER -> {
-                return new MetricValue(name, labels, type, m.counter().getCount(), null);
+                return new MetricValue(name, labels, type, reading.longValue(), null);
             }
             case METER -> {
-                return new MetricValue(name, labels, type, m.meter().getRate(), null);
+                return new MetricValue(name, labels, type, reading.doubleValue(), null);
             }
             case GAUGE -> {
-                Object v = m.gauge().getValue();
-                Object value = v == null || v instanceof Number || v instanceof Boolean ? v : truncate(v.toString());
-                return new MetricValue(name, labels, type, value, null);
+                Object v = reading.gaugeValue();
+                return new MetricValue(name, labels, type, v instanceof String text ? truncate(text) : v, null);
             }
             default -> {
-                HistogramStatistics s = m.histogram().getStatistics();
                 Map<String, Object> h = new LinkedHashMap<>();
-                h.put("count", m.histogram().getCount());
-                h.put("min", s.getMin());
-                h.put("max", s.getMax());
-                h.put("mean", s.getMean());
-                h.put("stddev", s.getStdDev());
-                for (double q : ExpositionWriter.QUANTILES) {
+                h.put("count", reading.count());
+                h.put("min", reading.min());
+                h.put("max", reading.max());
+                h.put("mean", reading.mean());
+                h.put("stddev", reading.stdDev());
+                for (int i = 0; i < ExpositionWriter.QUANTILES.length; i++) {
+                    double q = ExpositionWriter.QUANTILES[i];
                     String digits = Double.toString(q).substring(2); // 0.5 -> p50, 0.999 -> p999
-                    h.put("p" + (digits.length() == 1 ? digits + "0" : digits), s.getQuantile(q));
+                    h.put("p" + (digits.length() == 1 ? digits + "0" : digits), reading.quantile(i));
                 }
                 return new MetricValue(name, labels, type, null, h);
             }

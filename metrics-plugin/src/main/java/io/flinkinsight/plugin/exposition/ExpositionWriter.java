@@ -2,8 +2,8 @@ package io.flinkinsight.plugin.exposition;
 
 import io.flinkinsight.plugin.index.MetricFamily;
 import io.flinkinsight.plugin.index.MetricKind;
+import io.flinkinsight.plugin.index.MetricReading;
 import io.flinkinsight.plugin.index.RegisteredMetric;
-import org.apache.flink.metrics.HistogramStatistics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +24,7 @@ import java.util.function.Supplier;
  * (Flink says gauge); label sets carry no trailing comma. Histograms are summaries of quantiles and {@code _count}
  * only, as in Flink's reporter: Flink's histograms keep a window of recent values and no running sum, and a
  * {@code _sum} made up from the window (mean x count) would go down, which Prometheus reads as a counter reset.
- * Every value is read under a guard: a metric that throws is skipped and counted in
+ * Every value is read by {@link MetricReading}: a metric that throws is skipped and counted in
  * {@code flink_insight_scrape_errors_total} instead of failing the scrape.
  */
 public final class ExpositionWriter {
@@ -79,10 +79,10 @@ public final class ExpositionWriter {
     /** Writes every family, then the plugin's own figures, and drains the buffer; returns the samples written. */
     public int write(MetricFamily[] families, ExpositionFormat format, ExpositionBuffer out) {
         boolean om = format == ExpositionFormat.OPENMETRICS;
-        double[] scratch = new double[QUANTILES.length];
+        MetricReading reading = MetricReading.ofNumbers(QUANTILES);
         int samples = 0;
         for (MetricFamily family : families) {
-            samples += writeFamily(family, om, out, scratch);
+            samples += writeFamily(family, om, out, reading);
         }
         samples += writeOwnFigures(om, out);
         if (om) {
@@ -92,51 +92,13 @@ public final class ExpositionWriter {
         return samples;
     }
 
-    private int writeFamily(MetricFamily family, boolean om, ExpositionBuffer out, double[] scratch) {
-        RegisteredMetric[] members = family.members();
+    private int writeFamily(MetricFamily family, boolean om, ExpositionBuffer out, MetricReading reading) {
         int samples = 0;
         boolean headerWritten = false;
-        for (RegisteredMetric m : members) {
+        for (RegisteredMetric m : family.members()) {
             // Read first, write after: a metric that throws leaves nothing half-written.
-            long longValue = 0;
-            double doubleValue = 0;
-            boolean integral = false;
-            long count = 0;
-            try {
-                switch (family.kind()) {
-                    case COUNTER -> {
-                        longValue = m.counter().getCount();
-                        integral = true;
-                    }
-                    case METER -> doubleValue = m.meter().getRate();
-                    case GAUGE -> {
-                        Object v = m.gauge().getValue();
-                        if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
-                            longValue = ((Number) v).longValue();
-                            integral = true;
-                        } else if (v instanceof Number n) {
-                            doubleValue = n.doubleValue();
-                        } else if (v instanceof Boolean b) {
-                            longValue = b ? 1 : 0;
-                            integral = true;
-                        } else {
-                            // null and non-numeric values read as 0, as in Flink's PrometheusReporter.
-                            integral = true;
-                        }
-                    }
-                    case HISTOGRAM -> {
-                        count = m.histogram().getCount();
-                        HistogramStatistics stats = m.histogram().getStatistics();
-                        for (int i = 0; i < QUANTILES.length; i++) {
-                            scratch[i] = stats.getQuantile(QUANTILES[i]);
-                        }
-                    }
-                }
-            } catch (RuntimeException | LinkageError e) {
-                // One metric failing must not fail the scrape. Metrics are user code: a LinkageError is one whose
-                // job's class loader was closed.
-                scrapeErrors.increment();
-                LOG.debug("Skipping {} in this scrape: reading it failed", m, e);
+            if (!reading.read(m)) {
+                scrapeErrors.increment(); // one metric failing must not fail the scrape
                 continue;
             }
             if (!headerWritten) {
@@ -144,13 +106,13 @@ public final class ExpositionWriter {
                 headerWritten = true;
             }
             if (family.kind() == MetricKind.HISTOGRAM) {
-                samples += writeSummary(family, m, count, scratch, om, out);
+                samples += writeSummary(family, m, reading, out);
             } else {
                 writeSeries(family.nameBytes(), null, m, out);
-                if (integral) {
-                    out.writeLong(longValue);
+                if (reading.isIntegral()) {
+                    out.writeLong(reading.longValue());
                 } else {
-                    out.writeDouble(doubleValue);
+                    out.writeDouble(reading.doubleValue());
                 }
                 out.write((byte) '\n');
                 samples++;
@@ -160,14 +122,14 @@ public final class ExpositionWriter {
     }
 
     private static int writeSummary(
-            MetricFamily family, RegisteredMetric m, long count, double[] values, boolean om, ExpositionBuffer out) {
+            MetricFamily family, RegisteredMetric m, MetricReading reading, ExpositionBuffer out) {
         for (int i = 0; i < QUANTILES.length; i++) {
             writeSeriesWithExtraLabel(family.nameBytes(), m, QUANTILE_LABELS[i], out);
-            out.writeDouble(values[i]);
+            out.writeDouble(reading.quantile(i));
             out.write((byte) '\n');
         }
         writeSeries(family.nameBytes(), COUNT, m, out);
-        out.writeLong(count);
+        out.writeLong(reading.count());
         out.write((byte) '\n');
         return QUANTILES.length + 1;
     }

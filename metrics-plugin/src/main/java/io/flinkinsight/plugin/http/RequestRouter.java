@@ -24,8 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Maps a decoded GET/HEAD request to its answer: the scrape, a JSON endpoint, the forwarder (the dashboard proxy),
  * the tab's script, or one of the panel's files (the panel routes with the URL's fragment, so no other path is its
- * page). Runs on an HTTP worker thread, never on the network thread, and never throws; only the forwarder answers
- * later, every other answer is complete on return.
+ * page). Runs on an HTTP worker thread, never on the network thread, and throws nothing but a failure of the JVM
+ * itself; only the forwarder answers later, every other answer is complete on return.
  */
 final class RequestRouter {
 
@@ -80,7 +80,10 @@ final class RequestRouter {
         this.forwarder = forwarder;
     }
 
-    /** The answer to a request; complete on return except for the forwarder's. Never fails. */
+    /**
+     * The answer to a request; complete on return except for the forwarder's. Whatever fails in it but the JVM
+     * itself is answered 500.
+     */
     CompletableFuture<HttpReply> route(RequestTarget target, HttpHeaders headers) {
         try {
             if (forwarder != null && !target.segments().isEmpty()
@@ -88,9 +91,14 @@ final class RequestRouter {
                 return forwarder.forward(target, headers);
             }
             return CompletableFuture.completedFuture(routeNow(target, headers.get(HttpHeaderNames.ACCEPT)));
-        } catch (RuntimeException e) {
-            // A request that fails still gets its answer, or its connection would wait for one until idle.
-            logFailure(target.path(), e);
+        } catch (VirtualMachineError e) {
+            // The JVM itself is failing (out of memory, stack overflow): the process's fatal-error handling decides
+            // what happens next, not a server that swallows it.
+            throw e;
+        } catch (Throwable t) {
+            // A request that fails, with an exception or any other error (an AssertionError in an endpoint), still
+            // gets its answer, or its connection would wait for one until idle.
+            logFailure(target.path(), t);
             return CompletableFuture.completedFuture(
                     HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error"));
         }

@@ -1,10 +1,6 @@
 package io.flinkinsight.plugin.index;
 
 import io.flinkinsight.plugin.store.SeriesKey;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.Gauge;
-import org.apache.flink.metrics.Histogram;
-import org.apache.flink.metrics.Meter;
 import org.apache.flink.metrics.Metric;
 
 import java.util.ArrayList;
@@ -12,7 +8,7 @@ import java.util.List;
 
 /**
  * One metric Flink registered, with everything the scrape and the sampler need computed once at registration: its
- * family, its labels and its history series keys. Reading values is left to callers, who must guard it.
+ * family, its labels and its history series keys. Its value is read by {@link MetricReading}.
  */
 public final class RegisteredMetric {
 
@@ -90,22 +86,6 @@ public final class RegisteredMetric {
 
     public SeriesKey countKey() {
         return countKey;
-    }
-
-    public Counter counter() {
-        return (Counter) metric;
-    }
-
-    public Gauge<?> gauge() {
-        return (Gauge<?>) metric;
-    }
-
-    public Meter meter() {
-        return (Meter) metric;
-    }
-
-    public Histogram histogram() {
-        return (Histogram) metric;
     }
 
     @Override

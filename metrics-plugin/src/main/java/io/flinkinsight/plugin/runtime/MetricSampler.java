@@ -2,9 +2,10 @@ package io.flinkinsight.plugin.runtime;
 
 import io.flinkinsight.plugin.index.MetricFamily;
 import io.flinkinsight.plugin.index.MetricIndex;
+import io.flinkinsight.plugin.index.MetricKind;
+import io.flinkinsight.plugin.index.MetricReading;
 import io.flinkinsight.plugin.index.RegisteredMetric;
 import io.flinkinsight.plugin.store.SeriesKey;
-import org.apache.flink.metrics.HistogramStatistics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,6 +21,9 @@ import java.util.concurrent.atomic.LongAdder;
 public final class MetricSampler implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(MetricSampler.class);
+
+    /** The quantiles of a histogram kept in history, in the order of its p50 and p99 series keys. */
+    private static final double[] HISTORY_QUANTILES = {0.5, 0.99};
 
     private final MetricIndex index;
     private final SampleSink series;
@@ -43,55 +47,37 @@ public final class MetricSampler implements Runnable {
 
     /** Records one sample of every metric at {@code timestampMillis}; returns how many were recorded. */
     public int sample(long timestampMillis) {
+        MetricReading reading = MetricReading.ofNumbers(HISTORY_QUANTILES);
         int recorded = 0;
         for (MetricFamily family : index.families()) {
             for (RegisteredMetric m : family.members()) {
+                if (!reading.read(m)) {
+                    errors.increment(); // one metric failing must not cost the others their sample
+                    continue;
+                }
                 try {
-                    recorded += sampleOne(m, timestampMillis);
-                } catch (RuntimeException | LinkageError e) {
-                    // One metric failing must not cost the others their sample. Metrics are user code: a LinkageError
-                    // is one whose job's class loader was closed.
+                    recorded += record(m, reading, timestampMillis);
+                } catch (RuntimeException e) {
+                    // Nor one series the history cannot take.
                     errors.increment();
-                    LOG.debug("Skipping {} in this sample: reading it failed", m, e);
+                    LOG.debug("Skipping {} in this sample: recording it failed", m, e);
                 }
             }
         }
         return recorded;
     }
 
-    private int sampleOne(RegisteredMetric m, long ts) {
-        switch (m.kind()) {
-            case COUNTER -> {
-                return record(m.seriesKey(), ts, m.counter().getCount());
-            }
-            case METER -> {
-                return record(m.seriesKey(), ts, m.meter().getRate());
-            }
-            case GAUGE -> {
-                Object v = m.gauge().getValue();
-                if (v instanceof Number n) {
-                    return record(m.seriesKey(), ts, n.doubleValue());
-                }
-                if (v instanceof Boolean b) {
-                    return record(m.seriesKey(), ts, b ? 1 : 0);
-                }
-                return 0;
-            }
-            case HISTOGRAM -> {
-                long count = m.histogram().getCount();
-                HistogramStatistics stats = m.histogram().getStatistics();
-                double p50 = stats.getQuantile(0.5);
-                double p99 = stats.getQuantile(0.99);
-                return record(m.p50Key(), ts, p50) + record(m.p99Key(), ts, p99) + record(m.countKey(), ts, count);
-            }
-            default -> {
-                return 0;
-            }
+    private int record(RegisteredMetric m, MetricReading reading, long ts) {
+        if (m.kind() == MetricKind.HISTOGRAM) {
+            series.record(m.p50Key(), ts, reading.quantile(0));
+            series.record(m.p99Key(), ts, reading.quantile(1));
+            series.record(m.countKey(), ts, reading.count());
+            return 3;
         }
-    }
-
-    private int record(SeriesKey key, long ts, double value) {
-        series.record(key, ts, value);
+        if (!reading.isNumber()) {
+            return 0;
+        }
+        series.record(m.seriesKey(), ts, reading.value());
         return 1;
     }
 

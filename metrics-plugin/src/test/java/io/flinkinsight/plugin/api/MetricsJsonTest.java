@@ -68,4 +68,17 @@ class MetricsJsonTest {
         assertThat(MetricsJson.read(index.families(), "", "", 10, errors).metrics()).isEmpty();
         assertThat(errors.sum()).isEqualTo(1);
     }
+
+    @Test
+    void gaugeThrowingAnErrorIsSkippedAndCounted() {
+        index.add((Gauge<Integer>) () -> {
+            throw new AssertionError("gauge bug");
+        }, "broken", group("taskmanager", Map.of()));
+        index.add((Gauge<Integer>) () -> 1, "fine", group("taskmanager", Map.of()));
+        LongAdder errors = new LongAdder();
+
+        assertThat(MetricsJson.read(index.families(), "", "", 10, errors).metrics())
+                .extracting(MetricsJson.MetricValue::name).containsExactly("flink_taskmanager_fine");
+        assertThat(errors.sum()).isEqualTo(1);
+    }
 }

@@ -74,6 +74,22 @@ class ExpositionWriterTest {
     }
 
     @Test
+    void gaugeThrowingAnErrorIsSkippedAndCountedWhileTheRestIsWritten() {
+        MetricIndex index = new MetricIndex(true);
+        index.add((Gauge<Integer>) () -> {
+            throw new AssertionError("gauge bug");
+        }, "broken", taskGroup("0"));
+        index.add((Gauge<Integer>) () -> 3, "fine", taskGroup("0"));
+        LongAdder errors = new LongAdder();
+
+        String text = ScrapeText.scrape(index, ExpositionFormat.PROMETHEUS_TEXT, errors);
+
+        assertThat(errors.sum()).isEqualTo(1);
+        assertThat(text).doesNotContain("broken").contains("flink_taskmanager_job_task_fine{", "} 3\n",
+                "flink_insight_scrape_errors_total 1\n");
+    }
+
+    @Test
     void familyHeaderIsWrittenOnceWithSamplesContiguous() {
         String text = ScrapeText.scrape(fixture(), ExpositionFormat.PROMETHEUS_TEXT);
         List<String> lines = text.lines().toList();

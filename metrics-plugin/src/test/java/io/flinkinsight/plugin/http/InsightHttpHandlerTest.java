@@ -45,6 +45,9 @@ class InsightHttpHandlerTest {
         endpoints.put("/api/v1/boom", q -> {
             throw new IllegalStateException("secret detail");
         });
+        endpoints.put("/api/v1/assert", q -> {
+            throw new AssertionError("an endpoint's bug");
+        });
         RequestRouter router = new RequestRouter(
                 (format, out) -> writer.write(index.families(), format, out),
                 endpoints,
@@ -110,6 +113,16 @@ class InsightHttpHandlerTest {
 
         assertThat(r.status().code()).isEqualTo(500);
         assertThat(body(r)).contains("\"status\":500").doesNotContain("secret");
+    }
+
+    @Test
+    void endpointThrowingAnErrorAnswers500AndTheConnectionGoesOn() {
+        List<FullHttpResponse> r = http.send("GET /api/v1/assert HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /api/v1/echo?n=1 HTTP/1.1\r\nHost: x\r\n\r\n");
+
+        assertThat(r).extracting(response -> response.status().code()).containsExactly(500, 200);
+        assertThat(body(r.get(0))).contains("\"status\":500").doesNotContain("bug");
+        assertThat(http.isOpen()).isTrue();
     }
 
     @Test

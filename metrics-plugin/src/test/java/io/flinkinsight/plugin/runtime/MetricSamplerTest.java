@@ -69,6 +69,19 @@ class MetricSamplerTest {
     }
 
     @Test
+    void gaugeThrowingAnErrorIsSkippedAndCounted() {
+        index.add((Gauge<Integer>) () -> {
+            throw new AssertionError("gauge bug");
+        }, "broken", group("taskmanager", Map.of()));
+        index.add((Gauge<Integer>) () -> 1, "fine", group("taskmanager", Map.of()));
+        MetricSampler sampler = sampler(0);
+
+        assertThat(sampler.sample(0)).isEqualTo(1);
+        assertThat(sampler.errorCount()).isEqualTo(1);
+        assertThat(recorded).extracting(r -> r.key().name()).containsExactly("flink_taskmanager_fine");
+    }
+
+    @Test
     void scheduledRunStampsTheNearestResolutionBoundary() {
         index.add((Gauge<Integer>) () -> 1, "g", group("taskmanager", Map.of()));
 
