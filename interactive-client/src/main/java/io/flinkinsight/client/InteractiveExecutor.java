@@ -88,8 +88,9 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         QueryRecord record = new QueryRecord(runtime.metrics(), System::nanoTime);
         try {
             return submit(runtime, pipeline, configuration, userCodeClassloader, settings, record);
-        } catch (Exception | LinkageError e) {
-            // a query that failed before its job was submitted still ends in the figures (then goes to Flink)
+        } catch (Throwable e) {
+            // a query that failed before its job was submitted still ends in the figures and gives back its
+            // admission place, whatever failed (then goes to Flink as it was)
             record.finish(false);
             throw e;
         }
@@ -149,8 +150,9 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
                         ? CompletableFuture.completedFuture(jobId)
                         : CompletableFuture.failedFuture(failure);
             });
-        } catch (Exception | LinkageError e) {
-            // the lease goes back before the failure goes to Flink (a LinkageError: to the fallback in execute)
+        } catch (Throwable e) {
+            // the lease goes back, whatever failed, before the failure goes to Flink (a LinkageError: to the
+            // fallback in execute)
             lease.failed(e);
             lease.close();
             throw e;

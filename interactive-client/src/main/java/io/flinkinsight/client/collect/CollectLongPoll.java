@@ -381,13 +381,16 @@ public final class CollectLongPoll {
                     }
                 }
                 afterEmptyPoll(emptyPoll(), endLikely, sinkAlive);
-            } catch (IOException | RuntimeException e) {
-                // The fetcher waits for this poll's answer: it gets one even when reading this one failed.
+            } catch (Throwable e) {
+                // The fetcher waits for this poll's answer: it gets one whatever failed while reading this one.
                 LOG.debug("Unexpected failure in the collect long poll; handing back to the fetcher.", e);
                 if (response != null) {
                     answer.complete(response);
                 } else {
                     answer.completeExceptionally(failure != null ? failure : e);
+                }
+                if (e instanceof VirtualMachineError fatal) {
+                    throw fatal;
                 }
             }
         }

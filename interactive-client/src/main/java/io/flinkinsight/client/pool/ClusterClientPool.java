@@ -94,13 +94,20 @@ public final class ClusterClientPool implements AutoCloseable {
                     created = true;
                     try {
                         fresh.transport = factory.create(identity);
-                    } catch (Exception | LinkageError e) {
-                        // Not left half-built, or later leases would wait on it. A LinkageError (a gap the probes
-                        // did not foresee) reaches the executor, which runs the query on Flink's own client.
+                    } catch (Throwable e) {
+                        // Not left half-built, whatever failed, or later leases would wait on it for ever. A
+                        // LinkageError (a gap the probes did not foresee) reaches the executor, which runs the query
+                        // on Flink's own client; any other Error passes as it is.
                         entries.remove(identity, fresh);
                         fresh.failed(e);
                         metrics.poolMisses.inc();
-                        throw e instanceof Exception ? (Exception) e : new RuntimeException(e);
+                        if (e instanceof Exception exception) {
+                            throw exception;
+                        }
+                        if (e instanceof LinkageError) {
+                            throw new RuntimeException(e);
+                        }
+                        throw (Error) e;
                     }
                     fresh.ready.complete(null);
                     if (closed.get()) {

@@ -183,9 +183,12 @@ final class KeepAliveChannelPools implements AutoCloseable {
         void release(Channel channel) {
             try {
                 channels.release(channel);
-            } catch (RuntimeException e) {
-                // a channel the pool cannot take back is closed, so it is not leaked
+            } catch (Throwable e) {
+                // a channel the pool cannot take back is closed, whatever failed, so it is not leaked
                 channel.close();
+                if (e instanceof VirtualMachineError fatal) {
+                    throw fatal;
+                }
             }
         }
 

@@ -70,9 +70,13 @@ final class PooledExchange {
                 } else {
                     channel.eventLoop().execute(() -> write(channel));
                 }
-            } catch (RuntimeException e) {
-                // e.g. the channel's event loop is shutting down: the request fails from its future
+            } catch (Throwable e) {
+                // e.g. the channel's event loop is shutting down: the request fails from its future, and the
+                // channel goes back, whatever failed
                 onFailure(channel, e, false);
+                if (e instanceof VirtualMachineError fatal) {
+                    throw fatal;
+                }
             }
         });
     }

@@ -56,9 +56,13 @@ final class InFlightLimit {
         CompletionStage<?> stage;
         try {
             stage = operation.get();
-        } catch (RuntimeException e) {
-            // The operation reports its own failure to its caller; its slot must still be given back.
+        } catch (Throwable e) {
+            // The operation reports its own failure to its caller; its slot must still be given back, whatever
+            // failed, or the proxy loses it for good.
             finished();
+            if (e instanceof VirtualMachineError fatal) {
+                throw fatal;
+            }
             return;
         }
         if (stage == null) {
