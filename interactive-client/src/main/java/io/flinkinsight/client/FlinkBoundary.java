@@ -12,7 +12,9 @@ import java.util.function.LongSupplier;
  * Where Netty or one of the interactive client's own threads calls it for work whose failure has no caller to go to:
  * a task of its scheduler or closer threads, a transport listener's figures. A failure inside is logged at WARN, at
  * most once a minute per kind of call (named in the message; DEBUG in between), and never reaches the calling
- * thread: a scheduled task's exception would vanish into its future, a listener's would fail a request. What fails a
+ * thread: a scheduled task's exception would vanish into its future (and cancel its later runs), a listener's would
+ * fail a request. A {@code VirtualMachineError} (out of memory, stack overflow) is logged at ERROR every time and not
+ * thrown either: on these threads nothing would handle it, and the work must go on. What fails a
  * query (its submission, a REST request, a collect poll) is not swallowed here: it reaches Flink as that query's
  * failure, thrown from {@code execute} or completing its future exceptionally.
  */
@@ -43,9 +45,7 @@ public final class FlinkBoundary {
         try {
             call.run();
         } catch (VirtualMachineError e) {
-            // The JVM itself is failing (out of memory, stack overflow): the process's fatal-error handling decides
-            // what happens next, not a client that swallows it.
-            throw e;
+            log.error("Flink Insight interactive client: {} failed with a JVM error.", what, e);
         } catch (Throwable t) {
             warn(what, t);
         }

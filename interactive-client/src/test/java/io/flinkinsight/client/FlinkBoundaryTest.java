@@ -62,11 +62,16 @@ class FlinkBoundaryTest {
     }
 
     @Test
-    void virtualMachineErrorsReachTheCaller() {
-        assertThatThrownBy(() -> boundary.run("closing a cluster client", () -> {
-            throw new OutOfMemoryError("unable to create native thread");
-        })).isInstanceOf(OutOfMemoryError.class);
-        assertThat(lines).isEmpty();
+    void virtualMachineErrorsAreLoggedAtErrorEveryTimeAndTheThreadGoesOn() {
+        for (int i = 0; i < 2; i++) {
+            assertThatNoException().isThrownBy(() -> boundary.run("evicting expired cluster clients", () -> {
+                throw new OutOfMemoryError("unable to create native thread");
+            }));
+        }
+
+        assertThat(lines).containsExactly(
+                "ERROR Flink Insight interactive client: evicting expired cluster clients failed with a JVM error.",
+                "ERROR Flink Insight interactive client: evicting expired cluster clients failed with a JVM error.");
     }
 
     @Test

@@ -39,12 +39,34 @@ public final class FlinkBoundary {
         } catch (VirtualMachineError e) {
             // The JVM itself is failing (out of memory, stack overflow): Flink's fatal-error handling decides what
             // happens next, not a plugin that swallows it.
+            log.error("Flink Insight: {} failed with a JVM error.", what, e);
             throw e;
         } catch (Throwable t) {
-            failures.increment();
-            warnings.computeIfAbsent(what, kind -> new RateLimitedLog(log, clock, WARN_INTERVAL_MILLIS))
-                    .warn("Flink Insight: " + what + " failed", t);
+            swallowed(what, t);
         }
+    }
+
+    /**
+     * Runs {@code call} as a task of one of the plugin's own scheduled threads: as {@link #run}, except that a
+     * {@code VirtualMachineError} is logged at ERROR and not thrown. On that thread no Flink handler would see it (an
+     * executor keeps it in the task's future), and thrown it would cancel every later run: the sampling and the stores'
+     * budget would stop for good.
+     */
+    public void runScheduled(String what, Runnable call) {
+        try {
+            call.run();
+        } catch (VirtualMachineError e) {
+            failures.increment();
+            log.error("Flink Insight: {} failed with a JVM error; the next run is still scheduled.", what, e);
+        } catch (Throwable t) {
+            swallowed(what, t);
+        }
+    }
+
+    private void swallowed(String what, Throwable t) {
+        failures.increment();
+        warnings.computeIfAbsent(what, kind -> new RateLimitedLog(log, clock, WARN_INTERVAL_MILLIS))
+                .warn("Flink Insight: " + what + " failed", t);
     }
 
     /** Calls that failed (and were swallowed) since start. */

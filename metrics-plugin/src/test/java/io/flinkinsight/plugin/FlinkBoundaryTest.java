@@ -43,13 +43,33 @@ class FlinkBoundaryTest {
 
     @Test
     void virtualMachineErrorsReachTheCallerForFlinksFatalErrorHandling() {
-        assertThatThrownBy(() -> boundary.run("a sampling round", () -> {
+        assertThatThrownBy(() -> boundary.run("indexing an added metric", () -> {
             throw new OutOfMemoryError("Java heap space");
         })).isInstanceOf(OutOfMemoryError.class);
-        assertThatThrownBy(() -> boundary.run("a sampling round", () -> {
+        assertThatThrownBy(() -> boundary.run("indexing an added metric", () -> {
             throw new StackOverflowError();
         })).isInstanceOf(StackOverflowError.class);
         assertThat(boundary.failures()).isZero();
+    }
+
+    @Test
+    void onTheSchedulersOwnThreadAVirtualMachineErrorIsCountedNotThrownSoTheNextRunStillHappens() {
+        java.util.concurrent.ScheduledExecutorService executor =
+                java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        java.util.concurrent.CountDownLatch threeRuns = new java.util.concurrent.CountDownLatch(3);
+        try {
+            executor.scheduleAtFixedRate(() -> boundary.runScheduled("a sampling round", () -> {
+                threeRuns.countDown();
+                throw new OutOfMemoryError("Java heap space");
+            }), 0, 10, java.util.concurrent.TimeUnit.MILLISECONDS);
+
+            assertThat(threeRuns.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(boundary.failures()).isGreaterThanOrEqualTo(2);
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        } finally {
+            executor.shutdownNow();
+        }
     }
 
     @Test

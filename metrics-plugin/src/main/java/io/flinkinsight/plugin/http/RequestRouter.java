@@ -92,9 +92,12 @@ final class RequestRouter {
             }
             return CompletableFuture.completedFuture(routeNow(target, headers.get(HttpHeaderNames.ACCEPT)));
         } catch (VirtualMachineError e) {
-            // The JVM itself is failing (out of memory, stack overflow): the process's fatal-error handling decides
-            // what happens next, not a server that swallows it.
-            throw e;
+            // The JVM itself is failing (out of memory): logged at ERROR, and the request still gets its answer. This
+            // runs on the server's own worker thread, where no Flink handler would see the error thrown, and the
+            // connection would wait for an answer until idle.
+            LOG.error("Flink Insight: answering {} failed with a JVM error", target.path(), e);
+            return CompletableFuture.completedFuture(
+                    HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error"));
         } catch (Throwable t) {
             // A request that fails, with an exception or any other error (an AssertionError in an endpoint), still
             // gets its answer, or its connection would wait for one until idle.

@@ -80,10 +80,10 @@ public final class Hub implements AutoCloseable {
         HubPoller flink = pollerOrNull();
         HubRound round = new HubRound(++rounds, clock.millis(), HubPoller.MAX_REQUESTS_PER_POLL);
         if (flink != null) {
-            ownThread.run("the hub's poll of Flink's REST API", () -> pollFlink(flink, round));
+            ownThread.runScheduled("the hub's poll of Flink's REST API", () -> pollFlink(flink, round));
         }
         if (clients != null && !Thread.currentThread().isInterrupted()) {
-            ownThread.run("the hub's gathering of the client processes' figures", () -> pollClients(round));
+            ownThread.runScheduled("the hub's gathering of the client processes' figures", () -> pollClients(round));
         }
     }
 
@@ -98,7 +98,7 @@ public final class Hub implements AutoCloseable {
     /** The poller of Flink's REST API, made at the first round that resolves its URL; null until then. */
     private HubPoller pollerOrNull() {
         if (poller == null) {
-            ownThread.run("the hub's start of its Flink REST API poller", () -> {
+            ownThread.runScheduled("the hub's start of its Flink REST API poller", () -> {
                 String url = flinkRestUrl();
                 if (url != null) { // else logged once a minute by flinkRestUrl(); retried at the next round
                     LOG.info("Flink Insight hub polls Flink's REST API at {} every {}", url, settings.pollInterval());

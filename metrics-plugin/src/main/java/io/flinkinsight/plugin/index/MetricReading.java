@@ -64,8 +64,12 @@ public final class MetricReading {
         try {
             readUnguarded(m);
             return true;
+        } catch (StackOverflowError e) {
+            // A metric that recursed without end: its own failure, and its stack has already unwound.
+            LOG.debug("Reading {} overflowed the stack; it is skipped", m, e);
+            return false;
         } catch (VirtualMachineError e) {
-            // The JVM itself is failing (out of memory, stack overflow): Flink's fatal-error handling decides what
+            // The JVM itself is failing (out of memory, an internal error): Flink's fatal-error handling decides what
             // happens next, not a plugin that swallows it.
             throw e;
         } catch (Throwable t) {

@@ -125,17 +125,19 @@ public final class InsightRuntime implements AutoCloseable {
         long resolution = config.historyResolution().toMillis();
         // Start at the next multiple of the resolution so all processes sample at the same instants.
         long delay = resolution - Math.floorMod(clock.millis(), resolution);
-        executor.scheduleAtFixedRate(() -> samplerRounds.run("a sampling round", this::sampleRound),
-                delay, resolution, TimeUnit.MILLISECONDS);
+        executor.scheduleAtFixedRate(this::sampleRound, delay, resolution, TimeUnit.MILLISECONDS);
         samplerThread = executor;
     }
 
-    /** One round of the sampler thread: the history's samples, then the stores brought within their budget. */
+    /**
+     * One round of the sampler thread: the history's samples, then the stores brought within their budget, each
+     * guarded on its own so that a failed sampling never skips the budget.
+     */
     private void sampleRound() {
         if (keepsHistory()) {
-            sampler.run();
+            samplerRounds.runScheduled("a sampling round", sampler::run);
         }
-        stores.keepWithinBudget();
+        samplerRounds.runScheduled("a pass keeping the stores within their budget", stores::keepWithinBudget);
     }
 
     /**
