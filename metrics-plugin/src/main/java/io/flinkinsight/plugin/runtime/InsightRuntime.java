@@ -339,7 +339,7 @@ public final class InsightRuntime implements AutoCloseable {
                     hub = Hub.start(settings, stores, flink, clock);
                 }
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) {
             // The hub is optional: without it this process still reports (and the reporter still opens).
             LOG.warn("Flink Insight: the hub could not start", e);
         }
