@@ -2,6 +2,8 @@ package io.flinkinsight.harness;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -28,14 +30,22 @@ public record ClassHistogram(Map<String, Entry> byClass) {
     private static final Pattern LINE = Pattern.compile("^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+)");
 
     public static ClassHistogram of(long pid) throws IOException, InterruptedException {
-        Process jcmd = new ProcessBuilder("jcmd", Long.toString(pid), "GC.class_histogram")
-                .redirectErrorStream(true).start();
-        String out = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!jcmd.waitFor(120, TimeUnit.SECONDS) || jcmd.exitValue() != 0) {
-            jcmd.destroy();
-            throw new IllegalStateException("jcmd " + pid + " GC.class_histogram failed: " + out);
+        // Into a file, so that the wait below is bounded (reading the pipe would block until jcmd exits).
+        Path out = Files.createTempFile("class-histogram-" + pid, ".txt");
+        try {
+            Process jcmd = new ProcessBuilder("jcmd", Long.toString(pid), "GC.class_histogram")
+                    .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+            boolean exited = jcmd.waitFor(120, TimeUnit.SECONDS);
+            String text = Files.readString(out, StandardCharsets.UTF_8);
+            if (!exited || jcmd.exitValue() != 0) {
+                jcmd.destroyForcibly();
+                throw new IllegalStateException("jcmd " + pid + " GC.class_histogram failed"
+                        + (exited ? ": " + text : ": no answer in 120 s"));
+            }
+            return parse(text);
+        } finally {
+            Files.deleteIfExists(out);
         }
-        return parse(out);
     }
 
     static ClassHistogram parse(String jcmdOutput) {
