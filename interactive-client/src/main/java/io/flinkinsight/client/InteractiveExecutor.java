@@ -30,7 +30,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -88,11 +87,9 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         QueryRecord record = new QueryRecord(runtime.metrics(), System::nanoTime);
         try {
             return submit(runtime, pipeline, configuration, userCodeClassloader, settings, record);
-        } catch (Throwable e) {
-            // a query that failed before its job was submitted still ends in the figures and gives back its
-            // admission place, whatever failed (then goes to Flink as it was)
+        } catch (Throwable t) {
             record.finish(false);
-            throw e;
+            throw t;
         }
     }
 
@@ -150,12 +147,10 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
                         ? CompletableFuture.completedFuture(jobId)
                         : CompletableFuture.failedFuture(failure);
             });
-        } catch (Throwable e) {
-            // the lease goes back, whatever failed, before the failure goes to Flink (a LinkageError: to the
-            // fallback in execute)
-            lease.failed(e);
+        } catch (Throwable t) {
+            lease.failed(t);
             lease.close();
-            throw e;
+            throw t;
         }
         CompletableFuture<JobID> initialized = submitted.thenCompose(jobId -> {
             record.accepted();
@@ -234,9 +229,8 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
                                     runtime, lease, jobId, userCodeClassloader, record, attempt + 1, done),
                             delay,
                             TimeUnit.MILLISECONDS);
-                } catch (RejectedExecutionException e) {
-                    // shutting down: the submission fails rather than waiting for ever
-                    done.completeExceptionally(e);
+                } catch (Throwable t) {
+                    done.completeExceptionally(t);
                 }
             } else if (status == JobStatus.FAILED) {
                 record.requestSent();

@@ -14,10 +14,8 @@ import org.slf4j.LoggerFactory;
 
 import javax.annotation.Nullable;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -294,8 +292,7 @@ public final class CollectLongPoll {
                 lastEmpty = previous.lastEmpty;
                 try {
                     nextSend = scheduler.schedule(this::handBack, deadlineNanos - now, TimeUnit.NANOSECONDS);
-                } catch (RejectedExecutionException e) {
-                    // shutting down: answer now rather than never
+                } catch (Throwable t) {
                     handBack();
                 }
                 return answer;
@@ -305,8 +302,7 @@ public final class CollectLongPoll {
             } else {
                 try {
                     nextSend = scheduler.schedule(this::send, waitNanos, TimeUnit.NANOSECONDS);
-                } catch (RejectedExecutionException e) {
-                    // shutting down: send now rather than never
+                } catch (Throwable t) {
                     send();
                 }
             }
@@ -333,9 +329,8 @@ public final class CollectLongPoll {
             CompletableFuture<CoordinationResponse> response;
             try {
                 response = job.sendCollectRequest(operatorUid, new CollectCoordinationRequest(version, offset));
-            } catch (RuntimeException e) {
-                // a request that fails at once is a failed poll like any other
-                response = CompletableFuture.failedFuture(e);
+            } catch (Throwable t) {
+                response = CompletableFuture.failedFuture(t);
             }
             response.whenComplete(this::polled);
         }
@@ -381,16 +376,12 @@ public final class CollectLongPoll {
                     }
                 }
                 afterEmptyPoll(emptyPoll(), endLikely, sinkAlive);
-            } catch (Throwable e) {
-                // The fetcher waits for this poll's answer: it gets one whatever failed while reading this one.
-                LOG.debug("Unexpected failure in the collect long poll; handing back to the fetcher.", e);
+            } catch (Throwable t) {
+                LOG.debug("Unexpected failure in the collect long poll; handing back to the fetcher.", t);
                 if (response != null) {
                     answer.complete(response);
                 } else {
-                    answer.completeExceptionally(failure != null ? failure : e);
-                }
-                if (e instanceof VirtualMachineError fatal) {
-                    throw fatal;
+                    answer.completeExceptionally(failure != null ? failure : t);
                 }
             }
         }
@@ -436,8 +427,7 @@ public final class CollectLongPoll {
             }
             try {
                 nextSend = scheduler.schedule(this::send, delayMillis, TimeUnit.MILLISECONDS);
-            } catch (RejectedExecutionException e) {
-                // shutting down: answer now rather than never
+            } catch (Throwable t) {
                 handBack();
             }
         }
@@ -452,8 +442,8 @@ public final class CollectLongPoll {
                 if (failure == null) {
                     try {
                         last = CollectResponses.finalResults(jobResult.getAllAccumulatorResults(), version, offset);
-                    } catch (RuntimeException e) {
-                        LOG.debug("Cannot read the collect accumulator; the fetcher will.", e);
+                    } catch (Throwable t) {
+                        LOG.debug("Cannot read the collect accumulator; the fetcher will.", t);
                     }
                 }
                 if (last != null) {

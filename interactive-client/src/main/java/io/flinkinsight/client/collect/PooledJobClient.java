@@ -102,9 +102,8 @@ public final class PooledJobClient implements JobClientGateway {
                     CompletableFuture<JobExecutionResult> result = new CompletableFuture<>();
                     try {
                         result.complete(toExecutionResult(jobResult));
-                    } catch (CompletionException e) {
-                        // the job ended: its failure is the result's, not this status request's
-                        result.completeExceptionally(e);
+                    } catch (Throwable t) {
+                        result.completeExceptionally(t);
                     }
                     return Optional.of(new Ended(terminalStatus(jobResult), result));
                 });
@@ -129,9 +128,9 @@ public final class PooledJobClient implements JobClientGateway {
     private JobExecutionResult toExecutionResult(JobResult jobResult) {
         try {
             return jobResult.toJobExecutionResult(userCodeClassLoader);
-        } catch (Exception e) {
+        } catch (Throwable t) {
             // same failure as Flink's own job client
-            throw new CompletionException(new ProgramInvocationException("Job failed", jobId, e));
+            throw new CompletionException(new ProgramInvocationException("Job failed", jobId, t));
         }
     }
 

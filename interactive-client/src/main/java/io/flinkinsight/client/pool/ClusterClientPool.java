@@ -1,6 +1,5 @@
 package io.flinkinsight.client.pool;
 
-import io.flinkinsight.client.FlinkBoundary;
 import io.flinkinsight.client.metrics.ClientMetrics;
 import io.flinkinsight.client.transport.PooledTransport;
 
@@ -17,7 +16,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -35,7 +33,6 @@ import java.util.function.LongSupplier;
 public final class ClusterClientPool implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClusterClientPool.class);
-    private static final FlinkBoundary OWN_THREADS = new FlinkBoundary(LOG);
 
     /** Builds the client of one cluster; called once per pool entry. */
     @FunctionalInterface
@@ -94,20 +91,11 @@ public final class ClusterClientPool implements AutoCloseable {
                     created = true;
                     try {
                         fresh.transport = factory.create(identity);
-                    } catch (Throwable e) {
-                        // Not left half-built, whatever failed, or later leases would wait on it for ever. A
-                        // LinkageError (a gap the probes did not foresee) reaches the executor, which runs the query
-                        // on Flink's own client; any other Error passes as it is.
+                    } catch (Throwable t) {
                         entries.remove(identity, fresh);
-                        fresh.failed(e);
+                        fresh.failed(t);
                         metrics.poolMisses.inc();
-                        if (e instanceof Exception exception) {
-                            throw exception;
-                        }
-                        if (e instanceof LinkageError) {
-                            throw new RuntimeException(e);
-                        }
-                        throw (Error) e;
+                        throw t instanceof Exception ? (Exception) t : new RuntimeException(t);
                     }
                     fresh.ready.complete(null);
                     if (closed.get()) {
@@ -146,11 +134,10 @@ public final class ClusterClientPool implements AutoCloseable {
         CompletableFuture<T> result;
         try {
             result = request.apply(lease.client());
-        } catch (RuntimeException | LinkageError e) {
-            // the lease goes back, and the caller learns of the failure as of any other: from the future
-            lease.failed(e);
+        } catch (Throwable t) {
+            lease.failed(t);
             lease.close();
-            return CompletableFuture.failedFuture(e);
+            return CompletableFuture.failedFuture(t);
         }
         return lease.track(result);
     }
@@ -176,8 +163,11 @@ public final class ClusterClientPool implements AutoCloseable {
         synchronized (sweepLock) {
             pendingSweep = null;
         }
-        // guarded apart from the rest, so that the next sweep is scheduled whatever happens here
-        OWN_THREADS.run("evicting expired cluster clients", this::evictExpired);
+        try {
+            evictExpired();
+        } catch (Throwable t) {
+            LOG.warn("Failed to evict expired cluster clients.", t);
+        }
         long next = Long.MAX_VALUE;
         for (Entry entry : entries.values()) {
             next = Math.min(next, entry.expiresAtNanos());
@@ -319,9 +309,15 @@ public final class ClusterClientPool implements AutoCloseable {
                 return;
             }
             try {
-                closer.execute(OWN_THREADS.guarded("closing a pooled cluster client", toClose::close));
-            } catch (RejectedExecutionException e) {
-                LOG.debug("Cannot close the pooled client of {} in the background.", identity, e);
+                closer.execute(() -> {
+                    try {
+                        toClose.close();
+                    } catch (Throwable t) {
+                        LOG.debug("Failed to close the pooled client of {}.", identity, t);
+                    }
+                });
+            } catch (Throwable t) {
+                LOG.debug("Cannot close the pooled client of {} in the background.", identity, t);
             }
         }
     }

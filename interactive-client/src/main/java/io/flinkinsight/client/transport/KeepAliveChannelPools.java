@@ -144,9 +144,9 @@ final class KeepAliveChannelPools implements AutoCloseable {
         for (HostPool pool : pools.values()) {
             try {
                 pool.channels.closeAsync();
-            } catch (RuntimeException e) {
+            } catch (Throwable t) {
                 // the shared event loop may already be shut down; our channels close with it
-                LOG.debug("Could not close the channel pool of {}.", pool.hostPort, e);
+                LOG.debug("Could not close the channel pool of {}.", pool.hostPort, t);
             }
         }
         for (Channel channel : openChannels) {
@@ -183,12 +183,8 @@ final class KeepAliveChannelPools implements AutoCloseable {
         void release(Channel channel) {
             try {
                 channels.release(channel);
-            } catch (Throwable e) {
-                // a channel the pool cannot take back is closed, whatever failed, so it is not leaked
+            } catch (Throwable t) {
                 channel.close();
-                if (e instanceof VirtualMachineError fatal) {
-                    throw fatal;
-                }
             }
         }
 

@@ -1,7 +1,6 @@
 package io.flinkinsight.client.transport;
 
 import io.flinkinsight.client.FlinkApi;
-import io.flinkinsight.client.FlinkBoundary;
 
 import org.apache.flink.client.deployment.StandaloneClusterId;
 import org.apache.flink.client.program.rest.InsightRestClusterClientAccess;
@@ -28,7 +27,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class KeepAliveClusterClients {
 
     private static final Logger LOG = LoggerFactory.getLogger(KeepAliveClusterClients.class);
-    private static final FlinkBoundary OWN_THREADS = new FlinkBoundary(LOG);
     private static final AtomicBoolean WARNED = new AtomicBoolean();
 
     private KeepAliveClusterClients() {}
@@ -63,10 +61,9 @@ public final class KeepAliveClusterClients {
         RestClusterClient<StandaloneClusterId> client;
         try {
             client = InsightRestClusterClientAccess.create(conf, restClient, StandaloneClusterId.getInstance());
-        } catch (Exception | LinkageError e) {
-            // The channels go with the client never made; a LinkageError reaches the executor's fallback.
+        } catch (Throwable t) {
             restClient.closeAsync();
-            throw e;
+            throw t;
         }
         return new KeepAliveTransport(client, restClient);
     }
@@ -99,7 +96,11 @@ public final class KeepAliveClusterClients {
         public void close() {
             // channels first, so nothing waits on them; then the client, whose RestClient shutdown is now instant
             restClient.closeAsync();
-            client.close();
+            try {
+                client.close();
+            } catch (Throwable t) {
+                LOG.debug("Failed to close a cluster client.", t);
+            }
         }
     }
 
@@ -123,8 +124,13 @@ public final class KeepAliveClusterClients {
         public void close() {
             // With a shared event loop, RestClusterClient.close() waits ~5 s in vain for its RestClient (Flink never
             // completes the termination future then), so it runs on a throwaway daemon thread.
-            Thread closer = new Thread(
-                    OWN_THREADS.guarded("closing a cluster client", client::close), "flink-insight-rest-close");
+            Thread closer = new Thread(() -> {
+                try {
+                    client.close();
+                } catch (Throwable t) {
+                    LOG.debug("Failed to close a cluster client.", t);
+                }
+            }, "flink-insight-rest-close");
             closer.setDaemon(true);
             closer.start();
         }

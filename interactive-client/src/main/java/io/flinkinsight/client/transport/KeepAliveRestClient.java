@@ -1,7 +1,6 @@
 package io.flinkinsight.client.transport;
 
 import io.flinkinsight.client.FlinkApi;
-import io.flinkinsight.client.FlinkBoundary;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
@@ -119,10 +118,9 @@ final class KeepAliveRestClient extends RestClient {
             return new KeepAliveRestClient(
                     configuration, restConfiguration, responseExecutor, sslHost, sslPort, sharedGroup, settings,
                     new GuardedListener(listener));
-        } catch (org.apache.flink.util.ConfigurationException | RuntimeException e) {
-            // the executor of a client never made goes with it
+        } catch (Throwable t) {
             responseExecutor.shutdownNow();
-            throw e;
+            throw t;
         }
     }
 
@@ -328,10 +326,8 @@ final class KeepAliveRestClient extends RestClient {
 
     /** Keeps a faulty listener from breaking requests or Netty's pipeline: figures are never worth a failure. */
     private static final class GuardedListener implements TransportListener {
-        private static final FlinkBoundary LISTENER_CALLS = new FlinkBoundary(LOG);
-        private static final String CALL = "a transport listener (its figures may be wrong)";
-
         private final TransportListener delegate;
+        private volatile boolean warned;
 
         GuardedListener(TransportListener delegate) {
             this.delegate = Preconditions.checkNotNull(delegate);
@@ -339,22 +335,37 @@ final class KeepAliveRestClient extends RestClient {
 
         @Override
         public void channelOpened() {
-            LISTENER_CALLS.run(CALL, delegate::channelOpened);
+            guarded(delegate::channelOpened);
         }
 
         @Override
         public void channelReused() {
-            LISTENER_CALLS.run(CALL, delegate::channelReused);
+            guarded(delegate::channelReused);
         }
 
         @Override
         public void requestFinished(long latencyNanos, boolean success) {
-            LISTENER_CALLS.run(CALL, () -> delegate.requestFinished(latencyNanos, success));
+            guarded(() -> delegate.requestFinished(latencyNanos, success));
         }
 
         @Override
         public void inFlightChanged(int delta) {
-            LISTENER_CALLS.run(CALL, () -> delegate.inFlightChanged(delta));
+            guarded(() -> delegate.inFlightChanged(delta));
+        }
+
+        private void guarded(Runnable call) {
+            try {
+                call.run();
+            } catch (Throwable t) {
+                failed(t);
+            }
+        }
+
+        private void failed(Throwable t) {
+            if (!warned) {
+                warned = true;
+                LOG.warn("A transport listener failed; its figures may be wrong.", t);
+            }
         }
     }
 }

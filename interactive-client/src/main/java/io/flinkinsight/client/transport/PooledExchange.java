@@ -53,9 +53,8 @@ final class PooledExchange {
         Future<Channel> acquired;
         try {
             acquired = pool.acquire();
-        } catch (RuntimeException e) {
-            // e.g. the pools are closing: the request fails from its future, as every failure does
-            response.completeExceptionally(pool.acquireFailure(e));
+        } catch (Throwable t) {
+            response.completeExceptionally(pool.acquireFailure(t));
             return;
         }
         acquired.addListener(done -> {
@@ -70,13 +69,8 @@ final class PooledExchange {
                 } else {
                     channel.eventLoop().execute(() -> write(channel));
                 }
-            } catch (Throwable e) {
-                // e.g. the channel's event loop is shutting down: the request fails from its future, and the
-                // channel goes back, whatever failed
-                onFailure(channel, e, false);
-                if (e instanceof VirtualMachineError fatal) {
-                    throw fatal;
-                }
+            } catch (Throwable t) {
+                onFailure(channel, t, false);
             }
         });
     }
