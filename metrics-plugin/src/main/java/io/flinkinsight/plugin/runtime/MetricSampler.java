@@ -22,8 +22,9 @@ public final class MetricSampler implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(MetricSampler.class);
 
-    /** The quantiles of a histogram kept in history, in the order of its p50 and p99 series keys. */
-    private static final double[] HISTORY_QUANTILES = {0.5, 0.99};
+    /** The quantiles of a histogram kept in history, read from its p50 and p99 series keys' constants, in that order. */
+    private static final double[] HISTORY_QUANTILES = {
+            Double.parseDouble(RegisteredMetric.HISTORY_P50), Double.parseDouble(RegisteredMetric.HISTORY_P99)};
 
     private final MetricIndex index;
     private final SampleSink series;
