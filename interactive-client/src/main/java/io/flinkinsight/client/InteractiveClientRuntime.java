@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -46,7 +47,7 @@ public final class InteractiveClientRuntime implements AutoCloseable {
     private InteractiveClientRuntime(Configuration conf, InteractiveClientSettings settings) {
         // Threads of all three start on first use; the event loop is built first as the only part that can fail.
         this.eventLoop = new NioEventLoopGroup(settings.ioThreads(), threads("flink-insight-client-io"));
-        this.scheduler = new ScheduledThreadPoolExecutor(1, threads("flink-insight-client-scheduler"));
+        this.scheduler = new GuardedScheduler(threads("flink-insight-client-scheduler"));
         scheduler.setRemoveOnCancelPolicy(true);
         this.background = new ThreadPoolExecutor(
                 0, 1, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads("flink-insight-client-background"));
@@ -123,6 +124,24 @@ public final class InteractiveClientRuntime implements AutoCloseable {
         metricRegistry.close();
         scheduler.shutdownNow();
         eventLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
+
+    /**
+     * The one scheduler thread, whose tasks run through a {@link FlinkBoundary}: a task's exception would otherwise
+     * vanish into its future, which nobody reads. Every task reaches it through {@link #schedule(Runnable, long,
+     * TimeUnit)} (also {@code execute} and {@code submit}); the client schedules nothing periodic.
+     */
+    static final class GuardedScheduler extends ScheduledThreadPoolExecutor {
+        private static final FlinkBoundary TASKS = new FlinkBoundary(LOG);
+
+        GuardedScheduler(ThreadFactory threads) {
+            super(1, threads);
+        }
+
+        @Override
+        public ScheduledFuture<?> schedule(Runnable task, long delay, TimeUnit unit) {
+            return super.schedule(TASKS.guarded("a task of the interactive client's scheduler", task), delay, unit);
+        }
     }
 
     /**

@@ -30,6 +30,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -88,6 +89,8 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         try {
             return submit(runtime, pipeline, configuration, userCodeClassloader, settings, record);
         } catch (Throwable t) {
+            // a query that failed before its job was submitted still ends in the figures and gives back its
+            // admission place, whatever failed; the failure goes to Flink as it was
             record.finish(false);
             throw t;
         }
@@ -148,6 +151,7 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
                         : CompletableFuture.failedFuture(failure);
             });
         } catch (Throwable t) {
+            // the lease goes back, whatever failed, before the failure goes to Flink
             lease.failed(t);
             lease.close();
             throw t;
@@ -229,8 +233,9 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
                                     runtime, lease, jobId, userCodeClassloader, record, attempt + 1, done),
                             delay,
                             TimeUnit.MILLISECONDS);
-                } catch (Throwable t) {
-                    done.completeExceptionally(t);
+                } catch (RejectedExecutionException e) {
+                    // shutting down: the submission fails rather than waiting for ever
+                    done.completeExceptionally(e);
                 }
             } else if (status == JobStatus.FAILED) {
                 record.requestSent();

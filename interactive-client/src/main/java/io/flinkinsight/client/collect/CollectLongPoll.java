@@ -16,6 +16,7 @@ import javax.annotation.Nullable;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -292,7 +293,8 @@ public final class CollectLongPoll {
                 lastEmpty = previous.lastEmpty;
                 try {
                     nextSend = scheduler.schedule(this::handBack, deadlineNanos - now, TimeUnit.NANOSECONDS);
-                } catch (Throwable t) {
+                } catch (RejectedExecutionException e) {
+                    // shutting down: answer now rather than never
                     handBack();
                 }
                 return answer;
@@ -302,7 +304,8 @@ public final class CollectLongPoll {
             } else {
                 try {
                     nextSend = scheduler.schedule(this::send, waitNanos, TimeUnit.NANOSECONDS);
-                } catch (Throwable t) {
+                } catch (RejectedExecutionException e) {
+                    // shutting down: send now rather than never
                     send();
                 }
             }
@@ -330,6 +333,7 @@ public final class CollectLongPoll {
             try {
                 response = job.sendCollectRequest(operatorUid, new CollectCoordinationRequest(version, offset));
             } catch (Throwable t) {
+                // a request that fails at once is a failed poll like any other, which the fetcher waits for
                 response = CompletableFuture.failedFuture(t);
             }
             response.whenComplete(this::polled);
@@ -427,7 +431,8 @@ public final class CollectLongPoll {
             }
             try {
                 nextSend = scheduler.schedule(this::send, delayMillis, TimeUnit.MILLISECONDS);
-            } catch (Throwable t) {
+            } catch (RejectedExecutionException e) {
+                // shutting down: answer now rather than never
                 handBack();
             }
         }

@@ -103,6 +103,7 @@ public final class PooledJobClient implements JobClientGateway {
                     try {
                         result.complete(toExecutionResult(jobResult));
                     } catch (Throwable t) {
+                        // the job ended: whatever reading its result failed with is the result's failure
                         result.completeExceptionally(t);
                     }
                     return Optional.of(new Ended(terminalStatus(jobResult), result));

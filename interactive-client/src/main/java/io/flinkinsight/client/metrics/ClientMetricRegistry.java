@@ -42,15 +42,16 @@ public final class ClientMetricRegistry implements AutoCloseable {
                         + " figures are not reported.", FlinkApi.get().describe());
                 registry = NoOpMetricRegistry.INSTANCE;
             }
-        } catch (Throwable t) {
+        } catch (Exception | LinkageError e) {
             // Metrics must never cost a query (not even an unforeseen linkage gap): keep counting without reporters.
-            LOG.warn("Cannot build the metric registry of the interactive client; its figures are not reported.", t);
+            LOG.warn("Cannot build the metric registry of the interactive client; its figures are not reported.", e);
             registry = NoOpMetricRegistry.INSTANCE;
         }
         try {
             metrics.registerOn(new InsightClientMetricGroup(registry, host));
-        } catch (Throwable t) {
-            LOG.warn("Cannot register the figures of the interactive client; they are not reported.", t);
+        } catch (RuntimeException | LinkageError e) {
+            // as above: the figures are kept, only not reported
+            LOG.warn("Cannot register the figures of the interactive client; they are not reported.", e);
         }
         return new ClientMetricRegistry(registry, metrics);
     }

@@ -1,5 +1,6 @@
 package io.flinkinsight.client.pool;
 
+import io.flinkinsight.client.FlinkBoundary;
 import io.flinkinsight.client.metrics.ClientMetrics;
 import io.flinkinsight.client.transport.PooledTransport;
 
@@ -33,6 +34,7 @@ import java.util.function.LongSupplier;
 public final class ClusterClientPool implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClusterClientPool.class);
+    private static final FlinkBoundary OWN_THREADS = new FlinkBoundary(LOG);
 
     /** Builds the client of one cluster; called once per pool entry. */
     @FunctionalInterface
@@ -92,6 +94,7 @@ public final class ClusterClientPool implements AutoCloseable {
                     try {
                         fresh.transport = factory.create(identity);
                     } catch (Throwable t) {
+                        // not left half-built, whatever failed, or later leases would wait on it for ever
                         entries.remove(identity, fresh);
                         fresh.failed(t);
                         metrics.poolMisses.inc();
@@ -135,6 +138,7 @@ public final class ClusterClientPool implements AutoCloseable {
         try {
             result = request.apply(lease.client());
         } catch (Throwable t) {
+            // the lease goes back, and the caller learns of the failure from the future, as of any other
             lease.failed(t);
             lease.close();
             return CompletableFuture.failedFuture(t);
@@ -163,11 +167,8 @@ public final class ClusterClientPool implements AutoCloseable {
         synchronized (sweepLock) {
             pendingSweep = null;
         }
-        try {
-            evictExpired();
-        } catch (Throwable t) {
-            LOG.warn("Failed to evict expired cluster clients.", t);
-        }
+        // guarded apart from the rest, so that the next sweep is scheduled whatever happens here
+        OWN_THREADS.run("evicting expired cluster clients", this::evictExpired);
         long next = Long.MAX_VALUE;
         for (Entry entry : entries.values()) {
             next = Math.min(next, entry.expiresAtNanos());
@@ -308,17 +309,9 @@ public final class ClusterClientPool implements AutoCloseable {
             if (toClose == null) {
                 return;
             }
-            try {
-                closer.execute(() -> {
-                    try {
-                        toClose.close();
-                    } catch (Throwable t) {
-                        LOG.debug("Failed to close the pooled client of {}.", identity, t);
-                    }
-                });
-            } catch (Throwable t) {
-                LOG.debug("Cannot close the pooled client of {} in the background.", identity, t);
-            }
+            // called from a lease's release, on whichever thread completed its request: nothing may reach it
+            OWN_THREADS.run("handing a pooled cluster client to its closer", () -> closer.execute(
+                    OWN_THREADS.guarded("closing a pooled cluster client", toClose::close)));
         }
     }
 

@@ -144,9 +144,9 @@ final class KeepAliveChannelPools implements AutoCloseable {
         for (HostPool pool : pools.values()) {
             try {
                 pool.channels.closeAsync();
-            } catch (Throwable t) {
+            } catch (RuntimeException e) {
                 // the shared event loop may already be shut down; our channels close with it
-                LOG.debug("Could not close the channel pool of {}.", pool.hostPort, t);
+                LOG.debug("Could not close the channel pool of {}.", pool.hostPort, e);
             }
         }
         for (Channel channel : openChannels) {
@@ -184,6 +184,7 @@ final class KeepAliveChannelPools implements AutoCloseable {
             try {
                 channels.release(channel);
             } catch (Throwable t) {
+                // a channel the pool cannot take back is closed, whatever failed, so it is not leaked
                 channel.close();
             }
         }

@@ -1,6 +1,7 @@
 package io.flinkinsight.client.transport;
 
 import io.flinkinsight.client.FlinkApi;
+import io.flinkinsight.client.FlinkBoundary;
 
 import org.apache.flink.client.deployment.StandaloneClusterId;
 import org.apache.flink.client.program.rest.InsightRestClusterClientAccess;
@@ -27,6 +28,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class KeepAliveClusterClients {
 
     private static final Logger LOG = LoggerFactory.getLogger(KeepAliveClusterClients.class);
+    private static final FlinkBoundary OWN_THREADS = new FlinkBoundary(LOG);
     private static final AtomicBoolean WARNED = new AtomicBoolean();
 
     private KeepAliveClusterClients() {}
@@ -62,6 +64,7 @@ public final class KeepAliveClusterClients {
         try {
             client = InsightRestClusterClientAccess.create(conf, restClient, StandaloneClusterId.getInstance());
         } catch (Throwable t) {
+            // the channels of a client never made go with it, whatever failed
             restClient.closeAsync();
             throw t;
         }
@@ -94,13 +97,10 @@ public final class KeepAliveClusterClients {
 
         @Override
         public void close() {
-            // channels first, so nothing waits on them; then the client, whose RestClient shutdown is now instant
+            // channels first, so nothing waits on them; then the client, whose RestClient shutdown is now instant (the
+            // pool runs this on its closer thread, guarded)
             restClient.closeAsync();
-            try {
-                client.close();
-            } catch (Throwable t) {
-                LOG.debug("Failed to close a cluster client.", t);
-            }
+            client.close();
         }
     }
 
@@ -124,13 +124,8 @@ public final class KeepAliveClusterClients {
         public void close() {
             // With a shared event loop, RestClusterClient.close() waits ~5 s in vain for its RestClient (Flink never
             // completes the termination future then), so it runs on a throwaway daemon thread.
-            Thread closer = new Thread(() -> {
-                try {
-                    client.close();
-                } catch (Throwable t) {
-                    LOG.debug("Failed to close a cluster client.", t);
-                }
-            }, "flink-insight-rest-close");
+            Thread closer = new Thread(
+                    OWN_THREADS.guarded("closing a cluster client", client::close), "flink-insight-rest-close");
             closer.setDaemon(true);
             closer.start();
         }

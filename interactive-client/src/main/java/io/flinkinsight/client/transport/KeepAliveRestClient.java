@@ -1,6 +1,7 @@
 package io.flinkinsight.client.transport;
 
 import io.flinkinsight.client.FlinkApi;
+import io.flinkinsight.client.FlinkBoundary;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
@@ -119,6 +120,7 @@ final class KeepAliveRestClient extends RestClient {
                     configuration, restConfiguration, responseExecutor, sslHost, sslPort, sharedGroup, settings,
                     new GuardedListener(listener));
         } catch (Throwable t) {
+            // the executor of a client never made goes with it, whatever failed
             responseExecutor.shutdownNow();
             throw t;
         }
@@ -326,8 +328,10 @@ final class KeepAliveRestClient extends RestClient {
 
     /** Keeps a faulty listener from breaking requests or Netty's pipeline: figures are never worth a failure. */
     private static final class GuardedListener implements TransportListener {
+        private static final FlinkBoundary LISTENER_CALLS = new FlinkBoundary(LOG);
+        private static final String CALL = "a transport listener (its figures may be wrong)";
+
         private final TransportListener delegate;
-        private volatile boolean warned;
 
         GuardedListener(TransportListener delegate) {
             this.delegate = Preconditions.checkNotNull(delegate);
@@ -335,37 +339,22 @@ final class KeepAliveRestClient extends RestClient {
 
         @Override
         public void channelOpened() {
-            guarded(delegate::channelOpened);
+            LISTENER_CALLS.run(CALL, delegate::channelOpened);
         }
 
         @Override
         public void channelReused() {
-            guarded(delegate::channelReused);
+            LISTENER_CALLS.run(CALL, delegate::channelReused);
         }
 
         @Override
         public void requestFinished(long latencyNanos, boolean success) {
-            guarded(() -> delegate.requestFinished(latencyNanos, success));
+            LISTENER_CALLS.run(CALL, () -> delegate.requestFinished(latencyNanos, success));
         }
 
         @Override
         public void inFlightChanged(int delta) {
-            guarded(() -> delegate.inFlightChanged(delta));
-        }
-
-        private void guarded(Runnable call) {
-            try {
-                call.run();
-            } catch (Throwable t) {
-                failed(t);
-            }
-        }
-
-        private void failed(Throwable t) {
-            if (!warned) {
-                warned = true;
-                LOG.warn("A transport listener failed; its figures may be wrong.", t);
-            }
+            LISTENER_CALLS.run(CALL, () -> delegate.inFlightChanged(delta));
         }
     }
 }

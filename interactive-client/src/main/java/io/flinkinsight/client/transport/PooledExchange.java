@@ -54,6 +54,7 @@ final class PooledExchange {
         try {
             acquired = pool.acquire();
         } catch (Throwable t) {
+            // e.g. the pools are closing: the request fails from its future, as every failure does
             response.completeExceptionally(pool.acquireFailure(t));
             return;
         }
@@ -70,6 +71,8 @@ final class PooledExchange {
                     channel.eventLoop().execute(() -> write(channel));
                 }
             } catch (Throwable t) {
+                // e.g. the channel's event loop is shutting down: the request fails from its future and the channel
+                // goes back, whatever failed
                 onFailure(channel, t, false);
             }
         });

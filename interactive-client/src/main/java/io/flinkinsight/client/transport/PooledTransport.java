@@ -4,8 +4,8 @@ import org.apache.flink.client.deployment.StandaloneClusterId;
 import org.apache.flink.client.program.rest.RestClusterClient;
 
 /**
- * A cluster client with its keep-alive REST transport. {@link #close()} closes the client and its channels; it
- * returns promptly, never throws and never closes the shared event loop.
+ * A cluster client with its keep-alive REST transport. {@link #close()} closes the client and its channels and never
+ * closes the shared event loop; only the pool calls it, on its closer thread, which logs a failure.
  */
 public interface PooledTransport extends AutoCloseable {
 
