@@ -16,6 +16,8 @@ import java.util.concurrent.atomic.LongAdder;
 public final class FlinkBoundary {
 
     private static final long WARN_INTERVAL_MILLIS = 60_000;
+    /** Every boundary's failures in this process: the plugin's own figure flink_insight_internal_failures_total. */
+    private static final LongAdder FAILURES_IN_PROCESS = new LongAdder();
 
     private final Logger log;
     private final Clock clock;
@@ -57,6 +59,7 @@ public final class FlinkBoundary {
             call.run();
         } catch (VirtualMachineError e) {
             failures.increment();
+            FAILURES_IN_PROCESS.increment();
             log.error("Flink Insight: {} failed with a JVM error; the next run is still scheduled.", what, e);
         } catch (Throwable t) {
             swallowed(what, t);
@@ -65,12 +68,18 @@ public final class FlinkBoundary {
 
     private void swallowed(String what, Throwable t) {
         failures.increment();
+        FAILURES_IN_PROCESS.increment();
         warnings.computeIfAbsent(what, kind -> new RateLimitedLog(log, clock, WARN_INTERVAL_MILLIS))
                 .warn("Flink Insight: " + what + " failed", t);
     }
 
-    /** Calls that failed (and were swallowed) since start. */
+    /** Calls through this boundary that failed (and were swallowed) since start. */
     public long failures() {
         return failures.sum();
+    }
+
+    /** Calls through any boundary of this process that failed (and were swallowed) since start. */
+    public static long failuresInProcess() {
+        return FAILURES_IN_PROCESS.sum();
     }
 }

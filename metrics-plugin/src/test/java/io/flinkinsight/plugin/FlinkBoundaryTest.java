@@ -32,6 +32,22 @@ class FlinkBoundaryTest {
     }
 
     @Test
+    void everyBoundarysFailuresAddUpInTheProcessWideFigure() {
+        FlinkBoundary other = new FlinkBoundary(LoggerFactory.getLogger(FlinkBoundaryTest.class), clock);
+        long before = FlinkBoundary.failuresInProcess();
+
+        boundary.run("indexing an added metric", () -> {
+            throw new IllegalStateException("boom");
+        });
+        other.runScheduled("sampling metrics", () -> {
+            throw new StackOverflowError();
+        });
+        other.run("indexing an added metric", () -> {});
+
+        assertThat(FlinkBoundary.failuresInProcess() - before).isEqualTo(2);
+    }
+
+    @Test
     void aCallThatSucceedsRunsOnceAndCountsNothing() {
         int[] runs = {0};
 

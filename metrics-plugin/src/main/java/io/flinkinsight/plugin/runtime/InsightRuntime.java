@@ -300,7 +300,11 @@ public final class InsightRuntime implements AutoCloseable {
                         scrapes == null ? 0 : scrapes.waiting()),
                 new OwnFigure("flink_insight_scrapes_refused_total",
                         "Scrapes answered 503 because http.max-concurrent-scrapes were already under way.", true,
-                        scrapes == null ? 0 : scrapes.refusedCount()));
+                        scrapes == null ? 0 : scrapes.refusedCount()),
+                new OwnFigure("flink_insight_internal_failures_total",
+                        "Calls from Flink and runs of the plugin's own threads that failed inside the plugin; none"
+                                + " reached Flink, each kind is logged at WARN at most once a minute.", true,
+                        FlinkBoundary.failuresInProcess()));
     }
 
     /** Flink registered a metric (under its registry lock). */

@@ -140,7 +140,7 @@ class ManyJobsCheckpointsITCase {
                     overview.length(), list.length(), oneJob.length());
             String scrape = get(port, "/metrics");
             assertThat(scrape).contains("flink_insight_stores_bytes ", "flink_insight_jobs_evicted_total ",
-                    "flink_insight_history_series_evicted_total ");
+                    "flink_insight_history_series_evicted_total ", "flink_insight_internal_failures_total ");
         } finally {
             metrics.close();
             traces.close();
