@@ -128,8 +128,9 @@ public final class InteractiveClientRuntime implements AutoCloseable {
 
     /**
      * The one scheduler thread, whose tasks run through a {@link FlinkBoundary}: a task's exception would otherwise
-     * vanish into its future, which nobody reads. Every task reaches it through {@link #schedule(Runnable, long,
-     * TimeUnit)} (also {@code execute} and {@code submit}); the client schedules nothing periodic.
+     * vanish into its future, which nobody reads. The client's tasks all reach it through {@link #schedule(Runnable,
+     * long, TimeUnit)} (so does {@code execute}); the client schedules no {@code Callable} and nothing periodic, which
+     * would pass unguarded.
      */
     static final class GuardedScheduler extends ScheduledThreadPoolExecutor {
         private static final FlinkBoundary TASKS = new FlinkBoundary(LOG);

@@ -30,7 +30,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -217,7 +216,14 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
             int attempt,
             CompletableFuture<JobID> done) {
         record.requestSent();
-        lease.client().getJobStatus(jobId).whenComplete((status, failure) -> {
+        CompletableFuture<JobStatus> statusRequest;
+        try {
+            statusRequest = lease.client().getJobStatus(jobId);
+        } catch (Throwable t) {
+            // a request that fails at once fails the submission like any other, rather than leaving it waiting
+            statusRequest = CompletableFuture.failedFuture(t);
+        }
+        statusRequest.whenComplete((status, failure) -> {
             if (failure != null) {
                 lease.failed(failure);
                 done.completeExceptionally(
@@ -233,9 +239,9 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
                                     runtime, lease, jobId, userCodeClassloader, record, attempt + 1, done),
                             delay,
                             TimeUnit.MILLISECONDS);
-                } catch (RejectedExecutionException e) {
-                    // shutting down: the submission fails rather than waiting for ever
-                    done.completeExceptionally(e);
+                } catch (Throwable t) {
+                    // e.g. shutting down: the submission fails rather than waiting for ever
+                    done.completeExceptionally(t);
                 }
             } else if (status == JobStatus.FAILED) {
                 record.requestSent();

@@ -16,7 +16,6 @@ import javax.annotation.Nullable;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -293,8 +292,8 @@ public final class CollectLongPoll {
                 lastEmpty = previous.lastEmpty;
                 try {
                     nextSend = scheduler.schedule(this::handBack, deadlineNanos - now, TimeUnit.NANOSECONDS);
-                } catch (RejectedExecutionException e) {
-                    // shutting down: answer now rather than never
+                } catch (Throwable t) {
+                    // e.g. shutting down: answer now rather than never
                     handBack();
                 }
                 return answer;
@@ -304,8 +303,8 @@ public final class CollectLongPoll {
             } else {
                 try {
                     nextSend = scheduler.schedule(this::send, waitNanos, TimeUnit.NANOSECONDS);
-                } catch (RejectedExecutionException e) {
-                    // shutting down: send now rather than never
+                } catch (Throwable t) {
+                    // e.g. shutting down: send now rather than never
                     send();
                 }
             }
@@ -431,8 +430,8 @@ public final class CollectLongPoll {
             }
             try {
                 nextSend = scheduler.schedule(this::send, delayMillis, TimeUnit.MILLISECONDS);
-            } catch (RejectedExecutionException e) {
-                // shutting down: answer now rather than never
+            } catch (Throwable t) {
+                // e.g. shutting down: answer now rather than never
                 handBack();
             }
         }

@@ -42,16 +42,16 @@ public final class ClientMetricRegistry implements AutoCloseable {
                         + " figures are not reported.", FlinkApi.get().describe());
                 registry = NoOpMetricRegistry.INSTANCE;
             }
-        } catch (Exception | LinkageError e) {
+        } catch (Throwable t) {
             // Metrics must never cost a query (not even an unforeseen linkage gap): keep counting without reporters.
-            LOG.warn("Cannot build the metric registry of the interactive client; its figures are not reported.", e);
+            LOG.warn("Cannot build the metric registry of the interactive client; its figures are not reported.", t);
             registry = NoOpMetricRegistry.INSTANCE;
         }
         try {
             metrics.registerOn(new InsightClientMetricGroup(registry, host));
-        } catch (RuntimeException | LinkageError e) {
+        } catch (Throwable t) {
             // as above: the figures are kept, only not reported
-            LOG.warn("Cannot register the figures of the interactive client; they are not reported.", e);
+            LOG.warn("Cannot register the figures of the interactive client; they are not reported.", t);
         }
         return new ClientMetricRegistry(registry, metrics);
     }

@@ -144,9 +144,10 @@ final class KeepAliveChannelPools implements AutoCloseable {
         for (HostPool pool : pools.values()) {
             try {
                 pool.channels.closeAsync();
-            } catch (RuntimeException e) {
-                // the shared event loop may already be shut down; our channels close with it
-                LOG.debug("Could not close the channel pool of {}.", pool.hostPort, e);
+            } catch (Throwable t) {
+                // the shared event loop may already be shut down; our channels close with it, and the rest of this
+                // close goes on whatever failed
+                LOG.debug("Could not close the channel pool of {}.", pool.hostPort, t);
             }
         }
         for (Channel channel : openChannels) {

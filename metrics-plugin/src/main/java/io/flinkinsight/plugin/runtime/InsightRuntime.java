@@ -302,8 +302,8 @@ public final class InsightRuntime implements AutoCloseable {
                         "Scrapes answered 503 because http.max-concurrent-scrapes were already under way.", true,
                         scrapes == null ? 0 : scrapes.refusedCount()),
                 new OwnFigure("flink_insight_internal_failures_total",
-                        "Calls from Flink and runs of the plugin's own threads that failed inside the plugin; none"
-                                + " reached Flink, each kind is logged at WARN at most once a minute.", true,
+                        "Calls from Flink and runs of the plugin's own threads that failed inside the plugin and"
+                                + " were logged (each kind at most once a minute, JVM errors every time).", true,
                         FlinkBoundary.failuresInProcess()));
     }
 
