@@ -45,7 +45,7 @@ export const CLIENT_FIGURES = [
   { group: "queries", name: "admissionWaitMs", kind: "histogram", unit: "ms", help: "Wait for a place under the cap on queries in flight", ratio: null },
   { group: "queries", name: "waiting", kind: "gauge", unit: "count", help: "Queries waiting for a place under the cap on queries in flight", ratio: null },
   { group: "queries", name: "jobStartWaitMs", kind: "histogram", unit: "ms", help: "Job accepted to first seen RUNNING", ratio: null },
-  { group: "queries", name: "clusterRunMs", kind: "histogram", unit: "ms", help: "Job first seen RUNNING to first seen terminal", ratio: null },
+  { group: "queries", name: "clusterRunMs", kind: "histogram", unit: "ms", help: "Job first seen RUNNING (else accepted, if never seen running) to first seen terminal", ratio: null },
   { group: "queries", name: "resultFetchMs", kind: "histogram", unit: "ms", help: "Job seen terminal to the last result delivered", ratio: null },
 ] as const;
 
@@ -145,7 +145,7 @@ export interface QueriesFigures {
   readonly waiting: number;
   /** Job accepted to first seen RUNNING (ms). */
   readonly jobStartWaitMs: Quantiles;
-  /** Job first seen RUNNING to first seen terminal (ms). */
+  /** Job first seen RUNNING (else accepted, if never seen running) to first seen terminal (ms). */
   readonly clusterRunMs: Quantiles;
   /** Job seen terminal to the last result delivered (ms). */
   readonly resultFetchMs: Quantiles;
@@ -163,7 +163,7 @@ export interface QueriesHistory {
   readonly waiting: ChartPoint[];
   /** Job accepted to first seen RUNNING (ms). */
   readonly jobStartWaitMs: QuantileHistory;
-  /** Job first seen RUNNING to first seen terminal (ms). */
+  /** Job first seen RUNNING (else accepted, if never seen running) to first seen terminal (ms). */
   readonly clusterRunMs: QuantileHistory;
   /** Job seen terminal to the last result delivered (ms). */
   readonly resultFetchMs: QuantileHistory;

@@ -17,8 +17,9 @@ import java.util.function.LongSupplier;
  * has delivered its last result: the collect fetcher saw the job terminated and fetched the final results (its call
  * of {@code getJobExecutionResult()} completed), or the query failed or was cancelled through its job client. The
  * parts: submit = {@code execute()} entered to job accepted by the JobManager; jobStartWait = accepted to the job
- * first seen RUNNING (or already past it); clusterRun = seen RUNNING to first seen terminal; resultFetch = seen
- * terminal to last result delivered; admissionWait, within submit and for queries only, = {@code execute()} entered
+ * first seen RUNNING; clusterRun = seen RUNNING to first seen terminal, or accepted to first seen terminal for a job
+ * never seen running (a short query's job is often first seen ended: its polls show the end, and no status request
+ * asks whether it runs); resultFetch = seen terminal to last result delivered; admissionWait, within submit and for queries only, = {@code execute()} entered
  * to a place under the cap on queries in flight ({@link QueryAdmission}). Parts a query did not reach are not
  * recorded. Queries whose job client nobody asks about the end (e.g. a detached INSERT) count as submitted only.
  * The REST requests sent to the JobManager for the query (submission, status, results, end) are counted as they go
@@ -85,7 +86,7 @@ public final class QueryRecord {
 
     /** The client learnt the job's status. */
     public void statusSeen(JobStatus status) {
-        if (status == JobStatus.RUNNING || status.isGloballyTerminalState()) {
+        if (status == JobStatus.RUNNING) {
             runningSeen();
         }
         if (status.isGloballyTerminalState()) {
@@ -93,9 +94,11 @@ public final class QueryRecord {
         }
     }
 
-    /** Results arrived, so the job runs. */
+    /** Results arrived, so the job runs (unless it was already seen ended: the last results come with the end). */
     public void runningSeen() {
-        runningNanos.compareAndSet(UNSET, nanoClock.getAsLong());
+        if (terminalNanos.get() == UNSET) {
+            runningNanos.compareAndSet(UNSET, nanoClock.getAsLong());
+        }
     }
 
     /** A poll for results repeated the previous one, because that one came back empty or failed. */
@@ -128,8 +131,9 @@ public final class QueryRecord {
                 metrics.jobStartWaitMs.update(millis(running - accepted));
             }
         }
-        if (running != UNSET && terminal != UNSET) {
-            metrics.clusterRunMs.update(millis(terminal - running));
+        long runFrom = running != UNSET ? running : accepted;
+        if (runFrom != UNSET && terminal != UNSET) {
+            metrics.clusterRunMs.update(millis(terminal - runFrom));
         }
         if (terminal != UNSET) {
             metrics.resultFetchMs.update(millis(end - terminal));

@@ -52,15 +52,21 @@ class QueryRecordTest {
     }
 
     @Test
-    void jobFirstSeenFinishedRanForZeroMillisecondsAsTheClientSawIt() {
+    void aJobFirstSeenEndedSpentItsTimeSinceAcceptanceOnTheClusterAndWaitedForNoStartTheClientSaw() {
         QueryRecord record = new QueryRecord(metrics, clock::get);
+        advanceMillis(10);
         record.accepted();
         advanceMillis(40);
         record.statusSeen(JobStatus.FINISHED);
+        record.runningSeen(); // the last results, which come with the end
+        advanceMillis(2);
         record.finish(true);
 
-        assertThat(onlyValue(metrics.jobStartWaitMs)).isEqualTo(40);
-        assertThat(onlyValue(metrics.clusterRunMs)).isZero();
+        assertThat(metrics.jobStartWaitMs.getCount()).isZero();
+        assertThat(onlyValue(metrics.clusterRunMs)).isEqualTo(40);
+        assertThat(onlyValue(metrics.resultFetchMs)).isEqualTo(2);
+        assertThat(onlyValue(metrics.submitMs) + onlyValue(metrics.clusterRunMs) + onlyValue(metrics.resultFetchMs))
+                .isEqualTo(onlyValue(metrics.e2eLatencyMs));
     }
 
     @Test
