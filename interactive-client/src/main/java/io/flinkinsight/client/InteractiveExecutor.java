@@ -3,6 +3,7 @@ package io.flinkinsight.client;
 import io.flinkinsight.client.collect.CollectLongPoll;
 import io.flinkinsight.client.collect.InstrumentedJobClient;
 import io.flinkinsight.client.collect.PooledJobClient;
+import io.flinkinsight.client.collect.RecentJobRuns;
 import io.flinkinsight.client.pool.ClusterClientPool;
 import io.flinkinsight.client.pool.ClusterIdentity;
 import io.flinkinsight.client.transport.ServerErrors;
@@ -168,7 +169,9 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         });
         return lease.track(initialized)
                 .thenCompose(jobId -> {
-                    long firstPollDelayNanos = runtime.recentJobRuns().firstPollDelayNanos();
+                    RecentJobRuns recentRuns = runtime.recentJobRuns();
+                    long firstPollDelayNanos = recentRuns.firstPollDelayNanos();
+                    long fastPollsFromDelayNanos = recentRuns.shortestUsualRunNanos();
                     InstrumentedJobClient jobClient = FlinkApi.get().newJobClient(
                             new PooledJobClient(pool, cluster, jobId, userCodeClassloader),
                             record,
@@ -181,7 +184,8 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
                                     System::nanoTime,
                                     CollectLongPoll.BUDGET,
                                     fastPolls,
-                                    firstPollDelayNanos));
+                                    firstPollDelayNanos,
+                                    fastPollsFromDelayNanos));
                     if (collectSinkUid != null) {
                         // a query's job was accepted just now; another job's client was told its status above
                         jobClient.accepted();

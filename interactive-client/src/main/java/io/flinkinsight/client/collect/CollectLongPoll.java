@@ -47,9 +47,11 @@ import java.util.function.LongSupplier;
  * fetcher would show it; polling faster would only cost the JobManager requests. Then, and every {@value
  * #STATUS_CHECK_EVERY_EMPTY_POLLS}th such poll, the end is asked for, in case a JobManager answers for an ended job
  * (a safety net, about once a second). While {@code fastPolls} says so (the query runs alone, early on; see {@code
- * execution.interactive.fast-start}) an unreached sink is polled at the strategy's pace instead: the poll that fails
- * once the job has ended comes within a few ms of the end, for a few more polls; while other queries share the
- * cluster, the JobManager's capacity goes first. A sink that answers is polled at the strategy's pace.
+ * execution.interactive.fast-start}) an unreached sink is polled at the strategy's pace instead, once the job may
+ * have ended (after the shortest usual run of recent jobs, {@link RecentJobRuns#shortestUsualRunNanos}; before that
+ * at Flink's pace): the poll that fails once the job has ended comes within a few ms of the end, for a few more
+ * polls; while other queries share the cluster, the JobManager's capacity goes first. A sink that answers is polled
+ * at the strategy's pace.
  *
  * <p>{@link #prefetchFirstResults} runs the first long poll before the caller has the job client, so that the
  * executor can hand the job over only once its results are in (see {@code JobHandOver}).
@@ -100,6 +102,8 @@ public final class CollectLongPoll {
     private final BooleanSupplier fastPolls;
     /** When (nanoClock) the query's first poll may go out. */
     private final long firstPollAtNanos;
+    /** From when (nanoClock) the job may have ended, so that {@code fastPolls} may poll at the strategy's pace. */
+    private final long fastPollsFromNanos;
     /**
      * When (nanoClock) the next poll may go out: a back-off longer than what was left of a long poll's budget goes on
      * into the fetcher's next request, so that back-offs beyond the budget hold.
@@ -135,12 +139,14 @@ public final class CollectLongPoll {
             LongSupplier nanoClock,
             Duration budget,
             BooleanSupplier fastPolls) {
-        this(job, strategy, scheduler, metrics, record, nanoClock, budget, fastPolls, 0);
+        this(job, strategy, scheduler, metrics, record, nanoClock, budget, fastPolls, 0, 0);
     }
 
     /**
      * @param firstPollDelayNanos how long after now the query's first poll waits ({@link
      *     RecentJobRuns#firstPollDelayNanos})
+     * @param fastPollsFromDelayNanos how long after now the job may have ended ({@link
+     *     RecentJobRuns#shortestUsualRunNanos}): before then, {@code fastPolls} polls an unreached sink at Flink's pace
      */
     public CollectLongPoll(
             Job job,
@@ -151,8 +157,11 @@ public final class CollectLongPoll {
             LongSupplier nanoClock,
             Duration budget,
             BooleanSupplier fastPolls,
-            long firstPollDelayNanos) {
-        this.firstPollAtNanos = nanoClock.getAsLong() + firstPollDelayNanos;
+            long firstPollDelayNanos,
+            long fastPollsFromDelayNanos) {
+        long now = nanoClock.getAsLong();
+        this.firstPollAtNanos = now + firstPollDelayNanos;
+        this.fastPollsFromNanos = now + fastPollsFromDelayNanos;
         this.job = job;
         this.strategy = strategy;
         this.scheduler = scheduler;
@@ -402,7 +411,7 @@ public final class CollectLongPoll {
             // A sink that answers shows its job's end itself, and so does a poll once the job has ended (see the
             // class comment); an unreached sink is also asked about the end now and then.
             boolean askEnd = endLikely || (!sinkAlive && emptyPolls % STATUS_CHECK_EVERY_EMPTY_POLLS == 0);
-            long minDelayMillis = sinkAlive || fastPolls.getAsBoolean() ? 0 : UNREACHED_SINK_POLL_MILLIS;
+            long minDelayMillis = sinkAlive ? 0 : unreachedSinkPollMillis();
             if (!askEnd) {
                 pollAgainLater(emptyPolls, minDelayMillis);
                 return;
@@ -417,6 +426,20 @@ public final class CollectLongPoll {
                     pollAgainLater(emptyPolls, minDelayMillis);
                 }
             });
+        }
+
+        /**
+         * The shortest wait before polling a sink not reached yet: Flink's pace, except for {@code fastPolls} once the
+         * job may have ended (none then), or until then if that comes sooner.
+         */
+        private long unreachedSinkPollMillis() {
+            if (!fastPolls.getAsBoolean()) {
+                return UNREACHED_SINK_POLL_MILLIS;
+            }
+            long untilFast = fastPollsFromNanos - nanoClock.getAsLong();
+            return untilFast <= 0
+                    ? 0
+                    : Math.min(UNREACHED_SINK_POLL_MILLIS, TimeUnit.NANOSECONDS.toMillis(untilFast + 999_999));
         }
 
         /** Polls again after the strategy's wait, or {@code minDelayMillis} if that is longer. */

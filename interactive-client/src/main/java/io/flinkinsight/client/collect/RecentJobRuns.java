@@ -32,6 +32,14 @@ public final class RecentJobRuns {
 
     /** How long a new query's first poll for results waits after its job was accepted (ns). */
     public long firstPollDelayNanos() {
+        return Math.min(shortestUsualRunNanos(), MAX_FIRST_POLL_DELAY.toNanos());
+    }
+
+    /**
+     * The {@link #QUANTILE} of the last {@link #WINDOW} runs (ns), 0 before {@link #MIN_RUNS} are known: before then a
+     * new query's job is not likely to have ended, so polls meant to see its end soon are not worth sending yet.
+     */
+    public long shortestUsualRunNanos() {
         long[] sorted;
         synchronized (this) {
             if (count < MIN_RUNS) {
@@ -40,7 +48,6 @@ public final class RecentJobRuns {
             sorted = Arrays.copyOf(runs, (int) Math.min(count, WINDOW));
         }
         Arrays.sort(sorted);
-        long quantile = sorted[(int) Math.floor(QUANTILE * (sorted.length - 1))];
-        return Math.min(quantile, TimeUnit.MILLISECONDS.toNanos(MAX_FIRST_POLL_DELAY.toMillis()));
+        return sorted[(int) Math.floor(QUANTILE * (sorted.length - 1))];
     }
 }

@@ -216,7 +216,7 @@ class CollectLongPollTest {
         TestingCollectJob job = new TestingCollectJob(2).rowsAt(2, "x");
         long delayNanos = TimeUnit.MILLISECONDS.toNanos(200);
         CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(1)),
-                scheduler, metrics, record, System::nanoTime, GENEROUS_BUDGET, () -> true, delayNanos);
+                scheduler, metrics, record, System::nanoTime, GENEROUS_BUDGET, () -> true, delayNanos, delayNanos);
         long start = System.nanoTime();
 
         CompletableFuture<CoordinationResponse> answer =
@@ -343,6 +343,25 @@ class CollectLongPollTest {
         assertThat(job.polls).isEqualTo(5);
         // polls 1 to 4 did not reach the sink and asked nothing more; poll 5 failed (the job had ended): one question
         assertThat(job.statusCalls).isEqualTo(1);
+    }
+
+    @Test
+    void whileFastAnUnreachedSinkIsPolledAtFlinksPaceUntilTheJobMayHaveEnded() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
+        long budgetMillis = 1_000;
+        // recent jobs all ran longer than this poll's budget: none of its polls can see an end
+        long shortestUsualRunNanos = TimeUnit.SECONDS.toNanos(60);
+        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(1)),
+                scheduler, metrics, record, System::nanoTime, Duration.ofMillis(budgetMillis), () -> true, 0,
+                shortestUsualRunNanos);
+
+        longPoll.answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+
+        synchronized (job) {
+            // however fast the machine, polls are Flink's fetcher's pace apart: the first, then one per 100 ms
+            assertThat(job.polls).isPositive().isLessThanOrEqualTo(
+                    1 + (int) (budgetMillis / CollectLongPoll.UNREACHED_SINK_POLL_MILLIS));
+        }
     }
 
     @Test

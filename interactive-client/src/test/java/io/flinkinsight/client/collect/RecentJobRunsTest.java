@@ -53,5 +53,15 @@ class RecentJobRunsTest {
         }
 
         assertThat(millis(runs.firstPollDelayNanos())).isEqualTo(RecentJobRuns.MAX_FIRST_POLL_DELAY.toMillis());
+        assertThat(millis(runs.shortestUsualRunNanos())).as("when a job may have ended, which is not capped")
+                .isEqualTo(5_000);
+    }
+
+    @Test
+    void aJobMayHaveEndedAtOnceBeforeEnoughRunsAreKnown() {
+        RecentJobRuns runs = new RecentJobRuns();
+        runs.add(5_000);
+
+        assertThat(runs.shortestUsualRunNanos()).isZero();
     }
 }
