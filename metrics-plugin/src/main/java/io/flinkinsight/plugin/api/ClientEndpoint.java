@@ -184,7 +184,7 @@ public final class ClientEndpoint implements JsonEndpoint {
         List<SeriesKey> values(Figure f) {
             List<SeriesKey> out = new ArrayList<>();
             for (SeriesKey k : byName.getOrDefault(f.seriesName(), List.of())) {
-                if (k.label("quantile") == null) {
+                if (k.label(SeriesKey.QUANTILE_LABEL) == null) {
                     out.add(k);
                 }
             }
@@ -194,7 +194,7 @@ public final class ClientEndpoint implements JsonEndpoint {
         List<SeriesKey> quantile(Figure f, String quantile) {
             List<SeriesKey> out = new ArrayList<>();
             for (SeriesKey k : byName.getOrDefault(f.seriesName(), List.of())) {
-                if (quantile.equals(k.label("quantile"))) {
+                if (quantile.equals(k.label(SeriesKey.QUANTILE_LABEL))) {
                     out.add(k);
                 }
             }

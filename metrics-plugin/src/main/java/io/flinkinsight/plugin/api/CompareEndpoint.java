@@ -313,7 +313,7 @@ public final class CompareEndpoint implements JsonEndpoint {
         double[] best = new double[0];
         double bestMean = Double.NEGATIVE_INFINITY;
         for (SeriesKey key : series.keys(k -> k.name().equals(metric) && s.jobId().equals(k.label("job_id"))
-                && (quantile == null || quantile.equals(k.label("quantile"))))) {
+                && (quantile == null || quantile.equals(k.label(SeriesKey.QUANTILE_LABEL))))) {
             List<Double> values = new ArrayList<>();
             series.read(key, s.from(), s.to(), (t, v) -> {
                 if (Double.isFinite(v)) {

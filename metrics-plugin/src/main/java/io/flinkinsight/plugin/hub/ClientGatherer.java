@@ -254,7 +254,7 @@ final class ClientGatherer {
             List<String> labelValues = new ArrayList<>();
             for (Iterator<Map.Entry<String, JsonNode>> it = metric.path("labels").fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> label = it.next();
-                if (!label.getKey().equals(CLIENT_LABEL) && !label.getKey().equals("quantile")) {
+                if (!label.getKey().equals(CLIENT_LABEL) && !label.getKey().equals(SeriesKey.QUANTILE_LABEL)) {
                     labelNames.add(label.getKey());
                     labelValues.add(label.getValue().asText());
                 }
@@ -263,8 +263,9 @@ final class ClientGatherer {
             labelValues.add(clientLabel);
             JsonNode histogram = metric.get("histogram");
             if (histogram != null && histogram.isObject()) {
-                SeriesKey p50 = quantileKey(name, labelNames, labelValues, RegisteredMetric.HISTORY_P50);
-                SeriesKey p99 = quantileKey(name, labelNames, labelValues, RegisteredMetric.HISTORY_P99);
+                SeriesKey summary = new SeriesKey(name, labelNames, labelValues);
+                SeriesKey p50 = summary.withQuantile(RegisteredMetric.HISTORY_P50);
+                SeriesKey p99 = summary.withQuantile(RegisteredMetric.HISTORY_P99);
                 recorded += recordValue(series, p50, histogram.get("p50"), now);
                 recorded += recordValue(series, p99, histogram.get("p99"), now);
                 recorded += recordValue(series, new SeriesKey(name + "_count", labelNames, labelValues),
@@ -274,14 +275,6 @@ final class ClientGatherer {
             }
         }
         return recorded;
-    }
-
-    private static SeriesKey quantileKey(String name, List<String> names, List<String> values, String quantile) {
-        List<String> n = new ArrayList<>(names);
-        List<String> v = new ArrayList<>(values);
-        n.add("quantile");
-        v.add(quantile);
-        return new SeriesKey(name, n, v);
     }
 
     /** Numbers as they are, booleans as 1/0 (as the sampler keeps them); strings, "NaN" and nulls are skipped. */

@@ -56,7 +56,7 @@ public final class HubSeries {
 
     private static final List<String> VERTEX_LABELS = List.of("job_id", "job_name", "vertex_id", "vertex_name");
     private static final List<String> LATENCY_LABELS =
-            List.of("job_id", "job_name", "vertex_id", "vertex_name", "quantile");
+            List.of("job_id", "job_name", "vertex_id", "vertex_name", SeriesKey.QUANTILE_LABEL);
 
     private HubSeries() {}
 

@@ -1,5 +1,7 @@
 package io.flinkinsight.plugin.index;
 
+import io.flinkinsight.plugin.store.SeriesKey;
+
 import org.apache.flink.metrics.LogicalScopeProvider;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.MetricGroup;
@@ -25,7 +27,7 @@ public final class MetricIndex {
 
     private static final Logger LOG = LoggerFactory.getLogger(MetricIndex.class);
     private static final MetricFamily[] NO_FAMILIES = new MetricFamily[0];
-    private static final Set<String> HISTOGRAM_RESERVED_LABELS = Set.of("quantile");
+    private static final Set<String> HISTOGRAM_RESERVED_LABELS = Set.of(SeriesKey.QUANTILE_LABEL);
     /** Problems logged at WARN before the index goes quiet, so a misbehaving job cannot flood Flink's log. */
     private static final int MAX_WARNINGS = 20;
 

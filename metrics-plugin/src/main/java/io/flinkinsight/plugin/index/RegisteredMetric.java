@@ -3,9 +3,6 @@ package io.flinkinsight.plugin.index;
 import io.flinkinsight.plugin.store.SeriesKey;
 import org.apache.flink.metrics.Metric;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * One metric Flink registered, with everything the scrape and the sampler need computed once at registration: its
  * family, its labels and its history series keys. Its value is read by {@link MetricReading}.
@@ -35,8 +32,9 @@ public final class RegisteredMetric {
             // History keeps p50, p99 and the count of a histogram as separate series, named as they are scraped:
             // <family>{quantile="0.5"}, <family>{quantile="0.99"} and <family>_count.
             this.seriesKey = null;
-            this.p50Key = withQuantile(family.name(), labels, HISTORY_P50);
-            this.p99Key = withQuantile(family.name(), labels, HISTORY_P99);
+            SeriesKey summary = new SeriesKey(family.name(), labels.names(), labels.values());
+            this.p50Key = summary.withQuantile(HISTORY_P50);
+            this.p99Key = summary.withQuantile(HISTORY_P99);
             this.countKey = new SeriesKey(family.name() + "_count", labels.names(), labels.values());
         } else {
             this.seriesKey = new SeriesKey(family.name(), labels.names(), labels.values());
@@ -44,14 +42,6 @@ public final class RegisteredMetric {
             this.p99Key = null;
             this.countKey = null;
         }
-    }
-
-    private static SeriesKey withQuantile(String name, LabelSet labels, String quantile) {
-        List<String> names = new ArrayList<>(labels.names());
-        List<String> values = new ArrayList<>(labels.values());
-        names.add("quantile");
-        values.add(quantile);
-        return new SeriesKey(name, names, values);
     }
 
     public Metric metric() {

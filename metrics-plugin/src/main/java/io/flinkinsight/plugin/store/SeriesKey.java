@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.store;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -8,12 +9,24 @@ import java.util.List;
  */
 public record SeriesKey(String name, List<String> labelNames, List<String> labelValues) {
 
+    /** The label that tells a summary's quantiles apart, as Prometheus names it. */
+    public static final String QUANTILE_LABEL = "quantile";
+
     public SeriesKey {
         if (labelNames.size() != labelValues.size()) {
             throw new IllegalArgumentException("labelNames and labelValues differ in size");
         }
         labelNames = List.copyOf(labelNames);
         labelValues = List.copyOf(labelValues);
+    }
+
+    /** The series of this one's {@code quantile}: the same name and labels, and {@value #QUANTILE_LABEL} too. */
+    public SeriesKey withQuantile(String quantile) {
+        List<String> names = new ArrayList<>(labelNames);
+        List<String> values = new ArrayList<>(labelValues);
+        names.add(QUANTILE_LABEL);
+        values.add(quantile);
+        return new SeriesKey(name, names, values);
     }
 
     /** The value of label {@code name}, or null. */

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** {@link KeepAliveClusterClients}: Flink's RestClusterClient on our keep-alive RestClient, and the fallback. */
-class KeepAliveClusterClientsTest {
+class KeepAliveClusterClientsITCase {
 
     private final CountingTransportListener listener = new CountingTransportListener();
     private NioEventLoopGroup sharedGroup;
@@ -89,7 +89,7 @@ class KeepAliveClusterClientsTest {
                 .noneMatch(t -> t.getName().startsWith("flink-insight-rest")));
         assertThat(((KeepAliveClusterClients.KeepAliveTransport) transport).restClient().openChannelCount()).isZero();
         // reported, not asserted (timings are noisy): Flink's own close on a shared loop takes about 5 s
-        System.out.println("KeepAliveClusterClientsTest: transport.close() took " + closeMillis + " ms");
+        System.out.println("KeepAliveClusterClientsITCase: transport.close() took " + closeMillis + " ms");
     }
 
     @Test
@@ -147,7 +147,7 @@ class KeepAliveClusterClientsTest {
             } finally {
                 long start = System.nanoTime();
                 transportClass.getMethod("close").invoke(transport);
-                System.out.println("KeepAliveClusterClientsTest: fallback close() returned after "
+                System.out.println("KeepAliveClusterClientsITCase: fallback close() returned after "
                         + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms");
             }
         }

@@ -46,7 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /** {@link KeepAliveRestClient} against a real HTTP server on 127.0.0.1 that counts its TCP connections. */
-class KeepAliveRestClientTest {
+class KeepAliveRestClientITCase {
 
     private static final String HOST = "127.0.0.1";
 
