@@ -62,6 +62,9 @@ public interface FlinkApi {
         @Nullable
         String collectSinkKey();
 
+        /** The job's {@link io.flinkinsight.client.collect.JobShape}, for how long jobs like it ran. */
+        long shape();
+
         /** Submits the job; called once. */
         CompletableFuture<JobID> submit(RestClusterClient<StandaloneClusterId> client) throws Exception;
 

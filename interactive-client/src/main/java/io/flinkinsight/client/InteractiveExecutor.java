@@ -136,8 +136,9 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         long fastUntilNanos = System.nanoTime() + settings.fastStart().toNanos();
         BooleanSupplier fastPolls =
                 () -> place.othersInFlight() == 0 && System.nanoTime() - fastUntilNanos < 0;
+        long shape = prepared.shape();
         if (collectsResults) {
-            record.onJobRun(runtime.recentJobRuns()::add);
+            record.onJobRun(millis -> runtime.recentJobRuns().add(shape, millis));
         }
         ClusterClientPool.Lease lease = pool.lease(cluster);
         CompletableFuture<JobID> submitted;
@@ -170,8 +171,8 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         return lease.track(initialized)
                 .thenCompose(jobId -> {
                     RecentJobRuns recentRuns = runtime.recentJobRuns();
-                    long firstPollDelayNanos = recentRuns.firstPollDelayNanos();
-                    long fastPollsFromDelayNanos = recentRuns.shortestUsualRunNanos();
+                    long firstPollDelayNanos = recentRuns.firstPollDelayNanos(shape);
+                    long fastPollsFromDelayNanos = recentRuns.shortestUsualRunNanos(shape);
                     InstrumentedJobClient jobClient = FlinkApi.get().newJobClient(
                             new PooledJobClient(pool, cluster, jobId, userCodeClassloader),
                             record,

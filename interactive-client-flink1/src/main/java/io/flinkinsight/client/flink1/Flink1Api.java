@@ -5,6 +5,7 @@ import io.flinkinsight.client.QueryRecord;
 import io.flinkinsight.client.collect.CollectLongPoll;
 import io.flinkinsight.client.collect.InstrumentedJobClient;
 import io.flinkinsight.client.collect.JobClientGateway;
+import io.flinkinsight.client.collect.JobShape;
 import io.flinkinsight.client.pool.ClusterClientPool;
 import io.flinkinsight.client.pool.LeasedClusterClient;
 
@@ -36,6 +37,8 @@ import org.apache.flink.util.StringUtils;
 
 import javax.annotation.Nullable;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
@@ -82,7 +85,15 @@ public final class Flink1Api implements FlinkApi {
         // translating completes the collect sink's operator id (its coordinator provider is made on the way)
         JobGraph jobGraph = PipelineExecutorUtils.getJobGraph(pipeline, configuration, userCodeClassloader);
         String collectSinkKey = collectSinkOperatorId(pipeline);
+        List<String> operatorNames = new ArrayList<>();
+        jobGraph.getVertices().forEach(vertex -> operatorNames.add(vertex.getName()));
+        long shape = JobShape.of(operatorNames);
         return new PreparedJob() {
+            @Override
+            public long shape() {
+                return shape;
+            }
+
             @Nullable
             @Override
             public String collectSinkKey() {

@@ -5,6 +5,7 @@ import io.flinkinsight.client.QueryRecord;
 import io.flinkinsight.client.collect.CollectLongPoll;
 import io.flinkinsight.client.collect.InstrumentedJobClient;
 import io.flinkinsight.client.collect.JobClientGateway;
+import io.flinkinsight.client.collect.JobShape;
 import io.flinkinsight.client.pool.ClusterClientPool;
 import io.flinkinsight.client.pool.LeasedClusterClient;
 
@@ -72,7 +73,14 @@ public final class Flink2Api implements FlinkApi {
                 userCodeClassloader, configuration, listenerExecutor);
         // the collect fetcher addresses the sink by its uid; Flink's table and DataStream collect sinks both set one
         String collectSinkUid = collectSink(streamGraph).map(StreamNode::getTransformationUID).orElse(null);
+        long shape = JobShape.of(
+                streamGraph.getStreamNodes().stream().map(StreamNode::getOperatorName).toList());
         return new PreparedJob() {
+            @Override
+            public long shape() {
+                return shape;
+            }
+
             @Nullable
             @Override
             public String collectSinkKey() {

@@ -48,10 +48,10 @@ import java.util.function.LongSupplier;
  * #STATUS_CHECK_EVERY_EMPTY_POLLS}th such poll, the end is asked for, in case a JobManager answers for an ended job
  * (a safety net, about once a second). While {@code fastPolls} says so (the query runs alone, early on; see {@code
  * execution.interactive.fast-start}) an unreached sink is polled at the strategy's pace instead, once the job may
- * have ended (after the shortest usual run of recent jobs, {@link RecentJobRuns#shortestUsualRunNanos}; before that
- * at Flink's pace): the poll that fails once the job has ended comes within a few ms of the end, for a few more
- * polls; while other queries share the cluster, the JobManager's capacity goes first. A sink that answers is polled
- * at the strategy's pace.
+ * have ended (after the shortest usual run of recent jobs like it, {@link RecentJobRuns#shortestUsualRunNanos};
+ * before that at Flink's pace): the poll that fails once the job has ended comes within a few ms of the end, for a
+ * few more polls; while other queries share the cluster, the JobManager's capacity goes first. A sink that answers
+ * is polled at the strategy's pace.
  *
  * <p>{@link #prefetchFirstResults} runs the first long poll before the caller has the job client, so that the
  * executor can hand the job over only once its results are in (see {@code JobHandOver}).

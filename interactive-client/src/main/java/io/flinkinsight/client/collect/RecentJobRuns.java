@@ -2,52 +2,95 @@ package io.flinkinsight.client.collect;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
  * How long the jobs of recent queries ran on the cluster (the JobManager's net runtime, which the client's polling
- * does not stretch); tells a new query how long its first poll for results may wait. A short query's rows mostly come with its job's end, so polls
- * before the shortest usual run only cost the JobManager requests: the first poll waits for the {@link
- * #QUANTILE} of the last {@link #WINDOW} runs, at most {@link #MAX_FIRST_POLL_DELAY} (Flink's own fetcher polls every
- * 100 ms, so no row is seen later than it would have shown it), and not at all before {@link #MIN_RUNS} runs are
- * known. Thread-safe.
+ * does not stretch), over all queries and per job shape ({@link JobShape}: the same query, whatever its operators'
+ * ids); tells a new query when its job may have ended. A short query's rows mostly come with its job's end, so polls
+ * before the shortest usual run only cost the JobManager requests.
+ *
+ * <p>The shortest usual run is the {@link #QUANTILE} of the last {@link #SHAPE_WINDOW} runs of the query's shape once
+ * {@link #SHAPE_MIN_RUNS} are known, else of the last {@link #WINDOW} runs of any shape once {@link #MIN_RUNS} are
+ * known, else 0. The first poll waits for it, at most {@link #MAX_FIRST_POLL_DELAY} (Flink's own fetcher polls every
+ * 100 ms, so no row is seen later than it would have shown it). At most {@link #MAX_SHAPES} shapes are kept, the
+ * least recently used going first, so this holds at most about 64 KB. Thread-safe.
  */
 public final class RecentJobRuns {
 
     static final int WINDOW = 32;
     static final int MIN_RUNS = 8;
+    static final int SHAPE_WINDOW = 16;
+    static final int SHAPE_MIN_RUNS = 3;
+    static final int MAX_SHAPES = 256;
     static final double QUANTILE = 0.1;
     public static final Duration MAX_FIRST_POLL_DELAY = Duration.ofMillis(100);
 
-    private final long[] runs = new long[WINDOW];
-    private long count; // guarded by this
+    private final Runs all = new Runs(WINDOW, MIN_RUNS);
+    // guarded by this; in access order, so the eldest is the shape least recently run or asked about
+    private final Map<Long, Runs> byShape = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Runs> eldest) {
+            return size() > MAX_SHAPES;
+        }
+    };
 
-    /** A query's job ran this long (ms) on the cluster. */
-    public synchronized void add(long millis) {
+    /** A query's job, of {@code shape}, ran this long (ms) on the cluster. */
+    public synchronized void add(long shape, long millis) {
         if (millis >= 0) {
-            runs[(int) (count % WINDOW)] = TimeUnit.MILLISECONDS.toNanos(millis);
-            count++;
+            long nanos = TimeUnit.MILLISECONDS.toNanos(millis);
+            all.add(nanos);
+            byShape.computeIfAbsent(shape, s -> new Runs(SHAPE_WINDOW, SHAPE_MIN_RUNS)).add(nanos);
         }
     }
 
-    /** How long a new query's first poll for results waits after its job was accepted (ns). */
-    public long firstPollDelayNanos() {
-        return Math.min(shortestUsualRunNanos(), MAX_FIRST_POLL_DELAY.toNanos());
+    /** How long a new query's first poll for results waits after its job, of {@code shape}, was accepted (ns). */
+    public long firstPollDelayNanos(long shape) {
+        return Math.min(shortestUsualRunNanos(shape), MAX_FIRST_POLL_DELAY.toNanos());
     }
 
     /**
-     * The {@link #QUANTILE} of the last {@link #WINDOW} runs (ns), 0 before {@link #MIN_RUNS} are known: before then a
-     * new query's job is not likely to have ended, so polls meant to see its end soon are not worth sending yet.
+     * The shortest usual run of jobs of {@code shape} (ns), see the class comment: before then a new query's job is
+     * not likely to have ended, so polls meant to see its end soon are not worth sending yet.
      */
-    public long shortestUsualRunNanos() {
+    public long shortestUsualRunNanos(long shape) {
         long[] sorted;
         synchronized (this) {
-            if (count < MIN_RUNS) {
+            Runs ofShape = byShape.get(shape);
+            Runs known = ofShape != null && ofShape.enough() ? ofShape : all;
+            if (!known.enough()) {
                 return 0;
             }
-            sorted = Arrays.copyOf(runs, (int) Math.min(count, WINDOW));
+            sorted = known.copy();
         }
         Arrays.sort(sorted);
         return sorted[(int) Math.floor(QUANTILE * (sorted.length - 1))];
+    }
+
+    /** The last runs, a ring; guarded by the enclosing instance. */
+    private static final class Runs {
+        private final long[] runs;
+        private final int minRuns;
+        private long count;
+
+        Runs(int window, int minRuns) {
+            this.runs = new long[window];
+            this.minRuns = minRuns;
+        }
+
+        void add(long nanos) {
+            runs[(int) (count % runs.length)] = nanos;
+            count++;
+        }
+
+        boolean enough() {
+            return count >= minRuns;
+        }
+
+        long[] copy() {
+            return Arrays.copyOf(runs, (int) Math.min(count, runs.length));
+        }
     }
 }

@@ -7,61 +7,100 @@ import org.junit.jupiter.api.Test;
 
 class RecentJobRunsTest {
 
+    private static final long SHAPE = 7;
+    private static final long NEW_SHAPE = 8;
+
     private static long millis(long nanos) {
         return TimeUnit.NANOSECONDS.toMillis(nanos);
+    }
+
+    /** {@code count} runs of {@code millis}, each of a shape of its own (from 1000 up), as if every query differed. */
+    private static void addOfDistinctShapes(RecentJobRuns runs, int count, long millis) {
+        for (int i = 0; i < count; i++) {
+            runs.add(1000 + i, millis);
+        }
     }
 
     @Test
     void noWaitBeforeEnoughRunsAreKnown() {
         RecentJobRuns runs = new RecentJobRuns();
-        for (int i = 0; i < RecentJobRuns.MIN_RUNS - 1; i++) {
-            runs.add(80);
+        for (int i = 0; i < RecentJobRuns.SHAPE_MIN_RUNS - 1; i++) {
+            runs.add(SHAPE, 80);
         }
+        addOfDistinctShapes(runs, RecentJobRuns.MIN_RUNS - RecentJobRuns.SHAPE_MIN_RUNS, 80);
 
-        assertThat(runs.firstPollDelayNanos()).isZero();
+        assertThat(runs.firstPollDelayNanos(SHAPE)).isZero();
+        assertThat(runs.shortestUsualRunNanos(SHAPE)).isZero();
     }
 
     @Test
-    void waitsForTheShortestUsualRunOfTheRecentOnes() {
+    void aNewShapeWaitsForTheShortestUsualRunOfAllRecentJobs() {
         RecentJobRuns runs = new RecentJobRuns();
         // 60, 61, ..., 91 ms: the 10th percentile of the 32 is the 4th shortest (index 3 of 0..31)
         for (int i = 0; i < RecentJobRuns.WINDOW; i++) {
-            runs.add(60 + i);
+            runs.add(1000 + i, 60 + i);
         }
 
-        assertThat(millis(runs.firstPollDelayNanos())).isEqualTo(63);
+        assertThat(millis(runs.firstPollDelayNanos(NEW_SHAPE))).isEqualTo(63);
     }
 
     @Test
     void onlyTheMostRecentRunsCount() {
         RecentJobRuns runs = new RecentJobRuns();
-        for (int i = 0; i < RecentJobRuns.WINDOW; i++) {
-            runs.add(5);
-        }
-        for (int i = 0; i < RecentJobRuns.WINDOW; i++) {
-            runs.add(40);
-        }
+        addOfDistinctShapes(runs, RecentJobRuns.WINDOW, 5);
+        addOfDistinctShapes(runs, RecentJobRuns.WINDOW, 40);
 
-        assertThat(millis(runs.firstPollDelayNanos())).isEqualTo(40);
+        assertThat(millis(runs.firstPollDelayNanos(NEW_SHAPE))).isEqualTo(40);
     }
 
     @Test
-    void neverWaitsLongerThanFlinksOwnPollInterval() {
+    void aKnownShapeGoesByItsOwnRunsNotByShorterJobsOfOtherQueries() {
         RecentJobRuns runs = new RecentJobRuns();
-        for (int i = 0; i < RecentJobRuns.WINDOW; i++) {
-            runs.add(5_000);
+        addOfDistinctShapes(runs, RecentJobRuns.WINDOW, 60);
+        runs.add(SHAPE, 900);
+        runs.add(SHAPE, 850);
+        assertThat(millis(runs.shortestUsualRunNanos(SHAPE))).as("two runs of the shape: all jobs count").isEqualTo(60);
+
+        runs.add(SHAPE, 1200);
+
+        assertThat(millis(runs.shortestUsualRunNanos(SHAPE))).isEqualTo(850);
+        assertThat(millis(runs.shortestUsualRunNanos(NEW_SHAPE))).isEqualTo(60);
+        assertThat(millis(runs.firstPollDelayNanos(SHAPE))).isEqualTo(RecentJobRuns.MAX_FIRST_POLL_DELAY.toMillis());
+    }
+
+    @Test
+    void theShapeLeastRecentlyUsedIsForgottenBeyondTheLimit() {
+        RecentJobRuns runs = new RecentJobRuns();
+        for (int run = 0; run < RecentJobRuns.SHAPE_MIN_RUNS; run++) {
+            runs.add(SHAPE, 500);
+        }
+        for (int shape = 0; shape < RecentJobRuns.MAX_SHAPES; shape++) {
+            for (int run = 0; run < RecentJobRuns.SHAPE_MIN_RUNS; run++) {
+                runs.add(1000 + shape, 70);
+            }
         }
 
-        assertThat(millis(runs.firstPollDelayNanos())).isEqualTo(RecentJobRuns.MAX_FIRST_POLL_DELAY.toMillis());
-        assertThat(millis(runs.shortestUsualRunNanos())).as("when a job may have ended, which is not capped")
+        assertThat(millis(runs.shortestUsualRunNanos(SHAPE))).as("forgotten: all jobs count").isEqualTo(70);
+        assertThat(millis(runs.shortestUsualRunNanos(1000 + RecentJobRuns.MAX_SHAPES - 1))).isEqualTo(70);
+    }
+
+    @Test
+    void neverWaitsLongerThanFlinksOwnPollIntervalForTheFirstPoll() {
+        RecentJobRuns runs = new RecentJobRuns();
+        for (int i = 0; i < RecentJobRuns.SHAPE_WINDOW; i++) {
+            runs.add(SHAPE, 5_000);
+        }
+
+        assertThat(millis(runs.firstPollDelayNanos(SHAPE))).isEqualTo(RecentJobRuns.MAX_FIRST_POLL_DELAY.toMillis());
+        assertThat(millis(runs.shortestUsualRunNanos(SHAPE))).as("when a job may have ended, which is not capped")
                 .isEqualTo(5_000);
     }
 
     @Test
     void aJobMayHaveEndedAtOnceBeforeEnoughRunsAreKnown() {
         RecentJobRuns runs = new RecentJobRuns();
-        runs.add(5_000);
+        runs.add(SHAPE, 5_000);
 
-        assertThat(runs.shortestUsualRunNanos()).isZero();
+        assertThat(runs.shortestUsualRunNanos(SHAPE)).isZero();
     }
 }

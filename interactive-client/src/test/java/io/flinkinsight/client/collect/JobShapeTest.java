@@ -1,0 +1,28 @@
+package io.flinkinsight.client.collect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class JobShapeTest {
+
+    @Test
+    void theSameQueryPlannedAgainHasTheSameShapeThoughItsOperatorIdsChanged() {
+        long first = JobShape.of(List.of("Source: orders[1]", "Calc[2]", "Sink: Collect table sink"));
+        long again = JobShape.of(List.of("Source: orders[17]", "Calc[18]", "Sink: Collect table sink"));
+
+        assertThat(again).isEqualTo(first);
+    }
+
+    @Test
+    void otherOperatorsOrAnotherOrderMakeAnotherShape() {
+        long query = JobShape.of(List.of("Source: orders[1]", "Calc[2]"));
+
+        assertThat(JobShape.of(List.of("Source: orders[1]", "Join[2]"))).isNotEqualTo(query);
+        assertThat(JobShape.of(List.of("Calc[2]", "Source: orders[1]"))).isNotEqualTo(query);
+        assertThat(JobShape.of(List.of("Source: orders[1]Calc[2]"))).as("names are kept apart").isNotEqualTo(query);
+        assertThat(JobShape.of(List.of("Source: orders WHERE n > 5[1]"))).as("numbers outside ids count")
+                .isNotEqualTo(JobShape.of(List.of("Source: orders WHERE n > 6[1]")));
+    }
+}
