@@ -99,14 +99,14 @@ public final class InteractiveClientOptions {
                     .defaultValue(Duration.ofSeconds(2))
                     .withDescription(
                             "For this long after a query was submitted, and while no other query of this process"
-                                    + " runs on the same cluster, result polls that do not reach the query's collect"
-                                    + " sink (its job starts, or ended before the sink answered) go at the collect"
-                                    + " strategy's pace once the job may have ended (after the shortest usual run of"
-                                    + " the process's recent jobs; before that at most every 100 ms), so a short"
-                                    + " query's end is seen within a few ms, for a few"
-                                    + " more REST requests to the JobManager. Otherwise (among other queries, or"
-                                    + " later) such polls go at most every 100 ms, Flink's own fetcher's pace, which"
-                                    + " spares the JobManager's capacity; the polls themselves show the end ("
+                                    + " runs on the same cluster, while the query's collect sink has not been reached"
+                                    + " (its job starts, or ends before the sink answers), the client asks for the"
+                                    + " job's end at the collect strategy's pace once the job may have ended (after"
+                                    + " the shortest usual run of the process's recent jobs like it), so a short"
+                                    + " query's end is seen within a few ms, for a few more REST requests to the"
+                                    + " JobManager. Otherwise (among other queries, or later) it learns the end from"
+                                    + " its polls for results, which go at most every 100 ms while the sink has not"
+                                    + " been reached, Flink's own fetcher's pace, sparing the JobManager's capacity ("
                                     + FAST_START_RANGE + "; 0 turns it off).");
 
     public static final ConfigOption<String> COLLECT_STRATEGY_TYPE =

@@ -47,11 +47,11 @@ import java.util.function.LongSupplier;
  * fetcher would show it; polling faster would only cost the JobManager requests. Then, and every {@value
  * #STATUS_CHECK_EVERY_EMPTY_POLLS}th such poll, the end is asked for, in case a JobManager answers for an ended job
  * (a safety net, about once a second). While {@code fastPolls} says so (the query runs alone, early on; see {@code
- * execution.interactive.fast-start}) an unreached sink is polled at the strategy's pace instead, once the job may
- * have ended (after the shortest usual run of recent jobs like it, {@link RecentJobRuns#shortestUsualRunNanos};
- * before that at Flink's pace): the poll that fails once the job has ended comes within a few ms of the end, for a
- * few more polls; while other queries share the cluster, the JobManager's capacity goes first. A sink that answers
- * is polled at the strategy's pace.
+ * execution.interactive.fast-start}), once the job may have ended (after the shortest usual run of recent jobs like
+ * it, {@link RecentJobRuns#shortestUsualRunNanos}), the end of a job whose sink has not been reached is asked for at
+ * the strategy's pace between those polls: the answer that shows the end comes within a few ms of it and brings the
+ * result too, for a few more requests; while other queries share the cluster, the JobManager's capacity goes first.
+ * A sink that answers is polled at the strategy's pace.
  *
  * <p>{@link #prefetchFirstResults} runs the first long poll before the caller has the job client, so that the
  * executor can hand the job over only once its results are in (see {@code JobHandOver}).
@@ -280,6 +280,8 @@ public final class CollectLongPoll {
         @Nullable private Throwable lastFailure;
         /** Set once nobody waits for this poll any more: it sends nothing more. */
         private volatile boolean stopped;
+        /** When (nanoClock) this poll last sent a collect request. */
+        private volatile long lastSentNanos;
         @Nullable private volatile ScheduledFuture<?> nextSend;
 
         Poll(String operatorUid, String version, long offset) {
@@ -336,6 +338,7 @@ public final class CollectLongPoll {
             if (stopped) {
                 return;
             }
+            lastSentNanos = nanoClock.getAsLong();
             countPoll(version, offset);
             CompletableFuture<CoordinationResponse> response;
             try {
@@ -412,6 +415,12 @@ public final class CollectLongPoll {
             // class comment); an unreached sink is also asked about the end now and then.
             boolean askEnd = endLikely || (!sinkAlive && emptyPolls % STATUS_CHECK_EVERY_EMPTY_POLLS == 0);
             long minDelayMillis = sinkAlive ? 0 : unreachedSinkPollMillis();
+            if (!askEnd && !sinkAlive && minDelayMillis == 0) {
+                // fast, and the job may have ended: ask for the end at the strategy's pace (one request that also
+                // brings the result), and for rows only at Flink's pace
+                askEndLater(emptyPolls);
+                return;
+            }
             if (!askEnd) {
                 pollAgainLater(emptyPolls, minDelayMillis);
                 return;
@@ -440,6 +449,53 @@ public final class CollectLongPoll {
             return untilFast <= 0
                     ? 0
                     : Math.min(UNREACHED_SINK_POLL_MILLIS, TimeUnit.NANOSECONDS.toMillis(untilFast + 999_999));
+        }
+
+        /** Asks whether the job has ended after the strategy's wait ({@link #askEnd}). */
+        private void askEndLater(long emptyPolls) {
+            long delayMillis = strategy.delayMillis(emptyPolls);
+            long next = nanoClock.getAsLong() + TimeUnit.MILLISECONDS.toNanos(delayMillis);
+            if (next > deadlineNanos) {
+                notBeforeNanos = next;
+                handBack();
+                return;
+            }
+            try {
+                nextSend = scheduler.schedule(this::askEnd, delayMillis, TimeUnit.MILLISECONDS);
+            } catch (Throwable t) {
+                // e.g. shutting down: answer now rather than never
+                handBack();
+            }
+        }
+
+        /**
+         * While the sink has not been reached, fast and once the job may have ended: a question for the end instead
+         * of a collect poll, whose answer is the end and the result at once (a collect poll would only fail once the
+         * job is gone, and the end would be asked for next); a collect poll still goes out at Flink's pace, for rows.
+         */
+        private void askEnd() {
+            if (stopped) {
+                return;
+            }
+            if (cancelled) {
+                handBack();
+                return;
+            }
+            long sinceSent = nanoClock.getAsLong() - lastSentNanos;
+            if (sinceSent >= TimeUnit.MILLISECONDS.toNanos(UNREACHED_SINK_POLL_MILLIS)) {
+                send();
+                return;
+            }
+            job.status().whenComplete((status, failure) -> {
+                if (failure != null) {
+                    // the collect poll tells the rest
+                    send();
+                } else if (status.isGloballyTerminalState()) {
+                    jobEnded(status);
+                } else {
+                    askEndLater(emptyPoll());
+                }
+            });
         }
 
         /** Polls again after the strategy's wait, or {@code minDelayMillis} if that is longer. */

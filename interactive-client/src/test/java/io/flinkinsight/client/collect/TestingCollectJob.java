@@ -34,6 +34,7 @@ import org.apache.flink.util.OptionalFailure;
  * job finishes when its status is next asked. With {@link #sinkReachedAt}, polls before that one find no sink yet:
  * the coordinator answers as it does before the sink told it its address (the request's version, offset -1), or,
  * {@link #sinkNotDeployedUntil}, the JobManager fails them as it does while the sink's vertex is not initialized.
+ * With {@link #endsAtStatusCall}, the job finishes when its status is asked that often.
  */
 final class TestingCollectJob implements JobClientGateway {
 
@@ -48,6 +49,7 @@ final class TestingCollectJob implements JobClientGateway {
     private long acknowledgedOffset;
     private JobStatus status = JobStatus.RUNNING;
     private int sinkGoneAtPoll = Integer.MAX_VALUE;
+    private int endAtStatusCall = Integer.MAX_VALUE;
     private int sinkReachedAtPoll = 1;
     private boolean notDeployedBefore;
 
@@ -91,6 +93,12 @@ final class TestingCollectJob implements JobClientGateway {
 
     TestingCollectJob sinkGoneAt(int poll) {
         sinkGoneAtPoll = poll;
+        return this;
+    }
+
+    /** The job finishes just before status request {@code call} is answered, if no poll finished it before. */
+    TestingCollectJob endsAtStatusCall(int call) {
+        endAtStatusCall = call;
         return this;
     }
 
@@ -172,7 +180,7 @@ final class TestingCollectJob implements JobClientGateway {
             statusFailures--;
             return CompletableFuture.failedFuture(statusFailure);
         }
-        if (polls >= sinkGoneAtPoll && status == JobStatus.RUNNING) {
+        if ((polls >= sinkGoneAtPoll || statusCalls >= endAtStatusCall) && status == JobStatus.RUNNING) {
             finish();
         }
         return CompletableFuture.completedFuture(status);
