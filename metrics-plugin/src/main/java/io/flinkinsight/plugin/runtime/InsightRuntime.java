@@ -8,6 +8,7 @@ import io.flinkinsight.plugin.api.ClientEndpoint;
 import io.flinkinsight.plugin.api.CompareEndpoint;
 import io.flinkinsight.plugin.api.JobsEndpoint;
 import io.flinkinsight.plugin.api.MetricsJson;
+import io.flinkinsight.plugin.api.OverviewEndpoint;
 import io.flinkinsight.plugin.api.SeriesEndpoint;
 import io.flinkinsight.plugin.api.SeriesNamesEndpoint;
 import io.flinkinsight.plugin.exposition.ExpositionWriter;
@@ -35,7 +36,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -165,7 +165,7 @@ public final class InsightRuntime implements AutoCloseable {
     /** The JSON endpoints, keyed by path. */
     Map<String, JsonEndpoint> endpoints() {
         Map<String, JsonEndpoint> all = new LinkedHashMap<>();
-        all.put("/api/v1/overview", query -> overview());
+        all.put(OverviewEndpoint.PATH, new OverviewEndpoint(this::overviewFacts));
         all.put("/api/v1/metrics", JsonEndpoint.narrowedBy(query -> MetricsJson.read(
                 index.families(),
                 query.get("prefix").orElse(""),
@@ -200,6 +200,10 @@ public final class InsightRuntime implements AutoCloseable {
 
     /** The answer of {@code GET /api/v1/overview}. */
     public Map<String, Object> overview() {
+        return OverviewEndpoint.answer(overviewFacts());
+    }
+
+    private OverviewEndpoint.Facts overviewFacts() {
         long series = 0;
         for (MetricFamily family : index.families()) {
             int perMember = family.kind() == MetricKind.HISTOGRAM
@@ -207,38 +211,26 @@ public final class InsightRuntime implements AutoCloseable {
                     : 1;
             series += (long) perMember * family.members().length;
         }
-        Map<String, Object> o = new LinkedHashMap<>();
-        o.put("role", role == null ? null : role.lowerCaseName());
-        o.put("flinkVersion", flink.flinkVersion());
-        o.put("javaVersion", Runtime.version().feature());
-        o.put("capabilities", flink.list());
-        o.put("insightVersion", VersionInfo.insightVersion());
-        o.put("startedAt", Instant.ofEpochMilli(startedAtMillis).toString());
-        o.put("uptimeMs", clock.millis() - startedAtMillis);
-        o.put("metricCount", index.metricCount());
-        o.put("seriesCount", series);
-        o.put("rejectedMetrics", index.rejectedCount());
-        o.put("scrapeErrors", scrapeErrors.sum());
-        o.put("samplerErrors", sampler.errorCount());
-        for (OwnFigure f : ownFigures()) {
-            if (f.labels().isEmpty()) {
-                o.put(f.name(), f.value());
-            } else {
-                // One object per labelled family, keyed by its one label's value: {"not_found": 3, ...}.
-                @SuppressWarnings("unchecked")
-                Map<String, Object> samples = (Map<String, Object>) o.computeIfAbsent(f.name(),
-                        k -> new LinkedHashMap<String, Object>());
-                samples.put(String.join(",", f.labels().values()), f.value());
-            }
-        }
-        o.put("keepsHistory", keepsHistory());
-        o.put("port", port());
-        o.put("historyResolutionMs", config.historyResolution().toMillis());
-        o.put("historyRetentionMs", config.historyRetention().toMillis());
         boolean hub = hubRunning();
-        o.put("flinkWebUrl", hub ? flinkWebUrl() : null);
-        o.put("flinkDashboardPath", hub && config.dashboardProxy() ? DASHBOARD_PATH : null);
-        return o;
+        return new OverviewEndpoint.Facts(
+                role == null ? null : role.lowerCaseName(),
+                flink.flinkVersion(),
+                flink.list(),
+                VersionInfo.insightVersion(),
+                startedAtMillis,
+                clock.millis() - startedAtMillis,
+                index.metricCount(),
+                series,
+                index.rejectedCount(),
+                scrapeErrors.sum(),
+                sampler.errorCount(),
+                ownFigures(),
+                keepsHistory(),
+                port(),
+                config.historyResolution().toMillis(),
+                config.historyRetention().toMillis(),
+                hub ? flinkWebUrl() : null,
+                hub && config.dashboardProxy() ? DASHBOARD_PATH : null);
     }
 
     /** What the plugin holds, drops and refuses: on {@code /metrics} and in the overview, for operators to alert on. */

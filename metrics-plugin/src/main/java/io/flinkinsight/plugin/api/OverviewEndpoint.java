@@ -1,0 +1,88 @@
+package io.flinkinsight.plugin.api;
+
+import io.flinkinsight.plugin.FlinkCapabilities;
+import io.flinkinsight.plugin.exposition.OwnFigure;
+import io.flinkinsight.plugin.http.JsonEndpoint;
+import io.flinkinsight.plugin.http.QueryParameters;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * {@code GET /api/v1/overview}: what this process is (its role, versions and what this Flink gives), what it holds,
+ * drops and refuses (the plugin's own figures, as on {@code /metrics}), and where the panel finds Flink.
+ */
+public final class OverviewEndpoint implements JsonEndpoint {
+
+    public static final String PATH = "/api/v1/overview";
+
+    /** The process as the overview tells it, read afresh for each request. */
+    public record Facts(
+            String role, // null until the process's role is known
+            String flinkVersion,
+            List<FlinkCapabilities.Capability> capabilities,
+            String insightVersion,
+            long startedAtMillis,
+            long uptimeMs,
+            long metricCount,
+            long seriesCount,
+            long rejectedMetrics,
+            long scrapeErrors,
+            long samplerErrors,
+            List<OwnFigure> ownFigures,
+            boolean keepsHistory,
+            int port,
+            long historyResolutionMs,
+            long historyRetentionMs,
+            String flinkWebUrl, // null unless this process runs the hub
+            String flinkDashboardPath) {} // null unless it also proxies Flink's dashboard
+
+    private final Supplier<Facts> facts;
+
+    public OverviewEndpoint(Supplier<Facts> facts) {
+        this.facts = facts;
+    }
+
+    @Override
+    public Object handle(QueryParameters query) {
+        return answer(facts.get());
+    }
+
+    /** The answer for {@code f}: one JSON object, its keys in this order. */
+    public static Map<String, Object> answer(Facts f) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("role", f.role());
+        o.put("flinkVersion", f.flinkVersion());
+        o.put("javaVersion", Runtime.version().feature());
+        o.put("capabilities", f.capabilities());
+        o.put("insightVersion", f.insightVersion());
+        o.put("startedAt", Instant.ofEpochMilli(f.startedAtMillis()).toString());
+        o.put("uptimeMs", f.uptimeMs());
+        o.put("metricCount", f.metricCount());
+        o.put("seriesCount", f.seriesCount());
+        o.put("rejectedMetrics", f.rejectedMetrics());
+        o.put("scrapeErrors", f.scrapeErrors());
+        o.put("samplerErrors", f.samplerErrors());
+        for (OwnFigure figure : f.ownFigures()) {
+            if (figure.labels().isEmpty()) {
+                o.put(figure.name(), figure.value());
+            } else {
+                // One object per labelled family, keyed by its one label's value: {"not_found": 3, ...}.
+                @SuppressWarnings("unchecked")
+                Map<String, Object> samples = (Map<String, Object>) o.computeIfAbsent(figure.name(),
+                        k -> new LinkedHashMap<String, Object>());
+                samples.put(String.join(",", figure.labels().values()), figure.value());
+            }
+        }
+        o.put("keepsHistory", f.keepsHistory());
+        o.put("port", f.port());
+        o.put("historyResolutionMs", f.historyResolutionMs());
+        o.put("historyRetentionMs", f.historyRetentionMs());
+        o.put("flinkWebUrl", f.flinkWebUrl());
+        o.put("flinkDashboardPath", f.flinkDashboardPath());
+        return o;
+    }
+}
