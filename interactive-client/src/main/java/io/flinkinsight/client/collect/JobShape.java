@@ -1,12 +1,16 @@
 package io.flinkinsight.client.collect;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * What tells a query's job apart from other queries' for how long it runs: a hash of its operators' names, in the
- * order its graph lists them, without the ids in brackets that Flink's SQL planner numbers its operators with
- * ({@code Calc[3]}), which change from one planning of the same query to the next. The same query gets the same
- * shape; two queries may share one (a hash), which only pools their runs.
+ * What tells a query's job apart from other queries' for how long it runs: a hash of its operators' names, sorted,
+ * without the ids in brackets that Flink's SQL planner numbers its operators with ({@code Calc[3]}). Both change from
+ * one planning of the same query to the next: the ids, and with them the order in which a graph lists its nodes
+ * (a map by id). The same query gets the same shape; two queries may share one (a hash), which only pools their
+ * runs.
  */
 public final class JobShape {
 
@@ -16,11 +20,15 @@ public final class JobShape {
 
     /** The shape of a job whose operators are named {@code operatorNames}. */
     public static long of(Iterable<String> operatorNames) {
-        long hash = 1125899906842597L;
+        List<String> stable = new ArrayList<>();
         for (String name : operatorNames) {
-            String stable = OPERATOR_IDS.matcher(name == null ? "" : name).replaceAll("");
-            for (int i = 0; i < stable.length(); i++) {
-                hash = 31 * hash + stable.charAt(i);
+            stable.add(OPERATOR_IDS.matcher(name == null ? "" : name).replaceAll(""));
+        }
+        Collections.sort(stable);
+        long hash = 1125899906842597L;
+        for (String name : stable) {
+            for (int i = 0; i < name.length(); i++) {
+                hash = 31 * hash + name.charAt(i);
             }
             hash = 31 * hash + '\n';
         }

@@ -16,11 +16,17 @@ class JobShapeTest {
     }
 
     @Test
-    void otherOperatorsOrAnotherOrderMakeAnotherShape() {
+    void theOrderInWhichAGraphListsItsOperatorsDoesNotMatter() {
+        // a stream graph lists its nodes from a map by id, and the ids change from one planning to the next
+        assertThat(JobShape.of(List.of("Calc[12]", "Source: orders[11]")))
+                .isEqualTo(JobShape.of(List.of("Source: orders[1]", "Calc[2]")));
+    }
+
+    @Test
+    void otherOperatorsMakeAnotherShape() {
         long query = JobShape.of(List.of("Source: orders[1]", "Calc[2]"));
 
         assertThat(JobShape.of(List.of("Source: orders[1]", "Join[2]"))).isNotEqualTo(query);
-        assertThat(JobShape.of(List.of("Calc[2]", "Source: orders[1]"))).isNotEqualTo(query);
         assertThat(JobShape.of(List.of("Source: orders[1]Calc[2]"))).as("names are kept apart").isNotEqualTo(query);
         assertThat(JobShape.of(List.of("Source: orders WHERE n > 5[1]"))).as("numbers outside ids count")
                 .isNotEqualTo(JobShape.of(List.of("Source: orders WHERE n > 6[1]")));
