@@ -170,9 +170,8 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         });
         return lease.track(initialized)
                 .thenCompose(jobId -> {
-                    RecentJobRuns recentRuns = runtime.recentJobRuns();
-                    long firstPollDelayNanos = recentRuns.firstPollDelayNanos(shape);
-                    long fastPollsFromDelayNanos = recentRuns.shortestUsualRunNanos(shape);
+                    long fastPollsFromDelayNanos = runtime.recentJobRuns().shortestUsualRunNanos(shape);
+                    long firstPollDelayNanos = RecentJobRuns.firstPollDelayNanos(fastPollsFromDelayNanos);
                     InstrumentedJobClient jobClient = FlinkApi.get().newJobClient(
                             new PooledJobClient(pool, cluster, jobId, userCodeClassloader),
                             record,

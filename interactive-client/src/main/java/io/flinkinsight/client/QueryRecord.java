@@ -122,8 +122,10 @@ public final class QueryRecord {
         place.release();
         long end = nanoClock.getAsLong();
         long accepted = acceptedNanos.get();
-        long running = runningNanos.get();
         long terminal = terminalNanos.get();
+        long seenRunning = runningNanos.get();
+        // RUNNING seen at the same moment as the end, after it, is not a sighting of the job running
+        long running = terminal != UNSET && seenRunning > terminal ? UNSET : seenRunning;
         metrics.e2eLatencyMs.update(millis(end - startNanos));
         if (accepted != UNSET) {
             metrics.submitMs.update(millis(accepted - startNanos));

@@ -102,7 +102,7 @@ public final class CollectLongPoll {
     private final BooleanSupplier fastPolls;
     /** When (nanoClock) the query's first poll may go out. */
     private final long firstPollAtNanos;
-    /** From when (nanoClock) the job may have ended, so that {@code fastPolls} may poll at the strategy's pace. */
+    /** From when (nanoClock) the job may have ended, so that {@code fastPolls} asks for its end at the strategy's pace. */
     private final long fastPollsFromNanos;
     /**
      * When (nanoClock) the next poll may go out: a back-off longer than what was left of a long poll's budget goes on
@@ -282,6 +282,8 @@ public final class CollectLongPoll {
         private volatile boolean stopped;
         /** When (nanoClock) this poll last sent a collect request. */
         private volatile long lastSentNanos;
+        /** Questions for the end this poll asked, for the strategy's pace between them (5 ms, growing to 50 ms). */
+        private long endQuestions; // only on the thread of the one step in flight
         @Nullable private volatile ScheduledFuture<?> nextSend;
 
         Poll(String operatorUid, String version, long offset) {
@@ -411,16 +413,16 @@ public final class CollectLongPoll {
                 jobEnded(known);
                 return;
             }
+            long minDelayMillis = sinkAlive ? 0 : unreachedSinkPollMillis();
+            if (!endLikely && !sinkAlive && minDelayMillis == 0) {
+                // fast, and the job may have ended: ask for the end at the strategy's pace (one request that also
+                // brings the result), and for rows only at Flink's pace
+                askEndLater();
+                return;
+            }
             // A sink that answers shows its job's end itself, and so does a poll once the job has ended (see the
             // class comment); an unreached sink is also asked about the end now and then.
             boolean askEnd = endLikely || (!sinkAlive && emptyPolls % STATUS_CHECK_EVERY_EMPTY_POLLS == 0);
-            long minDelayMillis = sinkAlive ? 0 : unreachedSinkPollMillis();
-            if (!askEnd && !sinkAlive && minDelayMillis == 0) {
-                // fast, and the job may have ended: ask for the end at the strategy's pace (one request that also
-                // brings the result), and for rows only at Flink's pace
-                askEndLater(emptyPolls);
-                return;
-            }
             if (!askEnd) {
                 pollAgainLater(emptyPolls, minDelayMillis);
                 return;
@@ -451,10 +453,16 @@ public final class CollectLongPoll {
                     : Math.min(UNREACHED_SINK_POLL_MILLIS, TimeUnit.NANOSECONDS.toMillis(untilFast + 999_999));
         }
 
-        /** Asks whether the job has ended after the strategy's wait ({@link #askEnd}). */
-        private void askEndLater(long emptyPolls) {
-            long delayMillis = strategy.delayMillis(emptyPolls);
-            long next = nanoClock.getAsLong() + TimeUnit.MILLISECONDS.toNanos(delayMillis);
+        /**
+         * Asks whether the job has ended after the strategy's wait ({@link #askEnd}), or polls for rows when Flink's
+         * pace says so, if that comes first.
+         */
+        private void askEndLater() {
+            long now = nanoClock.getAsLong();
+            long untilPoll = lastSentNanos + TimeUnit.MILLISECONDS.toNanos(UNREACHED_SINK_POLL_MILLIS) - now;
+            long delayMillis = Math.min(
+                    strategy.delayMillis(++endQuestions), Math.max(0, (untilPoll + 999_999) / 1_000_000));
+            long next = now + TimeUnit.MILLISECONDS.toNanos(delayMillis);
             if (next > deadlineNanos) {
                 notBeforeNanos = next;
                 handBack();
@@ -482,7 +490,9 @@ public final class CollectLongPoll {
                 return;
             }
             long sinceSent = nanoClock.getAsLong() - lastSentNanos;
-            if (sinceSent >= TimeUnit.MILLISECONDS.toNanos(UNREACHED_SINK_POLL_MILLIS)) {
+            if (sinceSent >= TimeUnit.MILLISECONDS.toNanos(UNREACHED_SINK_POLL_MILLIS)
+                    || unreachedSinkPollMillis() != 0) {
+                // Flink's pace for rows, or no longer fast (another query started, or fast-start is over)
                 send();
                 return;
             }
@@ -493,7 +503,7 @@ public final class CollectLongPoll {
                 } else if (status.isGloballyTerminalState()) {
                     jobEnded(status);
                 } else {
-                    askEndLater(emptyPoll());
+                    askEndLater();
                 }
             });
         }

@@ -46,9 +46,12 @@ public final class RecentJobRuns {
         }
     }
 
-    /** How long a new query's first poll for results waits after its job, of {@code shape}, was accepted (ns). */
-    public long firstPollDelayNanos(long shape) {
-        return Math.min(shortestUsualRunNanos(shape), MAX_FIRST_POLL_DELAY.toNanos());
+    /**
+     * How long a new query's first poll for results waits after its job was accepted (ns), given the shortest usual
+     * run of jobs like it ({@link #shortestUsualRunNanos}).
+     */
+    public static long firstPollDelayNanos(long shortestUsualRunNanos) {
+        return Math.min(shortestUsualRunNanos, MAX_FIRST_POLL_DELAY.toNanos());
     }
 
     /**

@@ -6,6 +6,8 @@ import io.flinkinsight.client.QueryRecord;
 import io.flinkinsight.client.metrics.ClientMetrics;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -366,6 +368,47 @@ class CollectLongPollTest {
             // however fast the machine, polls are Flink's fetcher's pace apart: the first, then one per 100 ms
             assertThat(job.polls).isPositive().isLessThanOrEqualTo(
                     1 + (int) (budgetMillis / CollectLongPoll.UNREACHED_SINK_POLL_MILLIS));
+        }
+    }
+
+    @Test
+    void whileFastEachCollectPollGoesAtLeastFlinksPaceAfterThePreviousOne() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
+        List<Long> sentAt = new CopyOnWriteArrayList<>();
+        CollectLongPoll.Job timed = new CollectLongPoll.Job() {
+            private final CollectLongPoll.Job inner = asJob(job);
+
+            @Override
+            public CompletableFuture<CoordinationResponse> sendCollectRequest(
+                    String operatorUid, CollectCoordinationRequest request) {
+                sentAt.add(System.nanoTime());
+                return inner.sendCollectRequest(operatorUid, request);
+            }
+
+            @Override
+            public CompletableFuture<JobStatus> status() {
+                return inner.status();
+            }
+
+            @Override
+            public JobStatus knownTerminalStatus() {
+                return null;
+            }
+
+            @Override
+            public CompletableFuture<JobExecutionResult> result() {
+                return inner.result();
+            }
+        };
+        CollectLongPoll longPoll = new CollectLongPoll(timed, CollectRetryStrategy.fixed(Duration.ofMillis(1)),
+                scheduler, metrics, record, System::nanoTime, Duration.ofMillis(1_000), () -> true);
+
+        longPoll.answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+
+        assertThat(sentAt).hasSizeGreaterThanOrEqualTo(2);
+        for (int i = 1; i < sentAt.size(); i++) {
+            assertThat(sentAt.get(i) - sentAt.get(i - 1)).as("collect poll %s after the previous one", i)
+                    .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(CollectLongPoll.UNREACHED_SINK_POLL_MILLIS));
         }
     }
 

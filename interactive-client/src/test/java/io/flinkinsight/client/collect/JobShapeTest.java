@@ -28,7 +28,7 @@ class JobShapeTest {
 
         assertThat(JobShape.of(List.of("Source: orders[1]", "Join[2]"))).isNotEqualTo(query);
         assertThat(JobShape.of(List.of("Source: orders[1]Calc[2]"))).as("names are kept apart").isNotEqualTo(query);
-        assertThat(JobShape.of(List.of("Source: orders WHERE n > 5[1]"))).as("numbers outside ids count")
+        assertThat(JobShape.of(List.of("Source: orders WHERE n > 5[1]"))).as("names that differ outside the ids")
                 .isNotEqualTo(JobShape.of(List.of("Source: orders WHERE n > 6[1]")));
     }
 }

@@ -29,7 +29,7 @@ class RecentJobRunsTest {
         }
         addOfDistinctShapes(runs, RecentJobRuns.MIN_RUNS - RecentJobRuns.SHAPE_MIN_RUNS, 80);
 
-        assertThat(runs.firstPollDelayNanos(SHAPE)).isZero();
+        assertThat(RecentJobRuns.firstPollDelayNanos(runs.shortestUsualRunNanos(SHAPE))).isZero();
         assertThat(runs.shortestUsualRunNanos(SHAPE)).isZero();
     }
 
@@ -41,7 +41,7 @@ class RecentJobRunsTest {
             runs.add(1000 + i, 60 + i);
         }
 
-        assertThat(millis(runs.firstPollDelayNanos(NEW_SHAPE))).isEqualTo(63);
+        assertThat(millis(RecentJobRuns.firstPollDelayNanos(runs.shortestUsualRunNanos(NEW_SHAPE)))).isEqualTo(63);
     }
 
     @Test
@@ -50,7 +50,7 @@ class RecentJobRunsTest {
         addOfDistinctShapes(runs, RecentJobRuns.WINDOW, 5);
         addOfDistinctShapes(runs, RecentJobRuns.WINDOW, 40);
 
-        assertThat(millis(runs.firstPollDelayNanos(NEW_SHAPE))).isEqualTo(40);
+        assertThat(millis(RecentJobRuns.firstPollDelayNanos(runs.shortestUsualRunNanos(NEW_SHAPE)))).isEqualTo(40);
     }
 
     @Test
@@ -65,7 +65,7 @@ class RecentJobRunsTest {
 
         assertThat(millis(runs.shortestUsualRunNanos(SHAPE))).isEqualTo(850);
         assertThat(millis(runs.shortestUsualRunNanos(NEW_SHAPE))).isEqualTo(60);
-        assertThat(millis(runs.firstPollDelayNanos(SHAPE))).isEqualTo(RecentJobRuns.MAX_FIRST_POLL_DELAY.toMillis());
+        assertThat(millis(RecentJobRuns.firstPollDelayNanos(runs.shortestUsualRunNanos(SHAPE)))).isEqualTo(RecentJobRuns.MAX_FIRST_POLL_DELAY.toMillis());
     }
 
     @Test
@@ -73,15 +73,20 @@ class RecentJobRunsTest {
         RecentJobRuns runs = new RecentJobRuns();
         for (int run = 0; run < RecentJobRuns.SHAPE_MIN_RUNS; run++) {
             runs.add(SHAPE, 500);
+            runs.add(NEW_SHAPE, 600);
         }
-        for (int shape = 0; shape < RecentJobRuns.MAX_SHAPES; shape++) {
+        for (int shape = 0; shape < RecentJobRuns.MAX_SHAPES - 1; shape++) {
+            if (shape == RecentJobRuns.MAX_SHAPES / 2) {
+                // asked about midway: used more recently than NEW_SHAPE, though added as early
+                assertThat(millis(runs.shortestUsualRunNanos(SHAPE))).isEqualTo(500);
+            }
             for (int run = 0; run < RecentJobRuns.SHAPE_MIN_RUNS; run++) {
                 runs.add(1000 + shape, 70);
             }
         }
 
-        assertThat(millis(runs.shortestUsualRunNanos(SHAPE))).as("forgotten: all jobs count").isEqualTo(70);
-        assertThat(millis(runs.shortestUsualRunNanos(1000 + RecentJobRuns.MAX_SHAPES - 1))).isEqualTo(70);
+        assertThat(millis(runs.shortestUsualRunNanos(SHAPE))).as("kept: used recently").isEqualTo(500);
+        assertThat(millis(runs.shortestUsualRunNanos(NEW_SHAPE))).as("forgotten: all jobs count").isEqualTo(70);
     }
 
     @Test
@@ -91,7 +96,7 @@ class RecentJobRunsTest {
             runs.add(SHAPE, 5_000);
         }
 
-        assertThat(millis(runs.firstPollDelayNanos(SHAPE))).isEqualTo(RecentJobRuns.MAX_FIRST_POLL_DELAY.toMillis());
+        assertThat(millis(RecentJobRuns.firstPollDelayNanos(runs.shortestUsualRunNanos(SHAPE)))).isEqualTo(RecentJobRuns.MAX_FIRST_POLL_DELAY.toMillis());
         assertThat(millis(runs.shortestUsualRunNanos(SHAPE))).as("when a job may have ended, which is not capped")
                 .isEqualTo(5_000);
     }
