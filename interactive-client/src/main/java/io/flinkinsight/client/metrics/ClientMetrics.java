@@ -104,12 +104,16 @@ public final class ClientMetrics {
         return this;
     }
 
-    /** Share of pool requests served by an existing client, 0 before the first request. */
+    /**
+     * Share of pool lookups served by an existing client, 0 before the first: hits over hits and misses, the ratio
+     * client-figures.json declares for it, which the plugin computes the same way over all client processes.
+     */
     public double poolHitRate() {
-        return ratio(poolHits.getCount(), poolRequests.getCount());
+        long hits = poolHits.getCount();
+        return ratio(hits, hits + poolMisses.getCount());
     }
 
-    /** Share of REST requests that rode an already open channel, 0 before the first request. */
+    /** Share of REST requests that rode an open channel, 0 before the first: as client-figures.json declares. */
     public double channelReuseRatio() {
         long reused = channelsReused.getCount();
         return ratio(reused, reused + channelsOpened.getCount());
