@@ -462,18 +462,7 @@ public final class CollectLongPoll {
             long untilPoll = lastSentNanos + TimeUnit.MILLISECONDS.toNanos(UNREACHED_SINK_POLL_MILLIS) - now;
             long delayMillis = Math.min(
                     strategy.delayMillis(++endQuestions), Math.max(0, (untilPoll + 999_999) / 1_000_000));
-            long next = now + TimeUnit.MILLISECONDS.toNanos(delayMillis);
-            if (next > deadlineNanos) {
-                notBeforeNanos = next;
-                handBack();
-                return;
-            }
-            try {
-                nextSend = scheduler.schedule(this::askEnd, delayMillis, TimeUnit.MILLISECONDS);
-            } catch (Throwable t) {
-                // e.g. shutting down: answer now rather than never
-                handBack();
-            }
+            stepLater(this::askEnd, delayMillis);
         }
 
         /**
@@ -510,7 +499,14 @@ public final class CollectLongPoll {
 
         /** Polls again after the strategy's wait, or {@code minDelayMillis} if that is longer. */
         private void pollAgainLater(long emptyPolls, long minDelayMillis) {
-            long delayMillis = Math.max(strategy.delayMillis(emptyPolls), minDelayMillis);
+            stepLater(this::send, Math.max(strategy.delayMillis(emptyPolls), minDelayMillis));
+        }
+
+        /**
+         * Runs {@code step} of this poll after {@code delayMillis}, or hands the last answer back now if that would be
+         * past the budget (the wait then goes on into the fetcher's next request).
+         */
+        private void stepLater(Runnable step, long delayMillis) {
             long next = nanoClock.getAsLong() + TimeUnit.MILLISECONDS.toNanos(delayMillis);
             if (next > deadlineNanos) {
                 notBeforeNanos = next;
@@ -518,7 +514,7 @@ public final class CollectLongPoll {
                 return;
             }
             try {
-                nextSend = scheduler.schedule(this::send, delayMillis, TimeUnit.MILLISECONDS);
+                nextSend = scheduler.schedule(step, delayMillis, TimeUnit.MILLISECONDS);
             } catch (Throwable t) {
                 // e.g. shutting down: answer now rather than never
                 handBack();

@@ -47,10 +47,16 @@ class CollectLongPollTest {
 
     /** The job as it is: every status is asked of it, none is known in advance. */
     private static CollectLongPoll.Job asJob(TestingCollectJob job) {
+        return asJob(job, () -> {});
+    }
+
+    /** {@link #asJob(TestingCollectJob)}, running {@code beforeCollectRequest} as each collect request goes out. */
+    private static CollectLongPoll.Job asJob(TestingCollectJob job, Runnable beforeCollectRequest) {
         return new CollectLongPoll.Job() {
             @Override
             public CompletableFuture<CoordinationResponse> sendCollectRequest(
                     String operatorUid, CollectCoordinationRequest request) {
+                beforeCollectRequest.run();
                 return job.sendCoordinationRequest(operatorUid, request);
             }
 
@@ -375,31 +381,7 @@ class CollectLongPollTest {
     void whileFastEachCollectPollGoesAtLeastFlinksPaceAfterThePreviousOne() throws Exception {
         TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
         List<Long> sentAt = new CopyOnWriteArrayList<>();
-        CollectLongPoll.Job timed = new CollectLongPoll.Job() {
-            private final CollectLongPoll.Job inner = asJob(job);
-
-            @Override
-            public CompletableFuture<CoordinationResponse> sendCollectRequest(
-                    String operatorUid, CollectCoordinationRequest request) {
-                sentAt.add(System.nanoTime());
-                return inner.sendCollectRequest(operatorUid, request);
-            }
-
-            @Override
-            public CompletableFuture<JobStatus> status() {
-                return inner.status();
-            }
-
-            @Override
-            public JobStatus knownTerminalStatus() {
-                return null;
-            }
-
-            @Override
-            public CompletableFuture<JobExecutionResult> result() {
-                return inner.result();
-            }
-        };
+        CollectLongPoll.Job timed = asJob(job, () -> sentAt.add(System.nanoTime()));
         CollectLongPoll longPoll = new CollectLongPoll(timed, CollectRetryStrategy.fixed(Duration.ofMillis(1)),
                 scheduler, metrics, record, System::nanoTime, Duration.ofMillis(1_000), () -> true);
 
