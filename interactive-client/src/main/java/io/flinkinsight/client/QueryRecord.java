@@ -94,11 +94,9 @@ public final class QueryRecord {
         }
     }
 
-    /** Results arrived, so the job runs (unless it was already seen ended: the last results come with the end). */
+    /** Results arrived, so the job runs (unless it had ended: the last results come with the end, see finish). */
     public void runningSeen() {
-        if (terminalNanos.get() == UNSET) {
-            runningNanos.compareAndSet(UNSET, nanoClock.getAsLong());
-        }
+        runningNanos.compareAndSet(UNSET, nanoClock.getAsLong());
     }
 
     /** A poll for results repeated the previous one, because that one came back empty or failed. */
@@ -124,8 +122,9 @@ public final class QueryRecord {
         long accepted = acceptedNanos.get();
         long terminal = terminalNanos.get();
         long seenRunning = runningNanos.get();
-        // RUNNING seen at the same moment as the end, after it, is not a sighting of the job running
-        long running = terminal != UNSET && seenRunning > terminal ? UNSET : seenRunning;
+        // RUNNING seen no sooner than the end (the last results, or a status answer racing the end's) is not a
+        // sighting of the job running
+        long running = terminal != UNSET && seenRunning >= terminal ? UNSET : seenRunning;
         metrics.e2eLatencyMs.update(millis(end - startNanos));
         if (accepted != UNSET) {
             metrics.submitMs.update(millis(accepted - startNanos));
