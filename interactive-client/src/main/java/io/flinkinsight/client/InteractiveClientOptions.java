@@ -48,7 +48,7 @@ public final class InteractiveClientOptions {
     public static final ConfigOption<Integer> MAX_QUERIES_IN_FLIGHT =
             ConfigOptions.key("execution.interactive.admission.max-queries")
                     .intType()
-                    .defaultValue(8)
+                    .defaultValue(16)
                     .withDescription(
                             "Queries (jobs that collect results) this process keeps running on one cluster at once;"
                                     + " more wait in the client, in order of arrival, until one ends ("
