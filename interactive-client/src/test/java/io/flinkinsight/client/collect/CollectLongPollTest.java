@@ -12,6 +12,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
@@ -411,6 +413,61 @@ class CollectLongPollTest {
             assertThat(job.statusCalls).isGreaterThan(3 * job.polls);
         }
     }
+    @Test
+    void whenFastPollsEndMidwayTheEndIsNoLongerAskedForAtTheStrategysPace() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
+        AtomicBoolean fast = new AtomicBoolean(true);
+        AtomicInteger questionsWhileFast = new AtomicInteger();
+        CollectLongPoll.Job counted = new CollectLongPoll.Job() {
+            private final CollectLongPoll.Job inner = asJob(job);
+
+            @Override
+            public CompletableFuture<CoordinationResponse> sendCollectRequest(
+                    String operatorUid, CollectCoordinationRequest request) {
+                return inner.sendCollectRequest(operatorUid, request);
+            }
+
+            @Override
+            public CompletableFuture<JobStatus> status() {
+                if (fast.get()) {
+                    questionsWhileFast.incrementAndGet();
+                }
+                return inner.status();
+            }
+
+            @Override
+            public JobStatus knownTerminalStatus() {
+                return null;
+            }
+
+            @Override
+            public CompletableFuture<JobExecutionResult> result() {
+                return inner.result();
+            }
+        };
+        long budgetMillis = 2_000;
+        CollectLongPoll longPoll = new CollectLongPoll(counted, CollectRetryStrategy.fixed(Duration.ofMillis(1)),
+                scheduler, metrics, record, System::nanoTime, Duration.ofMillis(budgetMillis), fast::get);
+
+        CompletableFuture<CoordinationResponse> answer = longPoll.answer("uid", new CollectCoordinationRequest("", 0));
+        Thread.sleep(300);
+        // another query starts: the JobManager's capacity is shared from now on
+        fast.set(false);
+        answer.get(30, TimeUnit.SECONDS);
+
+        synchronized (job) {
+            int questionsAfter = job.statusCalls - questionsWhileFast.get();
+            assertThat(questionsWhileFast.get()).as("questions for the end while fast").isGreaterThan(3);
+            // after that, an unreached sink has the end asked every tenth poll, and polls go at Flink's pace: at most
+            // two in the rest of the budget (one more if a question was on its way at the switch)
+            assertThat(questionsAfter).as("questions for the end once not fast")
+                    .isLessThanOrEqualTo(1 + 1 + (int) (budgetMillis / CollectLongPoll.UNREACHED_SINK_POLL_MILLIS)
+                            / CollectLongPoll.STATUS_CHECK_EVERY_EMPTY_POLLS);
+            assertThat(job.polls).isPositive().isLessThanOrEqualTo(
+                    1 + (int) (budgetMillis / CollectLongPoll.UNREACHED_SINK_POLL_MILLIS));
+        }
+    }
+
     @Test
     void onlyAFailureThatSaysTheSinkIsNotDeployedShowsNoEnd() {
         assertThat(CollectResponses.sinkNotStarted(new RuntimeException(
