@@ -65,6 +65,12 @@ public final class QueryRecord {
         metrics.queryRequests.inc();
     }
 
+    /** A request counted by {@link #requestSent} never left: no pooled connection was free for it. */
+    public void requestNotSent() {
+        requests.decrementAndGet();
+        metrics.queryRequests.dec();
+    }
+
     public long requests() {
         return requests.get();
     }

@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The job client a query gets from the interactive executor. It delegates to a pooled job client and adds: a cached
@@ -40,10 +41,13 @@ public class InstrumentedJobClient implements JobClientGateway {
      * that from costing a request, and the long poll sees the job's end by itself meanwhile.
      */
     static final long FRESH_STATUS_MILLIS = 200;
-    /** How long a status request waits for a pooled connection, asking again, before the fetcher gets the error. */
-    static final Duration STATUS_PATIENCE = Duration.ofMinutes(2);
+    /**
+     * How long a status or result request waits for a pooled connection, asking again, before the fetcher gets the
+     * error.
+     */
+    static final Duration BUSY_POOL_PATIENCE = Duration.ofMinutes(2);
     /** Between two such requests, so a pool with a tiny acquire timeout is not asked in a busy loop. */
-    static final long STATUS_RETRY_DELAY_MILLIS = 20;
+    static final long BUSY_POOL_RETRY_DELAY_MILLIS = 20;
 
     private final JobClientGateway delegate;
     private final QueryRecord record;
@@ -120,32 +124,45 @@ public class InstrumentedJobClient implements JobClientGateway {
     /**
      * Asks the job's status, again as long as no pooled connection was free: Flink's collect fetcher takes a failed
      * status request for the job's end ("assume that the job has terminated") and stops delivering rows, so a busy
-     * pool must make it wait, never fail. The waiting ends with the query (cancelled) or after
-     * {@link #STATUS_PATIENCE}, when the busy pool's error goes to the fetcher. Other failures (a JobManager that
-     * cannot be reached, after the cluster client's own retries) are the fetcher's to judge, as with Flink's own client.
+     * pool must make it wait, never fail. Other failures (a JobManager that cannot be reached, after the cluster
+     * client's own retries) are the fetcher's to judge, as with Flink's own client.
      */
     private CompletableFuture<JobStatus> askStatus() {
-        return askStatus(nanoClock.getAsLong() + STATUS_PATIENCE.toNanos());
+        return whilePoolBusy(delegate::getJobStatus).thenApply(status -> {
+            statusSeen(status);
+            return status;
+        });
     }
 
-    private CompletableFuture<JobStatus> askStatus(long giveUpAtNanos) {
+    /**
+     * Sends an idempotent request, again as long as no pooled connection was free (a request that got none never
+     * left, so it is not counted). The waiting ends with the query (cancelled) or after {@link #BUSY_POOL_PATIENCE},
+     * when the busy pool's error goes to the caller.
+     */
+    private <T> CompletableFuture<T> whilePoolBusy(Supplier<CompletableFuture<T>> request) {
+        return whilePoolBusy(request, nanoClock.getAsLong() + BUSY_POOL_PATIENCE.toNanos());
+    }
+
+    private <T> CompletableFuture<T> whilePoolBusy(Supplier<CompletableFuture<T>> request, long giveUpAtNanos) {
         record.requestSent();
-        return delegate.getJobStatus()
-                .handle((status, failure) -> {
+        return request.get()
+                .handle((value, failure) -> {
                     if (failure == null) {
-                        statusSeen(status);
-                        return CompletableFuture.completedFuture(status);
+                        return CompletableFuture.completedFuture(value);
                     }
                     boolean poolBusy =
                             ExceptionUtils.findThrowable(failure, ChannelAcquireTimeoutException.class).isPresent();
+                    if (poolBusy) {
+                        record.requestNotSent();
+                    }
                     if (poolBusy && !cancelled && nanoClock.getAsLong() - giveUpAtNanos < 0) {
                         return CompletableFuture.runAsync(() -> {}, CompletableFuture.delayedExecutor(
-                                        STATUS_RETRY_DELAY_MILLIS, TimeUnit.MILLISECONDS))
-                                .thenCompose(ignored -> askStatus(giveUpAtNanos));
+                                        BUSY_POOL_RETRY_DELAY_MILLIS, TimeUnit.MILLISECONDS))
+                                .thenCompose(ignored -> whilePoolBusy(request, giveUpAtNanos));
                     }
-                    return CompletableFuture.<JobStatus>failedFuture(failure);
+                    return CompletableFuture.<T>failedFuture(failure);
                 })
-                .thenCompose(status -> status);
+                .thenCompose(value -> value);
     }
 
     private void statusSeen(JobStatus status) {
@@ -222,12 +239,14 @@ public class InstrumentedJobClient implements JobClientGateway {
         });
     }
 
-    /** The job's result, requested once (again only after a failure) and shared by the fetcher and the long poll. */
+    /**
+     * The job's result, requested once (again only after a failure, and while the pool is busy, as a status is: a
+     * failed result fails the query) and shared by the fetcher and the long poll.
+     */
     private CompletableFuture<JobExecutionResult> jobResult() {
         synchronized (resultLock) {
             if (result == null || result.isCompletedExceptionally()) {
-                record.requestSent();
-                result = delegate.getJobExecutionResult();
+                result = whilePoolBusy(delegate::getJobExecutionResult);
             }
             // a copy, so no caller can complete or cancel the shared future
             return result.copy();

@@ -130,6 +130,24 @@ class InstrumentedJobClientTest {
     }
 
     @Test
+    void aBusyConnectionPoolMakesTheResultWaitNotFailTheQueryAndWhatNeverLeftIsNotCounted() throws Exception {
+        ChannelAcquireTimeoutException busy =
+                new ChannelAcquireTimeoutException("jobmanager:8081", ChannelPoolSettings.defaults());
+        TestingCollectJob job = new TestingCollectJob(100).endsAtStatusCall(1)
+                .failResult(2, new CompletionException(busy));
+        job.getJobStatus(); // the job finishes
+        InstrumentedJobClient client = client(job, GENEROUS_BUDGET);
+
+        // without asking again, the fetcher's read of the result would fail the query
+        assertThat(client.getJobExecutionResult().get(30, TimeUnit.SECONDS)).isNotNull();
+        assertThat(job.resultCalls).as("asked until a connection was free").isEqualTo(3);
+        assertThat(record.requests()).as("requests that left").isEqualTo(1);
+        assertThat(metrics.queryRequests.getCount()).isEqualTo(1);
+        assertThat(record.isFinished()).isTrue();
+        assertThat(metrics.queriesSucceeded.getCount()).isEqualTo(1);
+    }
+
+    @Test
     void aPoolBusyForLongerThanThePatienceOrACancelledQueryEndsTheWait() throws Exception {
         ChannelAcquireTimeoutException busy =
                 new ChannelAcquireTimeoutException("jobmanager:8081", ChannelPoolSettings.defaults());
@@ -137,7 +155,7 @@ class InstrumentedJobClientTest {
         TestingCollectJob stuck = new TestingCollectJob(100).failStatus(1_000_000, new CompletionException(busy));
         InstrumentedJobClient patient = new InstrumentedJobClient(stuck, record, polledJob -> new CollectLongPoll(
                 polledJob, CollectRetryStrategy.fixed(Duration.ofMillis(1)), scheduler, metrics, record, clock::get,
-                GENEROUS_BUDGET, () -> false), () -> clock.addAndGet(InstrumentedJobClient.STATUS_PATIENCE.toNanos() / 3));
+                GENEROUS_BUDGET, () -> false), () -> clock.addAndGet(InstrumentedJobClient.BUSY_POOL_PATIENCE.toNanos() / 3));
 
         assertThatThrownBy(() -> patient.getJobStatus().get(30, TimeUnit.SECONDS))
                 .hasRootCauseInstanceOf(ChannelAcquireTimeoutException.class);

@@ -55,6 +55,8 @@ final class TestingCollectJob implements JobClientGateway {
 
     private int statusFailures;
     private Throwable statusFailure;
+    private int resultFailures;
+    private Throwable resultFailure;
 
     int polls;
     int statusCalls;
@@ -75,6 +77,13 @@ final class TestingCollectJob implements JobClientGateway {
     synchronized TestingCollectJob failStatus(int count, Throwable failure) {
         statusFailures = count;
         statusFailure = failure;
+        return this;
+    }
+
+    /** The next {@code count} result requests fail with {@code failure}. */
+    synchronized TestingCollectJob failResult(int count, Throwable failure) {
+        resultFailures = count;
+        resultFailure = failure;
         return this;
     }
 
@@ -225,6 +234,10 @@ final class TestingCollectJob implements JobClientGateway {
     @Override
     public synchronized CompletableFuture<JobExecutionResult> getJobExecutionResult() {
         resultCalls++;
+        if (resultFailures > 0) {
+            resultFailures--;
+            return CompletableFuture.failedFuture(resultFailure);
+        }
         return result.copy();
     }
 }
