@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.flinkinsight.client.QueryRecord;
 import io.flinkinsight.client.metrics.ClientMetrics;
 import java.io.IOException;
+import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -14,12 +15,14 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
 import org.apache.flink.streaming.api.operators.collect.CollectCoordinationRequest;
 import org.apache.flink.streaming.api.operators.collect.CollectCoordinationResponse;
+import org.apache.flink.streaming.api.operators.collect.CollectResultFetcher;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -49,21 +52,26 @@ class CollectLongPollTest {
 
     /** The job as it is: every status is asked of it, none is known in advance. */
     private static CollectLongPoll.Job asJob(TestingCollectJob job) {
-        return asJob(job, () -> {});
+        return asJob(job, uid -> {}, () -> {});
     }
 
-    /** {@link #asJob(TestingCollectJob)}, running {@code beforeCollectRequest} as each collect request goes out. */
-    private static CollectLongPoll.Job asJob(TestingCollectJob job, Runnable beforeCollectRequest) {
+    /**
+     * {@link #asJob(TestingCollectJob)}, telling {@code beforeCollectRequest} the sink of each collect request and
+     * running {@code beforeStatus} at each status request, as they go out.
+     */
+    private static CollectLongPoll.Job asJob(
+            TestingCollectJob job, Consumer<String> beforeCollectRequest, Runnable beforeStatus) {
         return new CollectLongPoll.Job() {
             @Override
             public CompletableFuture<CoordinationResponse> sendCollectRequest(
                     String operatorUid, CollectCoordinationRequest request) {
-                beforeCollectRequest.run();
+                beforeCollectRequest.accept(operatorUid);
                 return job.sendCoordinationRequest(operatorUid, request);
             }
 
             @Override
             public CompletableFuture<JobStatus> status() {
+                beforeStatus.run();
                 return job.getJobStatus();
             }
 
@@ -130,15 +138,27 @@ class CollectLongPollTest {
     @Test
     void aDroppedPrefetchStopsPollingAtOnce() throws Exception {
         TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE);
-        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(20)),
+        AtomicInteger prefetchPolls = new AtomicInteger();
+        CollectLongPoll.Job counted = asJob(job, uid -> {
+            if (uid.equals("another-sink")) {
+                prefetchPolls.incrementAndGet();
+            }
+        }, () -> {});
+        CollectLongPoll longPoll = new CollectLongPoll(counted, CollectRetryStrategy.fixed(Duration.ofMillis(20)),
                 scheduler, metrics, record, System::nanoTime, Duration.ofMinutes(10), () -> false);
         CompletableFuture<Void> prefetched = longPoll.prefetchFirstResults("another-sink");
+        Thread.sleep(100);
 
         // the fetcher asks another sink: nobody will read what the prefetch finds
         longPoll.answer("collect-sink-uid", new CollectCoordinationRequest(TestingCollectJob.SINK_VERSION, 0));
 
         // without stopping, the prefetch would poll on for its whole 10 min budget
         prefetched.get(30, TimeUnit.SECONDS);
+        int atDrop = prefetchPolls.get();
+        assertThat(atDrop).as("the prefetch polled before it was dropped").isPositive();
+        Thread.sleep(300);
+        // one poll may have been on its way when it was dropped; at its 20 ms pace 300 ms would bring ~15 more
+        assertThat(prefetchPolls.get()).as("polls of the dropped prefetch").isLessThanOrEqualTo(atDrop + 1);
     }
 
     @Test
@@ -383,7 +403,7 @@ class CollectLongPollTest {
     void whileFastEachCollectPollGoesAtLeastFlinksPaceAfterThePreviousOne() throws Exception {
         TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
         List<Long> sentAt = new CopyOnWriteArrayList<>();
-        CollectLongPoll.Job timed = asJob(job, () -> sentAt.add(System.nanoTime()));
+        CollectLongPoll.Job timed = asJob(job, uid -> sentAt.add(System.nanoTime()), () -> {});
         CollectLongPoll longPoll = new CollectLongPoll(timed, CollectRetryStrategy.fixed(Duration.ofMillis(1)),
                 scheduler, metrics, record, System::nanoTime, Duration.ofMillis(1_000), () -> true);
 
@@ -418,33 +438,11 @@ class CollectLongPollTest {
         TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
         AtomicBoolean fast = new AtomicBoolean(true);
         AtomicInteger questionsWhileFast = new AtomicInteger();
-        CollectLongPoll.Job counted = new CollectLongPoll.Job() {
-            private final CollectLongPoll.Job inner = asJob(job);
-
-            @Override
-            public CompletableFuture<CoordinationResponse> sendCollectRequest(
-                    String operatorUid, CollectCoordinationRequest request) {
-                return inner.sendCollectRequest(operatorUid, request);
+        CollectLongPoll.Job counted = asJob(job, uid -> {}, () -> {
+            if (fast.get()) {
+                questionsWhileFast.incrementAndGet();
             }
-
-            @Override
-            public CompletableFuture<JobStatus> status() {
-                if (fast.get()) {
-                    questionsWhileFast.incrementAndGet();
-                }
-                return inner.status();
-            }
-
-            @Override
-            public JobStatus knownTerminalStatus() {
-                return null;
-            }
-
-            @Override
-            public CompletableFuture<JobExecutionResult> result() {
-                return inner.result();
-            }
-        };
+        });
         long budgetMillis = 2_000;
         CollectLongPoll longPoll = new CollectLongPoll(counted, CollectRetryStrategy.fixed(Duration.ofMillis(1)),
                 scheduler, metrics, record, System::nanoTime, Duration.ofMillis(budgetMillis), fast::get);
@@ -466,6 +464,18 @@ class CollectLongPollTest {
             assertThat(job.polls).isPositive().isLessThanOrEqualTo(
                     1 + (int) (budgetMillis / CollectLongPoll.UNREACHED_SINK_POLL_MILLIS));
         }
+    }
+
+    @Test
+    void noPollWaitsLongerThanFlinksOwnFetcherWaitsBetweenItsPolls() throws Exception {
+        // Flink's collect fetcher sleeps this long after an empty poll (a private constant of the Flink on the class
+        // path, read here so that this test follows it): the long poll must never show rows later than that fetcher
+        Field retry = CollectResultFetcher.class.getDeclaredField("DEFAULT_RETRY_MILLIS");
+        retry.setAccessible(true);
+        long flinksRetryMillis = retry.getInt(null);
+
+        assertThat(CollectLongPoll.UNREACHED_SINK_POLL_MILLIS).isLessThanOrEqualTo(flinksRetryMillis);
+        assertThat(RecentJobRuns.MAX_FIRST_POLL_DELAY.toMillis()).isLessThanOrEqualTo(flinksRetryMillis);
     }
 
     @Test
