@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.flinkinsight.harness.FlinkProcess;
+import io.flinkinsight.harness.GatewayRestSession;
 import io.flinkinsight.harness.LocalFlinkCluster;
 import io.flinkinsight.harness.Role;
 import io.flinkinsight.harness.SqlSession;
@@ -84,6 +85,9 @@ class InteractiveClientOnInsightClusterITCase {
      */
     private static final double ALONE_REQUESTS_PER_QUERY_BOUND = 10.0;
     private static final String STREAMING_JOB_NAME = "interactive-it-endless";
+    /** REST API sessions at once in the REST client's test, and how often each runs the short queries. */
+    private static final int REST_SESSIONS = 8;
+    private static final int REST_ROUNDS = 2;
 
     private LocalFlinkCluster cluster;
     private ExecutorService runner;
@@ -398,8 +402,72 @@ class InteractiveClientOnInsightClusterITCase {
         assertThat(threadsAfter).isLessThanOrEqualTo(limit);
     }
 
+    /**
+     * A client of the gateway's REST API, as tools other than Flink's JDBC driver are (open a session, submit, fetch
+     * the result every 10 ms, close the operation): alone, then {@value #REST_SESSIONS} sessions at once, every query
+     * returns its rows through the interactive client with its defaults, and none fails.
+     */
     @Test
     @Order(7)
+    void aRestApiClientPollingEvery10MsGetsEveryRowAloneAndAmongOthers() throws Exception {
+        ClientFigures before = settledFigures(cluster, gatewayInsight(), "figures before the REST sessions", f -> true);
+        int perSession = REST_ROUNDS * DemoWorkload.shortQueries().size();
+        assertThat(runRestSession()).as("queries of the REST session alone").isEqualTo(perSession);
+
+        ExecutorService clients = InteractiveClientSupport.daemonPool("interactive-it-rest", REST_SESSIONS);
+        try {
+            List<Future<Integer>> sessions = new ArrayList<>();
+            for (int i = 0; i < REST_SESSIONS; i++) {
+                sessions.add(clients.submit(this::runRestSession));
+            }
+            for (Future<Integer> session : sessions) {
+                assertThat(session.get(QUERY_BOUND.toMinutes() * perSession, TimeUnit.MINUTES))
+                        .as("queries of a REST session among others").isEqualTo(perSession);
+            }
+        } finally {
+            clients.shutdownNow();
+        }
+
+        int expected = (1 + REST_SESSIONS) * perSession;
+        ClientFigures after = settledFigures(cluster, gatewayInsight(), expected + " REST queries ended",
+                f -> f.succeeded() + f.failed() >= before.succeeded() + before.failed() + expected);
+        assertThat(after.submitted() - before.submitted()).as("queries the interactive client submitted: %s", after)
+                .isEqualTo(expected);
+        assertThat(after.succeeded() - before.succeeded()).as("queries that succeeded: %s", after).isEqualTo(expected);
+        assertThat(after.failed()).as("failed queries").isEqualTo(before.failed());
+    }
+
+    /** One REST session on the interactive client: the short queries {@value #REST_ROUNDS} times, rows checked. */
+    private int runRestSession() {
+        try (GatewayRestSession session = GatewayRestSession.open(cluster.gatewayUrl())) {
+            DemoWorkload.prepareShortQueries(session);
+            session.set(Map.of("execution.target", InteractiveClientSupport.TARGET));
+            int queries = 0;
+            for (int round = 0; round < REST_ROUNDS; round++) {
+                for (int q = 0; q < DemoWorkload.shortQueries().size(); q++) {
+                    assertRestShortQueryRows(q, session.query(DemoWorkload.shortQueries().get(q)));
+                    queries++;
+                }
+            }
+            return queries;
+        }
+    }
+
+    /** {@link InteractiveClientSupport#assertShortQueryRows}, for rows as the REST API's JSON gives them (text). */
+    private static void assertRestShortQueryRows(int index, List<List<Object>> rows) {
+        String sql = DemoWorkload.shortQueries().get(index);
+        assertThat(rows).as("rows of %s", sql).hasSize(1);
+        List<Object> row = rows.get(0);
+        assertThat(row).as("columns of %s", sql).hasSize(index == 0 ? 1 : 2);
+        assertThat((String) row.get(0)).as("val1 of %s", sql)
+                .hasSize(InteractiveClientSupport.DATAGEN_STRING_LENGTH);
+        if (index > 0) {
+            assertThat(row.get(1)).as("COUNT(*) of %s", sql).isEqualTo("1");
+        }
+    }
+
+    @Test
+    @Order(8)
     void badCollectStrategyNamesTheKeyAndTheAcceptedValues() {
         try (SqlSession session = interactiveSession(cluster)) {
             session.execute("SET 'collect-strategy.type' = 'bogus'");

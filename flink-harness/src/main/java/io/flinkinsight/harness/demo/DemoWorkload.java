@@ -1,6 +1,7 @@
 package io.flinkinsight.harness.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.flinkinsight.harness.GatewaySession;
 import io.flinkinsight.harness.LocalFlinkCluster;
 import io.flinkinsight.harness.SqlSession;
 import io.flinkinsight.harness.Waits;
@@ -78,8 +79,8 @@ public final class DemoWorkload {
                         + " GROUP BY val1");
     }
 
-    /** Prepares a session for {@link #shortQueries()}. */
-    public static void prepareShortQueries(SqlSession session) {
+    /** Prepares a session (JDBC or the gateway's REST API) for {@link #shortQueries()}. */
+    public static void prepareShortQueries(GatewaySession session) {
         session.set(shortQuerySettings());
         shortQueryTables().forEach(session::execute);
     }
