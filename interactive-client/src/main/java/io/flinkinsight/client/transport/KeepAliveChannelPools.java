@@ -47,7 +47,10 @@ import jdk.net.ExtendedSocketOptions;
  * also while a request waits for its answer, and gives up after {@value #KEEP_ALIVE_PROBES} unanswered probes
  * {@value #KEEP_ALIVE_INTERVAL_SECONDS} s apart. A JobManager that is only slow (a long GC pause) still answers the
  * probes from its kernel, so its requests keep waiting. One lost connection retires every channel of its host that
- * was open then: they are closed when idle and never lent again, and the next request opens a new connection.
+ * was open then: they are closed when idle and never lent again, and the next request opens a new connection. A
+ * request written after the peer vanished but before the probes found it is not covered: TCP does not probe while
+ * bytes are unacknowledged, and Java's NIO sockets offer no {@code TCP_USER_TIMEOUT}; it waits for {@code
+ * rest.idleness-timeout}.
  */
 final class KeepAliveChannelPools implements AutoCloseable {
 
