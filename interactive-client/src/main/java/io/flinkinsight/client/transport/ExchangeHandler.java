@@ -6,6 +6,7 @@ import org.apache.flink.runtime.rest.ConnectionIdleException;
 import org.apache.flink.runtime.rest.util.RestClientException;
 import org.apache.flink.shaded.netty4.io.netty.buffer.ByteBufUtil;
 import org.apache.flink.shaded.netty4.io.netty.channel.Channel;
+import org.apache.flink.shaded.netty4.io.netty.channel.ChannelFuture;
 import org.apache.flink.shaded.netty4.io.netty.channel.ChannelHandlerContext;
 import org.apache.flink.shaded.netty4.io.netty.channel.SimpleChannelInboundHandler;
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.TooLongFrameException;
@@ -16,15 +17,25 @@ import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpResponseSt
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpUtil;
 import org.apache.flink.shaded.netty4.io.netty.handler.timeout.IdleStateEvent;
 
+import javax.annotation.Nullable;
+
 import java.io.IOException;
+import java.net.SocketAddress;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 import static org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE;
 
 /**
  * The last handler of a pooled channel: hands each full response to the one request in flight, and closes the
  * channel when it sat unused for the pool's idle timeout (or fails the request when the server stays silent for
- * {@code rest.idleness-timeout}, as Flink's RestClient does). All state is confined to the channel's event loop.
+ * {@code rest.idleness-timeout}, as Flink's RestClient does). A request on a reused channel that has no answer after
+ * {@code hostCheckAfter} has its host checked once: if the host no longer accepts a connection it is gone (a request
+ * written to a vanished host gets no TCP keep-alive probe while its bytes are unacknowledged), so the request fails
+ * and the host's channels are retired; a host that accepts is only slow, and the request waits on. All state is
+ * confined to the channel's event loop.
  */
 final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
 
@@ -34,6 +45,8 @@ final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
     private final long requestIdleNanos; // 0: requests never time out, as with rest.idleness-timeout 0
     private final BooleanSupplier transportClosed;
     private final Runnable connectionLost;
+    private final long hostCheckAfterNanos; // 0: never
+    private final Function<SocketAddress, ChannelFuture> connectToHost;
 
     private PooledExchange current;
     private boolean currentOnUsedChannel;
@@ -41,6 +54,7 @@ final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
     private boolean lent;
     private boolean reusable = true;
     private long idleChecks;
+    @Nullable private ScheduledFuture<?> hostCheck;
 
     ExchangeHandler(
             TransportListener listener,
@@ -48,8 +62,12 @@ final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
             long poolIdleNanos,
             long requestIdleNanos,
             BooleanSupplier transportClosed,
-            Runnable connectionLost) {
+            Runnable connectionLost,
+            long hostCheckAfterNanos,
+            Function<SocketAddress, ChannelFuture> connectToHost) {
         this.connectionLost = connectionLost;
+        this.hostCheckAfterNanos = hostCheckAfterNanos;
+        this.connectToHost = connectToHost;
         this.listener = listener;
         this.checkEveryNanos = checkEveryNanos;
         this.poolIdleNanos = poolIdleNanos;
@@ -80,17 +98,64 @@ final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
         return lent;
     }
 
-    /** Starts {@code exchange} on this channel; the caller writes the request next. */
-    void begin(PooledExchange exchange) {
+    /** Starts {@code exchange} on {@code channel}, this handler's; the caller writes the request next. */
+    void begin(Channel channel, PooledExchange exchange) {
         current = exchange;
         currentOnUsedChannel = served > 0;
         lent = true;
+        if (currentOnUsedChannel && hostCheckAfterNanos > 0) {
+            hostCheck = channel.eventLoop().schedule(
+                    () -> checkHost(channel, exchange), hostCheckAfterNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** The request in flight ended (answered or failed): no host check for it any more. */
+    private void ended() {
+        current = null;
+        ScheduledFuture<?> check = hostCheck;
+        if (check != null) {
+            hostCheck = null;
+            check.cancel(false);
+        }
+    }
+
+    /** {@code exchange} has had no answer on this reused channel for hostCheckAfter: is its host still there? */
+    private void checkHost(Channel channel, PooledExchange exchange) {
+        if (current != exchange) {
+            return;
+        }
+        SocketAddress host = channel.remoteAddress();
+        ChannelFuture connected;
+        try {
+            connected = connectToHost.apply(host);
+        } catch (Throwable t) {
+            // no check possible (e.g. shutting down): the request waits as it would without one
+            return;
+        }
+        connected.addListener(done -> {
+            if (done.isSuccess()) {
+                // the host accepts connections: it is only slow, so the request waits on
+                connected.channel().close();
+                return;
+            }
+            channel.eventLoop().execute(() -> {
+                if (current != exchange) {
+                    return;
+                }
+                ended();
+                reusable = false;
+                connectionLost.run();
+                exchange.onFailure(channel, new ConnectionClosedException("No answer from " + host + " within "
+                        + TimeUnit.NANOSECONDS.toSeconds(hostCheckAfterNanos) + " s on a kept-alive connection,"
+                        + " and the host accepts no new connection: it is gone (" + done.cause() + ")."), false);
+            });
+        });
     }
 
     /** Fails {@code exchange} if it is still the one in flight (e.g. its request could not be written). */
     void fail(Channel channel, PooledExchange exchange, Throwable cause) {
         if (current == exchange) {
-            current = null;
+            ended();
             reusable = false;
             exchange.onFailure(channel, cause, currentOnUsedChannel);
         }
@@ -111,7 +176,7 @@ final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
             ctx.close();
             return;
         }
-        current = null;
+        ended();
         served++;
         if (msg instanceof HttpResponse response && response.status().equals(REQUEST_ENTITY_TOO_LARGE)) {
             reusable = false;
@@ -138,7 +203,7 @@ final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
         reusable = false;
         PooledExchange exchange = current;
         if (exchange != null) {
-            current = null;
+            ended();
             boolean closedByUs = transportClosed.getAsBoolean();
             if (!closedByUs) {
                 // the peer went away under a request: the host's other kept-alive channels are suspect too
@@ -156,7 +221,7 @@ final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         reusable = false;
         PooledExchange exchange = current;
-        current = null;
+        ended();
         Throwable error = cause instanceof TooLongFrameException
                 ? new TooLongFrameException(String.format(
                         cause.getMessage() + " Try to raise [%s]", RestOptions.CLIENT_MAX_CONTENT_LENGTH.key()))
@@ -184,7 +249,7 @@ final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
         PooledExchange exchange = current;
         if (exchange != null) {
             if (requestIdleNanos > 0 && idleNanos >= requestIdleNanos) {
-                current = null;
+                ended();
                 reusable = false;
                 exchange.onFailure(ctx.channel(), new ConnectionIdleException("Channel became idle."), false);
             }

@@ -6,7 +6,9 @@ import org.apache.flink.runtime.io.network.netty.SSLHandlerFactory;
 import org.apache.flink.runtime.rest.RestClientConfiguration;
 import org.apache.flink.shaded.netty4.io.netty.bootstrap.Bootstrap;
 import org.apache.flink.shaded.netty4.io.netty.channel.Channel;
+import org.apache.flink.shaded.netty4.io.netty.channel.ChannelFuture;
 import org.apache.flink.shaded.netty4.io.netty.channel.ChannelHandler;
+import org.apache.flink.shaded.netty4.io.netty.channel.ChannelInboundHandlerAdapter;
 import org.apache.flink.shaded.netty4.io.netty.channel.ChannelOption;
 import org.apache.flink.shaded.netty4.io.netty.channel.ChannelPipeline;
 import org.apache.flink.shaded.netty4.io.netty.channel.EventLoopGroup;
@@ -26,6 +28,7 @@ import org.slf4j.LoggerFactory;
 import javax.annotation.Nullable;
 
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,9 +51,11 @@ import jdk.net.ExtendedSocketOptions;
  * {@value #KEEP_ALIVE_INTERVAL_SECONDS} s apart. A JobManager that is only slow (a long GC pause) still answers the
  * probes from its kernel, so its requests keep waiting. One lost connection retires every channel of its host that
  * was open then: they are closed when idle and never lent again, and the next request opens a new connection. A
- * request written after the peer vanished but before the probes found it is not covered: TCP does not probe while
- * bytes are unacknowledged, and Java's NIO sockets offer no {@code TCP_USER_TIMEOUT}; it waits for {@code
- * rest.idleness-timeout}.
+ * request written after the peer vanished but before the probes found it gets no probe (TCP does not probe while
+ * bytes are unacknowledged, and Java's NIO sockets offer no {@code TCP_USER_TIMEOUT}); so a request on a reused
+ * channel without an answer after {@value #HOST_CHECK_AFTER_SECONDS} s has its host checked with a new connection
+ * (at most {@value #HOST_CHECK_CONNECT_TIMEOUT_MILLIS} ms to connect): a host that accepts none is gone, and the
+ * request fails with its channels retired; one that accepts is only slow ({@link ExchangeHandler}).
  */
 final class KeepAliveChannelPools implements AutoCloseable {
 
@@ -59,6 +64,9 @@ final class KeepAliveChannelPools implements AutoCloseable {
     static final int KEEP_ALIVE_IDLE_SECONDS = 5;
     static final int KEEP_ALIVE_INTERVAL_SECONDS = 1;
     static final int KEEP_ALIVE_PROBES = 3;
+    /** Past the keep-alive verdict on an idle channel (5 s + 3 × 1 s), so a request written just before it is covered. */
+    static final int HOST_CHECK_AFTER_SECONDS = 10;
+    static final int HOST_CHECK_CONNECT_TIMEOUT_MILLIS = 5_000;
 
     /** The retirement round of its host's pool a channel was opened in. */
     private static final AttributeKey<Integer> GENERATION = AttributeKey.valueOf("insight.channel.generation");
@@ -121,6 +129,16 @@ final class KeepAliveChannelPools implements AutoCloseable {
             LOG.info("This JDK cannot set TCP keep-alive timings; a vanished JobManager is found after the system's"
                     + " keep-alive time or rest.idleness-timeout.");
         }
+    }
+
+    /** A bare connection to {@code host}, only to see whether it still accepts one (closed by the caller). */
+    private ChannelFuture connectForHostCheck(SocketAddress host) {
+        int connectTimeoutMillis = (int) Math.min(
+                HOST_CHECK_CONNECT_TIMEOUT_MILLIS, Math.max(1, restConfiguration.getConnectionTimeout()));
+        return bootstrap.clone()
+                .handler(new ChannelInboundHandlerAdapter())
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
+                .connect(host);
     }
 
     /** The pool of {@code host:port}, created on first use. */
@@ -274,7 +292,9 @@ final class KeepAliveChannelPools implements AutoCloseable {
                     TimeUnit.MILLISECONDS.toNanos(poolIdleMillis),
                     TimeUnit.MILLISECONDS.toNanos(Math.max(requestIdleMillis, 0)),
                     KeepAliveChannelPools.this::isClosed,
-                    pool::retire));
+                    pool::retire,
+                    TimeUnit.SECONDS.toNanos(HOST_CHECK_AFTER_SECONDS),
+                    KeepAliveChannelPools.this::connectForHostCheck));
         }
 
         @Override

@@ -85,7 +85,7 @@ final class PooledExchange {
             onFailure(channel, new ConnectionClosedException("Channel became inactive."), used);
             return;
         }
-        handler.begin(this);
+        handler.begin(channel, this);
         if (used) {
             listener.channelReused();
         }

@@ -251,6 +251,43 @@ class KeepAliveRestClientITCase {
     }
 
     @Test
+    void aSilentHostThatAcceptsNoConnectionFailsTheRequestOnAReusedChannelWithinSeconds() throws Exception {
+        newClient(new ChannelPoolSettings(2, Duration.ofSeconds(30), Duration.ofMinutes(5)));
+        get(client, server.port(), "/echo").get(10, TimeUnit.SECONDS);
+        // the host goes silent on the kept-alive connection and takes no new one: from here, only the check sees it
+        server.stopAccepting();
+        long start = System.nanoTime();
+
+        Throwable failure = catchThrowable(() -> get(client, server.port(), "/hold").get(60, TimeUnit.SECONDS));
+
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+        assertThat(failure).as("the request on the reused channel").isNotNull()
+                .hasRootCauseInstanceOf(ConnectionClosedException.class)
+                .hasMessageContaining("accepts no new connection");
+        // after the check (not rest.idleness-timeout, 5 min), whose refused connect answers at once here
+        assertThat(seconds).isBetween((long) KeepAliveChannelPools.HOST_CHECK_AFTER_SECONDS - 1,
+                (long) KeepAliveChannelPools.HOST_CHECK_AFTER_SECONDS + 10);
+        Waiting.until("the host's channels retired", () -> client.openChannelCount() == 0);
+    }
+
+    @Test
+    void aSlowHostThatStillAcceptsConnectionsKeepsTheRequestWaiting() throws Exception {
+        newClient(new ChannelPoolSettings(2, Duration.ofSeconds(30), Duration.ofMinutes(5)));
+        get(client, server.port(), "/echo").get(10, TimeUnit.SECONDS);
+        CompletableFuture<Echo> held = get(client, server.port(), "/hold");
+        Waiting.until("the request held", () -> server.heldRequests() == 1);
+
+        // past the check: the host accepted its connection, so the request waits on
+        Thread.sleep(TimeUnit.SECONDS.toMillis(KeepAliveChannelPools.HOST_CHECK_AFTER_SECONDS + 2));
+        assertThat(held).as("the request on a slow host").isNotDone();
+        server.releaseHeld();
+
+        assertThat(held.get(10, TimeUnit.SECONDS).connection).isEqualTo(1);
+        assertThat(server.acceptedConnections()).as("the kept-alive connection and the check's").isEqualTo(2);
+        assertThat(listener.failed).hasValue(0);
+    }
+
+    @Test
     void postOnStaleChannelIsNotRetried() throws Exception {
         newClient();
         get(client, server.port(), "/echo").get(10, TimeUnit.SECONDS);

@@ -122,6 +122,14 @@ final class TestingRestServer implements AutoCloseable {
         dropNext.set(true);
     }
 
+    /**
+     * Accepts no new connection from now on (connects are refused), while open connections stay as they are: what a
+     * client sees of a host that vanished, apart from the refusal coming at once rather than after a timeout.
+     */
+    void stopAccepting() throws InterruptedException {
+        serverChannel.close().await(5, TimeUnit.SECONDS);
+    }
+
     /** Closes every open connection from the server side, as a restarted JobManager or a proxy would. */
     void closeAllConnections() throws InterruptedException {
         for (Channel channel : open.keySet()) {
