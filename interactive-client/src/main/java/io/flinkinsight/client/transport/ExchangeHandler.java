@@ -20,6 +20,8 @@ import org.apache.flink.shaded.netty4.io.netty.handler.timeout.IdleStateEvent;
 import javax.annotation.Nullable;
 
 import java.io.IOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
 import java.net.SocketAddress;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -138,16 +140,22 @@ final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
                 connected.channel().close();
                 return;
             }
+            Throwable cause = done.cause();
+            if (!(cause instanceof ConnectException || cause instanceof NoRouteToHostException)) {
+                // a failure on this side (no file handle or port left, shutting down) says nothing about the host
+                return;
+            }
             channel.eventLoop().execute(() -> {
                 if (current != exchange) {
                     return;
                 }
                 ended();
                 reusable = false;
-                connectionLost.run();
                 exchange.onFailure(channel, new ConnectionClosedException("No answer from " + host + " within "
                         + TimeUnit.NANOSECONDS.toSeconds(hostCheckAfterNanos) + " s on a kept-alive connection,"
-                        + " and the host accepts no new connection: it is gone (" + done.cause() + ")."), false);
+                        + " and the host accepts no new connection: it is gone (" + cause + ")."), false);
+                // after the request's failure, so that it ends whatever retiring the other channels does
+                connectionLost.run();
             });
         });
     }

@@ -133,8 +133,13 @@ final class KeepAliveChannelPools implements AutoCloseable {
 
     /** A bare connection to {@code host}, only to see whether it still accepts one (closed by the caller). */
     private ChannelFuture connectForHostCheck(SocketAddress host) {
-        int connectTimeoutMillis = (int) Math.min(
-                HOST_CHECK_CONNECT_TIMEOUT_MILLIS, Math.max(1, restConfiguration.getConnectionTimeout()));
+        if (closed) {
+            throw new IllegalStateException("RestClient is already closed");
+        }
+        long configured = restConfiguration.getConnectionTimeout(); // 0: none, as Netty reads it
+        int connectTimeoutMillis = (int) (configured > 0
+                ? Math.min(HOST_CHECK_CONNECT_TIMEOUT_MILLIS, configured)
+                : HOST_CHECK_CONNECT_TIMEOUT_MILLIS);
         return bootstrap.clone()
                 .handler(new ChannelInboundHandlerAdapter())
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)

@@ -253,8 +253,16 @@ class KeepAliveRestClientITCase {
     @Test
     void aSilentHostThatAcceptsNoConnectionFailsTheRequestOnAReusedChannelWithinSeconds() throws Exception {
         newClient(new ChannelPoolSettings(2, Duration.ofSeconds(30), Duration.ofMinutes(5)));
-        get(client, server.port(), "/echo").get(10, TimeUnit.SECONDS);
-        // the host goes silent on the kept-alive connection and takes no new one: from here, only the check sees it
+        // two kept-alive channels, both idle
+        List<CompletableFuture<Echo>> held = List.of(
+                get(client, server.port(), "/hold"), get(client, server.port(), "/hold"));
+        Waiting.until("2 requests held on 2 connections", () -> server.heldRequests() == 2);
+        server.releaseHeld();
+        for (CompletableFuture<Echo> future : held) {
+            future.get(10, TimeUnit.SECONDS);
+        }
+        assertThat(client.openChannelCount()).isEqualTo(2);
+        // the host goes silent on the kept-alive connections and takes no new one: from here, only the check sees it
         server.stopAccepting();
         long start = System.nanoTime();
 
@@ -267,6 +275,7 @@ class KeepAliveRestClientITCase {
         // after the check (not rest.idleness-timeout, 5 min), whose refused connect answers at once here
         assertThat(seconds).isBetween((long) KeepAliveChannelPools.HOST_CHECK_AFTER_SECONDS - 1,
                 (long) KeepAliveChannelPools.HOST_CHECK_AFTER_SECONDS + 10);
+        // the other, idle channel too: the host is gone
         Waiting.until("the host's channels retired", () -> client.openChannelCount() == 0);
     }
 
@@ -277,13 +286,15 @@ class KeepAliveRestClientITCase {
         CompletableFuture<Echo> held = get(client, server.port(), "/hold");
         Waiting.until("the request held", () -> server.heldRequests() == 1);
 
-        // past the check: the host accepted its connection, so the request waits on
-        Thread.sleep(TimeUnit.SECONDS.toMillis(KeepAliveChannelPools.HOST_CHECK_AFTER_SECONDS + 2));
+        // the check: a connection the host accepts, and which the client closes again
+        // (Waiting's limit, 20 s, leaves room for a late check)
+        Waiting.until("the check's connection", () -> server.acceptedConnections() == 2);
+        Waiting.until("the check's connection closed", () -> server.openConnections() == 1);
+        // the host accepted it, so the request waits on
         assertThat(held).as("the request on a slow host").isNotDone();
         server.releaseHeld();
 
         assertThat(held.get(10, TimeUnit.SECONDS).connection).isEqualTo(1);
-        assertThat(server.acceptedConnections()).as("the kept-alive connection and the check's").isEqualTo(2);
         assertThat(listener.failed).hasValue(0);
     }
 
