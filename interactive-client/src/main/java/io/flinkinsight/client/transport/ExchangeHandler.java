@@ -154,7 +154,6 @@ final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
                 exchange.onFailure(channel, new ConnectionClosedException("No answer from " + host + " within "
                         + TimeUnit.NANOSECONDS.toSeconds(hostCheckAfterNanos) + " s on a kept-alive connection,"
                         + " and the host accepts no new connection: it is gone (" + cause + ")."), false);
-                // after the request's failure, so that it ends whatever retiring the other channels does
                 connectionLost.run();
             });
         });

@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -228,12 +229,17 @@ final class KeepAliveChannelPools implements AutoCloseable {
         void retire() {
             generation.incrementAndGet();
             for (Channel channel : open) {
-                channel.eventLoop().execute(() -> {
-                    ExchangeHandler handler = channel.pipeline().get(ExchangeHandler.class);
-                    if (handler == null || !handler.isLent()) {
-                        channel.close();
-                    }
-                });
+                try {
+                    channel.eventLoop().execute(() -> {
+                        ExchangeHandler handler = channel.pipeline().get(ExchangeHandler.class);
+                        if (handler == null || !handler.isLent()) {
+                            channel.close();
+                        }
+                    });
+                } catch (RejectedExecutionException e) {
+                    // the channel's event loop is shutting down, and closes the channel with it; its callers (a
+                    // failing request among them) go on
+                }
             }
         }
 

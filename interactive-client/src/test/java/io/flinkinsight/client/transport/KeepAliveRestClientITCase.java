@@ -91,6 +91,20 @@ class KeepAliveRestClientITCase {
                 new Text(text));
     }
 
+    /** Opens {@code count} kept-alive channels (requests held until all are in, then answered), all idle after. */
+    private void openIdleChannels(int count) throws Exception {
+        List<CompletableFuture<Echo>> held = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            held.add(get(client, server.port(), "/hold"));
+        }
+        Waiting.until(count + " requests held on " + count + " connections", () -> server.heldRequests() == count);
+        server.releaseHeld();
+        for (CompletableFuture<Echo> future : held) {
+            future.get(10, TimeUnit.SECONDS);
+        }
+        assertThat(client.openChannelCount()).isEqualTo(count);
+    }
+
     @Test
     void sequentialGetsShareOneConnection() throws Exception {
         newClient();
@@ -230,16 +244,7 @@ class KeepAliveRestClientITCase {
     @Test
     void oneLostConnectionRetiresTheHostsOtherKeptAliveChannels() throws Exception {
         newClient(new ChannelPoolSettings(3, Duration.ofSeconds(30), Duration.ofSeconds(30)));
-        List<CompletableFuture<Echo>> held = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            held.add(get(client, server.port(), "/hold"));
-        }
-        Waiting.until("3 requests held on 3 connections", () -> server.heldRequests() == 3);
-        server.releaseHeld();
-        for (CompletableFuture<Echo> future : held) {
-            future.get(10, TimeUnit.SECONDS);
-        }
-        assertThat(client.openChannelCount()).isEqualTo(3);
+        openIdleChannels(3);
         server.dropNextRequestOnUsedConnection();
 
         // the drop loses one connection; the GET is sent once more, on a new connection, not on an old idle one
@@ -253,15 +258,7 @@ class KeepAliveRestClientITCase {
     @Test
     void aSilentHostThatAcceptsNoConnectionFailsTheRequestOnAReusedChannelWithinSeconds() throws Exception {
         newClient(new ChannelPoolSettings(2, Duration.ofSeconds(30), Duration.ofMinutes(5)));
-        // two kept-alive channels, both idle
-        List<CompletableFuture<Echo>> held = List.of(
-                get(client, server.port(), "/hold"), get(client, server.port(), "/hold"));
-        Waiting.until("2 requests held on 2 connections", () -> server.heldRequests() == 2);
-        server.releaseHeld();
-        for (CompletableFuture<Echo> future : held) {
-            future.get(10, TimeUnit.SECONDS);
-        }
-        assertThat(client.openChannelCount()).isEqualTo(2);
+        openIdleChannels(2);
         // the host goes silent on the kept-alive connections and takes no new one: from here, only the check sees it
         server.stopAccepting();
         long start = System.nanoTime();
