@@ -49,7 +49,7 @@ final class InsightChannelInitializer extends ChannelInitializer<SocketChannel> 
             return;
         }
         ch.closeFuture().addListener(f -> open.decrementAndGet());
-        InetAddress address = ch.remoteAddress() == null ? null : ch.remoteAddress().getAddress();
+        InetAddress address = ClientAddress.of(ch.remoteAddress());
         if (address != null) {
             int fromAddress = openPerAddress.merge(address, 1, Integer::sum);
             ch.closeFuture().addListener(

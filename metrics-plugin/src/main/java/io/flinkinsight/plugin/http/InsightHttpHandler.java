@@ -26,6 +26,7 @@ import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Map;
@@ -158,7 +159,8 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
         }
         ReferenceCountUtil.retain(request);
         try {
-            workers.execute(() -> router.route(target, request.headers())
+            InetAddress client = ClientAddress.of(ctx.channel().remoteAddress());
+            workers.execute(() -> router.route(target, request.headers(), client)
                     .whenComplete((reply, error) -> answerLater(ctx, request, reply != null ? reply
                             : HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error"))));
         } catch (RejectedExecutionException e) {

@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -84,11 +85,11 @@ final class RequestRouter {
      * The answer to a request; complete on return except for the forwarder's. Whatever fails in it but the JVM
      * itself is answered 500.
      */
-    CompletableFuture<HttpReply> route(RequestTarget target, HttpHeaders headers) {
+    CompletableFuture<HttpReply> route(RequestTarget target, HttpHeaders headers, InetAddress client) {
         try {
             if (forwarder != null && !target.segments().isEmpty()
                     && target.segments().get(0).equals(forwarder.segment())) {
-                return forwarder.forward(target, headers);
+                return forwarder.forward(target, headers, client);
             }
             return CompletableFuture.completedFuture(routeNow(target, headers.get(HttpHeaderNames.ACCEPT)));
         } catch (VirtualMachineError e) {

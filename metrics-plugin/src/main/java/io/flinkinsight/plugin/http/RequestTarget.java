@@ -29,6 +29,12 @@ public record RequestTarget(List<String> segments, boolean trailingSlash, QueryP
     private static final String PATH_CHARACTERS =
             "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@";
 
+    /**
+     * Besides '/', '?' and '%', what browsers leave unencoded in a query (the WHATWG URL standard's query set) and
+     * Flink's dashboard may send in a metric name; never '\', '<', '>', '"' or a space.
+     */
+    private static final String QUERY_CHARACTERS_BROWSERS_SEND_RAW = "/?%[]{}|^`";
+
     public RequestTarget {
         segments = List.copyOf(segments);
     }
@@ -108,7 +114,7 @@ public record RequestTarget(List<String> segments, boolean trailingSlash, QueryP
             if (++count > MAX_QUERY_PARAMETERS) {
                 throw TargetRefusal.TOO_MANY_PARAMETERS.refuse();
             }
-            checkRawCharacters(pair, "/?%");
+            checkRawCharacters(pair, QUERY_CHARACTERS_BROWSERS_SEND_RAW);
             int eq = pair.indexOf('=');
             String name = decode(eq < 0 ? pair : pair.substring(0, eq), true);
             String value = eq < 0 ? "" : decode(pair.substring(eq + 1), true);

@@ -2,13 +2,17 @@ package io.flinkinsight.plugin.proxy;
 
 import io.flinkinsight.plugin.http.QueryParameters;
 import io.flinkinsight.plugin.http.RequestTarget;
+import io.flinkinsight.plugin.proxy.RouteParameters.Parameter;
 
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
+
 
 /**
  * What the read-only dashboard proxy forwards: an allowlist of the GET routes of Flink's REST API that Flink's
@@ -24,13 +28,14 @@ final class DashboardRoutes {
     static final String PREFIX = "flink";
 
     /**
-     * A route of Flink's REST API: its template (Flink's own spelling) and why the dashboard needs it.
+     * A route of Flink's REST API: its template (Flink's own spelling), why the dashboard needs it, and the query
+     * parameters it may carry.
      *
      * @param parts the template's segments, split once
      */
-    record Route(String template, String why, List<String> parts) {
-        Route(String template, String why) {
-            this(template, why, List.of(template.substring(1).split("/")));
+    record Route(String template, String why, Set<Parameter> parameters, List<String> parts) {
+        Route(String template, String why, Parameter... parameters) {
+            this(template, why, Set.of(parameters), List.of(template.substring(1).split("/")));
         }
     }
 
@@ -63,7 +68,7 @@ final class DashboardRoutes {
             new Route("/applications/:applicationid", "application page (Flink 2.3)"),
             new Route("/applications/:applicationid/exceptions", "application page: exceptions tab (Flink 2.3)"),
             new Route("/jobs/:jobid", JOB),
-            new Route("/jobs/:jobid/exceptions", "job page: exceptions tab"),
+            new Route("/jobs/:jobid/exceptions", "job page: exceptions tab", Parameter.MAX_EXCEPTIONS),
             new Route("/jobs/:jobid/config", "job page: configuration tab (Flink hides sensitive values by key)"),
             new Route("/jobs/:jobid/checkpoints", CHECKPOINTS),
             new Route("/jobs/:jobid/checkpoints/config", CHECKPOINTS),
@@ -83,13 +88,14 @@ final class DashboardRoutes {
             new Route("/jobs/:jobid/vertices/:vertexid/backpressure",
                     VERTEX + ": back pressure (read from task metrics; nothing is sampled)"),
             new Route("/jobs/:jobid/vertices/:vertexid/watermarks", VERTEX + ": watermarks; the graph"),
-            new Route("/jobs/:jobid/vertices/:vertexid/metrics", VERTEX + ": metrics"),
-            new Route("/jobs/:jobid/vertices/:vertexid/subtasks/metrics", "job page: graph colours, data skew tab"),
+            new Route("/jobs/:jobid/vertices/:vertexid/metrics", VERTEX + ": metrics", Parameter.GET),
+            new Route("/jobs/:jobid/vertices/:vertexid/subtasks/metrics", "job page: graph colours, data skew tab",
+                    Parameter.GET, Parameter.AGG),
             new Route("/taskmanagers", TASK_MANAGERS),
             new Route("/taskmanagers/:taskmanagerid", TASK_MANAGERS),
-            new Route("/taskmanagers/:taskmanagerid/metrics", TASK_MANAGERS),
+            new Route("/taskmanagers/:taskmanagerid/metrics", TASK_MANAGERS, Parameter.GET),
             new Route("/jobmanager/config", JOB_MANAGER + "; configuration tab (Flink hides sensitive values by key)"),
-            new Route("/jobmanager/metrics", JOB_MANAGER + "; metrics tab"));
+            new Route("/jobmanager/metrics", JOB_MANAGER + "; metrics tab", Parameter.GET));
 
     /** The folder of the dashboard's own files (Angular's build output) besides its root. */
     static final String FILE_FOLDER = "assets";
@@ -112,7 +118,19 @@ final class DashboardRoutes {
         if (trailingSlash) {
             return false;
         }
-        return isFile(inside) || ROUTES.stream().anyMatch(route -> matches(route.parts(), inside));
+        return isFile(inside) || route(inside).isPresent();
+    }
+
+    /**
+     * Null when the query of an allowed path may go to Flink, else why not: a route's parameters are those of
+     * {@link Route#parameters()}, the dashboard's files take none.
+     */
+    static String queryRefusal(List<String> inside, QueryParameters query) {
+        return RouteParameters.refusal(route(inside).map(Route::parameters).orElse(Set.of()), query);
+    }
+
+    private static Optional<Route> route(List<String> inside) {
+        return ROUTES.stream().filter(route -> matches(route.parts(), inside)).findFirst();
     }
 
     /** Whether the path inside Flink names its {@code index.html}, the one answer the tab is injected into. */

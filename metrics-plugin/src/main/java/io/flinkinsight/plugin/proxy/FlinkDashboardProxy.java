@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.ConnectException;
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
@@ -34,12 +35,14 @@ import java.util.concurrent.TimeUnit;
 /**
  * Read-only reverse proxy of Flink's own web dashboard and REST API under {@code /flink/}, served by the hub only,
  * so Flink's dashboard (with the Insight tab injected into its {@code index.html}) is reachable through the plugin's
- * port. Only GET is sent to Flink (a HEAD is fetched as GET; the server drops the body), and only for the routes
- * and files of {@link DashboardRoutes}. Requests run
- * asynchronously on the proxy's own daemon threads, at most {@value #MAX_IN_FLIGHT} at once, counted until the
- * answer was written to the browser: neither Netty's event loop nor an HTTP worker waits on Flink. Answers stream
- * through with back-pressure ({@link StreamingBodySubscriber}): a slow reader slows Flink's answer down instead of
- * making the proxy hold it.
+ * port. Only GET is sent to Flink (a HEAD is fetched as GET; the server drops the body), and only for the routes,
+ * query parameters and files of {@link DashboardRoutes}. Requests run asynchronously on the proxy's own daemon
+ * threads: neither Netty's event loop nor an HTTP worker waits on Flink. Two budgets keep Flink's REST threads
+ * free for others: at most {@value #MAX_AT_FLINK} requests are at Flink at once (fewer than Flink's default
+ * {@code rest.server.numThreads} of 4), counted until Flink answered, and each client has at most
+ * {@value #MAX_PER_CLIENT} outstanding, counted until its answer was written, so a client that does not read holds
+ * only its own places. Answers stream through with back-pressure ({@link StreamingBodySubscriber}): a slow reader
+ * slows Flink's answer down instead of making the proxy hold it.
  */
 public final class FlinkDashboardProxy implements Forwarder {
 
@@ -53,9 +56,11 @@ public final class FlinkDashboardProxy implements Forwarder {
      * inject the tab's script, and is refused when larger than this.
      */
     static final long MAX_BODY_BYTES = 1024L * 1024;
-    /** What one browser opens per host over HTTP/1.1; more wait in line. */
-    static final int MAX_IN_FLIGHT = 6;
+    /** Requests Flink works on for the proxy at once; more wait in line. One fewer than Flink's 4 REST threads. */
+    static final int MAX_AT_FLINK = 3;
     static final int MAX_WAITING = 64;
+    /** What one browser opens per host over HTTP/1.1, and some. */
+    static final int MAX_PER_CLIENT = 8;
 
     static final String NOT_THE_HUB = "Flink's dashboard is proxied only by the JobManager's Flink Insight instance"
             + " (the hub) at /flink/; this process is not it";
@@ -69,7 +74,8 @@ public final class FlinkDashboardProxy implements Forwarder {
     private final Duration connectTimeout;
     private final Duration requestTimeout;
     private final long maxBodyBytes;
-    private final InFlightLimit limit = new InFlightLimit(MAX_IN_FLIGHT, MAX_WAITING);
+    private final InFlightLimit atFlink = new InFlightLimit(MAX_AT_FLINK, MAX_WAITING);
+    private final PerClientLimit perClient = new PerClientLimit(MAX_PER_CLIENT);
     private HttpClient client;
     private ThreadPoolExecutor executor;
     private boolean closed;
@@ -98,17 +104,18 @@ public final class FlinkDashboardProxy implements Forwarder {
     }
 
     @Override
-    public CompletableFuture<HttpReply> forward(RequestTarget target, HttpHeaders browserHeaders) {
+    public CompletableFuture<HttpReply> forward(RequestTarget target, HttpHeaders browserHeaders, InetAddress client) {
         try {
-            return start(target, browserHeaders);
+            return start(target, browserHeaders, client);
         } catch (RuntimeException e) {
-            // The browser gets a 502 naming the failure rather than the router's 500.
+            // The browser gets a 502 rather than the router's 500; what failed is logged, not shown.
             LOG.debug("Flink Insight: proxying {} failed", target.path(), e);
-            return done(HttpReply.error(HttpResponseStatus.BAD_GATEWAY, "the dashboard proxy failed: " + e));
+            return done(HttpReply.error(HttpResponseStatus.BAD_GATEWAY,
+                    "the dashboard proxy failed (" + e.getClass().getSimpleName() + ")"));
         }
     }
 
-    private CompletableFuture<HttpReply> start(RequestTarget target, HttpHeaders browserHeaders) {
+    private CompletableFuture<HttpReply> start(RequestTarget target, HttpHeaders browserHeaders, InetAddress client) {
         if (!upstream.available()) {
             return done(HttpReply.error(HttpResponseStatus.NOT_FOUND, NOT_THE_HUB));
         }
@@ -125,6 +132,10 @@ public final class FlinkDashboardProxy implements Forwarder {
             return done(HttpReply.error(HttpResponseStatus.FORBIDDEN, "not on the read-only dashboard proxy's"
                     + " allowlist (see the README); Flink's own REST port serves everything else"));
         }
+        String badQuery = DashboardRoutes.queryRefusal(inside, target.query());
+        if (badQuery != null) {
+            return done(HttpReply.error(HttpResponseStatus.BAD_REQUEST, badQuery + " (see the README)"));
+        }
         String base = upstream.baseUrl();
         if (base == null || base.isBlank()) {
             return done(HttpReply.error(HttpResponseStatus.BAD_GATEWAY,
@@ -136,9 +147,15 @@ public final class FlinkDashboardProxy implements Forwarder {
         HttpRequest built = request.build();
         boolean index = DashboardRoutes.isIndex(inside);
 
+        if (!perClient.tryAcquire(client)) {
+            return done(HttpReply.error(HttpResponseStatus.TOO_MANY_REQUESTS,
+                    "too many dashboard requests of this client in progress", Map.of("Retry-After", "1")));
+        }
+        Runnable giveBack = () -> perClient.release(client);
         CompletableFuture<HttpReply> reply = new CompletableFuture<>();
-        boolean admitted = limit.submit(() -> send(built, base, index, reply));
+        boolean admitted = atFlink.submit(() -> send(built, base, index, reply, giveBack));
         if (!admitted) {
+            giveBack.run();
             return done(HttpReply.error(HttpResponseStatus.SERVICE_UNAVAILABLE,
                     "too many dashboard requests in progress", Map.of("Retry-After", "1")));
         }
@@ -146,14 +163,13 @@ public final class FlinkDashboardProxy implements Forwarder {
     }
 
     /**
-     * Sends one request and completes {@code reply} whatever happens. Returns what holds the in-flight slot: it
-     * completes once the reply was written to the browser (or dropped), so answers waiting for slow readers count
-     * against {@value #MAX_IN_FLIGHT} too.
+     * Sends one request and completes {@code reply} whatever happens; {@code release} runs once the reply was
+     * written to the browser (or dropped). Returns what holds the place at Flink: it completes once Flink answered
+     * (its answer's head; the body streams from Flink's network thread, not its REST threads) or failed.
      */
     private CompletableFuture<?> send(HttpRequest request, String base, boolean index,
-            CompletableFuture<HttpReply> reply) {
-        CompletableFuture<Void> written = new CompletableFuture<>();
-        Runnable release = () -> written.complete(null);
+            CompletableFuture<HttpReply> reply, Runnable release) {
+        CompletableFuture<Void> answered = new CompletableFuture<>();
         try {
             CompletableFuture<HttpReply> answer = index
                     // The index is rewritten whole (the tab's script goes in), so it is read whole, within a limit.
@@ -162,6 +178,7 @@ public final class FlinkDashboardProxy implements Forwarder {
                     : client().sendAsync(request, StreamingBodySubscriber.handler())
                             .thenApply(response -> streamedReply(response, base));
             answer.handle((ok, error) -> {
+                answered.complete(null);
                 HttpReply r;
                 try {
                     r = error == null ? ok : failure(error, base);
@@ -176,10 +193,11 @@ public final class FlinkDashboardProxy implements Forwarder {
                 return null;
             });
         } catch (RuntimeException e) {
-            // e.g. a request the HTTP client refuses: answered as any other failure, and the slot goes back.
+            // e.g. a request the HTTP client refuses: answered as any other failure, and the places go back.
+            answered.complete(null);
             reply.complete(failure(e, base).alsoAfterWrite(release));
         }
-        return written;
+        return answered;
     }
 
     private static HttpReply streamedReply(HttpResponse<StreamedBody> response, String base) {
@@ -223,7 +241,8 @@ public final class FlinkDashboardProxy implements Forwarder {
         String message = unreachable
                 ? "Flink's REST API at " + base + " is unreachable (" + cause.getClass().getSimpleName()
                         + "); is the JobManager's REST endpoint up? " + SET_URL_HINT
-                : "Flink's REST API at " + base + " failed: " + cause;
+                : "Flink's REST API at " + base + " failed (" + cause.getClass().getSimpleName() + ")";
+        LOG.debug("Flink Insight: the dashboard proxy's request to {} failed", base, cause);
         return HttpReply.error(HttpResponseStatus.BAD_GATEWAY, message);
     }
 
@@ -231,9 +250,14 @@ public final class FlinkDashboardProxy implements Forwarder {
         return CompletableFuture.completedFuture(reply);
     }
 
-    /** Requests holding an in-flight slot: sent to Flink, or answered and not yet written to the browser. */
-    int inFlight() {
-        return limit.running();
+    /** Requests Flink is working on for the proxy. */
+    int atFlink() {
+        return atFlink.running();
+    }
+
+    /** Requests of {@code client} not yet written to it. */
+    int outstanding(InetAddress client) {
+        return perClient.outstanding(client);
     }
 
     /** The client, made on first use so processes that never proxy start no threads. */

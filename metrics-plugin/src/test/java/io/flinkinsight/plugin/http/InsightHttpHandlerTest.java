@@ -425,10 +425,10 @@ class InsightHttpHandlerTest {
                 RequestRouter.DEFAULT_MAX_ANSWER_BYTES);
         RequestTarget metrics = RequestTarget.parse("/metrics");
         var headers = new io.netty.handler.codec.http.DefaultHttpHeaders();
-        var first = java.util.concurrent.CompletableFuture.supplyAsync(() -> router.route(metrics, headers).join());
+        var first = java.util.concurrent.CompletableFuture.supplyAsync(() -> router.route(metrics, headers, null).join());
         Thread.sleep(200); // the first scrape holds the only turn, blocked in its render
 
-        HttpReply second = router.route(metrics, headers).join();
+        HttpReply second = router.route(metrics, headers, null).join();
         assertThat(second.status().code()).isEqualTo(503);
         assertThat(second.headers()).containsEntry("Retry-After", "1");
         assertThat(router.scrapeFigures().refusedCount()).isEqualTo(1);
@@ -437,11 +437,11 @@ class InsightHttpHandlerTest {
         release.countDown();
         HttpReply firstReply = first.get(10, java.util.concurrent.TimeUnit.SECONDS);
         assertThat(firstReply.status().code()).isEqualTo(200);
-        HttpReply whileHeld = router.route(metrics, headers).join();
+        HttpReply whileHeld = router.route(metrics, headers, null).join();
         assertThat(whileHeld.status().code()).as("the first body is not written yet").isEqualTo(503);
         whileHeld.discard();
         firstReply.discard(); // written (or dropped): its turn is free
-        HttpReply third = router.route(metrics, headers).join();
+        HttpReply third = router.route(metrics, headers, null).join();
         assertThat(third.status().code()).isEqualTo(200);
         third.discard();
         ScrapeFigures figures = router.scrapeFigures();

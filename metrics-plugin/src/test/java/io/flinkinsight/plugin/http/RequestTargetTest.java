@@ -54,6 +54,15 @@ class RequestTargetTest {
     }
 
     @Test
+    void bracketsInAQueryAreTakenRawAsBrowsersSendThem() throws Exception {
+        RequestTarget t = RequestTarget.parse("/flink/x?get=0.Scan(table=[[c]]).n{1}|^`");
+
+        assertThat(t.query().asMap()).isEqualTo(Map.of("get", List.of("0.Scan(table=[[c]]).n{1}|^`")));
+        refused("/x?a=b\\c", TargetRefusal.ILLEGAL_CHARACTER);
+        refused("/x[1]", TargetRefusal.ILLEGAL_CHARACTER);
+    }
+
+    @Test
     void eachRefusalIsNamedByItsRule() {
         refused("", TargetRefusal.NOT_ABSOLUTE);
         refused("metrics", TargetRefusal.NOT_ABSOLUTE);

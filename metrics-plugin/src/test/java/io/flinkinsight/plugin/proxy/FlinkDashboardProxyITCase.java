@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -146,7 +147,10 @@ class FlinkDashboardProxyITCase {
     void queriesAreForwardedAsDecodedAndOnlyGetReachesFlink() throws Exception {
         int port = startWithFlink();
 
-        request(port, "GET", "/flink/jobs/overview?get=0.numRecordsIn%2C0.numRecordsOut&a=b",
+        String subtaskRanges = request(port, "GET", "/flink/jobs/" + "0".repeat(32) + "/vertices/" + "1".repeat(32)
+                + "/subtasks/metrics?get=x&subtasks=0-2147483647,0-2147483647", "");
+        String unknown = request(port, "GET", "/flink/jobs/overview?a=b", "");
+        request(port, "GET", "/flink/jobmanager/metrics?get=Status.JVM.CPU.Load%2CStatus.JVM.Memory.Heap.Used",
                 "Accept: application/json\r\nCookie: secret=1\r\nAuthorization: Basic eDp5\r\n");
         String head = request(port, "HEAD", "/flink/jobs/overview", "");
         String post = TestingHttpClient.exchange(port, ("POST /flink/jars/upload HTTP/1.1\r\nHost: x\r\n"
@@ -158,11 +162,15 @@ class FlinkDashboardProxyITCase {
         assertThat(body(head)).isEmpty();
         assertThat(status(post)).isEqualTo(405);
         assertThat(status(delete)).isEqualTo(405);
-        assertThat(flink.received()).hasSize(2);
+        assertThat(status(subtaskRanges)).isEqualTo(400);
+        assertThat(body(subtaskRanges)).contains("'subtasks'", "get, agg");
+        assertThat(status(unknown)).isEqualTo(400);
+        assertThat(body(unknown)).contains("'a'", "takes none");
+        assertThat(flink.received()).as("refused queries never reach Flink").hasSize(2);
         TestingFlinkWeb.Received get = flink.received().get(0);
         assertThat(get.method()).isEqualTo("GET");
         assertThat(get.uri()).as("re-encoded from what was matched")
-                .isEqualTo("/jobs/overview?get=0.numRecordsIn%2C0.numRecordsOut&a=b");
+                .isEqualTo("/jobmanager/metrics?get=Status.JVM.CPU.Load%2CStatus.JVM.Memory.Heap.Used");
         assertThat(get.headers()).containsKey("Accept").doesNotContainKeys("Cookie", "Authorization");
         assertThat(flink.received().get(1).method()).isEqualTo("GET");
     }
@@ -252,7 +260,9 @@ class FlinkDashboardProxyITCase {
                 long directWhileStalled = PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory();
                 assertThat(sent).as("bytes Flink could send to a stalled reader").isLessThan(bodyBytes / 4);
                 assertThat(directWhileStalled).as("Netty's pooled direct memory").isLessThan(32L * 1024 * 1024);
-                assertThat(proxy.inFlight()).as("an answer waiting for its reader holds its slot").isEqualTo(1);
+                assertThat(proxy.outstanding(InetAddress.getByName("127.0.0.1")))
+                        .as("an answer waiting for its reader holds its client's place").isEqualTo(1);
+                assertThat(proxy.atFlink()).as("but no place at Flink, which has answered").isZero();
 
                 long received = 0;
                 long mismatches = 0;
@@ -269,10 +279,11 @@ class FlinkDashboardProxyITCase {
                 assertThat(received).isEqualTo(bodyBytes);
                 assertThat(mismatches).isZero();
             }
-            for (int i = 0; i < 100 && proxy.inFlight() > 0; i++) {
+            InetAddress browser = InetAddress.getByName("127.0.0.1");
+            for (int i = 0; i < 100 && proxy.outstanding(browser) > 0; i++) {
                 Thread.sleep(50);
             }
-            assertThat(proxy.inFlight()).as("the slot is given back once the answer was written").isZero();
+            assertThat(proxy.outstanding(browser)).as("the place is given back once the answer was written").isZero();
         }
     }
 
