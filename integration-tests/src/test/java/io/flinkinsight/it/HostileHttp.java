@@ -26,23 +26,23 @@ final class HostileHttp {
         String bigHeader = "X-Big: " + "b".repeat(20_000);
         Object[][] cases = {
             {"GARBAGE\r\n\r\n", "4"},
-            {"DELETE /metrics HTTP/1.1\r\nHost: x\r\n\r\n", "405"},
-            {"POST /api/v1/overview HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}", "405"},
-            {"GET " + longPath + " HTTP/1.1\r\nHost: x\r\n\r\n", "4"},
-            {"GET /metrics HTTP/1.1\r\nHost: x\r\n" + bigHeader + "\r\n\r\n", "4"},
-            {"GET /../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n", "4"},
-            {"GET /%2e%2e/%2e%2e/etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n", "400"},
-            {"GET /api/v1/series?metric=x&from=yesterday-ish HTTP/1.1\r\nHost: x\r\n\r\n", "400"},
-            {"GET /api/v1/checkpoints?job=not-a-job-id HTTP/1.1\r\nHost: x\r\n\r\n", "400"},
-            {"GET /api/v1/metrics?prefix=%zz HTTP/1.1\r\nHost: x\r\n\r\n", "400"},
-            {"GET /api/v1/no-such-endpoint HTTP/1.1\r\nHost: x\r\n\r\n", "404"},
+            {"DELETE /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n", "405"},
+            {"POST /api/v1/overview HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\n{}", "405"},
+            {"GET " + longPath + " HTTP/1.1\r\nHost: localhost\r\n\r\n", "4"},
+            {"GET /metrics HTTP/1.1\r\nHost: localhost\r\n" + bigHeader + "\r\n\r\n", "4"},
+            {"GET /../../etc/passwd HTTP/1.1\r\nHost: localhost\r\n\r\n", "4"},
+            {"GET /%2e%2e/%2e%2e/etc/passwd HTTP/1.1\r\nHost: localhost\r\n\r\n", "400"},
+            {"GET /api/v1/series?metric=x&from=yesterday-ish HTTP/1.1\r\nHost: localhost\r\n\r\n", "400"},
+            {"GET /api/v1/checkpoints?job=not-a-job-id HTTP/1.1\r\nHost: localhost\r\n\r\n", "400"},
+            {"GET /api/v1/metrics?prefix=%zz HTTP/1.1\r\nHost: localhost\r\n\r\n", "400"},
+            {"GET /api/v1/no-such-endpoint HTTP/1.1\r\nHost: localhost\r\n\r\n", "404"},
             // Overlong and invalid UTF-8: '/' and '.' spelled in two bytes, a lone continuation byte, a surrogate.
-            {"GET /%C0%AE%C0%AE/%C0%AE%C0%AE/etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n", "400"},
-            {"GET /flink%C0%AFjobs/overview HTTP/1.1\r\nHost: x\r\n\r\n", "400"},
-            {"GET /api/v1/%FF HTTP/1.1\r\nHost: x\r\n\r\n", "400"},
-            {"GET /api/v1/overview?x=%ED%A0%80 HTTP/1.1\r\nHost: x\r\n\r\n", "400"},
-            {"GET /api/v1/\u00ff HTTP/1.1\r\nHost: x\r\n\r\n", "400"},
-            {"OPTIONS /api/v1/overview HTTP/1.1\r\nHost: x\r\nOrigin: http://evil.example\r\n\r\n", "405"},
+            {"GET /%C0%AE%C0%AE/%C0%AE%C0%AE/etc/passwd HTTP/1.1\r\nHost: localhost\r\n\r\n", "400"},
+            {"GET /flink%C0%AFjobs/overview HTTP/1.1\r\nHost: localhost\r\n\r\n", "400"},
+            {"GET /api/v1/%FF HTTP/1.1\r\nHost: localhost\r\n\r\n", "400"},
+            {"GET /api/v1/overview?x=%ED%A0%80 HTTP/1.1\r\nHost: localhost\r\n\r\n", "400"},
+            {"GET /api/v1/\u00ff HTTP/1.1\r\nHost: localhost\r\n\r\n", "400"},
+            {"OPTIONS /api/v1/overview HTTP/1.1\r\nHost: localhost\r\nOrigin: http://evil.example\r\n\r\n", "405"},
         };
         for (Object[] c : cases) {
             String request = (String) c[0];
@@ -52,7 +52,7 @@ final class HostileHttp {
             if (!status.equals("closed")) {
                 assertThat(status).as("status for %s", what).startsWith(expected);
             }
-            assertThat(send(host, port, "GET /api/v1/overview HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+            assertThat(send(host, port, "GET /api/v1/overview HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"))
                     .as("a good request after %s", what).isEqualTo("200");
         }
     }
@@ -79,7 +79,7 @@ final class HostileHttp {
                 } catch (IOException e) {
                     cut = true;
                 }
-                assertThat(send(uri.getHost(), uri.getPort(), "GET /metrics HTTP/1.1\r\nHost: x\r\n"
+                assertThat(send(uri.getHost(), uri.getPort(), "GET /metrics HTTP/1.1\r\nHost: localhost\r\n"
                         + "Connection: close\r\n\r\n")).as("a scrape while the slow client trickles").isEqualTo("200");
             }
             double seconds = (System.nanoTime() - started) / 1e9;
@@ -104,7 +104,7 @@ final class HostileHttp {
                 scrape.bind(new InetSocketAddress("127.0.0.2", 0));
                 scrape.connect(new InetSocketAddress(uri.getHost(), uri.getPort()), 5_000);
                 scrape.setSoTimeout(10_000);
-                scrape.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                scrape.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
                         .getBytes(StandardCharsets.US_ASCII));
                 String answer = new String(scrape.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
                 assertThat(answer).as("scrape from 127.0.0.2 during the flood").startsWith("HTTP/1.1 200");
@@ -117,7 +117,7 @@ final class HostileHttp {
         String after = "closed";
         for (int attempt = 0; attempt < 50 && !after.equals("200"); attempt++) {
             after = send(uri.getHost(), uri.getPort(),
-                    "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+                    "GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
             if (!after.equals("200")) {
                 Thread.sleep(100);
             }

@@ -266,7 +266,8 @@ public final class InsightOptions {
                     .intType()
                     .defaultValue(32)
                     .withDescription(
-                            "Most open HTTP connections from one client address ("
+                            "Most open HTTP connections from one client address (an IPv6 client's /64 network"
+                                    + " counts as one address; "
                                     + HTTP_MAX_CONNECTIONS_PER_ADDRESS_RANGE + "); further ones are closed at once, so"
                                     + " one client cannot hold every connection and starve Prometheus.");
 
@@ -286,15 +287,19 @@ public final class InsightOptions {
     public static final ConfigOption<String> HTTP_ACCESS =
             ConfigOptions.key("http.access")
                     .stringType()
-                    .defaultValue("open")
+                    .defaultValue("loopback")
                     .withDescription(
-                            "Who may use the panel, the JSON API and the dashboard proxy: open (whoever reaches"
-                                    + " the port, like Flink's own dashboard), loopback (only connections from the"
-                                    + " same host that name it localhost or 127.x, e.g. a local reverse proxy or"
-                                    + " kubectl port-forward; a DNS name is refused against rebinding) or token"
-                                    + " (requests with Authorization: Bearer <http.token>, or the cookie set by"
-                                    + " opening the panel once with ?token=<http.token>). /metrics answers everyone"
-                                    + " who reaches the port either way, as Flink's PrometheusReporter does.");
+                            "Who may use the panel, the JSON API and the dashboard proxy: loopback (the default:"
+                                    + " only connections from the same host that name it localhost, 127.x, [::1] or a"
+                                    + " name of http.allowed-hosts, e.g. kubectl port-forward, ssh -L or a local"
+                                    + " reverse proxy; as far as Flink's shipped rest.bind-address: localhost lets"
+                                    + " its own REST API reach; a local forwarder such as a service-mesh sidecar makes"
+                                    + " every client it forwards local, so use token there), token (requests with"
+                                    + " Authorization: Bearer <http.token>, or the cookie set by opening the panel"
+                                    + " once with ?token=<http.token>) or open (whoever reaches the port, like"
+                                    + " Flink's own dashboard on a network address). /metrics and /api/v1/metrics"
+                                    + " (the same figures as JSON) answer everyone who reaches the port either way,"
+                                    + " as Flink's PrometheusReporter does.");
 
     public static final ConfigOption<String> HTTP_TOKEN =
             ConfigOptions.key("http.token")
@@ -315,6 +320,18 @@ public final class InsightOptions {
                                     + " cross-site requests are not refused. Empty allows none, unlike Flink's"
                                     + " web.access-control-allow-origin, whose default * lets every page read"
                                     + " Flink's REST API; this option does not read or change that one.");
+
+    public static final ConfigOption<String> HTTP_ALLOWED_HOSTS =
+            ConfigOptions.key("http.allowed-hosts")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(
+                            "Host names (comma-separated, e.g. flink.example.com) under which the panel, the JSON"
+                                    + " API and the dashboard proxy may be asked for, besides IP addresses, localhost,"
+                                    + " this host's own name and Flink's rest.address, which are always accepted:"
+                                    + " the name a browser or reverse proxy sends in Host. Any other name is refused"
+                                    + " with 421, against DNS rebinding. In loopback mode a listed name is accepted"
+                                    + " from loopback connections too.");
 
     public static final ConfigOption<Boolean> HUB_DASHBOARD_PROXY_ENABLED =
             ConfigOptions.key("hub.dashboard-proxy.enabled")
@@ -361,6 +378,7 @@ public final class InsightOptions {
                 HTTP_REQUEST_HEAD_TIMEOUT,
                 HTTP_ACCESS,
                 HTTP_TOKEN,
-                HTTP_ALLOWED_ORIGINS);
+                HTTP_ALLOWED_ORIGINS,
+                HTTP_ALLOWED_HOSTS);
     }
 }

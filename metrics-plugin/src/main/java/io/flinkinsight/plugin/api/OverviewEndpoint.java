@@ -85,4 +85,21 @@ public final class OverviewEndpoint implements JsonEndpoint {
         o.put("flinkDashboardPath", f.flinkDashboardPath());
         return o;
     }
+
+    /** {@code url} without a {@code user:password@} part, which an answer must not show; null stays null. */
+    public static String withoutUserInfo(String url) {
+        if (url == null) {
+            return null;
+        }
+        try {
+            java.net.URI uri = java.net.URI.create(url);
+            if (uri.getRawUserInfo() == null) {
+                return url;
+            }
+            return new java.net.URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getRawPath(), null, null)
+                    .toString();
+        } catch (IllegalArgumentException | java.net.URISyntaxException e) {
+            return null; // not a URL this answer can show safely
+        }
+    }
 }

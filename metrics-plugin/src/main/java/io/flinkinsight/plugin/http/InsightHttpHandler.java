@@ -27,6 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Map;
@@ -149,10 +150,11 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
             finish(ctx, request, HttpReply.error(HttpResponseStatus.BAD_REQUEST, e.getMessage()), false);
             return;
         }
-        HttpReply login = access.tokenLogin(target);
+        int port = ctx.channel().localAddress() instanceof InetSocketAddress local ? local.getPort() : 0;
+        HttpReply login = access.tokenLogin(target, request.headers(), port);
         HttpReply refusal = login != null
                 ? login
-                : access.refusal(target, request.headers(), ctx.channel().remoteAddress());
+                : access.refusal(target, request.headers(), ctx.channel().remoteAddress(), port);
         if (refusal != null) {
             finish(ctx, request, refusal, false);
             return;

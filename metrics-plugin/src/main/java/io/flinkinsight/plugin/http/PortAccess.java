@@ -11,6 +11,7 @@ import java.net.SocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -19,11 +20,13 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Who may use what on the port. {@code /metrics} answers whoever reaches the port, as Flink's PrometheusReporter
- * does. The panel, the JSON API and the dashboard proxy answer per {@link Mode}, and never a browser page of another
- * site (by the Fetch Metadata headers every current browser sends) unless its origin is allowed: without that, a page
- * an operator happens to open could fire requests at the port even though it cannot read the answers.
- *
+ * Who may use what on the port. {@code /metrics} and {@code /api/v1/metrics} (the same figures as JSON, which the
+ * hub gathers from client processes on other hosts) answer whoever reaches the port, as Flink's PrometheusReporter
+ * does. The panel, the rest of the JSON API and the dashboard proxy answer per {@link Mode} (loopback by default,
+ * as far as Flink's shipped {@code rest.bind-address: localhost} lets its own REST API reach), only to a
+ * {@code Host} on the {@link HostAllowlist} (against DNS rebinding), and never to a browser page of another site (by
+ * the Fetch Metadata headers every current browser sends) unless its origin is allowed: without that, a page an
+ * operator happens to open could fire requests at the port even though it cannot read the answers.
  */
 public final class PortAccess {
 
@@ -34,24 +37,42 @@ public final class PortAccess {
         TOKEN
     }
 
-    /** The cookie that carries the token for a browser, set by opening a page once with {@code ?token=}. */
-    static final String TOKEN_COOKIE = "flink-insight-token";
+    /**
+     * The cookie that carries the token for a browser, set by opening a page once with {@code ?token=}; followed by
+     * the port, since browsers keep one set of cookies per host whatever the port.
+     */
+    static final String TOKEN_COOKIE = "flink-insight-token-";
     static final String TOKEN_PARAMETER = "token";
     private static final int MIN_TOKEN_LENGTH = 16;
-    private static final Pattern LOOPBACK_IPV4 = Pattern.compile("127(\\.[0-9]{1,3}){3}");
+    /** The paths that show what Flink's PrometheusReporter shows, to whoever reaches the port. */
+    static final Set<String> SCRAPE_PATHS = Set.of(RequestRouter.METRICS_PATH, "/api/v1/metrics");
+    /** A path prefix a reverse proxy passes on, for the cookie's {@code Path}. */
+    private static final Pattern FORWARDED_PREFIX = Pattern.compile("(/[A-Za-z0-9._~-]+)+/?");
 
-    /** Everyone, no token, no other origin: the defaults. */
-    public static final PortAccess OPEN = new PortAccess(Mode.OPEN, new byte[0], Set.of());
+    /** Everyone, no token, no other origin, no host name but IP literals, localhost and those of this process. */
+    public static final PortAccess OPEN = new PortAccess(Mode.OPEN, new byte[0], Set.of(), HostAllowlist.NONE_LISTED);
 
     private final Mode mode;
     private final byte[] token;
     /** Lower case, {@code scheme://host[:port]}. */
     private final Set<String> allowedOrigins;
+    private final HostAllowlist hosts;
 
-    private PortAccess(Mode mode, byte[] token, Set<String> allowedOrigins) {
+    private PortAccess(Mode mode, byte[] token, Set<String> allowedOrigins, HostAllowlist hosts) {
         this.mode = mode;
         this.token = token.clone();
         this.allowedOrigins = Set.copyOf(allowedOrigins);
+        this.hosts = hosts;
+    }
+
+    /** The same access, also accepting this process's own host names in {@code Host}. */
+    public PortAccess withOwnHostNames(Collection<String> names) {
+        return new PortAccess(mode, token, allowedOrigins, hosts.withOwnNames(names));
+    }
+
+    /** Whether this is loopback mode, in which a local forwarder makes every remote client local. */
+    public boolean isLoopback() {
+        return mode == Mode.LOOPBACK;
     }
 
     Mode mode() {
@@ -64,6 +85,16 @@ public final class PortAccess {
      * @param keyPrefix how the user spelled the options' prefix, for messages
      */
     public static PortAccess parse(String mode, String token, String origins, String keyPrefix) {
+        return parse(mode, token, origins, "", keyPrefix);
+    }
+
+    /**
+     * Reads the options' values; a bad value fails naming the key (never echoing the token).
+     *
+     * @param hostNames the value of {@code http.allowed-hosts}
+     * @param keyPrefix how the user spelled the options' prefix, for messages
+     */
+    public static PortAccess parse(String mode, String token, String origins, String hostNames, String keyPrefix) {
         Mode m;
         try {
             m = Mode.valueOf(mode.trim().toUpperCase(Locale.ROOT));
@@ -83,7 +114,8 @@ public final class PortAccess {
                 allowed.add(origin(origin.trim(), keyPrefix));
             }
         }
-        return new PortAccess(m, m == Mode.TOKEN ? t.getBytes(StandardCharsets.US_ASCII) : new byte[0], allowed);
+        return new PortAccess(m, m == Mode.TOKEN ? t.getBytes(StandardCharsets.US_ASCII) : new byte[0], allowed,
+                HostAllowlist.parse(hostNames, keyPrefix));
     }
 
     /** RFC 6265's cookie-octet: what a cookie value may hold, so the token survives the login cookie. */
@@ -108,14 +140,31 @@ public final class PortAccess {
                 + " comma-separated, without paths");
     }
 
+    /** {@link #refusal(RequestTarget, HttpHeaders, SocketAddress, int)} on a port of no importance (tests). */
+    HttpReply refusal(RequestTarget target, HttpHeaders headers, SocketAddress remote) {
+        return refusal(target, headers, remote, 0);
+    }
+
     /**
-     * Null when the request may be answered, else the refusal. {@code /metrics} is always answered.
+     * Null when the request may be answered, else the refusal. {@code /metrics} and {@code /api/v1/metrics} are
+     * always answered.
      *
      * @param remote the client's address
+     * @param port the port the request came in on, which names the token's cookie
      */
-    HttpReply refusal(RequestTarget target, HttpHeaders headers, SocketAddress remote) {
-        if (target.path().equals(RequestRouter.METRICS_PATH)) {
+    HttpReply refusal(RequestTarget target, HttpHeaders headers, SocketAddress remote, int port) {
+        if (SCRAPE_PATHS.contains(target.path())) {
             return null;
+        }
+        String host = HostAllowlist.hostOf(headers.get(HttpHeaderNames.HOST));
+        if (host == null) {
+            return HttpReply.error(HttpResponseStatus.BAD_REQUEST, "a request for the panel, its API or Flink's"
+                    + " dashboard must name the host in a valid Host header; /metrics needs none");
+        }
+        if (!hosts.allows(host)) {
+            return HttpReply.error(HttpResponseStatus.MISDIRECTED_REQUEST, "this port does not answer to the host"
+                    + " name " + host + " (a page of another site may have re-resolved its name to this host);"
+                    + " allow the name with metrics.reporter.insight." + HostAllowlist.OPTION);
         }
         if ((isCrossSite(headers) || isOtherOrigin(headers)) && allowedOrigin(headers) == null) {
             return HttpReply.error(HttpResponseStatus.FORBIDDEN, "a page of another site may not use this port;"
@@ -123,17 +172,17 @@ public final class PortAccess {
         }
         switch (mode) {
             case LOOPBACK:
-                // A page whose name was re-resolved to 127.0.0.1 (DNS rebinding) reaches loopback too: only names
-                // that cannot be re-resolved by a page's site are accepted.
+                // Only names that no page's site can re-resolve, or that the operator listed.
                 if (!(remote instanceof InetSocketAddress address) || address.getAddress() == null
-                        || !address.getAddress().isLoopbackAddress() || !isLoopbackHost(headers)) {
+                        || !address.getAddress().isLoopbackAddress() || !hosts.allowsForLoopback(host)) {
                     return HttpReply.error(HttpResponseStatus.FORBIDDEN, "this port serves the panel, its API and"
-                            + " Flink's dashboard only to loopback (metrics.reporter.insight.http.access: loopback);"
-                            + " /metrics is open");
+                            + " Flink's dashboard only to loopback (metrics.reporter.insight.http.access: loopback,"
+                            + " the default: reach it with kubectl port-forward or ssh -L, or set http.access to"
+                            + " token); /metrics is open");
                 }
                 return null;
             case TOKEN:
-                return hasToken(headers) ? null : HttpReply.error(HttpResponseStatus.UNAUTHORIZED,
+                return hasToken(headers, port) ? null : HttpReply.error(HttpResponseStatus.UNAUTHORIZED,
                         "a bearer token is required (metrics.reporter.insight.http.access: token); /metrics is open",
                         Map.of("WWW-Authenticate", "Bearer realm=\"flink-insight\""));
             default:
@@ -142,11 +191,13 @@ public final class PortAccess {
     }
 
     /**
-     * The answer to a page opened with a valid {@code ?token=}: the token goes into an HttpOnly, same-site cookie,
-     * and the browser is sent to the same page without it (so it leaves the address bar and the history). Null for
-     * any other request.
+     * The answer to a page opened with a valid {@code ?token=}: the token goes into an HttpOnly, strictly same-site
+     * cookie named after the port, for the path prefix a reverse proxy says it serves the port under
+     * ({@code X-Forwarded-Prefix}, else {@code /}), {@code Secure} when the browser came over HTTPS (as a reverse
+     * proxy says with {@code X-Forwarded-Proto}); the browser is sent to the same page without the token (so it
+     * leaves the address bar and the history). Null for any other request.
      */
-    HttpReply tokenLogin(RequestTarget target) {
+    HttpReply tokenLogin(RequestTarget target, HttpHeaders headers, int port) {
         if (mode != Mode.TOKEN || !target.trailingSlash()) {
             return null;
         }
@@ -154,8 +205,11 @@ public final class PortAccess {
         if (given == null || given.size() != 1 || !matches(given.get(0))) {
             return null;
         }
-        String cookie = TOKEN_COOKIE + "=" + new String(token, StandardCharsets.US_ASCII)
-                + "; Path=/; HttpOnly; SameSite=Strict";
+        String prefix = headers.get("X-Forwarded-Prefix");
+        String path = prefix != null && FORWARDED_PREFIX.matcher(prefix.trim()).matches() ? prefix.trim() : "/";
+        boolean https = "https".equalsIgnoreCase(String.valueOf(headers.get("X-Forwarded-Proto")).trim());
+        String cookie = TOKEN_COOKIE + port + "=" + new String(token, StandardCharsets.US_ASCII)
+                + "; Path=" + path + "; HttpOnly; SameSite=Strict" + (https ? "; Secure" : "");
         return HttpReply.empty(HttpResponseStatus.SEE_OTHER, Map.of("Location", "./", "Set-Cookie", cookie,
                 "Cache-Control", "no-store"));
     }
@@ -190,21 +244,6 @@ public final class PortAccess {
         return true;
     }
 
-    /** Whether the request names the port by a loopback address or {@code localhost}, not by a DNS name. */
-    private static boolean isLoopbackHost(HttpHeaders headers) {
-        String host = headers.get(HttpHeaderNames.HOST);
-        if (host == null) {
-            return true; // HTTP/1.0 without Host: not a browser
-        }
-        String h = host.trim().toLowerCase(Locale.ROOT);
-        if (h.startsWith("[")) {
-            return h.startsWith("[::1]");
-        }
-        int colon = h.indexOf(':');
-        String name = colon < 0 ? h : h.substring(0, colon);
-        return name.equals("localhost") || LOOPBACK_IPV4.matcher(name).matches();
-    }
-
     /** A browser's request from a page of another site, other than following a link to the port. */
     private static boolean isCrossSite(HttpHeaders headers) {
         String site = headers.get("Sec-Fetch-Site");
@@ -219,7 +258,7 @@ public final class PortAccess {
         return otherSite && !topLevelNavigation;
     }
 
-    private boolean hasToken(HttpHeaders headers) {
+    private boolean hasToken(HttpHeaders headers, int port) {
         String authorization = headers.get(HttpHeaderNames.AUTHORIZATION);
         if (authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
                 && matches(authorization.substring(7).trim())) {
@@ -228,7 +267,7 @@ public final class PortAccess {
         String cookies = headers.get(HttpHeaderNames.COOKIE);
         if (cookies != null) {
             for (Cookie cookie : ServerCookieDecoder.STRICT.decodeAll(cookies)) {
-                if (cookie.name().equals(TOKEN_COOKIE) && matches(cookie.value())) {
+                if (cookie.name().equals(TOKEN_COOKIE + port) && matches(cookie.value())) {
                     return true;
                 }
             }

@@ -16,6 +16,7 @@ import io.flinkinsight.plugin.exposition.OwnFigure;
 import io.flinkinsight.plugin.http.HttpServerSettings;
 import io.flinkinsight.plugin.http.InsightHttpServer;
 import io.flinkinsight.plugin.http.JsonEndpoint;
+import io.flinkinsight.plugin.http.PortAccess;
 import io.flinkinsight.plugin.http.RefusalReason;
 import io.flinkinsight.plugin.http.ScrapeFigures;
 import io.flinkinsight.plugin.hub.Hub;
@@ -149,10 +150,20 @@ public final class InsightRuntime implements AutoCloseable {
     }
 
     private void startServer() {
+        PortAccess access = config.access().withOwnHostNames(HostNames.own());
+        if (access.isLoopback()) {
+            String sidecar = HostNames.meshSidecar();
+            if (sidecar != null) {
+                LOG.warn("Flink Insight: a service-mesh sidecar runs beside this process ({}): it forwards remote"
+                        + " clients from loopback, so http.access: loopback (the default) serves the panel, its API"
+                        + " and Flink's dashboard to every client the mesh lets reach this port; set"
+                        + " metrics.reporter.insight.http.access: token there", sidecar);
+            }
+        }
         HttpServerSettings settings = new HttpServerSettings(
                 config.ports(), config.bindHost(), config.maxRequestHeaderBytes(), config.idleTimeout(),
                 config.maxConnections(), config.httpThreads(), config.maxConnectionsPerAddress(),
-                config.requestHeadTimeout(), config.access(), config.maxConcurrentScrapes(),
+                config.requestHeadTimeout(), access, config.maxConcurrentScrapes(),
                 config.maxAnswerBytes());
         InsightHttpServer s = new InsightHttpServer(
                 settings, (format, out) -> writer.write(index.families(), format, out), endpoints(),
@@ -229,7 +240,7 @@ public final class InsightRuntime implements AutoCloseable {
                 port(),
                 config.historyResolution().toMillis(),
                 config.historyRetention().toMillis(),
-                hub ? flinkWebUrl() : null,
+                hub ? OverviewEndpoint.withoutUserInfo(flinkWebUrl()) : null,
                 hub && config.dashboardProxy() ? DASHBOARD_PATH : null);
     }
 

@@ -117,8 +117,8 @@ class InsightHttpHandlerTest {
 
     @Test
     void endpointThrowingAnErrorAnswers500AndTheConnectionGoesOn() {
-        List<FullHttpResponse> r = http.send("GET /api/v1/assert HTTP/1.1\r\nHost: x\r\n\r\n"
-                + "GET /api/v1/echo?n=1 HTTP/1.1\r\nHost: x\r\n\r\n");
+        List<FullHttpResponse> r = http.send("GET /api/v1/assert HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                + "GET /api/v1/echo?n=1 HTTP/1.1\r\nHost: localhost\r\n\r\n");
 
         assertThat(r).extracting(response -> response.status().code()).containsExactly(500, 200);
         assertThat(body(r.get(0))).contains("\"status\":500").doesNotContain("bug");
@@ -201,7 +201,7 @@ class InsightHttpHandlerTest {
 
     @Test
     void otherMethodsAre405WithAllow() {
-        List<FullHttpResponse> r = http.send("DELETE /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+        List<FullHttpResponse> r = http.send("DELETE /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n");
 
         assertThat(r.get(0).status().code()).isEqualTo(405);
         assertThat(r.get(0).headers().get("Allow")).isEqualTo("GET, HEAD");
@@ -213,7 +213,7 @@ class InsightHttpHandlerTest {
                 "get", "Get", "FOO")) {
             for (String path : List.of("/metrics", "/api/v1/echo", "/", "/flink/jobs/overview", "/nope")) {
                 TestingHttpChannel c = channel(DIRECT);
-                List<FullHttpResponse> r = c.send(method + " " + path + " HTTP/1.1\r\nHost: x\r\n\r\n");
+                List<FullHttpResponse> r = c.send(method + " " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
                 assertThat(r).as("%s %s", method, path).hasSize(1);
                 assertThat(r.get(0).status().code()).as("%s %s", method, path).isEqualTo(405);
                 assertThat(r.get(0).headers().get("Allow")).isEqualTo("GET, HEAD");
@@ -224,7 +224,7 @@ class InsightHttpHandlerTest {
 
     @Test
     void noAnswerCarriesCorsHeadersByDefault() {
-        FullHttpResponse own = http.get("/api/v1/echo", "Origin: http://x\r\n");
+        FullHttpResponse own = http.get("/api/v1/echo", "Origin: http://localhost\r\n");
         FullHttpResponse other = http.get("/api/v1/echo", "Origin: http://evil.example\r\n");
 
         assertThat(own.status().code()).isEqualTo(200);
@@ -235,14 +235,14 @@ class InsightHttpHandlerTest {
 
     @Test
     void headAnswersHeadersWithoutBody() {
-        String raw = http.sendRaw("HEAD /api/v1/echo?n=1 HTTP/1.1\r\nHost: x\r\n\r\n");
+        String raw = http.sendRaw("HEAD /api/v1/echo?n=1 HTTP/1.1\r\nHost: localhost\r\n\r\n");
 
         assertThat(raw).startsWith("HTTP/1.1 200 OK\r\n").contains("content-length: 7\r\n").endsWith("\r\n\r\n");
     }
 
     @Test
     void requestBodyIs413AndClosesTheConnection() {
-        List<FullHttpResponse> r = http.send("GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello");
+        List<FullHttpResponse> r = http.send("GET /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n\r\nhello");
 
         assertThat(r.get(0).status().code()).isEqualTo(413);
         assertThat(http.isOpen()).isFalse();
@@ -283,8 +283,8 @@ class InsightHttpHandlerTest {
 
     @Test
     void pipelinedRequestsAreAnsweredInOrder() {
-        List<FullHttpResponse> r = http.send("GET /api/v1/echo?n=1 HTTP/1.1\r\nHost: x\r\n\r\n"
-                + "GET /api/v1/echo?n=2 HTTP/1.1\r\nHost: x\r\n\r\n");
+        List<FullHttpResponse> r = http.send("GET /api/v1/echo?n=1 HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                + "GET /api/v1/echo?n=2 HTTP/1.1\r\nHost: localhost\r\n\r\n");
 
         assertThat(r).extracting(TestingHttpChannel::body).containsExactly("{\"n\":1}", "{\"n\":2}");
         assertThat(http.isOpen()).isTrue();
@@ -383,7 +383,7 @@ class InsightHttpHandlerTest {
             c.get("/api/v1/nothing");
             c.get("/api/v1/growing?n=10000000");
             c.get("/api/v1/growing?n=-1");
-            c.send("DELETE /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+            c.send("DELETE /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n");
         }
         Map<RefusalReason, Long> counts = router.refusals().snapshot();
 
@@ -455,7 +455,7 @@ class InsightHttpHandlerTest {
     @Test
     void requestsAfterConnectionCloseAreNeitherAnsweredNorQueued() {
         TestingHttpChannel c = channel(DIRECT);
-        List<FullHttpResponse> r = c.send("GET /api/v1/echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        List<FullHttpResponse> r = c.send("GET /api/v1/echo HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
 
         assertThat(r).hasSize(1);
         // Nothing more is read from a connection about to close, so a client that keeps sending while it does not

@@ -74,13 +74,13 @@ class InsightHttpServerITCase {
             // Leading control characters are skipped (as HTTP allows); the binary line after them is not HTTP.
             assertThat(status(exchange(port, new byte[] {0, 1, 'G', 'A', 'R', 'B', (byte) 0xff, (byte) 0xfe,
                 '\r', '\n', '\r', '\n'}))).isEqualTo(400);
-            assertThat(status(exchange(port, "GET /../../etc/passwd HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            assertThat(status(exchange(port, "GET /../../etc/passwd HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
                     .getBytes(StandardCharsets.US_ASCII)))).isEqualTo(400);
-            assertThat(status(exchange(port, ("GET /metrics HTTP/1.1\r\nHost: x\r\nX: " + "y".repeat(10_000)
+            assertThat(status(exchange(port, ("GET /metrics HTTP/1.1\r\nHost: localhost\r\nX: " + "y".repeat(10_000)
                     + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII)))).isEqualTo(431);
             assertThat(status(exchange(port, ("GET /" + "a".repeat(9000) + " HTTP/1.1\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII)))).isEqualTo(414);
-            assertThat(status(exchange(port, "POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"
+            assertThat(status(exchange(port, "POST /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\n\r\nabc"
                     .getBytes(StandardCharsets.US_ASCII)))).isEqualTo(405);
             // A client that sends half a request and disappears.
             try (Socket half = new Socket("127.0.0.1", port)) {
@@ -190,7 +190,7 @@ class InsightHttpServerITCase {
                     scrape.bind(new InetSocketAddress("127.0.0.2", 0));
                     scrape.connect(new InetSocketAddress("127.0.0.1", port), 5000);
                     scrape.setSoTimeout(5000);
-                    scrape.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                    scrape.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
                             .getBytes(StandardCharsets.US_ASCII));
                     String answer = new String(scrape.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
                     assertThat(status(answer)).isEqualTo(200);

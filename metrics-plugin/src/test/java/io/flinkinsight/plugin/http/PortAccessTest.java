@@ -27,10 +27,14 @@ class PortAccessTest {
         return new TestingHttpChannel(router, Runnable::run, TestingServerSettings.loopback(access));
     }
 
+    /** The headers given, with {@code Host: localhost:9250} unless they name a host. */
     private static HttpHeaders headers(String... nameValues) {
         HttpHeaders h = new DefaultHttpHeaders();
         for (int i = 0; i < nameValues.length; i += 2) {
             h.add(nameValues[i], nameValues[i + 1]);
+        }
+        if (!h.contains("Host")) {
+            h.add("Host", "localhost:9250");
         }
         return h;
     }
@@ -66,7 +70,10 @@ class PortAccessTest {
         assertThat(access.refusal(target("/api/v1/jobs"), headers("Authorization", "Basic " + TOKEN), REMOTE)
                 .status().code()).isEqualTo(401);
         assertThat(access.refusal(target("/api/v1/jobs"),
-                headers("Cookie", "a=b; " + PortAccess.TOKEN_COOKIE + "=" + TOKEN), REMOTE)).isNull();
+                headers("Cookie", "a=b; " + PortAccess.TOKEN_COOKIE + "9250=" + TOKEN), REMOTE, 9250)).isNull();
+        assertThat(access.refusal(target("/api/v1/jobs"),
+                headers("Cookie", PortAccess.TOKEN_COOKIE + "9251=" + TOKEN), REMOTE, 9250).status().code())
+                .as("the cookie of another port").isEqualTo(401);
         assertThat(access.refusal(target("/metrics"), headers(), REMOTE)).isNull();
     }
 
@@ -74,15 +81,22 @@ class PortAccessTest {
     void tokenInTheQueryBecomesAnHttpOnlyCookieAndLeavesTheAddressBar() throws Exception {
         PortAccess access = PortAccess.parse("token", TOKEN, "", PREFIX);
 
-        HttpReply login = access.tokenLogin(target("/?token=" + TOKEN));
+        HttpReply login = access.tokenLogin(target("/?token=" + TOKEN), headers(), 9250);
+        HttpReply behindTls = access.tokenLogin(target("/?token=" + TOKEN),
+                headers("X-Forwarded-Proto", "https", "X-Forwarded-Prefix", "/insight/jm"), 9250);
+        HttpReply badPrefix = access.tokenLogin(target("/?token=" + TOKEN),
+                headers("X-Forwarded-Prefix", "/a;Domain=evil.example"), 9250);
 
         assertThat(login.status().code()).isEqualTo(303);
         assertThat(login.headers()).containsEntry("Location", "./");
-        assertThat(login.headers().get("Set-Cookie")).contains(PortAccess.TOKEN_COOKIE + "=" + TOKEN, "HttpOnly",
-                "SameSite=Strict");
-        assertThat(access.tokenLogin(target("/?token=wrong-token-0123456789"))).isNull();
-        assertThat(access.tokenLogin(target("/api/v1/jobs?token=" + TOKEN))).isNull();
-        assertThat(PortAccess.OPEN.tokenLogin(target("/?token=" + TOKEN))).isNull();
+        assertThat(login.headers().get("Set-Cookie")).isEqualTo(PortAccess.TOKEN_COOKIE + "9250=" + TOKEN
+                + "; Path=/; HttpOnly; SameSite=Strict");
+        assertThat(behindTls.headers().get("Set-Cookie")).isEqualTo(PortAccess.TOKEN_COOKIE + "9250=" + TOKEN
+                + "; Path=/insight/jm; HttpOnly; SameSite=Strict; Secure");
+        assertThat(badPrefix.headers().get("Set-Cookie")).contains("; Path=/;").doesNotContain("evil");
+        assertThat(access.tokenLogin(target("/?token=wrong-token-0123456789"), headers(), 9250)).isNull();
+        assertThat(access.tokenLogin(target("/api/v1/jobs?token=" + TOKEN), headers(), 9250)).isNull();
+        assertThat(PortAccess.OPEN.tokenLogin(target("/?token=" + TOKEN), headers(), 9250)).isNull();
     }
 
     @Test
@@ -154,7 +168,7 @@ class PortAccessTest {
 
     @Test
     void aPageOfAnotherOriginIsRefusedOverPlainHttpToo() throws Exception {
-        PortAccess open = PortAccess.OPEN;
+        PortAccess open = PortAccess.OPEN.withOwnHostNames(java.util.List.of("jm"));
 
         // Over plain HTTP browsers send no Sec-Fetch-* headers, but a cross-origin read still carries Origin.
         assertThat(open.refusal(target("/api/v1/jobs"), headers("Host", "jm:9250", "Origin", "http://evil.example"),
@@ -175,7 +189,7 @@ class PortAccessTest {
         PortAccess access = PortAccess.parse("loopback", "", "", PREFIX);
 
         assertThat(access.refusal(target("/api/v1/jobs"), headers("Host", "evil.example:9250"), LOOPBACK)
-                .status().code()).as("DNS rebinding").isEqualTo(403);
+                .status().code()).as("DNS rebinding").isEqualTo(421);
         for (String host : new String[] {"localhost:9250", "127.0.0.1:9250", "127.0.0.2", "[::1]:9250"}) {
             assertThat(access.refusal(target("/api/v1/jobs"), headers("Host", host), LOOPBACK)).as(host).isNull();
         }
@@ -188,5 +202,64 @@ class PortAccessTest {
             assertThatThrownBy(() -> PortAccess.parse("token", token, "", PREFIX)).as(token)
                     .hasMessageContaining(PREFIX + "http.token").hasMessageNotContaining(token);
         }
+    }
+
+    @Test
+    void everyModeRefusesAHostNameItDoesNotKnowAgainstDnsRebinding() throws Exception {
+        for (String mode : new String[] {"open", "loopback", "token"}) {
+            PortAccess access = PortAccess.parse(mode, TOKEN, "", "flink.example.com", PREFIX)
+                    .withOwnHostNames(java.util.List.of("jm-0.flink.svc", "not a name"));
+            String bearer = "Bearer " + TOKEN;
+            for (String host : new String[] {"rebind.attacker.example:9250", "rebind.attacker.example.:9250",
+                    "flink.example.com.evil:9250", "evil.example", "localhost.evil:1", "0x7f.1:9250", "127.1:9250",
+                    "[::1]x:9250", "localhost:9250x", "local%68ost:9250", "localhost:99999x", "xn--lcalhost-:1",
+                    "[fe80::1%25eth0]:9250", ""}) {
+                HttpReply r = access.refusal(target("/api/v1/jobs"), headers("Host", host, "Authorization", bearer),
+                        LOOPBACK);
+                assertThat(r).as("%s with Host %s", mode, host).isNotNull();
+                assertThat(r.status().code()).as("%s with Host %s", mode, host).isIn(400, 421);
+            }
+            for (String host : new String[] {"localhost:9250", "LOCALHOST", "localhost.", "127.0.0.1:9250",
+                    "[::1]:9250", "flink.example.com", "FLINK.example.com.:443"}) {
+                assertThat(access.refusal(target("/api/v1/jobs"), headers("Host", host, "Authorization", bearer),
+                        LOOPBACK)).as("%s with Host %s", mode, host).isNull();
+            }
+            HttpReply rebound = access.refusal(target("/flink/jobmanager/config"),
+                    headers("Host", "rebind.attacker.example:9250", "Origin", "http://rebind.attacker.example:9250",
+                            "Authorization", bearer), LOOPBACK);
+            assertThat(rebound.status().code()).isEqualTo(421);
+            assertThat(rebound.body().toString(StandardCharsets.UTF_8))
+                    .contains("metrics.reporter.insight.http.allowed-hosts");
+            HttpHeaders noHost = new DefaultHttpHeaders().add("Authorization", bearer);
+            assertThat(access.refusal(target("/api/v1/jobs"), noHost, LOOPBACK).status().code())
+                    .as("%s without Host", mode).isEqualTo(400);
+            assertThat(access.refusal(target("/metrics"), noHost, REMOTE)).as("%s: /metrics needs no Host", mode)
+                    .isNull();
+            assertThat(access.refusal(target("/api/v1/metrics"), headers("Host", "evil.example"), REMOTE))
+                    .as("%s: /api/v1/metrics is what /metrics shows", mode).isNull();
+        }
+        PortAccess open = PortAccess.parse("open", "", "", "", PREFIX).withOwnHostNames(
+                java.util.List.of("jm-0.flink.svc"));
+        for (String host : new String[] {"10.1.2.3:9250", "jm-0.flink.svc:9250", "[2001:db8::1]:9250"}) {
+            assertThat(open.refusal(target("/api/v1/jobs"), headers("Host", host), REMOTE)).as(host).isNull();
+        }
+        PortAccess loopback = PortAccess.parse("loopback", "", "", "", PREFIX).withOwnHostNames(
+                java.util.List.of("jm-0.flink.svc"));
+        assertThat(loopback.refusal(target("/api/v1/jobs"), headers("Host", "jm-0.flink.svc:9250"), LOOPBACK)
+                .status().code()).as("loopback takes only loopback names and listed ones").isEqualTo(403);
+    }
+
+    @Test
+    void theDefaultsServeThePanelOnlyToLoopbackAndMetricsToEveryone() throws Exception {
+        PortAccess defaults = io.flinkinsight.plugin.runtime.InsightConfiguration.defaults().access();
+
+        for (String path : new String[] {"/", "/index.html", "/api/v1/overview", "/api/v1/jobs",
+                "/api/v1/checkpoints", "/flink/", "/flink/jobs/overview", "/flink/jobmanager/config"}) {
+            assertThat(defaults.refusal(target(path), headers("Host", "10.0.0.5:9250"), REMOTE).status().code())
+                    .as("GET %s from a non-loopback peer", path).isEqualTo(403);
+            assertThat(defaults.refusal(target(path), headers(), LOOPBACK)).as("GET %s from loopback", path).isNull();
+        }
+        assertThat(defaults.refusal(target("/metrics"), headers("Host", "10.0.0.5:9250"), REMOTE)).isNull();
+        assertThat(defaults.refusal(target("/api/v1/metrics"), headers("Host", "10.0.0.5:9250"), REMOTE)).isNull();
     }
 }

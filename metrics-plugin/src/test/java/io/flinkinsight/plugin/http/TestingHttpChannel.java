@@ -34,7 +34,7 @@ final class TestingHttpChannel implements AutoCloseable {
 
     /** Sends {@code GET path} with extra header lines (each ending in CRLF) and returns the one response. */
     FullHttpResponse get(String path, String headers) {
-        List<FullHttpResponse> responses = send("GET " + path + " HTTP/1.1\r\nHost: x\r\n" + headers + "\r\n");
+        List<FullHttpResponse> responses = send("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n" + headers + "\r\n");
         if (responses.size() != 1) {
             throw new AssertionError("expected one response, got " + responses.size());
         }

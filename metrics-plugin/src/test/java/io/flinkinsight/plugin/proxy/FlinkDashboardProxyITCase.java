@@ -153,7 +153,7 @@ class FlinkDashboardProxyITCase {
         request(port, "GET", "/flink/jobmanager/metrics?get=Status.JVM.CPU.Load%2CStatus.JVM.Memory.Heap.Used",
                 "Accept: application/json\r\nCookie: secret=1\r\nAuthorization: Basic eDp5\r\n");
         String head = request(port, "HEAD", "/flink/jobs/overview", "");
-        String post = TestingHttpClient.exchange(port, ("POST /flink/jars/upload HTTP/1.1\r\nHost: x\r\n"
+        String post = TestingHttpClient.exchange(port, ("POST /flink/jars/upload HTTP/1.1\r\nHost: localhost\r\n"
                 + "Content-Length: 2\r\nConnection: close\r\n\r\n{}").getBytes(StandardCharsets.US_ASCII));
         String delete = request(port, "DELETE", "/flink/jobs/overview", "");
 
@@ -249,7 +249,7 @@ class FlinkDashboardProxyITCase {
                 browser.setReceiveBufferSize(64 * 1024);
                 browser.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
                 browser.setSoTimeout(10_000);
-                browser.getOutputStream().write(("GET /flink/assets/big.js HTTP/1.1\r\nHost: x\r\n"
+                browser.getOutputStream().write(("GET /flink/assets/big.js HTTP/1.1\r\nHost: localhost\r\n"
                         + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
                 InputStream in = browser.getInputStream();
                 String head = readHead(in);
