@@ -1,8 +1,10 @@
 package io.flinkinsight.plugin.hub;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flinkinsight.plugin.ProcessRole;
 import io.flinkinsight.plugin.RateLimitedLog;
+import io.flinkinsight.plugin.http.LimitedBodySubscriber;
 import io.flinkinsight.plugin.index.ClientContract;
 import io.flinkinsight.plugin.index.RegisteredMetric;
 import io.flinkinsight.plugin.store.SeriesKey;
@@ -10,14 +12,19 @@ import io.flinkinsight.plugin.store.SeriesStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -25,49 +32,75 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Gathers the interactive client's figures from the client processes listed in {@code hub.clients} into the hub's
  * history, so the hub's {@code /api/v1/client} and series show them. Client processes are not known to the
- * JobManager, hence the list. Each {@link HubRound}, on the hub's thread:
- * <ol>
- *   <li>an entry without a known client is scanned: {@code /api/v1/overview} on every port of its range at once
- *       (at most {@value #MAX_PROBES_AT_ONCE} at a time), keeping the ports whose plugin has role {@code client};
- *       known ports are kept until one stops answering, and a range is rescanned every {@value #RESCAN_EVERY_POLLS}
- *       rounds for clients started since;</li>
- *   <li>every known client answers {@code /api/v1/metrics?contains=insight_client_}, and each figure of the
- *       {@link ClientContract} is recorded under its own name and labels plus {@code client="host:port"}; a
- *       histogram as the history keeps it
- *       ({@code quantile="0.5"}, {@code quantile="0.99"}, {@code _count}).</li>
- * </ol>
- * Bounded: short connect and request timeouts, waits of at most {@link #ROUND_TIMEOUT} each, at most
- * {@value #MAX_METRICS_PER_CLIENT} metrics per client; the series store caps the series.
+ * JobManager, hence the list. Each {@link HubRound}, on the hub's thread, every port of an entry without a known
+ * client (and every {@value #RESCAN_EVERY_POLLS} rounds every port of every entry, for clients started since) and
+ * every known client port is asked for {@code /api/v1/metrics?contains=insight_client_}: the path every access mode
+ * answers to whoever reaches the port, as {@code /metrics}, so a gateway's plugin with its defaults (loopback)
+ * answers a hub on another host. A port whose answer holds a figure of the {@link ClientContract} is a client; each
+ * such figure is recorded under its own name and labels plus {@code client="host:port"}; a histogram as the history
+ * keeps it ({@code quantile="0.5"}, {@code quantile="0.99"}, {@code _count}).
+ *
+ * <p>Bounded, since anything listening on a listed port may answer: at most {@value #MAX_AT_ONCE} requests at once
+ * (each batch's answers are recorded and dropped before the next is sent), short connect and request timeouts,
+ * waits of at most {@link #ROUND_TIMEOUT} a batch, at most {@value #MAX_BODY_BYTES} bytes an answer and
+ * {@value #MAX_ROUND_BYTES} a round, at most {@value #MAX_LABELS} labels of bounded length a figure and
+ * {@link #MAX_SERIES_PER_CLIENT} series a client; what is refused is counted by reason ({@link #refusals()}).
  */
 final class ClientGatherer {
 
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(1);
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(2);
-    /** A step (scan or fetch) stops waiting after this, whatever its requests still do. */
+    /** A batch stops waiting after this, whatever its requests still do. */
     static final Duration ROUND_TIMEOUT = Duration.ofSeconds(4);
-    static final int MAX_BODY_BYTES = 2 * 1024 * 1024;
+    /** A client's figures are some 30 metrics of a few hundred bytes each: this leaves room for ten times that. */
+    static final int MAX_BODY_BYTES = 128 * 1024;
+    /** What one round reads in all; ports beyond it wait for the next round. */
+    static final int MAX_ROUND_BYTES = 8 * 1024 * 1024;
     static final int MAX_METRICS_PER_CLIENT = 1000;
-    /** Ports probed at once while scanning, so a scan of many ranges never opens many sockets at once. */
-    static final int MAX_PROBES_AT_ONCE = 64;
+    static final int MAX_LABELS = 16;
+    static final int MAX_LABEL_NAME = 128;
+    static final int MAX_LABEL_VALUE = 256;
+    /** Requests at once, so a scan of many ranges never opens many sockets or holds many answers at once. */
+    static final int MAX_AT_ONCE = 32;
     /** Known clients keep their ranges from being rescanned; this often they are anyway, to find new ones. */
     static final int RESCAN_EVERY_POLLS = 30;
     static final String CLIENT_LABEL = "client";
-    static final String OVERVIEW_PATH = "/api/v1/overview";
     static final String METRICS_PATH =
             "/api/v1/metrics?contains=" + ProcessRole.CLIENT_FIGURE_PREFIX + "&limit=" + MAX_METRICS_PER_CLIENT;
 
     private static final ClientContract CONTRACT = ClientContract.get();
+    /** Series a client may add: each figure under a few label sets (a histogram is three series). */
+    static final int MAX_SERIES_PER_CLIENT = 3 * 4 * CONTRACT.figures().size();
+    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Logger LOG = LoggerFactory.getLogger(ClientGatherer.class);
     private static final long WARN_INTERVAL_MILLIS = 60_000;
+
+    /** Why part of a client's answer was not recorded. */
+    enum Refusal {
+        /** The answer was larger than {@link #MAX_BODY_BYTES}. */
+        ANSWER_TOO_LARGE,
+        /** The round had read {@link #MAX_ROUND_BYTES}; the port waits for the next round. */
+        ROUND_BUDGET,
+        /** A figure with too many labels, or a label name or value too long. */
+        LABELS,
+        /** Figures beyond {@link #MAX_SERIES_PER_CLIENT} series, or metrics beyond {@link #MAX_METRICS_PER_CLIENT}. */
+        TOO_MANY_SERIES;
+
+        String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
 
     private final List<TargetState> targets = new ArrayList<>();
     private final SeriesStore series;
     private final Clock clock;
     private final RateLimitedLog warnings;
+    private final Map<Refusal, LongAdder> refusals = new EnumMap<>(Refusal.class);
     private HttpClient http; // created on the hub's thread at the first round
 
     ClientGatherer(List<ClientTarget> targets, SeriesStore series, Clock clock) {
@@ -78,6 +111,9 @@ final class ClientGatherer {
         this.clock = clock;
         // Its own limit, so a client that is down does not silence the hub's warnings about Flink's REST API.
         this.warnings = new RateLimitedLog(LOG, clock, WARN_INTERVAL_MILLIS);
+        for (Refusal r : Refusal.values()) {
+            refusals.put(r, new LongAdder());
+        }
     }
 
     /** What the gatherer knows of one {@code hub.clients} entry. */
@@ -93,85 +129,99 @@ final class ClientGatherer {
         }
     }
 
-    /** A request in flight to one port of one entry. */
-    private record Request(TargetState state, int port, CompletableFuture<JsonNode> answer) {}
+    /** A request in flight to one port of one entry; {@code scanning} when the port is not known as a client. */
+    private record Request(TargetState state, int port, boolean scanning, CompletableFuture<byte[]> answer) {}
+
+    /** What was refused so far, by reason, for {@code flink_insight_hub_client_refused_total}. */
+    Map<String, Long> refusals() {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        refusals.forEach((reason, count) -> counts.put(reason.label(), count.sum()));
+        return counts;
+    }
 
     /** Gathers in {@code round}; returns how many client processes answered. */
     int poll(HubRound round) throws InterruptedException {
         if (http == null) {
             http = HttpRestSource.newClient(CONNECT_TIMEOUT);
         }
-        List<TargetState> toScan = new ArrayList<>();
+        List<Map.Entry<TargetState, Integer>> ports = new ArrayList<>();
+        Map<TargetState, List<Integer>> found = new LinkedHashMap<>();
         for (TargetState s : targets) {
-            if (s.ports.isEmpty() || s.rescanDue || round.roundsSince(s.scannedInRound) >= RESCAN_EVERY_POLLS) {
-                toScan.add(s);
-            }
-        }
-        scan(toScan, round);
-
-        long now = clock.millis();
-        List<Request> fetches = new ArrayList<>();
-        for (TargetState s : targets) {
-            for (int port : s.ports) {
-                fetches.add(send(s, port, METRICS_PATH));
-            }
-        }
-        awaitAll(fetches);
-        int answered = 0;
-        for (Request r : fetches) {
-            JsonNode answer = resultOf(r);
-            if (answer != null) {
-                record(series, answer, r.state.target.label(r.port), now);
-                answered++;
+            boolean scan = s.ports.isEmpty() || s.rescanDue || round.roundsSince(s.scannedInRound) >= RESCAN_EVERY_POLLS;
+            if (scan) {
+                found.put(s, new ArrayList<>());
+                for (int port = s.target.firstPort(); port <= s.target.lastPort(); port++) {
+                    ports.add(Map.entry(s, port));
+                }
             } else {
-                lost(r);
+                s.ports.forEach(port -> ports.add(Map.entry(s, port)));
             }
         }
+        long now = clock.millis();
+        long bytesLeft = MAX_ROUND_BYTES;
+        int answered = 0;
+        for (int from = 0; from < ports.size(); from += MAX_AT_ONCE) {
+            if (bytesLeft <= 0) {
+                refusals.get(Refusal.ROUND_BUDGET).add(ports.size() - from);
+                break;
+            }
+            List<Request> batch = new ArrayList<>();
+            for (Map.Entry<TargetState, Integer> p : ports.subList(from, Math.min(ports.size(), from + MAX_AT_ONCE))) {
+                batch.add(send(p.getKey(), p.getValue(), found.containsKey(p.getKey())));
+            }
+            awaitAll(batch);
+            for (Request r : batch) {
+                byte[] body = resultOf(r);
+                JsonNode answer = body == null ? null : parse(body);
+                bytesLeft -= body == null ? 0 : body.length;
+                boolean client = answer != null && holdsAFigure(answer);
+                if (client) {
+                    record(series, answer, r.state.target.label(r.port), now, refusals);
+                    answered++;
+                    if (r.scanning) {
+                        found.get(r.state).add(r.port);
+                    }
+                } else if (!r.scanning) {
+                    lost(r);
+                }
+            }
+        }
+        found.forEach((s, clientPorts) -> scanned(s, clientPorts, round));
         series.record(HubSeries.of(HubSeries.CLIENTS), now, answered);
         return answered;
     }
 
-    private void scan(List<TargetState> toScan, HubRound round) throws InterruptedException {
-        if (toScan.isEmpty()) {
-            return;
-        }
-        List<Map.Entry<TargetState, Integer>> candidates = new ArrayList<>();
-        for (TargetState s : toScan) {
-            for (int port = s.target.firstPort(); port <= s.target.lastPort(); port++) {
-                candidates.add(Map.entry(s, port));
+    /** Remembers the client ports a scan of {@code s} found. */
+    private void scanned(TargetState s, List<Integer> clientPorts, HubRound round) {
+        s.scannedInRound = round.number();
+        s.rescanDue = false;
+        for (int port : clientPorts) {
+            if (!s.ports.contains(port)) {
+                LOG.info("Flink Insight hub gathers the interactive client's figures from {}", s.target.label(port));
             }
         }
-        Map<TargetState, List<Integer>> found = new LinkedHashMap<>();
-        toScan.forEach(s -> found.put(s, new ArrayList<>()));
-        for (int from = 0; from < candidates.size(); from += MAX_PROBES_AT_ONCE) {
-            List<Request> probes = new ArrayList<>();
-            int to = Math.min(candidates.size(), from + MAX_PROBES_AT_ONCE);
-            for (Map.Entry<TargetState, Integer> p : candidates.subList(from, to)) {
-                probes.add(send(p.getKey(), p.getValue(), OVERVIEW_PATH));
-            }
-            awaitAll(probes);
-            for (Request r : probes) {
-                JsonNode overview = resultOf(r);
-                if (overview != null && ProcessRole.CLIENT.lowerCaseName().equals(overview.path("role").asText(null))) {
-                    found.get(r.state).add(r.port);
-                }
+        s.ports = List.copyOf(clientPorts);
+        if (clientPorts.isEmpty()) {
+            warnings.warn("Flink Insight hub: no client process answered at " + s.target + " (hub.clients) with the"
+                    + " interactive client's figures; scanning again next poll", null);
+        }
+    }
+
+    private static boolean holdsAFigure(JsonNode answer) {
+        for (JsonNode metric : answer.path("metrics")) {
+            if (CONTRACT.isFigure(metric.path("name").asText(""))) {
+                return true;
             }
         }
-        found.forEach((s, ports) -> {
-            s.scannedInRound = round.number();
-            s.rescanDue = false;
-            for (int port : ports) {
-                if (!s.ports.contains(port)) {
-                    LOG.info("Flink Insight hub gathers the interactive client's figures from {}",
-                            s.target.label(port));
-                }
-            }
-            s.ports = List.copyOf(ports);
-            if (ports.isEmpty()) {
-                warnings.warn("Flink Insight hub: no client process answered at " + s.target
-                        + " (hub.clients) with role client; scanning again next poll", null);
-            }
-        });
+        return false;
+    }
+
+    private static JsonNode parse(byte[] body) {
+        try {
+            return MAPPER.readTree(body);
+        } catch (IOException e) {
+            return null; // not JSON: not a client
+        }
     }
 
     private void lost(Request r) {
@@ -180,19 +230,43 @@ final class ClientGatherer {
         r.state.ports = List.copyOf(remaining);
         r.state.rescanDue = true;
         warnings.warn("Flink Insight hub: the client at " + r.state.target.label(r.port)
-                + " stopped answering; its range " + r.state.target + " is scanned again next poll",
+                + " stopped answering with its figures; its range " + r.state.target + " is scanned again next poll",
                 causeOf(r));
     }
 
-    private Request send(TargetState s, int port, String path) {
-        HttpRestSource source = new HttpRestSource(s.target.baseUrl(port), http, REQUEST_TIMEOUT, MAX_BODY_BYTES);
-        CompletableFuture<JsonNode> answer;
+    private Request send(TargetState s, int port, boolean scanning) {
+        CompletableFuture<byte[]> answer;
         try {
-            answer = source.getAsync(path);
+            HttpRequest request = HttpRequest.newBuilder(URI.create(s.target.baseUrl(port) + METRICS_PATH))
+                    .timeout(REQUEST_TIMEOUT)
+                    .header("Accept", "application/json")
+                    .GET()
+                    .build();
+            answer = http.sendAsync(request, LimitedBodySubscriber.handler(MAX_BODY_BYTES)).thenApply(response -> {
+                if (response.statusCode() / 100 != 2) {
+                    throw new UncheckedIOException(new RestStatusException(METRICS_PATH, response.statusCode()));
+                }
+                return response.body();
+            });
+            answer.exceptionally(e -> {
+                if (isTooLarge(e)) {
+                    refusals.get(Refusal.ANSWER_TOO_LARGE).increment();
+                }
+                return null;
+            });
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(e); // e.g. a host the URL parser refuses
         }
-        return new Request(s, port, answer);
+        return new Request(s, port, scanning, answer);
+    }
+
+    private static boolean isTooLarge(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof LimitedBodySubscriber.BodyTooLargeException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Waits for all requests, at most {@link #ROUND_TIMEOUT}; the ones still running are cancelled. */
@@ -218,7 +292,7 @@ final class ClientGatherer {
         }
     }
 
-    private static JsonNode resultOf(Request r) {
+    private static byte[] resultOf(Request r) {
         return r.answer.isDone() && !r.answer.isCompletedExceptionally() ? r.answer.getNow(null) : null;
     }
 
@@ -235,15 +309,28 @@ final class ClientGatherer {
         }
     }
 
+    /** {@link #record(SeriesStore, JsonNode, String, long, Map)} counting refusals nowhere (tests). */
+    static int record(SeriesStore series, JsonNode answer, String clientLabel, long now) {
+        Map<Refusal, LongAdder> ignored = new EnumMap<>(Refusal.class);
+        for (Refusal r : Refusal.values()) {
+            ignored.put(r, new LongAdder());
+        }
+        return record(series, answer, clientLabel, now, ignored);
+    }
+
     /**
      * Records one {@code /api/v1/metrics} answer of the client at {@code clientLabel}: the client series among its
-     * metrics, with their labels plus {@code client}. Returns how many samples were recorded.
+     * metrics, with their labels plus {@code client}, within the bounds on labels and series. Returns how many
+     * samples were recorded.
      */
-    static int record(SeriesStore series, JsonNode answer, String clientLabel, long now) {
+    static int record(SeriesStore series, JsonNode answer, String clientLabel, long now,
+            Map<Refusal, LongAdder> refusals) {
         int recorded = 0;
         int seen = 0;
+        int figures = 0;
         for (JsonNode metric : answer.path("metrics")) {
             if (++seen > MAX_METRICS_PER_CLIENT) {
+                refusals.get(Refusal.TOO_MANY_SERIES).increment();
                 break;
             }
             String name = metric.path("name").asText("");
@@ -252,12 +339,13 @@ final class ClientGatherer {
             }
             List<String> labelNames = new ArrayList<>();
             List<String> labelValues = new ArrayList<>();
-            for (Iterator<Map.Entry<String, JsonNode>> it = metric.path("labels").fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> label = it.next();
-                if (!label.getKey().equals(CLIENT_LABEL) && !label.getKey().equals(SeriesKey.QUANTILE_LABEL)) {
-                    labelNames.add(label.getKey());
-                    labelValues.add(label.getValue().asText());
-                }
+            if (!readLabels(metric.path("labels"), labelNames, labelValues)) {
+                refusals.get(Refusal.LABELS).increment();
+                continue;
+            }
+            if (++figures * 3 > MAX_SERIES_PER_CLIENT) {
+                refusals.get(Refusal.TOO_MANY_SERIES).increment();
+                continue;
             }
             labelNames.add(CLIENT_LABEL);
             labelValues.add(clientLabel);
@@ -275,6 +363,25 @@ final class ClientGatherer {
             }
         }
         return recorded;
+    }
+
+    /** Reads a figure's labels but {@code client} and {@code quantile}; false when they break the bounds. */
+    private static boolean readLabels(JsonNode labels, List<String> names, List<String> values) {
+        if (labels.size() > MAX_LABELS) {
+            return false;
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = labels.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> label = it.next();
+            String value = label.getValue().asText();
+            if (label.getKey().length() > MAX_LABEL_NAME || value.length() > MAX_LABEL_VALUE) {
+                return false;
+            }
+            if (!label.getKey().equals(CLIENT_LABEL) && !label.getKey().equals(SeriesKey.QUANTILE_LABEL)) {
+                names.add(label.getKey());
+                values.add(value);
+            }
+        }
+        return true;
     }
 
     /** Numbers as they are, booleans as 1/0 (as the sampler keeps them); strings, "NaN" and nulls are skipped. */

@@ -8,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -143,6 +144,14 @@ public final class Hub implements AutoCloseable {
             }
         }
         return url;
+    }
+
+    /**
+     * What the gathering of client figures refused so far (answers too large, the round's byte budget, labels,
+     * series), by reason; empty when no client process is listed.
+     */
+    public Map<String, Long> clientRefusals() {
+        return clients == null ? Map.of() : clients.refusals();
     }
 
     /** Stops polling; waits at most two seconds for a poll in flight (its requests are interrupted). */

@@ -255,6 +255,17 @@ public final class InsightRuntime implements AutoCloseable {
                             + " reason; Flink's own answers through the dashboard proxy are not counted.",
                     true, refusals.getOrDefault(reason, 0L), Map.of("reason", reason.label())));
         }
+        Hub h;
+        synchronized (this) {
+            h = hub;
+        }
+        if (h != null) {
+            h.clientRefusals().forEach((reason, count) -> figures.add(new OwnFigure(
+                    "flink_insight_hub_client_refused_total",
+                    "Parts of client processes' answers (hub.clients) the hub did not record, by reason: answers"
+                            + " over 128 KiB, ports beyond a round's 8 MiB, figures with too many or too long"
+                            + " labels, series beyond a client's bound.", true, count, Map.of("reason", reason))));
+        }
         return figures;
     }
 

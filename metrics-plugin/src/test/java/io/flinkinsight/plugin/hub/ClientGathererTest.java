@@ -71,4 +71,36 @@ class ClientGathererTest {
         assertThat(recorded).as("only the empty histogram's count; its quantiles are NaN").isEqualTo(1);
         assertThat(hubStore.names()).containsExactly("flink_insight_client_queries_e2eLatencyMs_count");
     }
+
+    @Test
+    void aRogueClientsLabelsAndSeriesAreBoundedAndCounted() throws Exception {
+        String figure = "flink_insight_client_pool_hits";
+        StringBuilder metrics = new StringBuilder("{\"metrics\":[");
+        // one figure with too many labels, one with a huge label value, then many label sets of one figure
+        metrics.append("{\"name\":\"").append(figure).append("\",\"labels\":{");
+        for (int i = 0; i <= ClientGatherer.MAX_LABELS; i++) {
+            metrics.append(i == 0 ? "" : ",").append("\"l").append(i).append("\":\"v\"");
+        }
+        metrics.append("},\"value\":1},");
+        metrics.append("{\"name\":\"").append(figure).append("\",\"labels\":{\"host\":\"")
+                .append("x".repeat(ClientGatherer.MAX_LABEL_VALUE + 1)).append("\"},\"value\":1}");
+        for (int i = 0; i < 500; i++) {
+            metrics.append(",{\"name\":\"").append(figure).append("\",\"labels\":{\"host\":\"h").append(i)
+                    .append("\"},\"value\":1}");
+        }
+        metrics.append("]}");
+        Map<ClientGatherer.Refusal, LongAdder> refused = new java.util.EnumMap<>(ClientGatherer.Refusal.class);
+        for (ClientGatherer.Refusal r : ClientGatherer.Refusal.values()) {
+            refused.put(r, new LongAdder());
+        }
+
+        int recorded = ClientGatherer.record(hubStore, Json.mapper().readTree(metrics.toString()), "gw:9251",
+                clock.millis(), refused);
+
+        int seriesAllowed = ClientGatherer.MAX_SERIES_PER_CLIENT / 3;
+        assertThat(recorded).isEqualTo(seriesAllowed);
+        assertThat(hubStore.keys(k -> k.name().equals(figure))).hasSize(seriesAllowed);
+        assertThat(refused.get(ClientGatherer.Refusal.LABELS).sum()).isEqualTo(2);
+        assertThat(refused.get(ClientGatherer.Refusal.TOO_MANY_SERIES).sum()).isEqualTo(500 - seriesAllowed);
+    }
 }
