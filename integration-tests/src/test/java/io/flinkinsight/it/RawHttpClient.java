@@ -6,6 +6,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
@@ -28,6 +29,7 @@ final class RawHttpClient implements AutoCloseable {
 
     private final String host;
     private final int port;
+    private final InetAddress from;
     private Socket socket;
     private InputStream in;
     private OutputStream out;
@@ -52,8 +54,17 @@ final class RawHttpClient implements AutoCloseable {
     }
 
     RawHttpClient(String host, int port) {
+        this(host, port, null);
+    }
+
+    /**
+     * A client whose connections leave from {@code from}: one of this machine's own non-loopback addresses makes it
+     * a non-loopback peer of a server bound to loopback, with no packet leaving the machine.
+     */
+    RawHttpClient(String host, int port, InetAddress from) {
         this.host = host;
         this.port = port;
+        this.from = from;
     }
 
     /** How many TCP connections were opened so far (1 when the server kept the connection alive throughout). */
@@ -67,7 +78,12 @@ final class RawHttpClient implements AutoCloseable {
      * server closed it between requests (idle timeout, or after an answer it sent with {@code Connection: close}).
      */
     Response send(String method, String target) throws IOException {
-        byte[] request = (method + " " + target + " HTTP/1.1\r\nHost: " + host + ":" + port + "\r\n\r\n")
+        return send(method, target, "Host: " + host + ":" + port + "\r\n");
+    }
+
+    /** Like {@link #send(String, String)}, with {@code headerLines} (each ending in CRLF) as the only headers. */
+    Response send(String method, String target, String headerLines) throws IOException {
+        byte[] request = (method + " " + target + " HTTP/1.1\r\n" + headerLines + "\r\n")
                 .getBytes(StandardCharsets.ISO_8859_1);
         boolean reused = socket != null;
         try {
@@ -120,6 +136,9 @@ final class RawHttpClient implements AutoCloseable {
 
     private void connect() throws IOException {
         Socket s = new Socket();
+        if (from != null) {
+            s.bind(new InetSocketAddress(from, 0));
+        }
         s.connect(new InetSocketAddress(host, port), TIMEOUT_MILLIS);
         s.setSoTimeout(TIMEOUT_MILLIS);
         s.setTcpNoDelay(true);

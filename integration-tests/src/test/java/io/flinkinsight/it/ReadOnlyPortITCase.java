@@ -12,9 +12,16 @@ import io.flinkinsight.it.FlinkRestRoutes.Route;
 import io.flinkinsight.it.RouteSpellings.Spelling;
 import java.io.EOFException;
 import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +30,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -150,6 +158,94 @@ class ReadOnlyPortITCase {
         }
         assertThat(leaks).withFailMessage(() -> leaks.size() + " requests or checks show a route through the"
                 + " read-only port (method, target, answer, trick):\n  " + String.join("\n  ", leaks)).isEmpty();
+    }
+
+    @Test
+    @Order(3)
+    void subtaskRangesNeverReachFlinkAndItsRestApiStaysResponsive() throws Exception {
+        String ranges = String.join(",", Collections.nCopies(41, "0-2147483647"));
+        String madeUp = "/flink/jobs/" + "0".repeat(32) + "/vertices/" + "1".repeat(32) + "/subtasks/metrics";
+        String real = "/flink/jobs/" + jobId + "/vertices/" + vertexId + "/subtasks/metrics";
+        try (RawHttpClient http = client()) {
+            for (String path : List.of(madeUp, madeUp, madeUp, real, real, real)) {
+                RawHttpClient.Response r = http.send("GET", path + "?get=numRecordsIn&subtasks=" + ranges);
+                assertThat(r.status()).as("GET %s?subtasks=<41 ranges>", path).isEqualTo(400);
+                assertThat(r.bodyText()).contains("'subtasks'");
+            }
+            // What the dashboard's job graph sends still works.
+            RawHttpClient.Response graph = http.send("GET",
+                    real + "?get=backPressuredTimeMsPerSecond,busyTimeMsPerSecond,numRecordsInPerSecond");
+            assertThat(graph.status()).isEqualTo(200);
+            assertThat(graph.bodyText()).contains("busyTimeMsPerSecond");
+        }
+        // Six such requests used to keep the JobManager's REST threads (4 by default) busy for minutes: Flink's own
+        // /overview must answer as usual in the seconds after (timed out at 5 s, where a blocked thread pool leaves
+        // it waiting for ever; 10 rounds, a second apart).
+        HttpClient flink = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        List<Long> millis = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            long start = System.nanoTime();
+            HttpResponse<String> overview = flink.send(HttpRequest.newBuilder(URI.create(cluster.restUrl()
+                    + "/overview")).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            millis.add((System.nanoTime() - start) / 1_000_000);
+            assertThat(overview.statusCode()).isEqualTo(200);
+            Thread.sleep(1_000);
+        }
+        System.out.printf("read-only port: Flink's /overview after six subtask-range requests: %s ms%n", millis);
+    }
+
+    @Test
+    @Order(4)
+    void aPageOfAnotherSiteWhoseNameWasReResolvedToThisHostGetsNothing() throws IOException {
+        String rebinding = "rebind.attacker.example:" + hub.getPort();
+        String headers = "Host: " + rebinding + "\r\nOrigin: http://" + rebinding + "\r\n";
+        try (RawHttpClient http = client()) {
+            for (String path : List.of("/api/v1/jobs", "/api/v1/overview", "/flink/jobmanager/config",
+                    "/flink/jobs/" + jobId + "/exceptions", "/")) {
+                RawHttpClient.Response r = http.send("GET", path, headers);
+                assertThat(r.status()).as("GET %s with Host %s", path, rebinding).isEqualTo(421);
+                assertThat(r.bodyText()).as(path).contains("metrics.reporter.insight.http.allowed-hosts")
+                        .doesNotContain(jobId);
+            }
+            assertThat(http.send("GET", "/api/v1/jobs", "Host: localhost:" + hub.getPort() + "\r\n").status())
+                    .as("the same request naming localhost").isEqualTo(200);
+        }
+    }
+
+    @Test
+    @Order(5)
+    void withTheDefaultsANonLoopbackPeerGetsTheMetricsButNotThePanelTheApiOrTheProxy() throws IOException {
+        InetAddress ownAddress = nonLoopbackAddress();
+        Assumptions.assumeTrue(ownAddress != null, "this machine has no non-loopback IPv4 address to connect from");
+        try (RawHttpClient peer = new RawHttpClient(hub.getHost(), hub.getPort(), ownAddress)) {
+            for (String path : List.of("/", "/index.html", "/api/v1/overview", "/api/v1/jobs",
+                    "/api/v1/checkpoints?job=" + jobId, "/flink/", "/flink/overview", "/flink/jobmanager/config",
+                    "/flink/jobs/" + jobId + "/exceptions")) {
+                RawHttpClient.Response r = peer.send("GET", path);
+                assertThat(r.status()).as("GET %s from %s", path, ownAddress).isEqualTo(403);
+                assertThat(r.bodyText()).as(path).contains("loopback").doesNotContain(jobId);
+            }
+            RawHttpClient.Response metrics = peer.send("GET", "/metrics");
+            assertThat(metrics.status()).isEqualTo(200);
+            assertThat(metrics.bodyText()).contains("flink_jobmanager_");
+            RawHttpClient.Response json = peer.send("GET", "/api/v1/metrics?contains=Status_JVM");
+            assertThat(json.status()).as("the same figures as JSON, as the hub gathers them").isEqualTo(200);
+        }
+    }
+
+    /** One of this machine's own IPv4 addresses that is not loopback, or null. */
+    private static InetAddress nonLoopbackAddress() throws IOException {
+        for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            if (!nic.isUp() || nic.isLoopback()) {
+                continue;
+            }
+            for (InetAddress address : Collections.list(nic.getInetAddresses())) {
+                if (address instanceof Inet4Address && !address.isLoopbackAddress()) {
+                    return address;
+                }
+            }
+        }
+        return null;
     }
 
     /** What one route's requests did. */
