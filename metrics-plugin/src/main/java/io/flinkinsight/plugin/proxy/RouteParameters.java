@@ -20,8 +20,8 @@ final class RouteParameters {
     /** One parameter: its name as Flink spells it and the check of its value. */
     enum Parameter {
         /** Metric names, comma-separated, as Flink's metric store keys them ({@code 0.Source__x.numRecordsOut}). */
-        GET("get", "comma-separated metric names (at most " + Limits.MAX_METRICS + ", each at most "
-                + Limits.MAX_METRIC_NAME + " letters, digits or punctuation other than '%', '\\' and '..')") {
+        GET("get", "at most " + Limits.MAX_METRICS + " comma-separated metric names of at most "
+                + Limits.MAX_METRIC_NAME + " characters, without '%', '\\', spaces or '..'") {
             @Override
             boolean accepts(String value) {
                 String[] names = value.split(",", -1);
@@ -37,7 +37,7 @@ final class RouteParameters {
             }
         },
         /** The aggregations of {@code AbstractAggregatingMetricsHandler}. */
-        AGG("agg", "comma-separated aggregations among " + Limits.AGGREGATIONS) {
+        AGG("agg", "comma-separated aggregations among " + String.join(", ", Limits.AGGREGATIONS)) {
             @Override
             boolean accepts(String value) {
                 String[] names = value.split(",", -1);

@@ -85,9 +85,13 @@ class DashboardRoutesTest {
         String end = "<!-- proxy-routes:end -->";
         assertThat(readme).contains(start, end);
         String documented = readme.substring(readme.indexOf(start) + start.length(), readme.indexOf(end)).strip();
-        StringBuilder expected = new StringBuilder("| route | what of Flink's dashboard needs it |\n|---|---|\n");
+        StringBuilder expected = new StringBuilder(
+                "| route | query parameters | what of Flink's dashboard needs it |\n|---|---|---|\n");
         for (DashboardRoutes.Route route : DashboardRoutes.ROUTES) {
-            expected.append("| `GET ").append(route.template()).append("` | ").append(route.why()).append(" |\n");
+            String parameters = route.parameters().stream().sorted()
+                    .map(p -> "`" + p.flinkName() + "`: " + p.shape()).reduce((a, b) -> a + "; " + b).orElse("none");
+            expected.append("| `GET ").append(route.template()).append("` | ").append(parameters.replace("|", "\\|"))
+                    .append(" | ").append(route.why()).append(" |\n");
         }
         assertThat(documented).as("README's allowlist; replace it with:%n%s%n", expected.toString().strip())
                 .isEqualTo(expected.toString().strip());
