@@ -241,10 +241,12 @@ public final class InsightOptions {
                     .intType()
                     .defaultValue(2)
                     .withDescription(
-                            "Scrapes of /metrics rendered or being written at once ("
-                                    + HTTP_MAX_CONCURRENT_SCRAPES_RANGE + "); each holds its whole answer in heap"
-                                    + " until written, never in direct memory. Further scrapes wait up to 2 s for a"
-                                    + " turn, then get 503 with Retry-After.");
+                            "Scrapes of /metrics rendered at once (" + HTTP_MAX_CONCURRENT_SCRAPES_RANGE
+                                    + "); each renders its whole answer in heap, never in direct memory. Further"
+                                    + " scrapes wait up to 2 s for a turn, then get 503 with Retry-After. Rendered"
+                                    + " answers on their way to readers are at most twice this many: beyond, a new"
+                                    + " scrape closes the connection of the oldest of the client address (IPv6: /64)"
+                                    + " holding most.");
 
     public static final OptionRange<MemorySize> HTTP_MAX_ANSWER_BYTES_RANGE = sizes("64 kb", "1 gb");
 

@@ -12,7 +12,7 @@ import java.time.Duration;
  * @param maxConnectionsPerAddress connections from one client address beyond this many are closed at once
  * @param requestHeadTimeout a request's head must arrive within this, from its first byte or the connection's start
  * @param access who may use what on the port
- * @param maxConcurrentScrapes scrapes rendered or being written at once; each holds its whole body in heap
+ * @param maxConcurrentScrapes scrapes rendered at once, each into heap; twice as many bodies may be on their way
  * @param maxAnswerBytes largest JSON answer; larger ones are 413 naming the parameters that narrow them
  */
 public record HttpServerSettings(

@@ -26,7 +26,6 @@ import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -50,7 +49,8 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
     private static final int MAX_PENDING = 16;
     /**
      * The most time one answer may take to be written: a client that reads too slowly (or not at all) would hold
-     * the answer's heap and, for a scrape, one of the few render turns. Generous next to Prometheus' own timeout.
+     * the answer's heap (a scrape's place among the {@link ScrapeWrites} it is closed sooner for, when a newer scrape
+     * needs that place). Generous next to Prometheus' own timeout.
      */
     static final Duration WRITE_TIMEOUT = Duration.ofSeconds(30);
 
@@ -159,9 +159,12 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
             finish(ctx, request, refusal, false);
             return;
         }
+        // A scrape answered on this connection may be displaced by newer ones: closing the connection (from any
+        // thread) fails its write, which frees its body.
+        ScrapeWrites.Client client = new ScrapeWrites.Client(
+                ctx.channel().remoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null, ctx::close);
         ReferenceCountUtil.retain(request);
         try {
-            InetAddress client = ClientAddress.of(ctx.channel().remoteAddress());
             workers.execute(() -> router.route(target, request.headers(), client)
                     .whenComplete((reply, error) -> answerLater(ctx, request, reply != null ? reply
                             : HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error"))));

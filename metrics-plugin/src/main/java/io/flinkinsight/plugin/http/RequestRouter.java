@@ -13,7 +13,6 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -47,8 +46,10 @@ final class RequestRouter {
     /** Answers one top-level segment later (the dashboard proxy), or null. */
     private final Forwarder forwarder;
     private final AtomicInteger loggedFailures = new AtomicInteger();
-    /** Scrapes rendered or being written at once: each holds its whole body in heap until written. */
+    /** Scrapes being rendered at once: each builds its whole body in heap. */
     private final Semaphore scrapes;
+    /** The rendered bodies on their way to readers, twice as many as render turns at most. */
+    private final ScrapeWrites writes;
     private final AnswerBudget answers;
     private final ScrapeFigures scrapeFigures = new ScrapeFigures();
     private final RefusalReason.Counts refusals = new RefusalReason.Counts();
@@ -75,6 +76,7 @@ final class RequestRouter {
         this.scrape = scrape;
         this.answers = new AnswerBudget(maxAnswerBytes);
         this.scrapes = new Semaphore(maxConcurrentScrapes);
+        this.writes = new ScrapeWrites(2 * maxConcurrentScrapes, scrapeFigures);
         this.endpoints = Map.copyOf(endpoints);
         this.files = files;
         this.tabFiles = tabFiles;
@@ -82,16 +84,16 @@ final class RequestRouter {
     }
 
     /**
-     * The answer to a request; complete on return except for the forwarder's. Whatever fails in it but the JVM
-     * itself is answered 500.
+     * The answer to a request on {@code client}'s connection; complete on return except for the forwarder's.
+     * Whatever fails in it but the JVM itself is answered 500.
      */
-    CompletableFuture<HttpReply> route(RequestTarget target, HttpHeaders headers, InetAddress client) {
+    CompletableFuture<HttpReply> route(RequestTarget target, HttpHeaders headers, ScrapeWrites.Client client) {
         try {
             if (forwarder != null && !target.segments().isEmpty()
                     && target.segments().get(0).equals(forwarder.segment())) {
-                return forwarder.forward(target, headers, client);
+                return forwarder.forward(target, headers, ClientAddress.of(client.address()));
             }
-            return CompletableFuture.completedFuture(routeNow(target, headers.get(HttpHeaderNames.ACCEPT)));
+            return CompletableFuture.completedFuture(routeNow(target, headers.get(HttpHeaderNames.ACCEPT), client));
         } catch (VirtualMachineError e) {
             // The JVM itself is failing (out of memory): logged at ERROR, and the request still gets its answer. This
             // runs on the server's own worker thread, where no Flink handler would see the error thrown, and the
@@ -108,10 +110,10 @@ final class RequestRouter {
         }
     }
 
-    private HttpReply routeNow(RequestTarget target, String accept) {
+    private HttpReply routeNow(RequestTarget target, String accept, ScrapeWrites.Client client) {
         String path = target.path();
         if (path.equals(METRICS_PATH)) {
-            return scrape(ExpositionFormat.negotiate(accept));
+            return scrape(ExpositionFormat.negotiate(accept), client);
         }
         JsonEndpoint endpoint = endpoints.get(path);
         if (endpoint != null) {
@@ -139,10 +141,11 @@ final class RequestRouter {
 
     /**
      * Renders the scrape into heap, never into Netty's direct memory (which Flink sized for its network buffers);
-     * the body is written in slices. At most {@code maxConcurrentScrapes} bodies exist at once: a scrape waits up
-     * to {@link #SCRAPE_WAIT} for its turn, then gets 503 with Retry-After.
+     * the body is written in slices. At most {@code maxConcurrentScrapes} scrapes render at once: a scrape waits up
+     * to {@link #SCRAPE_WAIT} for its turn, then gets 503 with Retry-After. The turn ends with the render; the body
+     * then takes a place among the {@link ScrapeWrites} until written, so a client that does not read holds no turn.
      */
-    private HttpReply scrape(ExpositionFormat format) {
+    private HttpReply scrape(ExpositionFormat format, ScrapeWrites.Client client) {
         boolean admitted;
         scrapeFigures.waitStarted();
         try {
@@ -159,24 +162,25 @@ final class RequestRouter {
                     "too many scrapes at once (metrics.reporter.insight.http.max-concurrent-scrapes)",
                     Map.of("Retry-After", "1"));
         }
-        int estimate = lastScrapeBytes;
-        ByteBuf buf = Unpooled.buffer(estimate + estimate / 8);
+        ByteBuf buf = null;
         HttpReply reply = null;
         try {
+            int estimate = lastScrapeBytes;
+            buf = Unpooled.buffer(estimate + estimate / 8);
             long start = System.nanoTime();
             scrape.write(format, new ExpositionBuffer(new ByteBufOutputStream(buf)));
             lastScrapeBytes = buf.readableBytes();
             scrapeFigures.rendered(System.nanoTime() - start, lastScrapeBytes);
-            reply = new HttpReply(HttpResponseStatus.OK, format.contentType(), buf, NO_STORE, scrapes::release);
+            reply = new HttpReply(HttpResponseStatus.OK, format.contentType(), buf, NO_STORE, writes.start(client));
             return reply;
         } catch (RuntimeException e) {
             logFailure("the scrape", e);
             return HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "the scrape failed");
         } finally {
             // Given back whatever failed (not only what is caught above): a turn held for ever refuses scrapes.
-            if (reply == null) {
+            scrapes.release();
+            if (reply == null && buf != null) {
                 buf.release();
-                scrapes.release();
             }
         }
     }
@@ -186,7 +190,7 @@ final class RequestRouter {
         return refusals;
     }
 
-    /** What the scrapes cost: rendered, their time and bytes, refused, waiting. */
+    /** What the scrapes cost: rendered, their time and bytes, refused, waiting, writes aborted. */
     ScrapeFigures scrapeFigures() {
         return scrapeFigures;
     }

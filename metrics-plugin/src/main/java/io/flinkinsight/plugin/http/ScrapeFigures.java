@@ -15,6 +15,7 @@ public final class ScrapeFigures {
     private final LongAdder bytes = new LongAdder();
     private final LongAdder refused = new LongAdder();
     private final AtomicInteger waiting = new AtomicInteger();
+    private final LongAdder writesAborted = new LongAdder();
 
     void waitStarted() {
         waiting.incrementAndGet();
@@ -26,6 +27,10 @@ public final class ScrapeFigures {
 
     void refused() {
         refused.increment();
+    }
+
+    void writeAborted() {
+        writesAborted.increment();
     }
 
     void rendered(long nanos, int bodyBytes) {
@@ -57,5 +62,13 @@ public final class ScrapeFigures {
     /** Scrapes waiting for a render turn right now. */
     public int waiting() {
         return waiting.get();
+    }
+
+    /**
+     * Scrape answers whose connection was closed before they were written, to make room for a newer scrape when all
+     * places for answers on their way were taken.
+     */
+    public long writesAborted() {
+        return writesAborted.sum();
     }
 }

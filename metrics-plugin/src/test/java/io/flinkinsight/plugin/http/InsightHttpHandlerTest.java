@@ -411,7 +411,7 @@ class InsightHttpHandlerTest {
     }
 
     @Test
-    void scrapesBeyondTheLimitWaitThenGet503AndAWrittenScrapeFreesItsTurn() throws Exception {
+    void scrapesBeyondTheLimitWaitThenGet503AndATurnEndsWithItsRender() throws Exception {
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
         RequestRouter router = new RequestRouter((format, out) -> {
             try {
@@ -425,10 +425,11 @@ class InsightHttpHandlerTest {
                 RequestRouter.DEFAULT_MAX_ANSWER_BYTES);
         RequestTarget metrics = RequestTarget.parse("/metrics");
         var headers = new io.netty.handler.codec.http.DefaultHttpHeaders();
-        var first = java.util.concurrent.CompletableFuture.supplyAsync(() -> router.route(metrics, headers, null).join());
+        var first = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> router.route(metrics, headers, client("10.0.0.1")).join());
         Thread.sleep(200); // the first scrape holds the only turn, blocked in its render
 
-        HttpReply second = router.route(metrics, headers, null).join();
+        HttpReply second = router.route(metrics, headers, client("10.0.0.2")).join();
         assertThat(second.status().code()).isEqualTo(503);
         assertThat(second.headers()).containsEntry("Retry-After", "1");
         assertThat(router.scrapeFigures().refusedCount()).isEqualTo(1);
@@ -437,19 +438,55 @@ class InsightHttpHandlerTest {
         release.countDown();
         HttpReply firstReply = first.get(10, java.util.concurrent.TimeUnit.SECONDS);
         assertThat(firstReply.status().code()).isEqualTo(200);
-        HttpReply whileHeld = router.route(metrics, headers, null).join();
-        assertThat(whileHeld.status().code()).as("the first body is not written yet").isEqualTo(503);
-        whileHeld.discard();
-        firstReply.discard(); // written (or dropped): its turn is free
-        HttpReply third = router.route(metrics, headers, null).join();
-        assertThat(third.status().code()).isEqualTo(200);
-        third.discard();
+        HttpReply whileWritten = router.route(metrics, headers, client("10.0.0.2")).join();
+        assertThat(whileWritten.status().code()).as("the first body is not written yet, but its render ended")
+                .isEqualTo(200);
+        whileWritten.discard();
+        firstReply.discard();
         ScrapeFigures figures = router.scrapeFigures();
         assertThat(figures.served()).as("scrapes rendered").isEqualTo(2);
         assertThat(figures.bytes()).as("their bytes: two bodies of 'up 1\\n'").isEqualTo(10);
-        assertThat(figures.refusedCount()).isEqualTo(2);
+        assertThat(figures.refusedCount()).isEqualTo(1);
         assertThat(figures.waiting()).as("no scrape waits for a turn any more").isZero();
+        assertThat(figures.writesAborted()).as("two addresses, one body each").isZero();
         assertThat(figures.renderSeconds()).as("the first render waited for its latch").isGreaterThan(0.1);
+    }
+
+    @Test
+    void aScrapeClosesTheConnectionOfAnUnwrittenOneWhenTwiceTheTurnsAreOnTheirWay() throws Exception {
+        RequestRouter router = new RequestRouter((format, out) -> {
+            out.write("up 1\n".getBytes(StandardCharsets.US_ASCII));
+            out.drain();
+        }, Map.of(), new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()));
+        RequestTarget metrics = RequestTarget.parse("/metrics");
+        var headers = new io.netty.handler.codec.http.DefaultHttpHeaders();
+        java.util.concurrent.atomic.AtomicInteger closed = new java.util.concurrent.atomic.AtomicInteger();
+        List<HttpReply> unread = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) { // two turns by default: four bodies on their way
+            unread.add(router.route(metrics, headers,
+                    new ScrapeWrites.Client(address("10.0.0.1"), closed::incrementAndGet)).join());
+        }
+        assertThat(closed).hasValue(0);
+
+        HttpReply next = router.route(metrics, headers, client("10.0.0.2")).join();
+
+        assertThat(next.status().code()).isEqualTo(200);
+        assertThat(closed).as("one unwritten scrape's connection was closed").hasValue(1);
+        assertThat(router.scrapeFigures().writesAborted()).isEqualTo(1);
+        unread.forEach(HttpReply::discard); // what the closed connection's failed write does, and the others'
+        next.discard();
+    }
+
+    private static ScrapeWrites.Client client(String ip) {
+        return new ScrapeWrites.Client(address(ip), () -> { });
+    }
+
+    private static java.net.InetAddress address(String ip) {
+        try {
+            return java.net.InetAddress.getByName(ip);
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalArgumentException(ip, e);
+        }
     }
 
     @Test

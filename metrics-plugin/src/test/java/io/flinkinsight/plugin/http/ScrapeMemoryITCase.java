@@ -29,18 +29,28 @@ class ScrapeMemoryITCase {
 
     private static final int BODY_BYTES = 40 * 1024 * 1024;
     private static final long DIRECT_BOUND = 16L * 1024 * 1024;
+    private static final byte[] LINE = "flink_taskmanager_job_task_numRecordsIn{task_name=\"x\",subtask_index=\"0\"} 42\n"
+            .getBytes(StandardCharsets.US_ASCII);
 
-    @Test
-    void largeScrapesToManyScrapersStayOutOfDirectMemory() throws Exception {
-        byte[] line = "flink_taskmanager_job_task_numRecordsIn{task_name=\"x\",subtask_index=\"0\"} 42\n"
-                .getBytes(StandardCharsets.US_ASCII);
-        ScrapeSource big = (format, out) -> {
-            for (int written = 0; written < BODY_BYTES; written += line.length) {
-                out.write(line);
+    /** A scrape of one line repeated to at least {@code bytes}. */
+    static ScrapeSource repeatedLine(int bytes) {
+        return (format, out) -> {
+            for (int written = 0; written < bytes; written += LINE.length) {
+                out.write(LINE);
             }
             out.drain();
         };
-        int expected = ((BODY_BYTES + line.length - 1) / line.length) * line.length;
+    }
+
+    /** The length of {@link #repeatedLine}'s body. */
+    static int repeatedLineLength(int bytes) {
+        return ((bytes + LINE.length - 1) / LINE.length) * LINE.length;
+    }
+
+    @Test
+    void largeScrapesToManyScrapersStayOutOfDirectMemory() throws Exception {
+        ScrapeSource big = repeatedLine(BODY_BYTES);
+        int expected = repeatedLineLength(BODY_BYTES);
         AtomicLong maxDirect = new AtomicLong();
         AtomicBoolean sampling = new AtomicBoolean(true);
         BufferPoolMXBean jdkDirect = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
@@ -80,7 +90,7 @@ class ScrapeMemoryITCase {
     }
 
     /** One scrape over a raw socket: the status must be 200; returns the body's length (the server closes). */
-    private static long bodyLength(int port) throws Exception {
+    static long bodyLength(int port) throws Exception {
         try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout(30_000);
             socket.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
