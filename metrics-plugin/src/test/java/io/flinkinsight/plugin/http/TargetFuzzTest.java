@@ -6,6 +6,7 @@ import io.flinkinsight.plugin.api.CheckpointsEndpoint;
 import io.flinkinsight.plugin.api.ClientEndpoint;
 import io.flinkinsight.plugin.api.CompareEndpoint;
 import io.flinkinsight.plugin.api.JobsEndpoint;
+import io.flinkinsight.plugin.api.MetricsJson;
 import io.flinkinsight.plugin.api.SeriesEndpoint;
 import io.flinkinsight.plugin.api.SeriesNamesEndpoint;
 import io.flinkinsight.plugin.hub.HubSeries;
@@ -29,6 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -290,6 +292,10 @@ class TargetFuzzTest {
             }
         }
         return List.of(
+                // /api/v1/metrics, as InsightRuntime routes it
+                query -> MetricsJson.read(index.families(), query.get("prefix").orElse(""),
+                        query.get("contains").orElse(""), (int) query.getLong("limit", 1000, 1, 100_000),
+                        new LongAdder()),
                 new SeriesEndpoint(series),
                 new SeriesNamesEndpoint(series),
                 new JobsEndpoint(jobs, checkpoints),
