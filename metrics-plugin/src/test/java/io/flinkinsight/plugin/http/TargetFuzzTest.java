@@ -52,7 +52,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  *       bounded and free of "..", '%', '\' and control characters; the URI sent to Flink decodes back to exactly
  *       the checked segments and parameters, and is spelled with unreserved characters, the separators
  *       '/', '?', '&amp;', '=' and %XX escapes only, without '\' or "..";</li>
- *   <li>each JSON endpoint answers (and the answer serialises) or throws {@link BadRequestException}.</li>
+ *   <li>each JSON endpoint answers (and the answer serialises) or throws {@link BadRequestException}; a series
+ *       answer's window starts at or after the epoch and not after its end.</li>
  * </ol>
  */
 class TargetFuzzTest {
@@ -264,6 +265,14 @@ class TargetFuzzTest {
         }
         assertThat(Json.toBytes(answer)).as("%s answering %s", endpoint.getClass().getSimpleName(), raw)
                 .isNotEmpty();
+        if (answer instanceof SeriesEndpoint.Response series) {
+            // a window whose span (to - from) is a non-negative long, read with a step, at most so many points
+            assertThat(series.from()).as("from answering %s", raw).isNotNegative().isLessThanOrEqualTo(series.to());
+            assertThat(series.step()).as("step answering %s", raw).isNotNegative();
+            for (SeriesEndpoint.SeriesPoints points : series.series()) {
+                assertThat(points.points()).hasSizeLessThanOrEqualTo(2_000);
+            }
+        }
     }
 
     /** The endpoints over small stores with a job, its checkpoints, some series and a client's figures. */
