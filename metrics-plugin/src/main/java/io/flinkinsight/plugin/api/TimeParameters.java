@@ -17,7 +17,7 @@ final class TimeParameters {
 
     private TimeParameters() {}
 
-    /** The instant named by parameter {@code name}, or {@code fallback} when absent. */
+    /** The instant named by parameter {@code name} (never before the epoch), or {@code fallback} when absent. */
     static long instant(QueryParameters query, String name, long now, long fallback) throws BadRequestException {
         Optional<String> raw = query.get(name);
         if (raw.isEmpty() || raw.get().isBlank()) {
@@ -32,7 +32,8 @@ final class TimeParameters {
             if (d == null) {
                 throw bad(name);
             }
-            return now - d;
+            // Before the epoch is the epoch, as for an absolute instant, so no window's span (to - from) overflows.
+            return Math.max(0, now - d);
         }
         try {
             long epoch = Long.parseLong(v);

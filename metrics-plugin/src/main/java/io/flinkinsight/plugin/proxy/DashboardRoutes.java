@@ -109,13 +109,19 @@ final class DashboardRoutes {
 
     /**
      * Whether {@code inside} (the segments after {@code /flink}, with the target's trailing slash) is a route on
-     * the list or one of the dashboard's files.
+     * the list or one of the dashboard's files, with no ".." in any segment.
      */
     static boolean allows(List<String> inside, boolean trailingSlash) {
         if (inside.isEmpty()) {
             return trailingSlash; // the dashboard's index: /flink/
         }
         if (trailingSlash) {
+            return false;
+        }
+        // RequestTarget refuses "." and ".." segments; a ".." inside one (a file "a..b.js", a task manager id
+        // "h..x") is in no file of the dashboard's build nor in Flink's ids, and a server behind that splits or
+        // normalises differently could still read it as a step up, so none is forwarded.
+        if (inside.stream().anyMatch(segment -> segment.contains(".."))) {
             return false;
         }
         return isFile(inside) || route(inside).isPresent();

@@ -117,6 +117,27 @@ class SeriesEndpointTest {
     }
 
     @Test
+    void theWidestWindowIsStillDownsampledNotCutAtItsOldestPoints() throws Exception {
+        // found writing TargetFuzzTest: a relative 'from' before the epoch and the largest 'to' made the window's
+        // span overflow to a negative number, so nothing was downsampled and the answer stopped at its oldest points
+        SeriesStore day = new SeriesStore(
+                new StoreSettings(Duration.ofDays(1), Duration.ofSeconds(1), 10, 10, 10),
+                clock);
+        for (int i = 0; i < 10_000; i++) {
+            day.record(key("0"), clock.millis(), i);
+            clock.advance(1_000);
+        }
+        SeriesEndpoint.Response r = new SeriesEndpoint(day).handle(QueryParams.of(
+                "metric", METRIC, "from", "-99999999999d", "to", String.valueOf(Long.MAX_VALUE)));
+
+        assertThat(r.from()).isZero();
+        assertThat(r.step()).isPositive();
+        List<Object[]> points = r.series().get(0).points();
+        assertThat(points).hasSizeLessThanOrEqualTo(SeriesEndpoint.MAX_POINTS_PER_SERIES);
+        assertThat(points.get(points.size() - 1)[1]).isEqualTo(9_999.0);
+    }
+
+    @Test
     void nonFiniteValuesAreSpelledAsStrings() throws Exception {
         clock.set(NOW);
         store.record(key("0"), NOW - 3, Double.NaN);

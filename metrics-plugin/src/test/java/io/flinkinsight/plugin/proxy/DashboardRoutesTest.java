@@ -55,6 +55,17 @@ class DashboardRoutesTest {
     }
 
     @Test
+    void noSegmentWithDotDotIsForwardedEvenWhereItsPatternWouldMatch() throws Exception {
+        // found by TargetFuzzTest: file, folder and task manager id patterns take '.', so ".." got through whole
+        for (String path : List.of("/main.a..b.js", "/assets/i18n/..x.json", "/assets/a..b/flink.svg",
+                "/assets/x../y.css", "/taskmanagers/host:6121-a1..b2", "/taskmanagers/10.0.0.1..x/metrics")) {
+            assertThat(allows(path)).as(path).isFalse();
+        }
+        assertThat(allows("/main.a.b.js")).isTrue();
+        assertThat(allows("/taskmanagers/10.0.0.1:6121-a1b2/metrics")).isTrue();
+    }
+
+    @Test
     void upstreamUriIsReEncodedFromTheMatchedSegments() throws Exception {
         RequestTarget t = RequestTarget.parse("/flink/taskmanagers/127.0.0.1:1-a%62c/metrics?get=a%2Cb&x=1+2");
         List<String> inside = t.segments().subList(1, t.segments().size());
