@@ -335,6 +335,18 @@ public final class InsightOptions {
                                     + " with 421, against DNS rebinding. In loopback mode a listed name is accepted"
                                     + " from loopback connections too.");
 
+    public static final ConfigOption<Boolean> HTTP_SSL_ENABLED =
+            ConfigOptions.key("http.ssl.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Whether the port serves HTTPS with Flink's REST key and trust stores"
+                                    + " (security.ssl.rest.*, which must be enabled), asking clients for a certificate"
+                                    + " when security.ssl.rest.authentication-enabled is true; the hub then gathers"
+                                    + " hub.clients over HTTPS too. Off by default: /metrics stays plain HTTP, as"
+                                    + " Flink's PrometheusReporter serves it, so scrape configurations keep working."
+                                    + " The hub and the dashboard proxy use Flink's REST TLS either way.");
+
     public static final ConfigOption<Boolean> HUB_DASHBOARD_PROXY_ENABLED =
             ConfigOptions.key("hub.dashboard-proxy.enabled")
                     .booleanType()
@@ -381,6 +393,7 @@ public final class InsightOptions {
                 HTTP_ACCESS,
                 HTTP_TOKEN,
                 HTTP_ALLOWED_ORIGINS,
-                HTTP_ALLOWED_HOSTS);
+                HTTP_ALLOWED_HOSTS,
+                HTTP_SSL_ENABLED);
     }
 }

@@ -14,6 +14,7 @@ import java.time.Duration;
  * @param access who may use what on the port
  * @param maxConcurrentScrapes scrapes rendered at once, each into heap; twice as many bodies may be on their way
  * @param maxAnswerBytes largest JSON answer; larger ones are 413 naming the parameters that narrow them
+ * @param tls HTTPS with Flink's REST key (http.ssl.enabled), or null for plain HTTP
  */
 public record HttpServerSettings(
         PortRange ports,
@@ -26,7 +27,16 @@ public record HttpServerSettings(
         Duration requestHeadTimeout,
         PortAccess access,
         int maxConcurrentScrapes,
-        long maxAnswerBytes) {
+        long maxAnswerBytes,
+        RestTls tls) {
+
+    /** Plain HTTP. */
+    public HttpServerSettings(PortRange ports, String bindHost, int maxRequestHeaderBytes, Duration idleTimeout,
+            int maxConnections, int threads, int maxConnectionsPerAddress, Duration requestHeadTimeout,
+            PortAccess access, int maxConcurrentScrapes, long maxAnswerBytes) {
+        this(ports, bindHost, maxRequestHeaderBytes, idleTimeout, maxConnections, threads, maxConnectionsPerAddress,
+                requestHeadTimeout, access, maxConcurrentScrapes, maxAnswerBytes, null);
+    }
 
     /** Longest request target accepted; longer ones are answered 414. */
     public static final int MAX_URI_LENGTH = 4096;

@@ -7,6 +7,7 @@ import io.netty.handler.codec.compression.StandardCompressionOptions;
 import io.netty.handler.codec.http.HttpContentCompressor;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 
@@ -69,6 +70,9 @@ final class InsightChannelInitializer extends ChannelInitializer<SocketChannel> 
                 .setMaxInitialLineLength(HttpServerSettings.MAX_URI_LENGTH + REQUEST_LINE_OVERHEAD)
                 .setMaxHeaderSize(settings.maxRequestHeaderBytes())
                 .setMaxChunkSize(8192);
+        if (settings.tls() != null) {
+            p.addLast("tls", new SslHandler(settings.tls().serverEngine()));
+        }
         p.addLast("head-deadline", new RequestHeadDeadline(settings.requestHeadTimeout()));
         p.addLast("idle", new IdleStateHandler(0, 0, settings.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
         p.addLast("codec", new HttpServerCodec(decoder));

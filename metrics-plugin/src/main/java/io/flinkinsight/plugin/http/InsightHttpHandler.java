@@ -20,6 +20,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
@@ -151,7 +152,8 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
             return;
         }
         int port = ctx.channel().localAddress() instanceof InetSocketAddress local ? local.getPort() : 0;
-        HttpReply login = access.tokenLogin(target, request.headers(), port);
+        boolean overTls = ctx.pipeline().get(SslHandler.class) != null;
+        HttpReply login = access.tokenLogin(target, request.headers(), port, overTls);
         HttpReply refusal = login != null
                 ? login
                 : access.refusal(target, request.headers(), ctx.channel().remoteAddress(), port);

@@ -90,8 +90,9 @@ public final class InsightHttpServer implements AutoCloseable {
                 if (bound.isSuccess()) {
                     serverChannel = bound.channel();
                     InetSocketAddress address = (InetSocketAddress) serverChannel.localAddress();
-                    LOG.info("Flink Insight HTTP server listening on http://{}:{}",
-                            address.getAddress().getHostAddress(), address.getPort());
+                    LOG.info("Flink Insight HTTP server listening on {}://{}:{}",
+                            settings.tls() == null ? "http" : "https", address.getAddress().getHostAddress(),
+                            address.getPort());
                     return address;
                 }
                 lastError = bound.cause();

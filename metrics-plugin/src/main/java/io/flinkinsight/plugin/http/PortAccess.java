@@ -193,11 +193,16 @@ public final class PortAccess {
     /**
      * The answer to a page opened with a valid {@code ?token=}: the token goes into an HttpOnly, strictly same-site
      * cookie named after the port, for the path prefix a reverse proxy says it serves the port under
-     * ({@code X-Forwarded-Prefix}, else {@code /}), {@code Secure} when the browser came over HTTPS (as a reverse
-     * proxy says with {@code X-Forwarded-Proto}); the browser is sent to the same page without the token (so it
+     * ({@code X-Forwarded-Prefix}, else {@code /}), {@code Secure} when the browser came over HTTPS (the port's own,
+     * or a reverse proxy's, as it says with {@code X-Forwarded-Proto}); the browser is sent to the same page without the token (so it
      * leaves the address bar and the history). Null for any other request.
      */
     HttpReply tokenLogin(RequestTarget target, HttpHeaders headers, int port) {
+        return tokenLogin(target, headers, port, false);
+    }
+
+    /** @param overTls whether the request came over the port's own TLS (http.ssl.enabled) */
+    HttpReply tokenLogin(RequestTarget target, HttpHeaders headers, int port, boolean overTls) {
         if (mode != Mode.TOKEN || !target.trailingSlash()) {
             return null;
         }
@@ -207,7 +212,7 @@ public final class PortAccess {
         }
         String prefix = headers.get("X-Forwarded-Prefix");
         String path = prefix != null && FORWARDED_PREFIX.matcher(prefix.trim()).matches() ? prefix.trim() : "/";
-        boolean https = "https".equalsIgnoreCase(String.valueOf(headers.get("X-Forwarded-Proto")).trim());
+        boolean https = overTls || "https".equalsIgnoreCase(String.valueOf(headers.get("X-Forwarded-Proto")).trim());
         String cookie = TOKEN_COOKIE + port + "=" + new String(token, StandardCharsets.US_ASCII)
                 + "; Path=" + path + "; HttpOnly; SameSite=Strict" + (https ? "; Secure" : "");
         return HttpReply.empty(HttpResponseStatus.SEE_OTHER, Map.of("Location", "./", "Set-Cookie", cookie,

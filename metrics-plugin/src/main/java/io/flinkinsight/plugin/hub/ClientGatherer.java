@@ -12,6 +12,7 @@ import io.flinkinsight.plugin.store.SeriesStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -33,6 +34,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * Gathers the interactive client's figures from the client processes listed in {@code hub.clients} into the hub's
@@ -101,9 +103,17 @@ final class ClientGatherer {
     private final Clock clock;
     private final RateLimitedLog warnings;
     private final Map<Refusal, LongAdder> refusals = new EnumMap<>(Refusal.class);
+    private final Supplier<SSLContext> tls;
     private HttpClient http; // created on the hub's thread at the first round
+    private String scheme = "http";
 
     ClientGatherer(List<ClientTarget> targets, SeriesStore series, Clock clock) {
+        this(targets, series, clock, () -> null);
+    }
+
+    /** @param tls the TLS context when the client processes' ports serve HTTPS, else null; asked at the first round */
+    ClientGatherer(List<ClientTarget> targets, SeriesStore series, Clock clock, Supplier<SSLContext> tls) {
+        this.tls = tls;
         for (ClientTarget t : targets) {
             this.targets.add(new TargetState(t));
         }
@@ -142,7 +152,9 @@ final class ClientGatherer {
     /** Gathers in {@code round}; returns how many client processes answered. */
     int poll(HubRound round) throws InterruptedException {
         if (http == null) {
-            http = HttpRestSource.newClient(CONNECT_TIMEOUT);
+            SSLContext context = tls.get();
+            scheme = context == null ? "http" : "https";
+            http = HttpRestSource.newClient(CONNECT_TIMEOUT, context);
         }
         List<Map.Entry<TargetState, Integer>> ports = new ArrayList<>();
         Map<TargetState, List<Integer>> found = new LinkedHashMap<>();
@@ -237,7 +249,7 @@ final class ClientGatherer {
     private Request send(TargetState s, int port, boolean scanning) {
         CompletableFuture<byte[]> answer;
         try {
-            HttpRequest request = HttpRequest.newBuilder(URI.create(s.target.baseUrl(port) + METRICS_PATH))
+            HttpRequest request = HttpRequest.newBuilder(URI.create(s.target.baseUrl(scheme, port) + METRICS_PATH))
                     .timeout(REQUEST_TIMEOUT)
                     .header("Accept", "application/json")
                     .GET()

@@ -93,7 +93,11 @@ public record ClientTarget(String host, int firstPort, int lastPort) {
 
     /** The base URL of the endpoint at {@code port}. */
     String baseUrl(int port) {
-        return "http://" + host + ":" + port;
+        return baseUrl("http", port);
+    }
+
+    String baseUrl(String scheme, int port) {
+        return scheme + "://" + host + ":" + port;
     }
 
     /** The value of the {@code client} label of series gathered from {@code port}. */

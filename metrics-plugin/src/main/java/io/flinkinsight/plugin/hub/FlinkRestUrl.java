@@ -14,12 +14,17 @@ final class FlinkRestUrl {
 
     private FlinkRestUrl() {}
 
-    /** The explicit URL, or the one derived from the configuration {@code FLINK_CONF_DIR} points at. */
-    static String resolve(String configured) {
+    /** The explicit URL, or the one derived from {@code flink}, the configuration {@code FLINK_CONF_DIR} points at. */
+    static String resolve(String configured, Configuration flink) {
         if (configured != null && !configured.isBlank()) {
             return configured.trim();
         }
-        return fromConfiguration(GlobalConfiguration.loadConfiguration());
+        return fromConfiguration(flink);
+    }
+
+    /** The configuration {@code FLINK_CONF_DIR} points at, as Flink read it when the process started. */
+    static Configuration load() {
+        return GlobalConfiguration.loadConfiguration();
     }
 
     static String fromConfiguration(Configuration conf) {
@@ -29,7 +34,7 @@ final class FlinkRestUrl {
             host = "[" + host + "]"; // an IPv6 literal
         }
         int port = conf.get(RestOptions.PORT);
-        // TLS is detected so the URL is right; trusting Flink's REST certificate is not handled yet.
+        // With TLS the hub trusts Flink's REST truststore (RestTls); the host must be in Flink's REST certificate.
         String scheme = conf.get(SecurityOptions.SSL_REST_ENABLED) ? "https" : "http";
         return scheme + "://" + host + ":" + port;
     }

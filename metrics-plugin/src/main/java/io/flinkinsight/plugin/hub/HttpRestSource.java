@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flinkinsight.plugin.http.LimitedBodySubscriber;
 
+import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -36,7 +37,12 @@ final class HttpRestSource implements RestSource {
     private final HttpResponse.BodyHandler<byte[]> bodyHandler;
 
     HttpRestSource(String baseUrl) {
-        this(baseUrl, newClient(CONNECT_TIMEOUT), REQUEST_TIMEOUT, MAX_BODY_BYTES);
+        this(baseUrl, null);
+    }
+
+    /** @param tls for an {@code https} URL, or null for the JDK's defaults */
+    HttpRestSource(String baseUrl, SSLContext tls) {
+        this(baseUrl, newClient(CONNECT_TIMEOUT, tls), REQUEST_TIMEOUT, MAX_BODY_BYTES);
     }
 
     /** A source on a shared client (each {@link HttpClient} has a selector thread of its own). */
@@ -47,12 +53,18 @@ final class HttpRestSource implements RestSource {
         this.bodyHandler = LimitedBodySubscriber.handler(maxBodyBytes);
     }
 
-    /** A client that never follows redirects and gives up connecting after {@code connectTimeout}. */
-    static HttpClient newClient(Duration connectTimeout) {
-        return HttpClient.newBuilder()
+    /**
+     * A client that never follows redirects and gives up connecting after {@code connectTimeout}, with {@code tls}
+     * for {@code https} (null: the JDK's default context).
+     */
+    static HttpClient newClient(Duration connectTimeout, SSLContext tls) {
+        HttpClient.Builder builder = HttpClient.newBuilder()
                 .connectTimeout(connectTimeout)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+                .followRedirects(HttpClient.Redirect.NEVER);
+        if (tls != null) {
+            builder.sslContext(tls);
+        }
+        return builder.build();
     }
 
     String baseUrl() {

@@ -3,10 +3,13 @@ package io.flinkinsight.plugin.hub;
 import io.flinkinsight.plugin.FlinkBoundary;
 import io.flinkinsight.plugin.FlinkCapabilities;
 import io.flinkinsight.plugin.RateLimitedLog;
+import io.flinkinsight.plugin.http.RestTls;
 import io.flinkinsight.plugin.store.InsightStores;
+import org.apache.flink.configuration.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.net.ssl.SSLContext;
 import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -39,6 +42,8 @@ public final class Hub implements AutoCloseable {
     private HubPoller poller; // created on the hub thread: resolving the URL reads Flink's configuration file
     private long rounds; // started so far
     private volatile String restUrl;
+    /** Flink's REST TLS, read with the URL; null when Flink's REST API is plain HTTP (or its stores are unreadable). */
+    private volatile RestTls restTls;
 
     private Hub(HubSettings settings, InsightStores stores, FlinkCapabilities flink, Clock clock) {
         this.settings = settings;
@@ -54,7 +59,7 @@ public final class Hub implements AutoCloseable {
         });
         this.clients = settings.clients().isEmpty()
                 ? null
-                : new ClientGatherer(settings.clients(), stores.series(), clock);
+                : new ClientGatherer(settings.clients(), stores.series(), clock, this::clientsTls);
     }
 
     /**
@@ -103,7 +108,7 @@ public final class Hub implements AutoCloseable {
                 String url = flinkRestUrl();
                 if (url != null) { // else logged once a minute by flinkRestUrl(); retried at the next round
                     LOG.info("Flink Insight hub polls Flink's REST API at {} every {}", url, settings.pollInterval());
-                    poller = new HubPoller(new HttpRestSource(url), stores.series(), stores.jobs(),
+                    poller = new HubPoller(new HttpRestSource(url, restTlsClient()), stores.series(), stores.jobs(),
                             stores.checkpoints(), flink, clock);
                 }
             });
@@ -134,7 +139,9 @@ public final class Hub implements AutoCloseable {
             synchronized (this) {
                 if (restUrl == null) {
                     try {
-                        restUrl = FlinkRestUrl.resolve(settings.flinkRestUrl());
+                        Configuration flink = FlinkRestUrl.load();
+                        restTls = readTls(flink);
+                        restUrl = FlinkRestUrl.resolve(settings.flinkRestUrl(), flink);
                     } catch (RuntimeException e) {
                         // Unresolved stays null, retried at the next call; the overview asking must still answer.
                         warnings.warn("Flink Insight hub: Flink's REST URL could not be resolved", e);
@@ -152,6 +159,38 @@ public final class Hub implements AutoCloseable {
      */
     public Map<String, Long> clientRefusals() {
         return clients == null ? Map.of() : clients.refusals();
+    }
+
+    /**
+     * The TLS context for calls to Flink's REST API (and to other processes' plugin ports), or null for plain HTTP;
+     * known once {@link #flinkRestUrl()} resolved.
+     */
+    public SSLContext restTlsClient() {
+        RestTls tls = restTls;
+        return tls == null ? null : tls.client();
+    }
+
+    /** The TLS context for the client processes' ports: Flink's REST one when the plugin's ports serve HTTPS. */
+    private SSLContext clientsTls() {
+        if (!settings.clientsOverHttps()) {
+            return null;
+        }
+        flinkRestUrl(); // reads Flink's REST TLS once
+        return restTlsClient();
+    }
+
+    private RestTls readTls(Configuration flink) {
+        try {
+            RestTls tls = RestTls.from(flink.toMap());
+            if (tls != null) {
+                LOG.info("Flink Insight hub calls Flink's REST API over TLS with security.ssl.rest.truststore{}",
+                        tls.mutual() ? " and presents security.ssl.rest.keystore (mutual authentication)" : "");
+            }
+            return tls;
+        } catch (IllegalArgumentException e) {
+            warnings.warn("Flink Insight hub: " + e.getMessage() + "; calls to Flink's REST API will fail", e);
+            return null;
+        }
     }
 
     /** Stops polling; waits at most two seconds for a poll in flight (its requests are interrupted). */

@@ -13,8 +13,14 @@ import java.util.Objects;
  * @param flinkRestUrl the JobManager's REST base URL, or empty to derive it from Flink's configuration
  * @param pollInterval how often the hub polls Flink's REST API
  * @param clients the client processes' Insight endpoints the hub gathers the interactive client's figures from
+ * @param clientsOverHttps whether their ports serve HTTPS (http.ssl.enabled, which a cluster sets for all processes)
  */
-public record HubSettings(boolean enabled, String flinkRestUrl, Duration pollInterval, List<ClientTarget> clients) {
+public record HubSettings(boolean enabled, String flinkRestUrl, Duration pollInterval, List<ClientTarget> clients,
+        boolean clientsOverHttps) {
+
+    public HubSettings(boolean enabled, String flinkRestUrl, Duration pollInterval, List<ClientTarget> clients) {
+        this(enabled, flinkRestUrl, pollInterval, clients, false);
+    }
 
     public HubSettings {
         Objects.requireNonNull(pollInterval, "pollInterval");

@@ -1,5 +1,7 @@
 package io.flinkinsight.plugin.proxy;
 
+import javax.net.ssl.SSLContext;
+
 /**
  * Where the plugin finds Flink's own web dashboard and REST API to proxy under {@code /flink/}: only the JobManager's
  * instance (the hub) has one; every other process answers {@code /flink/} with 404.
@@ -27,4 +29,9 @@ public interface DashboardUpstream {
      * an HTTP worker thread; may read Flink's configuration file the first time.
      */
     String baseUrl();
+
+    /** The TLS context for an {@code https} base URL (Flink's REST TLS), or null for the JDK's defaults. */
+    default SSLContext tls() {
+        return null;
+    }
 }

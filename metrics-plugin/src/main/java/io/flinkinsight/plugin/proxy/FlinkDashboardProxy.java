@@ -13,6 +13,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.net.ssl.SSLContext;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.URI;
@@ -269,11 +270,15 @@ public final class FlinkDashboardProxy implements Forwarder {
             executor = new ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
                     InsightHttpServer.daemonThreads("flink-insight-proxy-"));
             executor.allowCoreThreadTimeOut(true);
-            client = HttpClient.newBuilder()
+            HttpClient.Builder builder = HttpClient.newBuilder()
                     .connectTimeout(connectTimeout)
                     .followRedirects(HttpClient.Redirect.NEVER)
-                    .executor(executor)
-                    .build();
+                    .executor(executor);
+            SSLContext tls = upstream.tls();
+            if (tls != null) {
+                builder.sslContext(tls); // Flink's REST truststore, and its certificate under mutual authentication
+            }
+            client = builder.build();
         }
         return client;
     }

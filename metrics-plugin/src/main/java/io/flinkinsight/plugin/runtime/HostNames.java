@@ -1,6 +1,5 @@
 package io.flinkinsight.plugin.runtime;
 
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.RestOptions;
@@ -31,23 +30,29 @@ final class HostNames {
 
     private HostNames() {}
 
-    /**
-     * The host's name, and Flink's {@code rest.address} and {@code jobmanager.rpc.address} from the configuration
-     * {@code FLINK_CONF_DIR} points at; whatever cannot be read is left out.
-     */
-    static List<String> own() {
+    /** The configuration {@code FLINK_CONF_DIR} points at, as strings; empty when it cannot be read. */
+    static Map<String, String> flinkConfiguration() {
+        try {
+            return GlobalConfiguration.loadConfiguration().toMap();
+        } catch (RuntimeException e) {
+            LOG.debug("Flink Insight: Flink's configuration could not be read", e);
+            return Map.of();
+        }
+    }
+
+    /** The host's name, and Flink's {@code rest.address} and {@code jobmanager.rpc.address} in {@code flink}. */
+    static List<String> own(Map<String, String> flink) {
         List<String> names = new ArrayList<>();
         try {
             names.add(InetAddress.getLocalHost().getHostName());
         } catch (IOException | RuntimeException e) {
             LOG.debug("Flink Insight: this host's name could not be read", e);
         }
-        try {
-            Configuration flink = GlobalConfiguration.loadConfiguration();
-            flink.getOptional(RestOptions.ADDRESS).ifPresent(names::add);
-            flink.getOptional(JobManagerOptions.ADDRESS).ifPresent(names::add);
-        } catch (RuntimeException e) {
-            LOG.debug("Flink Insight: Flink's configuration could not be read for its addresses", e);
+        for (String key : List.of(RestOptions.ADDRESS.key(), JobManagerOptions.ADDRESS.key())) {
+            String address = flink.get(key);
+            if (address != null && !address.isBlank()) {
+                names.add(address.trim());
+            }
         }
         return names;
     }

@@ -51,7 +51,8 @@ public record InsightConfiguration(
         int maxConcurrentScrapes,
         long checkpointsMaxBytes,
         long storesMaxBytes,
-        long maxAnswerBytes) {
+        long maxAnswerBytes,
+        boolean httpSsl) {
 
     public static InsightConfiguration defaults() {
         return from(new Properties(), InsightOptions.USER_PREFIX);
@@ -126,7 +127,8 @@ public record InsightConfiguration(
                         InsightOptions.HTTP_MAX_CONCURRENT_SCRAPES_RANGE),
                 r.bytes(InsightOptions.CHECKPOINTS_MAX_BYTES, InsightOptions.CHECKPOINTS_MAX_BYTES_RANGE),
                 r.bytes(InsightOptions.STORES_MAX_BYTES, InsightOptions.STORES_MAX_BYTES_RANGE),
-                r.bytes(InsightOptions.HTTP_MAX_ANSWER_BYTES, InsightOptions.HTTP_MAX_ANSWER_BYTES_RANGE));
+                r.bytes(InsightOptions.HTTP_MAX_ANSWER_BYTES, InsightOptions.HTTP_MAX_ANSWER_BYTES_RANGE),
+                r.bool(InsightOptions.HTTP_SSL_ENABLED));
     }
 
     /** What the stores may keep, for {@code InsightStores}. */
@@ -137,7 +139,7 @@ public record InsightConfiguration(
 
     /** How the hub gathers, for {@code Hub}. */
     public HubSettings hubSettings() {
-        return new HubSettings(hubEnabled, hubFlinkRestUrl, hubPollInterval, hubClients);
+        return new HubSettings(hubEnabled, hubFlinkRestUrl, hubPollInterval, hubClients, httpSsl);
     }
 
     private static boolean isHttpUrl(String s) {

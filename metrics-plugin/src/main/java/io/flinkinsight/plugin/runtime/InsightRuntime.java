@@ -2,6 +2,7 @@ package io.flinkinsight.plugin.runtime;
 
 import io.flinkinsight.plugin.FlinkBoundary;
 import io.flinkinsight.plugin.FlinkCapabilities;
+import io.flinkinsight.plugin.InsightOptions;
 import io.flinkinsight.plugin.ProcessRole;
 import io.flinkinsight.plugin.api.CheckpointsEndpoint;
 import io.flinkinsight.plugin.api.ClientEndpoint;
@@ -18,6 +19,7 @@ import io.flinkinsight.plugin.http.InsightHttpServer;
 import io.flinkinsight.plugin.http.JsonEndpoint;
 import io.flinkinsight.plugin.http.PortAccess;
 import io.flinkinsight.plugin.http.RefusalReason;
+import io.flinkinsight.plugin.http.RestTls;
 import io.flinkinsight.plugin.http.ScrapeFigures;
 import io.flinkinsight.plugin.hub.Hub;
 import io.flinkinsight.plugin.hub.HubSettings;
@@ -36,6 +38,7 @@ import org.apache.flink.traces.Span;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.net.ssl.SSLContext;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -150,7 +153,15 @@ public final class InsightRuntime implements AutoCloseable {
     }
 
     private void startServer() {
-        PortAccess access = config.access().withOwnHostNames(HostNames.own());
+        Map<String, String> flinkConfiguration = HostNames.flinkConfiguration();
+        RestTls tls = null;
+        if (config.httpSsl()) {
+            tls = serverTls(flinkConfiguration);
+            if (tls == null) {
+                return; // logged: never plain HTTP when HTTPS was asked for
+            }
+        }
+        PortAccess access = config.access().withOwnHostNames(HostNames.own(flinkConfiguration));
         if (access.isLoopback()) {
             String sidecar = HostNames.meshSidecar();
             if (sidecar != null) {
@@ -164,13 +175,31 @@ public final class InsightRuntime implements AutoCloseable {
                 config.ports(), config.bindHost(), config.maxRequestHeaderBytes(), config.idleTimeout(),
                 config.maxConnections(), config.httpThreads(), config.maxConnectionsPerAddress(),
                 config.requestHeadTimeout(), access, config.maxConcurrentScrapes(),
-                config.maxAnswerBytes());
+                config.maxAnswerBytes(), tls);
         InsightHttpServer s = new InsightHttpServer(
                 settings, (format, out) -> writer.write(index.families(), format, out), endpoints(),
                 new FlinkDashboardProxy(dashboard(), config.dashboardProxy()));
         if (s.start() != null) {
             server = s;
         }
+    }
+
+    /** Flink's REST TLS for the port (http.ssl.enabled), or null when it cannot serve HTTPS (logged). */
+    private static RestTls serverTls(Map<String, String> flinkConfiguration) {
+        String key = InsightOptions.USER_PREFIX + InsightOptions.HTTP_SSL_ENABLED.key();
+        try {
+            RestTls tls = RestTls.from(flinkConfiguration);
+            if (tls != null && tls.server() != null) {
+                return tls;
+            }
+            LOG.error("Flink Insight HTTP server not started: {} is true, but Flink's REST TLS is off or has no key"
+                    + " (security.ssl.rest.enabled, security.ssl.rest.keystore); Flink carries on without the port",
+                    key);
+        } catch (IllegalArgumentException e) {
+            LOG.error("Flink Insight HTTP server not started: {} is true, but {}; Flink carries on without the port",
+                    key, e.getMessage());
+        }
+        return null;
     }
 
     /** The JSON endpoints, keyed by path. */
@@ -205,6 +234,15 @@ public final class InsightRuntime implements AutoCloseable {
             @Override
             public String baseUrl() {
                 return flinkWebUrl();
+            }
+
+            @Override
+            public SSLContext tls() {
+                Hub h;
+                synchronized (InsightRuntime.this) {
+                    h = hub;
+                }
+                return h == null ? null : h.restTlsClient();
             }
         };
     }

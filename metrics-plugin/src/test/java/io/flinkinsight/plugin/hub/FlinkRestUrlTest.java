@@ -11,7 +11,7 @@ class FlinkRestUrlTest {
 
     @Test
     void anExplicitUrlWins() {
-        assertThat(FlinkRestUrl.resolve(" http://jm:9000 ")).isEqualTo("http://jm:9000");
+        assertThat(FlinkRestUrl.resolve(" http://jm:9000 ", new Configuration())).isEqualTo("http://jm:9000");
     }
 
     @Test
