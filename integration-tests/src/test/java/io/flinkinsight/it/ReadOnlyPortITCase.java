@@ -228,8 +228,10 @@ class ReadOnlyPortITCase {
             RawHttpClient.Response metrics = peer.send("GET", "/metrics");
             assertThat(metrics.status()).isEqualTo(200);
             assertThat(metrics.bodyText()).contains("flink_jobmanager_");
-            RawHttpClient.Response json = peer.send("GET", "/api/v1/metrics?contains=Status_JVM");
-            assertThat(json.status()).as("the same figures as JSON, as the hub gathers them").isEqualTo(200);
+            RawHttpClient.Response json = peer.send("GET", "/api/v1/metrics?contains=insight_client_&limit=1000");
+            assertThat(json.status()).as("the client figures as JSON, as the hub gathers them").isEqualTo(200);
+            assertThat(peer.send("GET", "/api/v1/metrics?contains=Status").status()).as("any other JSON metrics")
+                    .isEqualTo(403);
         }
     }
 

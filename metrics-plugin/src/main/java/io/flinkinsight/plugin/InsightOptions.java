@@ -268,10 +268,10 @@ public final class InsightOptions {
                     .intType()
                     .defaultValue(32)
                     .withDescription(
-                            "Most open HTTP connections from one client address (an IPv6 client's /64 network"
-                                    + " counts as one address; "
-                                    + HTTP_MAX_CONNECTIONS_PER_ADDRESS_RANGE + "); further ones are closed at once, so"
-                                    + " one client cannot hold every connection and starve Prometheus.");
+                            "Most open HTTP connections from one client address ("
+                                    + HTTP_MAX_CONNECTIONS_PER_ADDRESS_RANGE + "; an IPv6 client's /64 network counts"
+                                    + " as one address); further ones are closed at once, so one client cannot hold"
+                                    + " every connection and starve Prometheus.");
 
     public static final OptionRange<Duration> HTTP_REQUEST_HEAD_TIMEOUT_RANGE =
             OptionRange.durations(Duration.ofSeconds(1), Duration.ofMinutes(5));

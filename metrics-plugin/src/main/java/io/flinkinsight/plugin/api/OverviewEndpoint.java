@@ -86,20 +86,25 @@ public final class OverviewEndpoint implements JsonEndpoint {
         return o;
     }
 
-    /** {@code url} without a {@code user:password@} part, which an answer must not show; null stays null. */
+    /**
+     * {@code url} without a {@code user:password@} part, which an answer must not show; null stays null. Cut at the
+     * authority's last '@', whatever the URL parser makes of the host (a host name with '_' leaves it
+     * registry-based, without user info).
+     */
     public static String withoutUserInfo(String url) {
         if (url == null) {
             return null;
         }
-        try {
-            java.net.URI uri = java.net.URI.create(url);
-            if (uri.getRawUserInfo() == null) {
-                return url;
-            }
-            return new java.net.URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getRawPath(), null, null)
-                    .toString();
-        } catch (IllegalArgumentException | java.net.URISyntaxException e) {
-            return null; // not a URL this answer can show safely
+        int schemeEnd = url.indexOf("://");
+        if (schemeEnd < 0) {
+            return url.indexOf('@') < 0 ? url : null;
         }
+        int authorityStart = schemeEnd + 3;
+        int authorityEnd = authorityStart;
+        while (authorityEnd < url.length() && "/?#".indexOf(url.charAt(authorityEnd)) < 0) {
+            authorityEnd++;
+        }
+        int at = url.lastIndexOf('@', authorityEnd - 1);
+        return at < authorityStart ? url : url.substring(0, authorityStart) + url.substring(at + 1);
     }
 }

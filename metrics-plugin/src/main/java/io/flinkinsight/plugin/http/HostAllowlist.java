@@ -120,4 +120,14 @@ final class HostAllowlist {
     private static boolean isIpLiteral(String host) {
         return host.startsWith("[") || IPV4.matcher(host).matches();
     }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof HostAllowlist other && listed.equals(other.listed) && own.equals(other.own);
+    }
+
+    @Override
+    public int hashCode() {
+        return listed.hashCode() * 31 + own.hashCode();
+    }
 }

@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.http;
 
+import io.flinkinsight.plugin.ProcessRole;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -16,6 +17,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -44,8 +46,13 @@ public final class PortAccess {
     static final String TOKEN_COOKIE = "flink-insight-token-";
     static final String TOKEN_PARAMETER = "token";
     private static final int MIN_TOKEN_LENGTH = 16;
-    /** The paths that show what Flink's PrometheusReporter shows, to whoever reaches the port. */
-    static final Set<String> SCRAPE_PATHS = Set.of(RequestRouter.METRICS_PATH, "/api/v1/metrics");
+    /** The JSON twin of the scrape, open to everyone only in the shape the hub asks it of client processes. */
+    static final String METRICS_JSON_PATH = "/api/v1/metrics";
+    /** The prefix of the interactive client's figures, the only ones the hub gathers from other processes. */
+    static final String CLIENT_FIGURES = ProcessRole.CLIENT_FIGURE_PREFIX;
+    static final long MAX_OPEN_METRICS = 1000;
+    /** Istio's sidecar forwards inbound connections from this address. */
+    private static final String MESH_INBOUND = "127.0.0.6";
     /** A path prefix a reverse proxy passes on, for the cookie's {@code Path}. */
     private static final Pattern FORWARDED_PREFIX = Pattern.compile("(/[A-Za-z0-9._~-]+)+/?");
 
@@ -153,7 +160,7 @@ public final class PortAccess {
      * @param port the port the request came in on, which names the token's cookie
      */
     HttpReply refusal(RequestTarget target, HttpHeaders headers, SocketAddress remote, int port) {
-        if (SCRAPE_PATHS.contains(target.path())) {
+        if (isOpenToAll(target)) {
             return null;
         }
         String host = HostAllowlist.hostOf(headers.get(HttpHeaderNames.HOST));
@@ -161,10 +168,14 @@ public final class PortAccess {
             return HttpReply.error(HttpResponseStatus.BAD_REQUEST, "a request for the panel, its API or Flink's"
                     + " dashboard must name the host in a valid Host header; /metrics needs none");
         }
-        if (!hosts.allows(host)) {
+        // A reverse proxy that sends its upstream's address as Host passes the browser's on in X-Forwarded-Host.
+        String forwarded = headers.get("X-Forwarded-Host");
+        String forwardedHost = forwarded == null ? null : HostAllowlist.hostOf(forwarded.split(",")[0]);
+        if (!hosts.allows(host) || (forwarded != null && !hosts.allows(forwardedHost))) {
             return HttpReply.error(HttpResponseStatus.MISDIRECTED_REQUEST, "this port does not answer to the host"
-                    + " name " + host + " (a page of another site may have re-resolved its name to this host);"
-                    + " allow the name with metrics.reporter.insight." + HostAllowlist.OPTION);
+                    + " name " + (hosts.allows(host) ? forwardedHost : host) + " (a page of another site may have"
+                    + " re-resolved its name to this host); allow the name with metrics.reporter.insight."
+                    + HostAllowlist.OPTION);
         }
         if ((isCrossSite(headers) || isOtherOrigin(headers)) && allowedOrigin(headers) == null) {
             return HttpReply.error(HttpResponseStatus.FORBIDDEN, "a page of another site may not use this port;"
@@ -173,6 +184,12 @@ public final class PortAccess {
         switch (mode) {
             case LOOPBACK:
                 // Only names that no page's site can re-resolve, or that the operator listed.
+                if (remote instanceof InetSocketAddress mesh && mesh.getAddress() != null
+                        && MESH_INBOUND.equals(mesh.getAddress().getHostAddress())) {
+                    return HttpReply.error(HttpResponseStatus.FORBIDDEN, "a service mesh's sidecar forwarded this"
+                            + " request (from " + MESH_INBOUND + "), so loopback does not mean this host here; set"
+                            + " metrics.reporter.insight.http.access: token");
+                }
                 if (!(remote instanceof InetSocketAddress address) || address.getAddress() == null
                         || !address.getAddress().isLoopbackAddress() || !hosts.allowsForLoopback(host)) {
                     return HttpReply.error(HttpResponseStatus.FORBIDDEN, "this port serves the panel, its API and"
@@ -217,6 +234,38 @@ public final class PortAccess {
                 + "; Path=" + path + "; HttpOnly; SameSite=Strict" + (https ? "; Secure" : "");
         return HttpReply.empty(HttpResponseStatus.SEE_OTHER, Map.of("Location", "./", "Set-Cookie", cookie,
                 "Cache-Control", "no-store"));
+    }
+
+    /**
+     * {@code /metrics}, and {@code /api/v1/metrics} asked as the hub asks client processes for the interactive
+     * client's figures ({@code contains=insight_client_}, at most {@value #MAX_OPEN_METRICS} of them): what Flink's
+     * PrometheusReporter would show anyone, in a bounded answer. Any other {@code /api/v1/metrics} is the API's.
+     */
+    static boolean isOpenToAll(RequestTarget target) {
+        String path = target.path();
+        if (path.equals(RequestRouter.METRICS_PATH)) {
+            return true;
+        }
+        if (!path.equals(METRICS_JSON_PATH)) {
+            return false;
+        }
+        Map<String, List<String>> query = target.query().asMap();
+        List<String> contains = query.get("contains");
+        List<String> limit = query.getOrDefault("limit", List.of("1"));
+        return query.keySet().stream().allMatch(k -> k.equals("contains") || k.equals("limit"))
+                && contains != null && contains.equals(List.of(CLIENT_FIGURES)) && limit.size() == 1
+                && limit.get(0).matches("[1-9][0-9]{0,3}") && Long.parseLong(limit.get(0)) <= MAX_OPEN_METRICS;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof PortAccess other && mode == other.mode && MessageDigest.isEqual(token, other.token)
+                && allowedOrigins.equals(other.allowedOrigins) && hosts.equals(other.hosts);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(mode, allowedOrigins, hosts);
     }
 
     /** The request's origin when it is allowed to read answers from a browser, else null. */

@@ -22,11 +22,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -51,7 +54,7 @@ import java.util.function.Supplier;
  * (each batch's answers are recorded and dropped before the next is sent), short connect and request timeouts,
  * waits of at most {@link #ROUND_TIMEOUT} a batch, at most {@value #MAX_BODY_BYTES} bytes an answer and
  * {@value #MAX_ROUND_BYTES} a round, at most {@value #MAX_LABELS} labels of bounded length a figure and
- * {@link #MAX_SERIES_PER_CLIENT} series a client; what is refused is counted by reason ({@link #refusals()}).
+ * {@link #MAX_FIGURES_PER_CLIENT} series a client; what is refused is counted by reason ({@link #refusals()}).
  */
 final class ClientGatherer {
 
@@ -76,8 +79,10 @@ final class ClientGatherer {
             "/api/v1/metrics?contains=" + ProcessRole.CLIENT_FIGURE_PREFIX + "&limit=" + MAX_METRICS_PER_CLIENT;
 
     private static final ClientContract CONTRACT = ClientContract.get();
-    /** Series a client may add: each figure under a few label sets (a histogram is three series). */
-    static final int MAX_SERIES_PER_CLIENT = 3 * 4 * CONTRACT.figures().size();
+    /** Figures (name and labels) a client may write: each of the contract's under two label sets. */
+    static final int MAX_FIGURES_PER_CLIENT = 2 * CONTRACT.figures().size();
+    /** Figures all clients together may write (a histogram is three series): bounded beside the hub's own. */
+    static final int MAX_FIGURES = 2048;
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Logger LOG = LoggerFactory.getLogger(ClientGatherer.class);
     private static final long WARN_INTERVAL_MILLIS = 60_000;
@@ -90,7 +95,7 @@ final class ClientGatherer {
         ROUND_BUDGET,
         /** A figure with too many labels, or a label name or value too long. */
         LABELS,
-        /** Figures beyond {@link #MAX_SERIES_PER_CLIENT} series, or metrics beyond {@link #MAX_METRICS_PER_CLIENT}. */
+        /** Figures beyond {@link #MAX_FIGURES_PER_CLIENT} or {@link #MAX_FIGURES}, or metrics beyond {@link #MAX_METRICS_PER_CLIENT}. */
         TOO_MANY_SERIES;
 
         String label() {
@@ -103,6 +108,8 @@ final class ClientGatherer {
     private final Clock clock;
     private final RateLimitedLog warnings;
     private final Map<Refusal, LongAdder> refusals = new EnumMap<>(Refusal.class);
+    /** The figures each client was let write so far. */
+    private final SeriesAdmission admitted = new SeriesAdmission();
     private final Supplier<SSLContext> tls;
     private HttpClient http; // created on the hub's thread at the first round
     private String scheme = "http";
@@ -175,6 +182,12 @@ final class ClientGatherer {
         for (int from = 0; from < ports.size(); from += MAX_AT_ONCE) {
             if (bytesLeft <= 0) {
                 refusals.get(Refusal.ROUND_BUDGET).add(ports.size() - from);
+                // An entry whose scan was cut short keeps what it knew and is scanned again next round.
+                for (Map.Entry<TargetState, Integer> left : ports.subList(from, ports.size())) {
+                    if (found.remove(left.getKey()) != null) {
+                        left.getKey().rescanDue = true;
+                    }
+                }
                 break;
             }
             List<Request> batch = new ArrayList<>();
@@ -188,7 +201,7 @@ final class ClientGatherer {
                 bytesLeft -= body == null ? 0 : body.length;
                 boolean client = answer != null && holdsAFigure(answer);
                 if (client) {
-                    record(series, answer, r.state.target.label(r.port), now, refusals);
+                    record(series, answer, r.state.target.label(r.port), now, refusals, admitted);
                     answered++;
                     if (r.scanning) {
                         found.get(r.state).add(r.port);
@@ -321,13 +334,36 @@ final class ClientGatherer {
         }
     }
 
-    /** {@link #record(SeriesStore, JsonNode, String, long, Map)} counting refusals nowhere (tests). */
+    /** {@link #record(SeriesStore, JsonNode, String, long, Map, SeriesAdmission)} for one answer alone (tests). */
     static int record(SeriesStore series, JsonNode answer, String clientLabel, long now) {
         Map<Refusal, LongAdder> ignored = new EnumMap<>(Refusal.class);
         for (Refusal r : Refusal.values()) {
             ignored.put(r, new LongAdder());
         }
-        return record(series, answer, clientLabel, now, ignored);
+        return record(series, answer, clientLabel, now, ignored, new SeriesAdmission());
+    }
+
+    /**
+     * Which series the clients may write: a client keeps those it was let write, and new ones are let in while it
+     * has fewer than {@link #MAX_FIGURES_PER_CLIENT} and all clients fewer than {@link #MAX_FIGURES}; so a client
+     * that makes up new labels every round cannot push the hub's history out.
+     */
+    static final class SeriesAdmission {
+        private final Map<String, Set<SeriesKey>> perClient = new HashMap<>();
+        private int total;
+
+        boolean admit(String clientLabel, SeriesKey key) {
+            Set<SeriesKey> own = perClient.computeIfAbsent(clientLabel, c -> new HashSet<>());
+            if (own.contains(key)) {
+                return true;
+            }
+            if (own.size() >= MAX_FIGURES_PER_CLIENT || total >= MAX_FIGURES) {
+                return false;
+            }
+            own.add(key);
+            total++;
+            return true;
+        }
     }
 
     /**
@@ -336,10 +372,9 @@ final class ClientGatherer {
      * samples were recorded.
      */
     static int record(SeriesStore series, JsonNode answer, String clientLabel, long now,
-            Map<Refusal, LongAdder> refusals) {
+            Map<Refusal, LongAdder> refusals, SeriesAdmission admission) {
         int recorded = 0;
         int seen = 0;
-        int figures = 0;
         for (JsonNode metric : answer.path("metrics")) {
             if (++seen > MAX_METRICS_PER_CLIENT) {
                 refusals.get(Refusal.TOO_MANY_SERIES).increment();
@@ -355,15 +390,15 @@ final class ClientGatherer {
                 refusals.get(Refusal.LABELS).increment();
                 continue;
             }
-            if (++figures * 3 > MAX_SERIES_PER_CLIENT) {
+            labelNames.add(CLIENT_LABEL);
+            labelValues.add(clientLabel);
+            SeriesKey summary = new SeriesKey(name, labelNames, labelValues);
+            if (!admission.admit(clientLabel, summary)) {
                 refusals.get(Refusal.TOO_MANY_SERIES).increment();
                 continue;
             }
-            labelNames.add(CLIENT_LABEL);
-            labelValues.add(clientLabel);
             JsonNode histogram = metric.get("histogram");
             if (histogram != null && histogram.isObject()) {
-                SeriesKey summary = new SeriesKey(name, labelNames, labelValues);
                 SeriesKey p50 = summary.withQuantile(RegisteredMetric.HISTORY_P50);
                 SeriesKey p99 = summary.withQuantile(RegisteredMetric.HISTORY_P99);
                 recorded += recordValue(series, p50, histogram.get("p50"), now);
@@ -371,7 +406,7 @@ final class ClientGatherer {
                 recorded += recordValue(series, new SeriesKey(name + "_count", labelNames, labelValues),
                         histogram.get("count"), now);
             } else {
-                recorded += recordValue(series, new SeriesKey(name, labelNames, labelValues), metric.get("value"), now);
+                recorded += recordValue(series, summary, metric.get("value"), now);
             }
         }
         return recorded;

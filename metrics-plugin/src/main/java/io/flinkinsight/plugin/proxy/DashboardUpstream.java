@@ -30,6 +30,11 @@ public interface DashboardUpstream {
      */
     String baseUrl();
 
+    /** The base URL as answers may show it (without user info). */
+    default String shownUrl() {
+        return baseUrl();
+    }
+
     /** The TLS context for an {@code https} base URL (Flink's REST TLS), or null for the JDK's defaults. */
     default SSLContext tls() {
         return null;

@@ -182,10 +182,10 @@ public final class FlinkDashboardProxy implements Forwarder {
                 answered.complete(null);
                 HttpReply r;
                 try {
-                    r = error == null ? ok : failure(error, base);
+                    r = error == null ? ok : failure(error);
                 } catch (RuntimeException e) {
                     // The reply must complete (and the slot go back), or the browser waits until idle.
-                    r = failure(e, base);
+                    r = failure(e);
                 }
                 if (!reply.complete(r.alsoAfterWrite(release))) {
                     r.discard();
@@ -196,7 +196,7 @@ public final class FlinkDashboardProxy implements Forwarder {
         } catch (RuntimeException e) {
             // e.g. a request the HTTP client refuses: answered as any other failure, and the places go back.
             answered.complete(null);
-            reply.complete(failure(e, base).alsoAfterWrite(release));
+            reply.complete(failure(e).alsoAfterWrite(release));
         }
         return answered;
     }
@@ -224,7 +224,9 @@ public final class FlinkDashboardProxy implements Forwarder {
         return new HttpReply(status, contentType, Unpooled.wrappedBuffer(body), headers);
     }
 
-    private HttpReply failure(Throwable error, String base) {
+    /** The reply to a failed request, naming Flink's REST URL without user info and the failure's kind only. */
+    private HttpReply failure(Throwable error) {
+        String base = upstream.shownUrl();
         Throwable cause = error;
         while ((cause instanceof CompletionException || cause instanceof ExecutionException)
                 && cause.getCause() != null) {

@@ -81,7 +81,7 @@ final class RouteParameters {
     static final class Limits {
         static final int MAX_METRICS = 64;
         static final int MAX_METRIC_NAME = 300;
-        static final int MAX_EXCEPTIONS = 1000;
+        static final int MAX_EXCEPTIONS = 100;
         static final List<String> AGGREGATIONS = List.of("min", "max", "avg", "sum", "skew");
 
         private Limits() {}

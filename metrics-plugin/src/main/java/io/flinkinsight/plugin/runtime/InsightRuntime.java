@@ -237,6 +237,11 @@ public final class InsightRuntime implements AutoCloseable {
             }
 
             @Override
+            public String shownUrl() {
+                return OverviewEndpoint.withoutUserInfo(flinkWebUrl());
+            }
+
+            @Override
             public SSLContext tls() {
                 Hub h;
                 synchronized (InsightRuntime.this) {

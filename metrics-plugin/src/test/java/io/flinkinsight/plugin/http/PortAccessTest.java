@@ -168,7 +168,8 @@ class PortAccessTest {
 
     @Test
     void aPageOfAnotherOriginIsRefusedOverPlainHttpToo() throws Exception {
-        PortAccess open = PortAccess.OPEN.withOwnHostNames(java.util.List.of("jm"));
+        PortAccess open = PortAccess.parse("open", "", "", "ops.example", PREFIX)
+                .withOwnHostNames(java.util.List.of("jm"));
 
         // Over plain HTTP browsers send no Sec-Fetch-* headers, but a cross-origin read still carries Origin.
         assertThat(open.refusal(target("/api/v1/jobs"), headers("Host", "jm:9250", "Origin", "http://evil.example"),
@@ -235,8 +236,20 @@ class PortAccessTest {
                     .as("%s without Host", mode).isEqualTo(400);
             assertThat(access.refusal(target("/metrics"), noHost, REMOTE)).as("%s: /metrics needs no Host", mode)
                     .isNull();
-            assertThat(access.refusal(target("/api/v1/metrics"), headers("Host", "evil.example"), REMOTE))
-                    .as("%s: /api/v1/metrics is what /metrics shows", mode).isNull();
+            assertThat(access.refusal(target("/api/v1/metrics?contains=insight_client_&limit=1000"),
+                    headers("Host", "evil.example"), REMOTE)).as("%s: the hub's gathering is open", mode).isNull();
+            for (String other : new String[] {"/api/v1/metrics", "/api/v1/metrics?contains=insight_client_&limit=100000",
+                    "/api/v1/metrics?contains=insight_client_&prefix=x", "/api/v1/metrics?contains=Status",
+                    "/api/v1/metrics?contains=insight_client_&contains=x", "/api/v1/metrics?limit=5"}) {
+                assertThat(access.refusal(target(other), headers("Host", "evil.example"), REMOTE))
+                        .as("%s: %s is the API's", mode, other).isNotNull();
+            }
+            HttpReply forwarded = access.refusal(target("/api/v1/jobs"), headers("Host", "127.0.0.1:9250",
+                    "X-Forwarded-Host", "rebind.attacker.example", "Authorization", bearer), LOOPBACK);
+            assertThat(forwarded.status().code()).as("%s: a reverse proxy passing a rebinding name on", mode)
+                    .isEqualTo(421);
+            assertThat(access.refusal(target("/api/v1/jobs"), headers("Host", "127.0.0.1:9250",
+                    "X-Forwarded-Host", "flink.example.com", "Authorization", bearer), LOOPBACK)).isNull();
         }
         PortAccess open = PortAccess.parse("open", "", "", "", PREFIX).withOwnHostNames(
                 java.util.List.of("jm-0.flink.svc"));
@@ -260,6 +273,29 @@ class PortAccessTest {
             assertThat(defaults.refusal(target(path), headers(), LOOPBACK)).as("GET %s from loopback", path).isNull();
         }
         assertThat(defaults.refusal(target("/metrics"), headers("Host", "10.0.0.5:9250"), REMOTE)).isNull();
-        assertThat(defaults.refusal(target("/api/v1/metrics"), headers("Host", "10.0.0.5:9250"), REMOTE)).isNull();
+        assertThat(defaults.refusal(target("/api/v1/metrics?contains=insight_client_&limit=1000"),
+                headers("Host", "10.0.0.5:9250"), REMOTE)).isNull();
+        assertThat(defaults.refusal(target("/api/v1/metrics?limit=100000"), headers("Host", "10.0.0.5:9250"),
+                REMOTE).status().code()).isEqualTo(403);
+    }
+
+    @Test
+    void loopbackModeRefusesWhatAServiceMeshSidecarForwards() throws Exception {
+        PortAccess loopback = PortAccess.parse("loopback", "", "", PREFIX);
+
+        HttpReply fromSidecar = loopback.refusal(target("/api/v1/jobs"), headers(),
+                new InetSocketAddress("127.0.0.6", 40000));
+        assertThat(fromSidecar.status().code()).isEqualTo(403);
+        assertThat(fromSidecar.body().toString(StandardCharsets.UTF_8)).contains("mesh", "token");
+        assertThat(loopback.refusal(target("/metrics"), headers(), new InetSocketAddress("127.0.0.6", 40000)))
+                .isNull();
+    }
+
+    @Test
+    void theSameOptionsGiveEqualAccessSoTheSharedRuntimeDoesNotWarn() {
+        assertThat(PortAccess.parse("token", TOKEN, "https://a.example", "flink.example.com", PREFIX))
+                .isEqualTo(PortAccess.parse("token", TOKEN, "https://a.example", "flink.example.com", PREFIX))
+                .isNotEqualTo(PortAccess.parse("token", TOKEN + "x", "https://a.example", "flink.example.com", PREFIX))
+                .isNotEqualTo(PortAccess.parse("token", TOKEN, "https://a.example", "", PREFIX));
     }
 }

@@ -94,13 +94,20 @@ class ClientGathererTest {
             refused.put(r, new LongAdder());
         }
 
-        int recorded = ClientGatherer.record(hubStore, Json.mapper().readTree(metrics.toString()), "gw:9251",
-                clock.millis(), refused);
+        ClientGatherer.SeriesAdmission admission = new ClientGatherer.SeriesAdmission();
+        JsonNode answer = Json.mapper().readTree(metrics.toString());
+        int recorded = ClientGatherer.record(hubStore, answer, "gw:9251", clock.millis(), refused, admission);
+        // the next round, with the same figures and 500 new label sets: still nothing beyond the bound
+        int again = ClientGatherer.record(hubStore, Json.mapper().readTree(metrics.toString().replace("\"h", "\"n")),
+                "gw:9251", clock.millis(), refused, admission);
 
-        int seriesAllowed = ClientGatherer.MAX_SERIES_PER_CLIENT / 3;
-        assertThat(recorded).isEqualTo(seriesAllowed);
-        assertThat(hubStore.keys(k -> k.name().equals(figure))).hasSize(seriesAllowed);
-        assertThat(refused.get(ClientGatherer.Refusal.LABELS).sum()).isEqualTo(2);
-        assertThat(refused.get(ClientGatherer.Refusal.TOO_MANY_SERIES).sum()).isEqualTo(500 - seriesAllowed);
+        int allowed = ClientGatherer.MAX_FIGURES_PER_CLIENT;
+        assertThat(recorded).isEqualTo(allowed);
+        assertThat(again).as("a new round's new labels").isZero();
+        assertThat(hubStore.keys(k -> k.name().equals(figure))).hasSize(allowed);
+        assertThat(refused.get(ClientGatherer.Refusal.LABELS).sum()).isEqualTo(4);
+        assertThat(refused.get(ClientGatherer.Refusal.TOO_MANY_SERIES).sum()).isEqualTo(1000 - allowed);
+        assertThat(ClientGatherer.record(hubStore, answer, "gw:9251", clock.millis(), refused, admission))
+                .as("the figures it was let write, again").isEqualTo(allowed);
     }
 }
