@@ -69,6 +69,10 @@ public final class ClusterConfiguration {
             conf.put("events.reporter.insight.factory.class", EVENT_REPORTER_FACTORY);
             conf.put("traces.checkpoint.span-detail-level", "CHILDREN_SPANS_PER_TASK");
         }
+        if (spec.withRestTls()) {
+            // global, so the SQL Gateway's REST endpoint and every Flink process's REST client use it too
+            conf.putAll(spec.restTls().flinkOptions());
+        }
         conf.putAll(spec.config());
         return Collections.unmodifiableSortedMap(conf);
     }

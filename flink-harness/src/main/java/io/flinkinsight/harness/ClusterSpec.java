@@ -16,6 +16,8 @@ import java.util.Map;
  *     {@code config}, e.g. a port range of its own for the plugin inside the gateway
  * @param jobManagers how many JobManagers; more than one needs {@code zooKeeperHa}
  * @param zooKeeperHa whether the harness starts a ZooKeeper server and runs the cluster in ZooKeeper HA mode
+ * @param restTls TLS with mutual authentication for the REST endpoints (JobManager, SQL Gateway), or null for plain
+ *     HTTP
  */
 public record ClusterSpec(
         Path workDir,
@@ -35,7 +37,8 @@ public record ClusterSpec(
         List<Path> gatewayClasspath,
         Map<String, String> gatewayConfig,
         int jobManagers,
-        boolean zooKeeperHa) {
+        boolean zooKeeperHa,
+        RestTls restTls) {
 
     public ClusterSpec {
         if (taskManagers < 0) {
@@ -56,7 +59,22 @@ public record ClusterSpec(
         gatewayConfig = Map.copyOf(gatewayConfig);
     }
 
+    /** A spec without REST TLS. */
+    public ClusterSpec(Path workDir, Path pluginJar, int taskManagers, int slotsPerTaskManager, boolean sqlGateway,
+            int restPort, int rpcPort, int gatewayPort, String insightPortRange, Map<String, String> config,
+            String jobManagerProcessSize, String taskManagerProcessSize, String gatewayHeap, Duration startTimeout,
+            List<Path> gatewayClasspath, Map<String, String> gatewayConfig, int jobManagers, boolean zooKeeperHa) {
+        this(workDir, pluginJar, taskManagers, slotsPerTaskManager, sqlGateway, restPort, rpcPort, gatewayPort,
+                insightPortRange, config, jobManagerProcessSize, taskManagerProcessSize, gatewayHeap, startTimeout,
+                gatewayClasspath, gatewayConfig, jobManagers, zooKeeperHa, null);
+    }
+
     public boolean withPlugin() {
         return pluginJar != null;
+    }
+
+    /** Whether the REST endpoints speak HTTPS with mutual authentication ({@link #restTls()}). */
+    public boolean withRestTls() {
+        return restTls != null;
     }
 }

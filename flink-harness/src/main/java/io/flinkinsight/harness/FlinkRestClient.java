@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
+import javax.net.ssl.SSLContext;
 
 /** A small HTTP client for Flink's REST API, the gateway's and the plugin's: GET text or JSON, POST JSON, upload. */
 public final class FlinkRestClient {
@@ -23,11 +24,28 @@ public final class FlinkRestClient {
     private final HttpClient http;
     private final ObjectMapper json = new ObjectMapper();
 
+    /** A client for plain HTTP (and HTTPS with the JDK's default trust). */
     public FlinkRestClient() {
-        this.http = HttpClient.newBuilder()
+        this(null);
+    }
+
+    /**
+     * A client whose HTTPS connections use {@code ssl} (e.g. {@link RestTls#clientContext()}: presents the cluster's
+     * certificate and trusts it), or the JDK's default context when null.
+     */
+    public FlinkRestClient(SSLContext ssl) {
+        this.http = httpClient(ssl);
+    }
+
+    /** The HTTP/1.1 client of the harness: 5 s connect timeout, {@code ssl} for HTTPS when not null. */
+    static HttpClient httpClient(SSLContext ssl) {
+        HttpClient.Builder builder = HttpClient.newBuilder()
                 .connectTimeout(Duration.ofSeconds(5))
-                .version(HttpClient.Version.HTTP_1_1)
-                .build();
+                .version(HttpClient.Version.HTTP_1_1);
+        if (ssl != null) {
+            builder.sslContext(ssl);
+        }
+        return builder.build();
     }
 
     /** GET and return the body; fails on any status but 200. */

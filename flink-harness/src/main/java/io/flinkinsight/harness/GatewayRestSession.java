@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
 
 /**
  * One session on the SQL Gateway through its REST API, as tools other than the JDBC driver use it: open a session,
@@ -41,10 +42,15 @@ public final class GatewayRestSession implements GatewaySession {
 
     /** Opens a session on the gateway at {@code gatewayUrl} (e.g. {@code http://127.0.0.1:8083}). */
     public static GatewayRestSession open(String gatewayUrl) {
-        HttpClient http = HttpClient.newBuilder()
-                .connectTimeout(Duration.ofSeconds(5))
-                .version(HttpClient.Version.HTTP_1_1)
-                .build();
+        return open(gatewayUrl, null);
+    }
+
+    /**
+     * Opens a session on the gateway at {@code gatewayUrl}, over HTTPS with {@code ssl} when the gateway's REST
+     * endpoint has TLS (e.g. {@link RestTls#clientContext()}); null uses the JDK's default context.
+     */
+    public static GatewayRestSession open(String gatewayUrl, SSLContext ssl) {
+        HttpClient http = FlinkRestClient.httpClient(ssl);
         JsonNode opened = send(http, new ObjectMapper(), "POST", gatewayUrl + API + "/sessions",
                 Map.of("properties", Map.of()));
         return new GatewayRestSession(http, gatewayUrl, opened.path("sessionHandle").asText());

@@ -11,11 +11,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
 
 /**
  * A running Flink session cluster on 127.0.0.1: JobManager, TaskManagers and optionally the SQL Gateway as
@@ -23,9 +25,9 @@ import java.util.regex.Pattern;
  */
 public final class LocalFlinkCluster implements AutoCloseable {
 
-    /** The line the plugin logs once its HTTP server is bound. */
-    public static final Pattern INSIGHT_LISTENING =
-            Pattern.compile("Flink Insight HTTP server listening on http://([^:/\\s]+):(\\d+)");
+    /** The line the plugin logs once its HTTP server is bound; groups {@code scheme}, {@code host}, {@code port}. */
+    public static final Pattern INSIGHT_LISTENING = Pattern.compile(
+            "Flink Insight HTTP server listening on (?<scheme>https?)://(?<host>[^:/\\s]+):(?<port>\\d+)");
 
     /** What a JobManager's REST endpoint logs when it gains or loses leadership (WebMonitorEndpoint). */
     static final Pattern REST_LEADERSHIP =
@@ -38,7 +40,8 @@ public final class LocalFlinkCluster implements AutoCloseable {
     private final ClusterSpec spec;
     private final ClusterPorts ports;
     private final List<FlinkProcess> processes;
-    private final FlinkRestClient rest = new FlinkRestClient();
+    private final SSLContext ssl;
+    private final FlinkRestClient rest;
     private final Map<Role, String> insightUrls = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Thread shutdownHook;
@@ -47,6 +50,8 @@ public final class LocalFlinkCluster implements AutoCloseable {
     LocalFlinkCluster(ClusterSpec spec, ClusterPorts ports, List<FlinkProcess> processes) {
         this.spec = spec;
         this.ports = ports;
+        this.ssl = spec.withRestTls() ? spec.restTls().clientContext() : null;
+        this.rest = new FlinkRestClient(ssl);
         // The launcher appends to this list while starting, so a failed start still stops what it started.
         this.processes = processes;
         this.shutdownHook = new Thread(this::stopProcesses, "flink-insight-harness-shutdown");
@@ -65,9 +70,12 @@ public final class LocalFlinkCluster implements AutoCloseable {
         return ports;
     }
 
-    /** Flink's REST API and dashboard, e.g. {@code http://127.0.0.1:8081}. */
+    /**
+     * Flink's REST API and dashboard, e.g. {@code http://127.0.0.1:8081}; {@code https://} with
+     * {@link ClusterSpec#restTls()}.
+     */
     public String restUrl() {
-        return "http://" + ClusterConfiguration.LOOPBACK + ":" + ports.rest();
+        return restScheme() + "://" + ClusterConfiguration.LOOPBACK + ":" + ports.rest();
     }
 
     /** The REST API of JobManager {@code role} ({@link Role#jobManager(int)}); any JobManager answers, a standby too. */
@@ -76,7 +84,20 @@ public final class LocalFlinkCluster implements AutoCloseable {
         if (index < 0) {
             throw new IllegalArgumentException(jobManager + " is no JobManager of this cluster");
         }
-        return "http://" + ClusterConfiguration.LOOPBACK + ":" + ports.jobManagerRest().get(index);
+        return restScheme() + "://" + ClusterConfiguration.LOOPBACK + ":" + ports.jobManagerRest().get(index);
+    }
+
+    /** {@code https} when the REST endpoints have TLS ({@link ClusterSpec#restTls()}), else {@code http}. */
+    public String restScheme() {
+        return spec.withRestTls() ? "https" : "http";
+    }
+
+    /**
+     * The client context for the REST endpoints of this cluster: {@link RestTls#clientContext()} (presents the
+     * cluster's certificate, trusts it) with REST TLS, null without.
+     */
+    public SSLContext sslContext() {
+        return ssl;
     }
 
     /** The JobManager roles of this cluster, by index: {@link Role#JOBMANAGER} first. */
@@ -113,10 +134,18 @@ public final class LocalFlinkCluster implements AutoCloseable {
                 this::leadingJobManager, () -> diagnostics(List.of()));
     }
 
-    /** The SQL Gateway's REST endpoint. */
+    /**
+     * The SQL Gateway's REST endpoint; {@code https://} with {@link ClusterSpec#restTls()}: the gateway's endpoint
+     * takes the global {@code security.ssl.rest.*} options, so it has TLS and mutual authentication too.
+     */
     public String gatewayUrl() {
         requireGateway();
-        return "http://" + ClusterConfiguration.LOOPBACK + ":" + ports.gateway();
+        return restScheme() + "://" + ClusterConfiguration.LOOPBACK + ":" + ports.gateway();
+    }
+
+    /** Opens a session on the gateway through its REST API ({@link GatewayRestSession}), over HTTPS with REST TLS. */
+    public GatewayRestSession gatewayRestSession() {
+        return GatewayRestSession.open(gatewayUrl(), sslContext());
     }
 
     /** The JDBC URL of the SQL Gateway: {@code jdbc:flink://127.0.0.1:<port>}. */
@@ -148,9 +177,17 @@ public final class LocalFlinkCluster implements AutoCloseable {
         return processes.stream().map(FlinkProcess::pid).toList();
     }
 
-    /** Opens a JDBC session on the gateway; close it (try-with-resources). */
+    /**
+     * Opens a JDBC session on the gateway; close it (try-with-resources). With REST TLS the driver gets
+     * {@link RestTls#flinkOptions()} as connection properties: its REST client (Flink's own) then speaks TLS and
+     * presents the certificate. They also become options of the gateway session, as every connection property does.
+     */
     public SqlSession sqlSession() {
-        return SqlSession.open(jdbcUrl());
+        Properties properties = new Properties();
+        if (spec.withRestTls()) {
+            properties.putAll(spec.restTls().flinkOptions());
+        }
+        return SqlSession.open(jdbcUrl(), properties);
     }
 
     /** Opens a JDBC session with {@code settings} set in it (e.g. {@code execution.target}); closed if one fails. */
@@ -185,7 +222,7 @@ public final class LocalFlinkCluster implements AutoCloseable {
                     if (match.isEmpty() && !process.isAlive()) {
                         throw new Waits.AbortException(role + " exited");
                     }
-                    return match.map(m -> "http://" + m.group(1) + ":" + m.group(2));
+                    return match.map(m -> m.group("scheme") + "://" + m.group("host") + ":" + m.group("port"));
                 }, () -> process.describeTail(TAIL_LINES));
         insightUrls.put(role, url);
         return url;

@@ -32,6 +32,7 @@ public final class LocalFlinkClusterBuilder {
     private FlinkDistribution distribution;
     private int jobManagers = 1;
     private boolean zooKeeperHa;
+    private RestTls restTls;
 
     LocalFlinkClusterBuilder() {}
 
@@ -149,6 +150,16 @@ public final class LocalFlinkClusterBuilder {
         return this;
     }
 
+    /**
+     * TLS with mutual authentication for Flink's REST endpoints: the processes get {@link RestTls#flinkOptions()} (the
+     * SQL Gateway's endpoint included) and the harness speaks HTTPS with {@link RestTls#clientContext()}; null (the
+     * default) is plain HTTP.
+     */
+    public LocalFlinkClusterBuilder restTls(RestTls tls) {
+        this.restTls = tls;
+        return this;
+    }
+
     /** The Flink jars; default {@link FlinkDistribution#locate()} (the version of {@code -Dinsight.flink.version}). */
     public LocalFlinkClusterBuilder distribution(FlinkDistribution flink) {
         this.distribution = flink;
@@ -173,7 +184,7 @@ public final class LocalFlinkClusterBuilder {
         return new ClusterSpec(dir.toAbsolutePath(), pluginJar == null ? null : pluginJar.toAbsolutePath(),
                 taskManagers, slotsPerTaskManager, sqlGateway, restPort, rpcPort, gatewayPort, insightPortRange,
                 config, jobManagerProcessSize, taskManagerProcessSize, gatewayHeap, startTimeout, gatewayClasspath,
-                gatewayConfig, jobManagers, zooKeeperHa);
+                gatewayConfig, jobManagers, zooKeeperHa, restTls);
     }
 
     /** Starts the processes and waits until the TaskManagers registered and the gateway answers. */

@@ -101,6 +101,24 @@ class ClusterConfigurationTest {
     }
 
     @Test
+    void restTlsOptionsGoToEveryProcessAndTheSpecsOwnOptionsStillWin(@org.junit.jupiter.api.io.TempDir Path dir) {
+        RestTls tls = RestTls.create(dir);
+        ClusterSpec spec = new ClusterSpec(Path.of("/work/cluster"), null, 1, 4, true, 0, 0, 0, "9250-9260",
+                Map.of("security.ssl.rest.authentication-enabled", "false"), "1g", "1536m", "512m",
+                Duration.ofSeconds(60), List.of(), Map.of(), 1, false, tls);
+
+        Map<String, String> conf = ClusterConfiguration.of(spec, PORTS);
+
+        assertThat(spec.withRestTls()).isTrue();
+        assertThat(conf)
+                .containsEntry("security.ssl.rest.enabled", "true")
+                .containsEntry("security.ssl.rest.keystore", tls.keystore().toString())
+                .containsEntry("security.ssl.rest.truststore-password", tls.password())
+                .containsEntry("security.ssl.rest.authentication-enabled", "false");
+        assertThat(ClusterConfiguration.of(spec(null, Map.of()), PORTS)).doesNotContainKey("security.ssl.rest.enabled");
+    }
+
+    @Test
     void severalJobManagersNeedZooKeeperHa() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ClusterSpec(Path.of("/w"), null, 1, 4, true, 0, 0,
                         0, "9250-9260", Map.of(), "1g", "1536m", "512m", Duration.ofSeconds(60), List.of(), Map.of(),

@@ -32,8 +32,20 @@ class LogFilesTest {
 
         var match = LogFiles.firstMatch(log, LocalFlinkCluster.INSIGHT_LISTENING).orElseThrow();
 
-        assertThat(match.group(1)).isEqualTo("127.0.0.1");
-        assertThat(match.group(2)).isEqualTo("9251");
+        assertThat(match.group("host")).isEqualTo("127.0.0.1");
+        assertThat(match.group("port")).isEqualTo("9251");
+    }
+
+    @Test
+    void insightLineKeepsAnHttpsScheme() throws Exception {
+        Path log = Files.writeString(dir.resolve("jm.log"), "2025 INFO io.flinkinsight.plugin.http.InsightHttpServer"
+                + " - Flink Insight HTTP server listening on https://localhost:9252\n");
+
+        var match = LogFiles.firstMatch(log, LocalFlinkCluster.INSIGHT_LISTENING).orElseThrow();
+
+        assertThat(match.group("scheme")).isEqualTo("https");
+        assertThat(match.group("host")).isEqualTo("localhost");
+        assertThat(match.group("port")).isEqualTo("9252");
     }
 
     @Test

@@ -335,7 +335,7 @@ public final class InteractiveQueryBenchmark {
         for (int i = 0; i < count; i++) {
             GatewaySession session = gatewayClient == GatewayClient.JDBC
                     ? cluster.sqlSession()
-                    : GatewayRestSession.open(cluster.gatewayUrl());
+                    : cluster.gatewayRestSession();
             sessions.add(session);
             DemoWorkload.shortQueryTables().forEach(session::execute);
             session.set(Map.of("execution.runtime-mode", "streaming", "execution.target", client.target));

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flinkinsight.harness.ClassHistogram;
 import io.flinkinsight.harness.FlinkDistribution;
-import io.flinkinsight.harness.GatewayRestSession;
 import io.flinkinsight.harness.GatewaySession;
 import io.flinkinsight.harness.JvmHeap;
 import io.flinkinsight.harness.LocalFlinkCluster;
@@ -245,7 +244,7 @@ public final class ProductionShapeBenchmark {
     private List<GatewaySession> openSessions(LocalFlinkCluster cluster) {
         List<GatewaySession> sessions = new ArrayList<>();
         for (int i = 0; i < options.concurrency(); i++) {
-            GatewaySession session = GatewayRestSession.open(cluster.gatewayUrl());
+            GatewaySession session = cluster.gatewayRestSession();
             sessions.add(session);
             DemoWorkload.shortQueryTables().forEach(session::execute);
             session.set(Map.of("execution.runtime-mode", "streaming",
