@@ -21,6 +21,21 @@ class FlinkDashboardProxyTest {
         return proxy.forward(RequestTarget.parse(target), new DefaultHttpHeaders(), null).get();
     }
 
+    /** The hub's upstream: Flink's REST API at {@code baseUrl}. */
+    private static DashboardUpstream hub(String baseUrl) {
+        return new DashboardUpstream() {
+            @Override
+            public boolean available() {
+                return true;
+            }
+
+            @Override
+            public String baseUrl() {
+                return baseUrl;
+            }
+        };
+    }
+
     @Test
     void outsideTheHubEveryPathIs404NamingTheHub() throws Exception {
         try (FlinkDashboardProxy proxy = new FlinkDashboardProxy(DashboardUpstream.NONE, true)) {
@@ -35,18 +50,7 @@ class FlinkDashboardProxyTest {
 
     @Test
     void turnedOffItIs404NamingTheOption() throws Exception {
-        DashboardUpstream hub = new DashboardUpstream() {
-            @Override
-            public boolean available() {
-                return true;
-            }
-
-            @Override
-            public String baseUrl() {
-                return "http://127.0.0.1:1";
-            }
-        };
-        try (FlinkDashboardProxy proxy = new FlinkDashboardProxy(hub, false)) {
+        try (FlinkDashboardProxy proxy = new FlinkDashboardProxy(hub("http://127.0.0.1:1"), false)) {
             HttpReply r = forward(proxy, "/flink/jobs/overview");
 
             assertThat(r.status().code()).isEqualTo(404);
@@ -58,17 +62,7 @@ class FlinkDashboardProxyTest {
     @Test
     void aClientGetsAtMostItsShareOfPlacesAndFlinkAtMostThreeRequestsAtOnce() throws Exception {
         try (ServerSocket silentFlink = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            DashboardUpstream hub = new DashboardUpstream() {
-                @Override
-                public boolean available() {
-                    return true;
-                }
-
-                @Override
-                public String baseUrl() {
-                    return "http://127.0.0.1:" + silentFlink.getLocalPort();
-                }
-            };
+            DashboardUpstream hub = hub("http://127.0.0.1:" + silentFlink.getLocalPort());
             InetAddress greedy = InetAddress.getByName("10.0.0.1");
             InetAddress other = InetAddress.getByName("10.0.0.2");
             try (FlinkDashboardProxy proxy = new FlinkDashboardProxy(hub, true)) {
