@@ -66,24 +66,15 @@ final class RequestRouter {
     /** The default of {@code http.max-answer-bytes}. */
     static final long DEFAULT_MAX_ANSWER_BYTES = 16L * 1024 * 1024;
 
-    /** A router without a forwarder, rendering two scrapes at most at once, with the default answer budget. */
+    /**
+     * A router without a forwarder, rendering two scrapes at most at once, with the default answer budget. The other
+     * takes the clock that ages rendered bodies for their sharing ({@link System#nanoTime} but in tests).
+     */
     RequestRouter(ScrapeSource scrape, Map<String, JsonEndpoint> endpoints, StaticFiles files) {
         this(scrape, endpoints, files, new StaticFiles(RequestRouter.class.getClassLoader(), StaticFiles.TAB_ROOT),
-                null, 2, DEFAULT_MAX_ANSWER_BYTES);
+                null, 2, DEFAULT_MAX_ANSWER_BYTES, System::nanoTime);
     }
 
-    RequestRouter(
-            ScrapeSource scrape,
-            Map<String, JsonEndpoint> endpoints,
-            StaticFiles files,
-            StaticFiles tabFiles,
-            Forwarder forwarder,
-            int maxConcurrentScrapes,
-            long maxAnswerBytes) {
-        this(scrape, endpoints, files, tabFiles, forwarder, maxConcurrentScrapes, maxAnswerBytes, System::nanoTime);
-    }
-
-    /** As above, with the clock that ages rendered bodies ({@link System#nanoTime} but in tests). */
     RequestRouter(
             ScrapeSource scrape,
             Map<String, JsonEndpoint> endpoints,

@@ -25,7 +25,8 @@ import java.util.function.LongSupplier;
  * renders a format one at a time, and only when {@link #share} found no body to share), so a generation is displaced
  * only after {@code max} newer ones, none sooner than {@code max × window} after its render (4 s with the defaults):
  * a write is never displaced within that time, however many clients that do not read, from however many addresses.
- * A reader that takes its body within it is never cut; a scrape never waits for a reader.
+ * A reader that takes its body within {@code (max - 1) × window} of asking for it (it may share a body rendered up to
+ * {@code window} before) is never cut; a scrape never waits for a reader.
  *
  * <p>Nothing is bounded per client address: the writes of one generation share its body, so more of them (each on a
  * connection, which {@code http.max-connections-per-address} bounds) take no more heap; only generations do. Bodies

@@ -358,7 +358,7 @@ class InsightHttpHandlerTest {
     void anAnswerOverTheBudgetIs413NamingWhatNarrowsItAndOneWithinIsWhole() throws IOException {
         long budget = 64 * 1024;
         RequestRouter router = new RequestRouter((format, out) -> { }, Map.of("/api/v1/growing", GROWING),
-                new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 1, budget);
+                new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 1, budget, System::nanoTime);
         try (TestingHttpChannel c = new TestingHttpChannel(router, DIRECT)) {
             FullHttpResponse small = c.get("/api/v1/growing?n=1000");
             assertThat(small.status().code()).isEqualTo(200);
@@ -378,7 +378,7 @@ class InsightHttpHandlerTest {
     @Test
     void refusalsAreCountedByReasonAndServedRequestsAreNot() {
         RequestRouter router = new RequestRouter((format, out) -> { }, Map.of("/api/v1/growing", GROWING),
-                new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 1, 64 * 1024);
+                new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 1, 64 * 1024, System::nanoTime);
         try (TestingHttpChannel c = new TestingHttpChannel(router, DIRECT)) {
             c.get("/api/v1/growing?n=10");
             c.get("/metrics");
