@@ -243,10 +243,10 @@ public final class InsightOptions {
                     .withDescription(
                             "Scrapes of /metrics rendered at once (" + HTTP_MAX_CONCURRENT_SCRAPES_RANGE
                                     + "); each renders its whole answer in heap, never in direct memory. Further"
-                                    + " scrapes wait up to 2 s for a turn, then get 503 with Retry-After. Rendered"
-                                    + " answers on their way to readers are at most twice this many: beyond, a new"
-                                    + " scrape closes the connection of the oldest of the client address (IPv6: /64)"
-                                    + " holding most.");
+                                    + " scrapes wait up to 2 s for a turn, then get 503 with Retry-After. A scrape"
+                                    + " within 1 s of its format's last render shares that answer. Rendered answers"
+                                    + " held for readers are at most twice this many per format: beyond, a new render"
+                                    + " closes the connections still being written the oldest.");
 
     public static final OptionRange<MemorySize> HTTP_MAX_ANSWER_BYTES_RANGE = sizes("64 kb", "1 gb");
 

@@ -9,7 +9,8 @@ import io.netty.handler.stream.ChunkedInput;
  * A response body handed to Netty in slices, as the connection can take them ({@code ChunkedWriteHandler} asks for
  * the next one only while the channel is writable). Netty copies what it writes into direct memory; written whole, a
  * 100 MB scrape would take 100 MB of the direct memory Flink sized for its network buffers, in slices it takes a
- * few of them per connection. Releases the body when closed.
+ * few of them per connection. Releases the body when closed, once: it may be a duplicate of a scrape body shared by
+ * other writes, whose reference count it shares, so a second release would take another holder's reference.
  */
 final class BodyChunks implements ChunkedInput<ByteBuf> {
 
@@ -17,6 +18,7 @@ final class BodyChunks implements ChunkedInput<ByteBuf> {
 
     private final ByteBuf body;
     private final long length;
+    private boolean released;
 
     BodyChunks(ByteBuf body) {
         this.body = body;
@@ -30,7 +32,8 @@ final class BodyChunks implements ChunkedInput<ByteBuf> {
 
     @Override
     public void close() {
-        if (body.refCnt() > 0) {
+        if (!released) {
+            released = true;
             body.release();
         }
     }

@@ -50,8 +50,8 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
     private static final int MAX_PENDING = 16;
     /**
      * The most time one answer may take to be written: a client that reads too slowly (or not at all) would hold
-     * the answer's heap (a scrape's place among the {@link ScrapeWrites} it is closed sooner for, when a newer scrape
-     * needs that place). Generous next to Prometheus' own timeout.
+     * the answer's heap (a scrape's body among the {@link ScrapeWrites} generations it is closed sooner for, when
+     * newer renders of its format displace that generation). Generous next to Prometheus' own timeout.
      */
     static final Duration WRITE_TIMEOUT = Duration.ofSeconds(30);
 
@@ -161,8 +161,8 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
             finish(ctx, request, refusal, false);
             return;
         }
-        // A scrape answered on this connection may be displaced by newer ones: closing the connection (from any
-        // thread) fails its write, which frees its body.
+        // A scrape answered on this connection may be displaced by newer renders: closing the connection (from any
+        // thread) fails its write, which releases its view of the body.
         ScrapeWrites.Client client = new ScrapeWrites.Client(
                 ctx.channel().remoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null, ctx::close);
         ReferenceCountUtil.retain(request);

@@ -61,7 +61,7 @@ public final class InsightHttpServer implements AutoCloseable {
         this.settings = settings;
         this.router = new RequestRouter(scrape, endpoints, new StaticFiles(staticFiles),
                 new StaticFiles(staticFiles, StaticFiles.TAB_ROOT), forwarder, settings.maxConcurrentScrapes(),
-                settings.maxAnswerBytes());
+                settings.maxAnswerBytes(), System::nanoTime);
     }
 
     /** Binds and starts serving. Returns the bound address, or null when no port was free (logged). */

@@ -14,12 +14,15 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * Maps a decoded GET/HEAD request to its answer: the scrape, a JSON endpoint, the forwarder (the dashboard proxy),
@@ -34,6 +37,8 @@ final class RequestRouter {
     private static final Map<String, String> NO_STORE = Map.of("Cache-Control", "no-store");
     /** How long a scrape waits for a render permit before 503: Prometheus' own timeout is seconds. */
     static final Duration SCRAPE_WAIT = Duration.ofSeconds(2);
+    /** How long a rendered body answers the scrapes of its format, so a burst of scrapes renders once. */
+    static final Duration SHARE_WINDOW = Duration.ofSeconds(1);
 
     static final String METRICS_PATH = "/metrics";
     /** The folder of the tab's script for Flink's dashboard, which the dashboard proxy injects. */
@@ -48,7 +53,9 @@ final class RequestRouter {
     private final AtomicInteger loggedFailures = new AtomicInteger();
     /** Scrapes being rendered at once: each builds its whole body in heap. */
     private final Semaphore scrapes;
-    /** The rendered bodies on their way to readers, twice as many as render turns at most. */
+    /** One render of each format at a time, so that its renders are at least {@link #SHARE_WINDOW} apart. */
+    private final Map<ExpositionFormat, ReentrantLock> renderTurns = new EnumMap<>(ExpositionFormat.class);
+    /** The rendered bodies, shared within the window; twice as many of a format as render turns at most. */
     private final ScrapeWrites writes;
     private final AnswerBudget answers;
     private final ScrapeFigures scrapeFigures = new ScrapeFigures();
@@ -59,10 +66,13 @@ final class RequestRouter {
     /** The default of {@code http.max-answer-bytes}. */
     static final long DEFAULT_MAX_ANSWER_BYTES = 16L * 1024 * 1024;
 
-    /** A router without a forwarder, rendering two scrapes at most at once, with the default answer budget. */
+    /**
+     * A router without a forwarder, rendering two scrapes at most at once, with the default answer budget. The other
+     * takes the clock that ages rendered bodies for their sharing ({@link System#nanoTime} but in tests).
+     */
     RequestRouter(ScrapeSource scrape, Map<String, JsonEndpoint> endpoints, StaticFiles files) {
         this(scrape, endpoints, files, new StaticFiles(RequestRouter.class.getClassLoader(), StaticFiles.TAB_ROOT),
-                null, 2, DEFAULT_MAX_ANSWER_BYTES);
+                null, 2, DEFAULT_MAX_ANSWER_BYTES, System::nanoTime);
     }
 
     RequestRouter(
@@ -72,11 +82,15 @@ final class RequestRouter {
             StaticFiles tabFiles,
             Forwarder forwarder,
             int maxConcurrentScrapes,
-            long maxAnswerBytes) {
+            long maxAnswerBytes,
+            LongSupplier nanoClock) {
         this.scrape = scrape;
         this.answers = new AnswerBudget(maxAnswerBytes);
         this.scrapes = new Semaphore(maxConcurrentScrapes);
-        this.writes = new ScrapeWrites(2 * maxConcurrentScrapes, scrapeFigures);
+        for (ExpositionFormat format : ExpositionFormat.values()) {
+            renderTurns.put(format, new ReentrantLock());
+        }
+        this.writes = new ScrapeWrites(2 * maxConcurrentScrapes, SHARE_WINDOW, nanoClock, scrapeFigures);
         this.endpoints = Map.copyOf(endpoints);
         this.files = files;
         this.tabFiles = tabFiles;
@@ -141,29 +155,58 @@ final class RequestRouter {
 
     /**
      * Renders the scrape into heap, never into Netty's direct memory (which Flink sized for its network buffers);
-     * the body is written in slices. At most {@code maxConcurrentScrapes} scrapes render at once: a scrape waits up
-     * to {@link #SCRAPE_WAIT} for its turn, then gets 503 with Retry-After. The turn ends with the render; the body
-     * then takes a place among the {@link ScrapeWrites} until written, so a client that does not read holds no turn.
+     * the body is written in slices. A scrape within {@link #SHARE_WINDOW} of its format's last render is answered
+     * with that body (a duplicate of it, see {@link ScrapeWrites}), without a render. Otherwise it renders, one render
+     * of a format at a time (a scrape coming during one waits for it and shares its body) and at most
+     * {@code maxConcurrentScrapes} at once: a scrape waits up to {@link #SCRAPE_WAIT} for its turn, then gets 503
+     * with Retry-After. The turn ends with the render, so a client that does not read holds no turn.
      */
     private HttpReply scrape(ExpositionFormat format, ScrapeWrites.Client client) {
-        boolean admitted;
+        ScrapeWrites.Body shared = writes.share(format, client);
+        if (shared != null) {
+            return scrapeReply(format, shared);
+        }
+        long deadline = System.nanoTime() + SCRAPE_WAIT.toNanos();
+        ReentrantLock formatTurn = renderTurns.get(format);
+        boolean ownTurn = false;
+        boolean admitted = false;
         scrapeFigures.waitStarted();
         try {
-            admitted = scrapes.tryAcquire(SCRAPE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            ownTurn = formatTurn.tryLock(SCRAPE_WAIT.toNanos(), TimeUnit.NANOSECONDS);
+            if (ownTurn) {
+                shared = writes.share(format, client); // rendered while this scrape waited
+                admitted = shared == null
+                        && scrapes.tryAcquire(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            admitted = false;
         } finally {
             scrapeFigures.waitEnded();
         }
-        if (!admitted) {
-            scrapeFigures.refused();
-            return HttpReply.error(RefusalReason.TOO_MANY_SCRAPES, HttpResponseStatus.SERVICE_UNAVAILABLE,
-                    "too many scrapes at once (metrics.reporter.insight.http.max-concurrent-scrapes)",
-                    Map.of("Retry-After", "1"));
+        try {
+            if (shared != null) {
+                return scrapeReply(format, shared);
+            }
+            if (!admitted) {
+                scrapeFigures.refused();
+                return HttpReply.error(RefusalReason.TOO_MANY_SCRAPES, HttpResponseStatus.SERVICE_UNAVAILABLE,
+                        "too many scrapes at once (metrics.reporter.insight.http.max-concurrent-scrapes)",
+                        Map.of("Retry-After", "1"));
+            }
+            return render(format, client);
+        } finally {
+            // Given back whatever failed: a turn held for ever refuses scrapes.
+            if (admitted) {
+                scrapes.release();
+            }
+            if (ownTurn) {
+                formatTurn.unlock();
+            }
         }
+    }
+
+    private HttpReply render(ExpositionFormat format, ScrapeWrites.Client client) {
         ByteBuf buf = null;
-        HttpReply reply = null;
         try {
             int estimate = lastScrapeBytes;
             buf = Unpooled.buffer(estimate + estimate / 8);
@@ -171,18 +214,22 @@ final class RequestRouter {
             scrape.write(format, new ExpositionBuffer(new ByteBufOutputStream(buf)));
             lastScrapeBytes = buf.readableBytes();
             scrapeFigures.rendered(System.nanoTime() - start, lastScrapeBytes);
-            reply = new HttpReply(HttpResponseStatus.OK, format.contentType(), buf, NO_STORE, writes.start(client));
-            return reply;
+            ByteBuf rendered = buf;
+            buf = null; // the writes own it now
+            return scrapeReply(format, writes.rendered(format, rendered, client));
         } catch (RuntimeException e) {
             logFailure("the scrape", e);
             return HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "the scrape failed");
         } finally {
-            // Given back whatever failed (not only what is caught above): a turn held for ever refuses scrapes.
-            scrapes.release();
-            if (reply == null && buf != null) {
+            // Released whatever failed (not only what is caught above).
+            if (buf != null) {
                 buf.release();
             }
         }
+    }
+
+    private static HttpReply scrapeReply(ExpositionFormat format, ScrapeWrites.Body body) {
+        return new HttpReply(HttpResponseStatus.OK, format.contentType(), body.body(), NO_STORE, body.end());
     }
 
     /** Requests not served, by reason; counted where the answer is written. */
@@ -190,7 +237,7 @@ final class RequestRouter {
         return refusals;
     }
 
-    /** What the scrapes cost: rendered, their time and bytes, refused, waiting, writes aborted. */
+    /** What the scrapes cost: rendered, their time and bytes, shared, refused, waiting, writes aborted. */
     ScrapeFigures scrapeFigures() {
         return scrapeFigures;
     }
@@ -250,8 +297,9 @@ final class RequestRouter {
                 NO_STORE);
     }
 
-    /** Stops the forwarder's threads. */
+    /** Stops the forwarder's threads and drops the bodies kept for sharing. */
     void close() {
+        writes.close();
         if (forwarder != null) {
             forwarder.close();
         }

@@ -16,6 +16,7 @@ public final class ScrapeFigures {
     private final LongAdder refused = new LongAdder();
     private final AtomicInteger waiting = new AtomicInteger();
     private final LongAdder writesAborted = new LongAdder();
+    private final LongAdder shared = new LongAdder();
 
     void waitStarted() {
         waiting.incrementAndGet();
@@ -31,6 +32,10 @@ public final class ScrapeFigures {
 
     void writeAborted() {
         writesAborted.increment();
+    }
+
+    void shared() {
+        shared.increment();
     }
 
     void rendered(long nanos, int bodyBytes) {
@@ -64,9 +69,14 @@ public final class ScrapeFigures {
         return waiting.get();
     }
 
+    /** Scrapes answered with the body of a render less than a second old, without a render of their own. */
+    public long sharedCount() {
+        return shared.sum();
+    }
+
     /**
-     * Scrape answers whose connection was closed before they were written, to make room for a newer scrape when all
-     * places for answers on their way were taken.
+     * Scrape answers whose connection was closed before they were written, to free their body for a newer render
+     * when 2 x {@code http.max-concurrent-scrapes} bodies of its format were held.
      */
     public long writesAborted() {
         return writesAborted.sum();

@@ -358,10 +358,13 @@ public final class InsightRuntime implements AutoCloseable {
                 new OwnFigure("flink_insight_scrapes_refused_total",
                         "Scrapes answered 503 because http.max-concurrent-scrapes were already under way.", true,
                         scrapes == null ? 0 : scrapes.refusedCount()),
+                new OwnFigure("flink_insight_scrapes_shared_total",
+                        "Scrapes of /metrics answered with the body of a render less than a second old, without a"
+                                + " render of their own.", true, scrapes == null ? 0 : scrapes.sharedCount()),
                 new OwnFigure("flink_insight_scrape_writes_aborted_total",
-                        "Scrape answers whose connection was closed before they were written, to make room for a"
-                                + " newer scrape when 2 x http.max-concurrent-scrapes answers were on their way.", true,
-                        scrapes == null ? 0 : scrapes.writesAborted()),
+                        "Scrape answers whose connection was closed before they were written, to free their body"
+                                + " for a newer render when 2 x http.max-concurrent-scrapes bodies of its format were"
+                                + " held.", true, scrapes == null ? 0 : scrapes.writesAborted()),
                 new OwnFigure("flink_insight_internal_failures_total",
                         "Calls from Flink and runs of the plugin's own threads that failed inside the plugin and"
                                 + " were logged (each kind at most once a minute, JVM errors every time).", true,

@@ -29,6 +29,8 @@ class InsightHttpHandlerTest {
     private static final Executor DIRECT = Runnable::run;
 
     private final MetricIndex index = new MetricIndex(true);
+    /** The clock that ages rendered scrape bodies, for the routers that take it. */
+    private final java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
     private TestingHttpChannel http;
 
     InsightHttpHandlerTest() {
@@ -356,7 +358,7 @@ class InsightHttpHandlerTest {
     void anAnswerOverTheBudgetIs413NamingWhatNarrowsItAndOneWithinIsWhole() throws IOException {
         long budget = 64 * 1024;
         RequestRouter router = new RequestRouter((format, out) -> { }, Map.of("/api/v1/growing", GROWING),
-                new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 1, budget);
+                new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 1, budget, System::nanoTime);
         try (TestingHttpChannel c = new TestingHttpChannel(router, DIRECT)) {
             FullHttpResponse small = c.get("/api/v1/growing?n=1000");
             assertThat(small.status().code()).isEqualTo(200);
@@ -376,7 +378,7 @@ class InsightHttpHandlerTest {
     @Test
     void refusalsAreCountedByReasonAndServedRequestsAreNot() {
         RequestRouter router = new RequestRouter((format, out) -> { }, Map.of("/api/v1/growing", GROWING),
-                new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 1, 64 * 1024);
+                new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 1, 64 * 1024, System::nanoTime);
         try (TestingHttpChannel c = new TestingHttpChannel(router, DIRECT)) {
             c.get("/api/v1/growing?n=10");
             c.get("/metrics");
@@ -422,7 +424,7 @@ class InsightHttpHandlerTest {
             out.write("up 1\n".getBytes(StandardCharsets.US_ASCII));
             out.drain();
         }, Map.of(), new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 1,
-                RequestRouter.DEFAULT_MAX_ANSWER_BYTES);
+                RequestRouter.DEFAULT_MAX_ANSWER_BYTES, now::get);
         RequestTarget metrics = RequestTarget.parse("/metrics");
         var headers = new io.netty.handler.codec.http.DefaultHttpHeaders();
         var first = java.util.concurrent.CompletableFuture.supplyAsync(
@@ -438,6 +440,7 @@ class InsightHttpHandlerTest {
         release.countDown();
         HttpReply firstReply = first.get(10, java.util.concurrent.TimeUnit.SECONDS);
         assertThat(firstReply.status().code()).isEqualTo(200);
+        now.addAndGet(RequestRouter.SHARE_WINDOW.toNanos()); // not shared: rendered again
         HttpReply whileWritten = router.route(metrics, headers, client("10.0.0.2")).join();
         assertThat(whileWritten.status().code()).as("the first body is not written yet, but its render ended")
                 .isEqualTo(200);
@@ -453,28 +456,38 @@ class InsightHttpHandlerTest {
     }
 
     @Test
-    void aScrapeClosesTheConnectionOfAnUnwrittenOneWhenTwiceTheTurnsAreOnTheirWay() throws Exception {
+    void scrapesWithinASecondShareARenderAndANewRenderClosesTheOldestGenerationsConnections() throws Exception {
         RequestRouter router = new RequestRouter((format, out) -> {
             out.write("up 1\n".getBytes(StandardCharsets.US_ASCII));
             out.drain();
-        }, Map.of(), new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()));
+        }, Map.of(), new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 2,
+                RequestRouter.DEFAULT_MAX_ANSWER_BYTES, now::get);
         RequestTarget metrics = RequestTarget.parse("/metrics");
         var headers = new io.netty.handler.codec.http.DefaultHttpHeaders();
         java.util.concurrent.atomic.AtomicInteger closed = new java.util.concurrent.atomic.AtomicInteger();
         List<HttpReply> unread = new java.util.ArrayList<>();
-        for (int i = 0; i < 4; i++) { // two turns by default: four bodies on their way
+        for (int i = 0; i < 2; i++) { // one render, shared
             unread.add(router.route(metrics, headers,
                     new ScrapeWrites.Client(address("10.0.0.1"), closed::incrementAndGet)).join());
         }
+        for (int i = 0; i < 3; i++) { // two turns: four generations of a format held
+            now.addAndGet(RequestRouter.SHARE_WINDOW.toNanos());
+            unread.add(router.route(metrics, headers, client("10.0.0.2")).join());
+        }
         assertThat(closed).hasValue(0);
+        assertThat(router.scrapeFigures().served()).isEqualTo(4);
+        assertThat(router.scrapeFigures().sharedCount()).isEqualTo(1);
 
-        HttpReply next = router.route(metrics, headers, client("10.0.0.2")).join();
+        now.addAndGet(RequestRouter.SHARE_WINDOW.toNanos());
+        HttpReply next = router.route(metrics, headers, client("10.0.0.3")).join();
 
         assertThat(next.status().code()).isEqualTo(200);
-        assertThat(closed).as("one unwritten scrape's connection was closed").hasValue(1);
-        assertThat(router.scrapeFigures().writesAborted()).isEqualTo(1);
-        unread.forEach(HttpReply::discard); // what the closed connection's failed write does, and the others'
+        assertThat(closed).as("both writes of the oldest generation were closed").hasValue(2);
+        assertThat(router.scrapeFigures().writesAborted()).isEqualTo(2);
+        unread.forEach(HttpReply::discard); // what the closed connections' failed writes do, and the others'
         next.discard();
+        router.close();
+        assertThat(next.body().refCnt()).as("every body released").isZero();
     }
 
     private static ScrapeWrites.Client client(String ip) {

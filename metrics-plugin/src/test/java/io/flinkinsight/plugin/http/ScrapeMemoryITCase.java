@@ -92,19 +92,7 @@ class ScrapeMemoryITCase {
     /** One scrape over a raw socket: the status must be 200; returns the body's length (the server closes). */
     static long bodyLength(int port) throws Exception {
         try (Socket socket = new Socket("127.0.0.1", port)) {
-            socket.setSoTimeout(30_000);
-            socket.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-                    .getBytes(StandardCharsets.US_ASCII));
-            InputStream in = socket.getInputStream();
-            StringBuilder head = new StringBuilder();
-            while (!head.toString().endsWith("\r\n\r\n")) {
-                int b = in.read();
-                if (b < 0) {
-                    throw new AssertionError("closed in the head: " + head);
-                }
-                head.append((char) b);
-            }
-            assertThat(head.toString()).startsWith("HTTP/1.1 200");
+            InputStream in = askForScrape(socket, "");
             byte[] buffer = new byte[64 * 1024];
             long total = 0;
             for (int n; (n = in.read(buffer)) > 0; ) {
@@ -112,5 +100,26 @@ class ScrapeMemoryITCase {
             }
             return total;
         }
+    }
+
+    /**
+     * Sends a scrape (with {@code headers}, each ending in CRLF) on a connected socket that the server closes after
+     * the answer, and reads the answer's head: the status must be 200. Returns the stream at the body's start.
+     */
+    static InputStream askForScrape(Socket socket, String headers) throws Exception {
+        socket.setSoTimeout(30_000);
+        String request = "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" + headers + "\r\n";
+        socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+        InputStream in = socket.getInputStream();
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                throw new AssertionError("closed in the head: " + head);
+            }
+            head.append((char) b);
+        }
+        assertThat(head.toString()).startsWith("HTTP/1.1 200");
+        return in;
     }
 }

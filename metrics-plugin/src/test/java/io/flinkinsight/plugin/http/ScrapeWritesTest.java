@@ -1,148 +1,222 @@
 package io.flinkinsight.plugin.http;
 
+import io.flinkinsight.plugin.exposition.ExpositionFormat;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
+import static io.flinkinsight.plugin.exposition.ExpositionFormat.OPENMETRICS;
+import static io.flinkinsight.plugin.exposition.ExpositionFormat.PROMETHEUS_TEXT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ScrapeWritesTest {
 
-    private final ScrapeFigures figures = new ScrapeFigures();
+    private static final Duration WINDOW = Duration.ofSeconds(1);
+    private static final long SECOND = 1_000_000_000L;
 
-    /** A connection that counts its closes; a close ends its write, as a closed Netty connection's failed write does. */
+    private final ScrapeFigures figures = new ScrapeFigures();
+    private final AtomicLong now = new AtomicLong(5 * SECOND);
+
+    private ScrapeWrites writes(int max) {
+        return new ScrapeWrites(max, WINDOW, now::get, figures);
+    }
+
+    /**
+     * A connection that counts its closes; a close fails its write, which (as Netty does) releases its view of the
+     * body and ends the write.
+     */
     private static final class Connection {
         final AtomicInteger closed = new AtomicInteger();
-        Runnable end;
+        ScrapeWrites.Body body;
 
         ScrapeWrites.Client client(String ip) {
-            return new ScrapeWrites.Client(ip == null ? null : address(ip), () -> {
+            return new ScrapeWrites.Client(address(ip), () -> {
                 closed.incrementAndGet();
-                end.run();
+                written();
             });
+        }
+
+        /** The write ended: the body released, then the end run, as InsightHttpHandler does. */
+        void written() {
+            if (body.body().refCnt() > 0) {
+                body.body().release();
+            }
+            body.end().run();
+        }
+
+        String text() {
+            return body.body().toString(StandardCharsets.US_ASCII);
         }
     }
 
-    private static Connection start(ScrapeWrites writes, String ip) {
+    /** A scrape as the router does it: the shared body if there is one, else a render of {@code text}. */
+    private static Connection scrape(ScrapeWrites writes, ExpositionFormat format, String ip, String text) {
         Connection c = new Connection();
-        c.end = writes.start(c.client(ip));
+        ScrapeWrites.Client client = c.client(ip);
+        c.body = writes.share(format, client);
+        if (c.body == null) {
+            c.body = writes.rendered(format, Unpooled.copiedBuffer(text, StandardCharsets.US_ASCII), client);
+        }
         return c;
     }
 
     @Test
-    void anAddressHoldsSeveralBodiesOnlyWhileNoOtherAddressNeedsThePlaces() {
-        ScrapeWrites writes = new ScrapeWrites(4, figures);
-        List<Connection> sameHost = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            sameHost.add(start(writes, "10.0.0.1"));
-        }
-        assertThat(figures.writesAborted()).as("room for all four").isZero();
+    void scrapesWithinTheWindowShareTheNewestBodyAndOneAfterItRenders() {
+        ScrapeWrites writes = writes(4);
+        Connection first = scrape(writes, PROMETHEUS_TEXT, "10.0.0.1", "up 1\n");
+        now.addAndGet(SECOND - 1);
+        Connection second = scrape(writes, PROMETHEUS_TEXT, "10.0.0.2", "up 2\n");
+        Connection otherFormat = scrape(writes, OPENMETRICS, "10.0.0.2", "up 3\n# EOF\n");
 
-        Connection other = start(writes, "10.0.0.2");
+        assertThat(second.text()).as("the first render's body, shared").isEqualTo("up 1\n");
+        assertThat(otherFormat.text()).as("a format shares only its own").isEqualTo("up 3\n# EOF\n");
+        assertThat(second.body.body().unwrap()).isSameAs(first.body.body().unwrap());
+        first.body.body().readByte();
+        assertThat(second.body.body().readerIndex()).as("each write reads its own view").isZero();
+        assertThat(figures.sharedCount()).isEqualTo(1);
 
-        assertThat(sameHost.get(0).closed).as("the oldest of the address holding most").hasValue(1);
-        assertThat(writes.held()).isEqualTo(4);
-        Connection again = start(writes, "10.0.0.1");
-        assertThat(sameHost.get(1).closed).as("its own next oldest, not the other address's only one").hasValue(1);
-        assertThat(other.closed).hasValue(0);
-        assertThat(again.closed).hasValue(0);
-        assertThat(figures.writesAborted()).isEqualTo(2);
+        now.addAndGet(1);
+        Connection third = scrape(writes, PROMETHEUS_TEXT, "10.0.0.1", "up 4\n");
 
-        sameHost.get(0).end.run(); // its write ends late (the close failed it): nothing more happens
-        assertThat(writes.held()).isEqualTo(4);
-        List.of(sameHost.get(2), sameHost.get(3), other, again).forEach(c -> c.end.run());
-        assertThat(writes.held()).isZero();
-    }
-
-    @Test
-    void nonReadersFromFewerAddressesThanPlacesNeverDisplaceAnotherAddressesOnlyBody() {
-        ScrapeWrites writes = new ScrapeWrites(4, figures);
-        Connection prometheus = start(writes, "10.0.0.1");
-        for (int i = 0; i < 300; i++) {
-            start(writes, "10.0.0." + (2 + i % 3)); // never written
-            assertThat(writes.held()).isLessThanOrEqualTo(4);
-        }
-        assertThat(prometheus.closed).hasValue(0);
-        assertThat(figures.writesAborted()).isEqualTo(300 - 3);
-    }
-
-    @Test
-    void whenEveryAddressHoldsOneTheOldestMakesRoom() {
-        ScrapeWrites writes = new ScrapeWrites(2, figures);
-        Connection a = start(writes, "10.0.0.1");
-        Connection b = start(writes, "10.0.0.2");
-        a.end.run(); // written: a place is free again
-        Connection c = start(writes, "10.0.0.3");
-        assertThat(figures.writesAborted()).isZero();
-
-        Connection d = start(writes, "10.0.0.4");
-
-        assertThat(b.closed).as("the oldest unwritten one").hasValue(1);
-        assertThat(List.of(a.closed.get(), c.closed.get(), d.closed.get())).containsOnly(0);
+        assertThat(third.text()).as("the window has passed: a render of its own").isEqualTo("up 4\n");
+        assertThat(figures.sharedCount()).isEqualTo(1);
+        ByteBuf firstBody = first.body.body().unwrap();
+        first.written();
+        assertThat(firstBody.refCnt()).as("still written to the second").isEqualTo(1);
+        second.written();
+        assertThat(firstBody.refCnt()).as("no longer the newest, and every write of it ended").isZero();
+        assertThat(writes.held()).as("the newest of each format").isEqualTo(2);
+        List.of(third, otherFormat).forEach(Connection::written);
+        assertThat(writes.writes()).isZero();
         assertThat(writes.held()).isEqualTo(2);
-        assertThat(figures.writesAborted()).isEqualTo(1);
     }
 
     @Test
-    void ipv6AddressesOfOneSlash64AreOneAddressAndUnknownAddressesEachTheirOwn() {
-        ScrapeWrites writes = new ScrapeWrites(2, figures);
-        Connection first = start(writes, "2001:db8:1:2::1");
-        Connection sameNetwork = start(writes, "2001:db8:1:2:ffff::9");
-        Connection otherNetwork = start(writes, "2001:db8:1:3::1");
+    void aRenderBeyondTheBoundClosesEveryWriteOfTheFormatsOldestGeneration() {
+        ScrapeWrites writes = writes(4);
+        List<Connection> oldest = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            oldest.add(scrape(writes, PROMETHEUS_TEXT, "10.0.0." + (1 + i), "up 0\n"));
+        }
+        Connection openMetrics = scrape(writes, OPENMETRICS, "10.0.0.9", "# EOF\n");
+        List<Connection> newer = new ArrayList<>();
+        for (int g = 1; g < 4; g++) {
+            now.addAndGet(SECOND);
+            newer.add(scrape(writes, PROMETHEUS_TEXT, "10.0.0.1", "up " + g + "\n"));
+        }
+        assertThat(writes.held()).as("four text generations and one OpenMetrics").isEqualTo(5);
+        assertThat(figures.writesAborted()).isZero();
+        ByteBuf oldestBody = oldest.get(0).body.body().unwrap();
 
-        assertThat(first.closed).as("its /64 held both places").hasValue(1);
-        assertThat(List.of(sameNetwork.closed.get(), otherNetwork.closed.get())).containsOnly(0);
-        assertThat(ScrapeWrites.group(address("10.0.0.1"))).isEqualTo(ScrapeWrites.group(address("10.0.0.1")))
-                .isNotEqualTo(ScrapeWrites.group(address("10.0.0.2")));
-        assertThat(ScrapeWrites.group(null)).isNotEqualTo(ScrapeWrites.group(null));
+        now.addAndGet(SECOND);
+        Connection fifth = scrape(writes, PROMETHEUS_TEXT, "10.0.0.1", "up 4\n");
+
+        assertThat(oldest).as("every write of the oldest generation").allSatisfy(c -> assertThat(c.closed).hasValue(1));
+        assertThat(oldestBody.refCnt()).as("its body freed").isZero();
+        assertThat(newer).allSatisfy(c -> assertThat(c.closed).hasValue(0));
+        assertThat(List.of(fifth.closed.get(), openMetrics.closed.get())).containsOnly(0);
+        assertThat(figures.writesAborted()).isEqualTo(3);
+        assertThat(writes.held()).isEqualTo(5);
+
+        oldest.get(0).written(); // its write ends late (the close failed it): nothing more happens
+        assertThat(writes.held()).isEqualTo(5);
+        newer.forEach(Connection::written);
+        assertThat(writes.held()).as("the newest of each format").isEqualTo(2);
     }
 
     @Test
-    void manyClientsNeverHoldMoreThanTheBound() {
-        ScrapeWrites writes = new ScrapeWrites(4, figures);
+    void aGenerationWhoseWritesEndedTakesNoPlace() {
+        ScrapeWrites writes = writes(2);
+        Connection reader = null;
+        for (int g = 0; g < 10; g++) {
+            now.addAndGet(SECOND);
+            Connection c = scrape(writes, PROMETHEUS_TEXT, "10.0.0.1", "up " + g + "\n");
+            if (g == 0) {
+                reader = c; // never written
+            } else {
+                c.written();
+            }
+            assertThat(writes.held()).isLessThanOrEqualTo(2);
+        }
+        assertThat(reader.closed).as("the written generations went as soon as newer ones came").hasValue(0);
+        assertThat(figures.writesAborted()).isZero();
+    }
+
+    @Test
+    void aWriteIsNeverDisplacedWithinMaxWindowsOfItsRender() {
+        int max = 4;
+        ScrapeWrites writes = writes(max);
         Random random = new Random(25);
         List<Connection> open = new ArrayList<>();
-        List<String> ips = new ArrayList<>();
-        for (int i = 0; i < 2000; i++) {
-            if (!open.isEmpty() && random.nextInt(3) == 0) {
-                int k = random.nextInt(open.size());
-                open.remove(k).end.run();
-                ips.remove(k);
-            } else {
-                String ip = "10.0.0." + random.nextInt(12);
-                open.add(start(writes, ip));
-                ips.add(ip);
-            }
-            assertThat(writes.held()).isLessThanOrEqualTo(4);
-            List<String> holding = new ArrayList<>();
-            for (int k = 0; k < open.size(); k++) {
-                if (open.get(k).closed.get() == 0) {
-                    holding.add(ips.get(k));
+        Map<ByteBuf, Long> renderedAt = new IdentityHashMap<>();
+        for (int i = 0; i < 2000; i++) { // 100 s of scrapes every 50 ms, from 200 addresses, none of them read
+            now.addAndGet(50_000_000L);
+            ExpositionFormat format = random.nextBoolean() ? PROMETHEUS_TEXT : OPENMETRICS;
+            Connection c = scrape(writes, format, "10.0." + random.nextInt(2) + "." + random.nextInt(100), "x");
+            renderedAt.putIfAbsent(c.body.body().unwrap(), now.get());
+            open.add(c);
+            for (Iterator<Connection> it = open.iterator(); it.hasNext(); ) {
+                Connection o = it.next();
+                if (o.closed.get() > 0) {
+                    assertThat(now.get() - renderedAt.get(o.body.body().unwrap()))
+                            .as("age of a displaced write's body").isGreaterThanOrEqualTo(max * WINDOW.toNanos());
+                    it.remove();
                 }
             }
-            assertThat(holding).as("unclosed writes: at most the bound").hasSizeLessThanOrEqualTo(4)
-                    .hasSize(writes.held());
+            assertThat(writes.held()).as("generations held, of two formats").isLessThanOrEqualTo(2 * max);
         }
-        open.forEach(c -> c.end.run());
-        assertThat(writes.held()).isZero();
+        assertThat(figures.writesAborted()).as("the non-readers' writes were displaced").isGreaterThan(1000);
+        assertThat(figures.sharedCount()).isGreaterThan(1000);
     }
 
     @Test
-    void aCloseThatThrowsStillFreesThePlace() {
-        ScrapeWrites writes = new ScrapeWrites(1, figures);
-        writes.start(new ScrapeWrites.Client(address("10.0.0.1"), () -> {
-            throw new IllegalStateException("closing failed");
-        }));
-        Connection next = start(writes, "10.0.0.2");
+    void aCloseThatThrowsStillFreesTheGeneration() {
+        ScrapeWrites writes = writes(2);
+        ByteBuf first = Unpooled.copiedBuffer("up 1\n", StandardCharsets.US_ASCII);
+        ScrapeWrites.Body never = writes.rendered(PROMETHEUS_TEXT, first, new ScrapeWrites.Client(address("10.0.0.1"),
+                () -> {
+                    throw new IllegalStateException("closing failed");
+                }));
+        now.addAndGet(SECOND);
+        Connection second = scrape(writes, PROMETHEUS_TEXT, "10.0.0.2", "up 2\n");
+        now.addAndGet(SECOND);
+        scrape(writes, PROMETHEUS_TEXT, "10.0.0.2", "up 3\n").written();
 
-        assertThat(writes.held()).isEqualTo(1);
         assertThat(figures.writesAborted()).isEqualTo(1);
-        next.end.run();
+        assertThat(writes.held()).isEqualTo(2);
+        second.written();
+        assertThat(writes.held()).isEqualTo(1);
+        never.body().release();
+        assertThat(first.refCnt()).isZero();
+    }
+
+    @Test
+    void closingDropsTheSharedBodiesAndShareNoMore() {
+        ScrapeWrites writes = writes(2);
+        Connection text = scrape(writes, PROMETHEUS_TEXT, "10.0.0.1", "up 1\n");
+        Connection openMetrics = scrape(writes, OPENMETRICS, "10.0.0.1", "# EOF\n");
+        writes.close();
+        Connection after = scrape(writes, PROMETHEUS_TEXT, "10.0.0.1", "up 2\n");
+
+        assertThat(after.text()).as("rendered, not shared").isEqualTo("up 2\n");
+        for (Connection c : List.of(text, openMetrics, after)) {
+            ByteBuf body = c.body.body().unwrap() != null ? c.body.body().unwrap() : c.body.body();
+            c.written();
+            assertThat(body.refCnt()).isZero();
+        }
         assertThat(writes.held()).isZero();
     }
 
