@@ -26,6 +26,8 @@ import java.util.concurrent.TimeUnit;
 public final class Hub implements AutoCloseable {
 
     public static final String THREAD_NAME = "flink-insight-hub";
+    /** How long after the hub's start Flink's REST API may not answer without a WARN: it starts after the reporters. */
+    static final long START_UP_GRACE_MILLIS = 60_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(Hub.class);
     private static final long FIRST_POLL_DELAY_MILLIS = 1_000;
@@ -41,6 +43,10 @@ public final class Hub implements AutoCloseable {
     private final ClientGatherer clients; // null when no client process is listed
     private HubPoller poller; // created on the hub thread: resolving the URL reads Flink's configuration file
     private long rounds; // started so far
+    /** Whether Flink's REST API answered a round at least once; until then, and within the start-up grace, no WARN. */
+    private boolean flinkAnswered;
+    private boolean waitingLogged;
+    private final long startedAtMillis;
     private volatile String restUrl;
     /** Flink's REST TLS, read with the URL; null when Flink's REST API is plain HTTP (or its stores are unreadable). */
     private volatile RestTls restTls;
@@ -51,6 +57,7 @@ public final class Hub implements AutoCloseable {
         this.flink = flink;
         this.clock = clock;
         this.warnings = new RateLimitedLog(LOG, clock, WARN_INTERVAL_MILLIS);
+        this.startedAtMillis = clock.millis();
         this.ownThread = new FlinkBoundary(LOG, clock);
         this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, THREAD_NAME);
@@ -119,10 +126,24 @@ public final class Hub implements AutoCloseable {
     private void pollFlink(HubPoller flink, HubRound round) {
         try {
             flink.poll(round);
-            if (round.failures() > 0) {
-                warnings.warn("Flink Insight hub: " + round.failures() + " of " + round.requests()
-                        + " REST requests failed, first " + round.firstFailure(), null);
+            boolean allFailed = round.requests() > 0 && round.failures() == round.requests();
+            if (!allFailed) {
+                flinkAnswered = true;
             }
+            if (round.failures() == 0) {
+                return;
+            }
+            String what = "Flink Insight hub: " + round.failures() + " of " + round.requests()
+                    + " REST requests failed, first " + round.firstFailure();
+            if (!flinkAnswered && clock.millis() - startedAtMillis < START_UP_GRACE_MILLIS) {
+                // The JobManager opens its reporters before its REST endpoint: a first round may find it closed.
+                if (!waitingLogged) {
+                    waitingLogged = true;
+                    LOG.info("Flink Insight hub: Flink's REST API does not answer yet ({}); waiting for it", what);
+                }
+                return;
+            }
+            warnings.warn(what, null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -1,6 +1,7 @@
 package io.flinkinsight.plugin.hub;
 
 import io.flinkinsight.plugin.TestingCapabilities;
+import io.flinkinsight.plugin.TestingLogCapture;
 import io.flinkinsight.plugin.store.InsightStores;
 import io.flinkinsight.plugin.store.SeriesStore;
 import io.flinkinsight.plugin.store.StoreSettings;
@@ -39,5 +40,34 @@ class HubTest {
 
         hub.close();
         assertThat(hub.isTerminated()).isTrue();
+    }
+
+    @Test
+    void flinksRestApiNotUpYetAtStartIsNoWarning() throws Exception {
+        TestingClock clock = new TestingClock(0);
+        HubSettings settings = new HubSettings(true, "http://127.0.0.1:1", Duration.ofMillis(100), List.of());
+        InsightStores stores = new InsightStores(StoreSettings.defaults(), clock, TestingCapabilities.FLINK_2_2);
+        try (TestingLogCapture log = new TestingLogCapture()) {
+            Hub hub = Hub.start(settings, stores, TestingCapabilities.FLINK_2_2, clock);
+            try {
+                await(() -> log.linesAt("INFO").stream().anyMatch(l -> l.contains("does not answer yet")));
+                Thread.sleep(500); // some more failed rounds, 100 ms apart
+                assertThat(log.linesAt("WARN")).as("within the start-up grace").isEmpty();
+
+                clock.advance(Hub.START_UP_GRACE_MILLIS);
+                await(() -> log.linesAt("WARN").stream().anyMatch(l -> l.contains("REST requests failed")));
+            } finally {
+                hub.close();
+            }
+        }
+    }
+
+    /** Waits at most 30 s for {@code condition}, and fails if it never holds. */
+    private static void await(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (System.nanoTime() < deadline && !condition.getAsBoolean()) {
+            Thread.sleep(20);
+        }
+        assertThat(condition.getAsBoolean()).as("within 30 s").isTrue();
     }
 }
