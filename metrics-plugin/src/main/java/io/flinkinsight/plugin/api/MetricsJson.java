@@ -19,6 +19,9 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class MetricsJson {
 
+    /** The exposition's quantiles, so the JSON names the same ones as the scrape. */
+    private static final double[] QUANTILES = ExpositionWriter.quantiles();
+
     /** Longest string gauge value returned; longer ones are cut, so one odd gauge cannot bloat the answer. */
     static final int MAX_STRING_VALUE = 1024;
 
@@ -41,7 +44,7 @@ public final class MetricsJson {
     /** The metrics whose name starts with {@code prefix} and contains {@code contains} (both may be empty). */
     public static Answer read(MetricFamily[] families, String prefix, String contains, int limit, LongAdder errors) {
         List<MetricValue> out = new ArrayList<>(Math.min(limit, 1024));
-        MetricReading reading = MetricReading.described(ExpositionWriter.QUANTILES);
+        MetricReading reading = MetricReading.described(QUANTILES);
         boolean truncated = false;
         outer:
         for (MetricFamily family : families) {
@@ -88,8 +91,8 @@ public final class MetricsJson {
                 h.put("max", reading.max());
                 h.put("mean", reading.mean());
                 h.put("stddev", reading.stdDev());
-                for (int i = 0; i < ExpositionWriter.QUANTILES.length; i++) {
-                    double q = ExpositionWriter.QUANTILES[i];
+                for (int i = 0; i < QUANTILES.length; i++) {
+                    double q = QUANTILES[i];
                     String digits = Double.toString(q).substring(2); // 0.5 -> p50, 0.999 -> p999
                     h.put("p" + (digits.length() == 1 ? digits + "0" : digits), reading.quantile(i));
                 }

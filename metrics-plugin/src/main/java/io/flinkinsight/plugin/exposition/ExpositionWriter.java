@@ -32,7 +32,13 @@ public final class ExpositionWriter {
     private static final Logger LOG = LoggerFactory.getLogger(ExpositionWriter.class);
 
     /** The quantiles Flink's PrometheusReporter writes for a histogram. */
-    public static final double[] QUANTILES = {0.5, 0.75, 0.95, 0.98, 0.99, 0.999};
+    private static final double[] QUANTILES = {0.5, 0.75, 0.95, 0.98, 0.99, 0.999};
+    public static final int QUANTILE_COUNT = QUANTILES.length;
+
+    /** The quantiles of Flink's PrometheusReporter, a copy. */
+    public static double[] quantiles() {
+        return QUANTILES.clone();
+    }
 
     private static final byte[][] QUANTILE_LABELS = new byte[QUANTILES.length][];
     private static final byte[] HELP = ascii("# HELP ");

@@ -74,7 +74,8 @@ public final class InsightRuntime implements AutoCloseable {
     private final FlinkBoundary samplerRounds;
     private final ProcessRole declaredRole;
     private volatile ProcessRole role;
-    private InsightHttpServer server;
+    /** Set once at start; read by the HTTP workers (own figures), hence volatile. */
+    private volatile InsightHttpServer server;
     private ScheduledExecutorService samplerThread;
     private Hub hub;
     private boolean closed;
@@ -261,7 +262,7 @@ public final class InsightRuntime implements AutoCloseable {
         long series = 0;
         for (MetricFamily family : index.families()) {
             int perMember = family.kind() == MetricKind.HISTOGRAM
-                    ? ExpositionWriter.QUANTILES.length + 2
+                    ? ExpositionWriter.QUANTILE_COUNT + 2
                     : 1;
             series += (long) perMember * family.members().length;
         }
@@ -437,14 +438,6 @@ public final class InsightRuntime implements AutoCloseable {
 
     public InsightStores stores() {
         return stores;
-    }
-
-    public MetricSampler sampler() {
-        return sampler;
-    }
-
-    public ExpositionWriter writer() {
-        return writer;
     }
 
     /** The role known so far (jobmanager, taskmanager, client), or null. */

@@ -315,8 +315,4 @@ public final class CheckpointStore {
     public synchronized List<String> jobIds() {
         return new ArrayList<>(byJob.keySet());
     }
-
-    public synchronized int jobCount() {
-        return byJob.size();
-    }
 }
