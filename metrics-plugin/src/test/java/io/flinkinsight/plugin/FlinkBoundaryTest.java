@@ -44,7 +44,10 @@ class FlinkBoundaryTest {
         });
         other.run("indexing an added metric", () -> {});
 
-        assertThat(FlinkBoundary.failuresInProcess() - before).isEqualTo(2);
+        assertThat(boundary.failures()).isEqualTo(1);
+        assertThat(other.failures()).isEqualTo(1);
+        // At least: runtimes other test classes left running may fail on their own threads meanwhile.
+        assertThat(FlinkBoundary.failuresInProcess() - before).isGreaterThanOrEqualTo(2);
     }
 
     @Test
