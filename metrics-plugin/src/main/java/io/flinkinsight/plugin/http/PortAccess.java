@@ -64,8 +64,15 @@ public final class PortAccess {
     /** Lower case, {@code scheme://host[:port]}. */
     private final Set<String> allowedOrigins;
     private final HostAllowlist hosts;
+    /** Why only the scrape is served, or null. */
+    private final String onlyScrape;
 
     private PortAccess(Mode mode, byte[] token, Set<String> allowedOrigins, HostAllowlist hosts) {
+        this(mode, token, allowedOrigins, hosts, null);
+    }
+
+    private PortAccess(Mode mode, byte[] token, Set<String> allowedOrigins, HostAllowlist hosts, String onlyScrape) {
+        this.onlyScrape = onlyScrape;
         this.mode = mode;
         this.token = token.clone();
         this.allowedOrigins = Set.copyOf(allowedOrigins);
@@ -74,7 +81,7 @@ public final class PortAccess {
 
     /** The same access, also accepting this process's own host names in {@code Host}. */
     public PortAccess withOwnHostNames(Collection<String> names) {
-        return new PortAccess(mode, token, allowedOrigins, hosts.withOwnNames(names));
+        return new PortAccess(mode, token, allowedOrigins, hosts.withOwnNames(names), onlyScrape);
     }
 
     /** Whether this is loopback mode, in which a local forwarder makes every remote client local. */
@@ -168,14 +175,14 @@ public final class PortAccess {
             return HttpReply.error(HttpResponseStatus.BAD_REQUEST, "a request for the panel, its API or Flink's"
                     + " dashboard must name the host in a valid Host header; /metrics needs none");
         }
-        // A reverse proxy that sends its upstream's address as Host passes the browser's on in X-Forwarded-Host.
-        String forwarded = headers.get("X-Forwarded-Host");
-        String forwardedHost = forwarded == null ? null : HostAllowlist.hostOf(forwarded.split(",")[0]);
-        if (!hosts.allows(host) || (forwarded != null && !hosts.allows(forwardedHost))) {
+        String refused = hosts.allows(host) ? refusedForwardedHost(headers) : host;
+        if (refused != null) {
             return HttpReply.error(HttpResponseStatus.MISDIRECTED_REQUEST, "this port does not answer to the host"
-                    + " name " + (hosts.allows(host) ? forwardedHost : host) + " (a page of another site may have"
-                    + " re-resolved its name to this host); allow the name with metrics.reporter.insight."
-                    + HostAllowlist.OPTION);
+                    + " name " + refused + " (a page of another site may have re-resolved its name to this host);"
+                    + " allow the name with metrics.reporter.insight." + HostAllowlist.OPTION);
+        }
+        if (onlyScrape != null) {
+            return HttpReply.error(HttpResponseStatus.FORBIDDEN, onlyScrape);
         }
         if ((isCrossSite(headers) || isOtherOrigin(headers)) && allowedOrigin(headers) == null) {
             return HttpReply.error(HttpResponseStatus.FORBIDDEN, "a page of another site may not use this port;"
@@ -237,6 +244,31 @@ public final class PortAccess {
     }
 
     /**
+     * The first name of {@code X-Forwarded-Host} (every header, every comma-separated value: a proxy may append its
+     * own after one the client sent) that is not allowed, or null. A reverse proxy that sends its upstream's address
+     * as {@code Host} passes the browser's on there.
+     */
+    private String refusedForwardedHost(HttpHeaders headers) {
+        for (String header : headers.getAll("X-Forwarded-Host")) {
+            for (String value : header.split(",")) {
+                String name = HostAllowlist.hostOf(value);
+                if (!hosts.allows(name)) {
+                    return name == null ? "(malformed)" : name;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The same access serving only {@code /metrics} and the hub's gathering; everything else is refused with
+     * {@code why}. For a port that would show Flink's REST data to clients Flink itself would refuse.
+     */
+    public PortAccess onlyScrape(String why) {
+        return new PortAccess(mode, token, allowedOrigins, hosts, why);
+    }
+
+    /**
      * {@code /metrics}, and {@code /api/v1/metrics} asked as the hub asks client processes for the interactive
      * client's figures ({@code contains=insight_client_}, at most {@value #MAX_OPEN_METRICS} of them): what Flink's
      * PrometheusReporter would show anyone, in a bounded answer. Any other {@code /api/v1/metrics} is the API's.
@@ -260,7 +292,8 @@ public final class PortAccess {
     @Override
     public boolean equals(Object o) {
         return o instanceof PortAccess other && mode == other.mode && MessageDigest.isEqual(token, other.token)
-                && allowedOrigins.equals(other.allowedOrigins) && hosts.equals(other.hosts);
+                && allowedOrigins.equals(other.allowedOrigins) && hosts.equals(other.hosts)
+                && Objects.equals(onlyScrape, other.onlyScrape);
     }
 
     @Override

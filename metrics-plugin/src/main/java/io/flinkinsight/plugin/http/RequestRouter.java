@@ -37,6 +37,13 @@ final class RequestRouter {
     private static final Map<String, String> NO_STORE = Map.of("Cache-Control", "no-store");
     /** How long a scrape waits for a render permit before 503: Prometheus' own timeout is seconds. */
     static final Duration SCRAPE_WAIT = Duration.ofSeconds(2);
+    /**
+     * How long a scrape waits for the render of its format already under way, to share it: as long as Prometheus'
+     * default scrape timeout, since it would otherwise have rendered (as long) on its own thread.
+     */
+    static final Duration SHARED_RENDER_WAIT = Duration.ofSeconds(10);
+    /** Bodies of one format waiting for readers: at least 4, so no write is closed within 4 s of its render. */
+    static final int MIN_HELD_RENDERS = 4;
     /** How long a rendered body answers the scrapes of its format, so a burst of scrapes renders once. */
     static final Duration SHARE_WINDOW = Duration.ofSeconds(1);
 
@@ -90,7 +97,8 @@ final class RequestRouter {
         for (ExpositionFormat format : ExpositionFormat.values()) {
             renderTurns.put(format, new ReentrantLock());
         }
-        this.writes = new ScrapeWrites(2 * maxConcurrentScrapes, SHARE_WINDOW, nanoClock, scrapeFigures);
+        this.writes = new ScrapeWrites(Math.max(MIN_HELD_RENDERS, 2 * maxConcurrentScrapes), SHARE_WINDOW, nanoClock,
+                scrapeFigures);
         this.endpoints = Map.copyOf(endpoints);
         this.files = files;
         this.tabFiles = tabFiles;
@@ -157,7 +165,8 @@ final class RequestRouter {
      * Renders the scrape into heap, never into Netty's direct memory (which Flink sized for its network buffers);
      * the body is written in slices. A scrape within {@link #SHARE_WINDOW} of its format's last render is answered
      * with that body (a duplicate of it, see {@link ScrapeWrites}), without a render. Otherwise it renders, one render
-     * of a format at a time (a scrape coming during one waits for it and shares its body) and at most
+     * of a format at a time (a scrape coming during one waits for it, up to {@link #SHARED_RENDER_WAIT}, and shares
+     * its body) and at most
      * {@code maxConcurrentScrapes} at once: a scrape waits up to {@link #SCRAPE_WAIT} for its turn, then gets 503
      * with Retry-After. The turn ends with the render, so a client that does not read holds no turn.
      */
@@ -166,17 +175,16 @@ final class RequestRouter {
         if (shared != null) {
             return scrapeReply(format, shared);
         }
-        long deadline = System.nanoTime() + SCRAPE_WAIT.toNanos();
         ReentrantLock formatTurn = renderTurns.get(format);
         boolean ownTurn = false;
         boolean admitted = false;
         scrapeFigures.waitStarted();
         try {
-            ownTurn = formatTurn.tryLock(SCRAPE_WAIT.toNanos(), TimeUnit.NANOSECONDS);
+            ownTurn = formatTurn.tryLock(SHARED_RENDER_WAIT.toNanos(), TimeUnit.NANOSECONDS);
             if (ownTurn) {
                 shared = writes.share(format, client); // rendered while this scrape waited
                 admitted = shared == null
-                        && scrapes.tryAcquire(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+                        && scrapes.tryAcquire(SCRAPE_WAIT.toNanos(), TimeUnit.NANOSECONDS);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -48,10 +48,16 @@ public record RestTls(SSLContext client, SSLContext server, boolean mutual) {
                 server.init(keys, mutual ? trust : null, null);
             }
             return new RestTls(client, server, mutual);
-        } catch (GeneralSecurityException | IOException e) {
+        } catch (GeneralSecurityException | IOException | RuntimeException e) {
             throw new IllegalArgumentException("Flink's REST TLS (" + ENABLED + ": true) could not be read from"
                     + " security.ssl.rest.keystore and security.ssl.rest.truststore: " + e.getMessage(), e);
         }
+    }
+
+    /** Whether {@code flink} turns on Flink's REST TLS with mutual authentication (the stores unread). */
+    public static boolean mutualRequested(Map<String, String> flink) {
+        return Boolean.parseBoolean(flink.getOrDefault(ENABLED, "false").trim())
+                && Boolean.parseBoolean(flink.getOrDefault(AUTHENTICATION, "false").trim());
     }
 
     /** An engine for one connection to the plugin's port. */

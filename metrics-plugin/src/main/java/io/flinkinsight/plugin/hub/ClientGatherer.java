@@ -83,6 +83,8 @@ final class ClientGatherer {
     static final int MAX_FIGURES_PER_CLIENT = 2 * CONTRACT.figures().size();
     /** Figures all clients together may write (a histogram is three series): bounded beside the hub's own. */
     static final int MAX_FIGURES = 2048;
+    /** A client silent this many rounds gives its admitted figures back (its series age out of the history). */
+    static final long FORGET_AFTER_ROUNDS = 2 * RESCAN_EVERY_POLLS;
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Logger LOG = LoggerFactory.getLogger(ClientGatherer.class);
     private static final long WARN_INTERVAL_MILLIS = 60_000;
@@ -110,17 +112,24 @@ final class ClientGatherer {
     private final Map<Refusal, LongAdder> refusals = new EnumMap<>(Refusal.class);
     /** The figures each client was let write so far. */
     private final SeriesAdmission admitted = new SeriesAdmission();
+    private final boolean https;
     private final Supplier<SSLContext> tls;
-    private HttpClient http; // created on the hub's thread at the first round
-    private String scheme = "http";
+    private final long startedAtMillis;
+    private HttpClient http; // created on the hub's thread at the first round that can
 
     ClientGatherer(List<ClientTarget> targets, SeriesStore series, Clock clock) {
-        this(targets, series, clock, () -> null);
+        this(targets, series, clock, false, () -> null);
     }
 
-    /** @param tls the TLS context when the client processes' ports serve HTTPS, else null; asked at the first round */
-    ClientGatherer(List<ClientTarget> targets, SeriesStore series, Clock clock, Supplier<SSLContext> tls) {
+    /**
+     * @param https whether the client processes' ports serve HTTPS (then never asked over plain HTTP)
+     * @param tls the TLS context for them, asked each round until there is one (null: Flink's REST TLS unreadable)
+     */
+    ClientGatherer(List<ClientTarget> targets, SeriesStore series, Clock clock, boolean https,
+            Supplier<SSLContext> tls) {
+        this.https = https;
         this.tls = tls;
+        this.startedAtMillis = clock.millis();
         for (ClientTarget t : targets) {
             this.targets.add(new TargetState(t));
         }
@@ -159,10 +168,15 @@ final class ClientGatherer {
     /** Gathers in {@code round}; returns how many client processes answered. */
     int poll(HubRound round) throws InterruptedException {
         if (http == null) {
-            SSLContext context = tls.get();
-            scheme = context == null ? "http" : "https";
+            SSLContext context = https ? tls.get() : null;
+            if (https && context == null) {
+                warnings.warn("Flink Insight hub: http.ssl.enabled asks for the client processes' figures over"
+                        + " HTTPS, but Flink's REST TLS (security.ssl.rest.*) is not readable here; not gathering", null);
+                return 0;
+            }
             http = HttpRestSource.newClient(CONNECT_TIMEOUT, context);
         }
+        admitted.forgetUnseen(round.number());
         List<Map.Entry<TargetState, Integer>> ports = new ArrayList<>();
         Map<TargetState, List<Integer>> found = new LinkedHashMap<>();
         for (TargetState s : targets) {
@@ -227,8 +241,13 @@ final class ClientGatherer {
         }
         s.ports = List.copyOf(clientPorts);
         if (clientPorts.isEmpty()) {
-            warnings.warn("Flink Insight hub: no client process answered at " + s.target + " (hub.clients) with the"
-                    + " interactive client's figures; scanning again next poll", null);
+            String what = "Flink Insight hub: no client process answered at " + s.target + " (hub.clients) with the"
+                    + " interactive client's figures; scanning again next poll";
+            if (clock.millis() - startedAtMillis < Hub.START_UP_GRACE_MILLIS) {
+                LOG.debug(what); // gateways start after the JobManager, and report once a query ran
+            } else {
+                warnings.warn(what, null);
+            }
         }
     }
 
@@ -262,7 +281,7 @@ final class ClientGatherer {
     private Request send(TargetState s, int port, boolean scanning) {
         CompletableFuture<byte[]> answer;
         try {
-            HttpRequest request = HttpRequest.newBuilder(URI.create(s.target.baseUrl(scheme, port) + METRICS_PATH))
+            HttpRequest request = HttpRequest.newBuilder(URI.create(s.target.baseUrl(https ? "https" : "http", port) + METRICS_PATH))
                     .timeout(REQUEST_TIMEOUT)
                     .header("Accept", "application/json")
                     .GET()
@@ -350,9 +369,12 @@ final class ClientGatherer {
      */
     static final class SeriesAdmission {
         private final Map<String, Set<SeriesKey>> perClient = new HashMap<>();
+        private final Map<String, Long> lastSeenRound = new HashMap<>();
+        private long round;
         private int total;
 
         boolean admit(String clientLabel, SeriesKey key) {
+            lastSeenRound.put(clientLabel, round);
             Set<SeriesKey> own = perClient.computeIfAbsent(clientLabel, c -> new HashSet<>());
             if (own.contains(key)) {
                 return true;
@@ -363,6 +385,19 @@ final class ClientGatherer {
             own.add(key);
             total++;
             return true;
+        }
+
+        /** A new round: clients that wrote nothing for {@link #FORGET_AFTER_ROUNDS} rounds give their places back. */
+        void forgetUnseen(long newRound) {
+            round = newRound;
+            lastSeenRound.entrySet().removeIf(seen -> {
+                if (newRound - seen.getValue() < FORGET_AFTER_ROUNDS) {
+                    return false;
+                }
+                Set<SeriesKey> own = perClient.remove(seen.getKey());
+                total -= own == null ? 0 : own.size();
+                return true;
+            });
         }
     }
 

@@ -66,7 +66,8 @@ public final class Hub implements AutoCloseable {
         });
         this.clients = settings.clients().isEmpty()
                 ? null
-                : new ClientGatherer(settings.clients(), stores.series(), clock, this::clientsTls);
+                : new ClientGatherer(settings.clients(), stores.series(), clock, settings.clientsOverHttps(),
+                        this::clientsTls);
     }
 
     /**
@@ -191,11 +192,8 @@ public final class Hub implements AutoCloseable {
         return tls == null ? null : tls.client();
     }
 
-    /** The TLS context for the client processes' ports: Flink's REST one when the plugin's ports serve HTTPS. */
+    /** The TLS context for the client processes' HTTPS ports: Flink's REST one, or null while it is unreadable. */
     private SSLContext clientsTls() {
-        if (!settings.clientsOverHttps()) {
-            return null;
-        }
         flinkRestUrl(); // reads Flink's REST TLS once
         return restTlsClient();
     }

@@ -163,6 +163,16 @@ public final class InsightRuntime implements AutoCloseable {
             }
         }
         PortAccess access = config.access().withOwnHostNames(HostNames.own(flinkConfiguration));
+        if (tls == null && RestTls.mutualRequested(flinkConfiguration)) {
+            // Flink's REST API answers only clients with its certificate: the panel, the API and the proxy (which
+            // present that certificate to Flink) must not answer anyone without it.
+            access = access.onlyScrape("Flink's REST API asks its clients for a certificate"
+                    + " (security.ssl.rest.authentication-enabled), so this port serves the panel, its API and"
+                    + " Flink's dashboard only over HTTPS to the same clients: set"
+                    + " metrics.reporter.insight.http.ssl.enabled: true; /metrics is open");
+            LOG.info("Flink Insight: Flink's REST API uses mutual TLS and {}http.ssl.enabled is off, so this port"
+                    + " serves /metrics only", InsightOptions.USER_PREFIX);
+        }
         if (access.isLoopback()) {
             String sidecar = HostNames.meshSidecar();
             if (sidecar != null) {

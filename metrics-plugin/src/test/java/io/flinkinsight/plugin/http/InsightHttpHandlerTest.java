@@ -431,15 +431,26 @@ class InsightHttpHandlerTest {
                 () -> router.route(metrics, headers, client("10.0.0.1")).join());
         Thread.sleep(200); // the first scrape holds the only turn, blocked in its render
 
-        HttpReply second = router.route(metrics, headers, client("10.0.0.2")).join();
+        // The other format needs a turn of its own, and there is only one.
+        var openMetrics = new io.netty.handler.codec.http.DefaultHttpHeaders()
+                .add("Accept", "application/openmetrics-text; version=1.0.0");
+        HttpReply second = router.route(metrics, openMetrics, client("10.0.0.2")).join();
         assertThat(second.status().code()).isEqualTo(503);
         assertThat(second.headers()).containsEntry("Retry-After", "1");
         assertThat(router.scrapeFigures().refusedCount()).isEqualTo(1);
         second.discard();
+        // The same format waits for the render under way and shares its body.
+        var sameFormat = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> router.route(metrics, headers, client("10.0.0.3")).join());
+        Thread.sleep(200);
 
         release.countDown();
         HttpReply firstReply = first.get(10, java.util.concurrent.TimeUnit.SECONDS);
         assertThat(firstReply.status().code()).isEqualTo(200);
+        HttpReply shared = sameFormat.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(shared.status().code()).isEqualTo(200);
+        assertThat(router.scrapeFigures().sharedCount()).isEqualTo(1);
+        shared.discard();
         now.addAndGet(RequestRouter.SHARE_WINDOW.toNanos()); // not shared: rendered again
         HttpReply whileWritten = router.route(metrics, headers, client("10.0.0.2")).join();
         assertThat(whileWritten.status().code()).as("the first body is not written yet, but its render ended")

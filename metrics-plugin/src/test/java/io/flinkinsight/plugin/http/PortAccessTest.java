@@ -298,4 +298,25 @@ class PortAccessTest {
                 .isNotEqualTo(PortAccess.parse("token", TOKEN + "x", "https://a.example", "flink.example.com", PREFIX))
                 .isNotEqualTo(PortAccess.parse("token", TOKEN, "https://a.example", "", PREFIX));
     }
+
+    @Test
+    void everyForwardedHostMustBeAllowedAndOnlyScrapeRefusesTheRest() throws Exception {
+        PortAccess open = PortAccess.parse("open", "", "", "", PREFIX);
+        for (String forwarded : new String[] {"localhost, attacker.example", "attacker.example", "localhost,x y"}) {
+            assertThat(open.refusal(target("/api/v1/jobs"), headers("Host", "127.0.0.1:9250", "X-Forwarded-Host",
+                    forwarded), REMOTE).status().code()).as(forwarded).isEqualTo(421);
+        }
+        HttpHeaders twoHeaders = headers("Host", "127.0.0.1:9250", "X-Forwarded-Host", "localhost");
+        twoHeaders.add("X-Forwarded-Host", "attacker.example");
+        assertThat(open.refusal(target("/api/v1/jobs"), twoHeaders, REMOTE).status().code()).isEqualTo(421);
+
+        PortAccess scrapeOnly = PortAccess.parse("loopback", "", "", "", PREFIX).onlyScrape("mutual TLS, see why");
+        HttpReply refused = scrapeOnly.refusal(target("/api/v1/jobs"), headers(), LOOPBACK);
+        assertThat(refused.status().code()).isEqualTo(403);
+        assertThat(refused.body().toString(StandardCharsets.UTF_8)).contains("mutual TLS, see why");
+        assertThat(scrapeOnly.refusal(target("/flink/overview"), headers(), LOOPBACK)).isNotNull();
+        assertThat(scrapeOnly.refusal(target("/metrics"), headers(), LOOPBACK)).isNull();
+        assertThat(scrapeOnly.withOwnHostNames(java.util.List.of("jm")).refusal(target("/"), headers(), LOOPBACK))
+                .as("kept when the host names are added").isNotNull();
+    }
 }

@@ -110,4 +110,19 @@ class ClientGathererTest {
         assertThat(ClientGatherer.record(hubStore, answer, "gw:9251", clock.millis(), refused, admission))
                 .as("the figures it was let write, again").isEqualTo(allowed);
     }
+
+    @Test
+    void aClientSilentForRoundsGivesItsPlacesBack() {
+        ClientGatherer.SeriesAdmission admission = new ClientGatherer.SeriesAdmission();
+        admission.forgetUnseen(1);
+        for (int i = 0; i < ClientGatherer.MAX_FIGURES_PER_CLIENT; i++) {
+            assertThat(admission.admit("gw:1", new SeriesKey("f" + i, List.of(), List.of()))).isTrue();
+        }
+        assertThat(admission.admit("gw:1", new SeriesKey("one-more", List.of(), List.of()))).isFalse();
+
+        admission.forgetUnseen(1 + ClientGatherer.FORGET_AFTER_ROUNDS);
+
+        assertThat(admission.admit("gw:1", new SeriesKey("one-more", List.of(), List.of())))
+                .as("after its silence").isTrue();
+    }
 }

@@ -42,4 +42,15 @@ class FlinkRestUrlTest {
         conf.set(SecurityOptions.SSL_REST_ENABLED, true);
         assertThat(FlinkRestUrl.fromConfiguration(conf)).startsWith("https://");
     }
+
+    @Test
+    void withRestTlsTheAddressFlinksCertificateNamesWins() {
+        Configuration conf = new Configuration();
+        conf.set(org.apache.flink.configuration.RestOptions.ADDRESS, "jm.flink.svc");
+        conf.set(org.apache.flink.configuration.RestOptions.PORT, 8443);
+        assertThat(FlinkRestUrl.fromConfiguration(conf)).as("plain HTTP: the process's own loopback")
+                .isEqualTo("http://127.0.0.1:8443");
+        conf.set(org.apache.flink.configuration.SecurityOptions.SSL_REST_ENABLED, true);
+        assertThat(FlinkRestUrl.fromConfiguration(conf)).isEqualTo("https://jm.flink.svc:8443");
+    }
 }
