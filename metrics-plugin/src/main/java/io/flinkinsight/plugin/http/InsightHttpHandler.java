@@ -163,8 +163,7 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
         }
         // A scrape answered on this connection may be displaced by newer renders: closing the connection (from any
         // thread) fails its write, which releases its view of the body.
-        ScrapeWrites.Client client = new ScrapeWrites.Client(
-                ctx.channel().remoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null, ctx::close);
+        ScrapeWrites.Client client = new ScrapeWrites.Client(ClientAddress.of(ctx.channel().remoteAddress()), ctx::close);
         ReferenceCountUtil.retain(request);
         try {
             workers.execute(() -> router.route(target, request.headers(), client)

@@ -22,9 +22,9 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Who may use what on the port. {@code /metrics} and {@code /api/v1/metrics} (the same figures as JSON, which the
- * hub gathers from client processes on other hosts) answer whoever reaches the port, as Flink's PrometheusReporter
- * does. The panel, the rest of the JSON API and the dashboard proxy answer per {@link Mode} (loopback by default,
+ * Who may use what on the port. {@code /metrics}, and {@code /api/v1/metrics} in the one shape the hub asks it of
+ * client processes on other hosts ({@link #isOpenToAll}), answer whoever reaches the port, as Flink's
+ * PrometheusReporter does. The panel, the rest of the JSON API and the dashboard proxy answer per {@link Mode} (loopback by default,
  * as far as Flink's shipped {@code rest.bind-address: localhost} lets its own REST API reach), only to a
  * {@code Host} on the {@link HostAllowlist} (against DNS rebinding), and never to a browser page of another site (by
  * the Fetch Metadata headers every current browser sends) unless its origin is allowed: without that, a page an
@@ -50,7 +50,8 @@ public final class PortAccess {
     static final String METRICS_JSON_PATH = "/api/v1/metrics";
     /** The prefix of the interactive client's figures, the only ones the hub gathers from other processes. */
     static final String CLIENT_FIGURES = ProcessRole.CLIENT_FIGURE_PREFIX;
-    static final long MAX_OPEN_METRICS = 1000;
+    /** The most figures the open JSON path answers; the hub asks for exactly this many. */
+    public static final long MAX_OPEN_METRICS = 1000;
     /** Istio's sidecar forwards inbound connections from this address. */
     private static final String MESH_INBOUND = "127.0.0.6";
     /** A path prefix a reverse proxy passes on, for the cookie's {@code Path}. */
@@ -160,8 +161,7 @@ public final class PortAccess {
     }
 
     /**
-     * Null when the request may be answered, else the refusal. {@code /metrics} and {@code /api/v1/metrics} are
-     * always answered.
+     * Null when the request may be answered, else the refusal. What {@link #isOpenToAll} names is always answered.
      *
      * @param remote the client's address
      * @param port the port the request came in on, which names the token's cookie

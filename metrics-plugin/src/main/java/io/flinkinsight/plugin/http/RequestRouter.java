@@ -113,7 +113,7 @@ final class RequestRouter {
         try {
             if (forwarder != null && !target.segments().isEmpty()
                     && target.segments().get(0).equals(forwarder.segment())) {
-                return forwarder.forward(target, headers, ClientAddress.of(client.address()));
+                return forwarder.forward(target, headers, client.address());
             }
             return CompletableFuture.completedFuture(routeNow(target, headers.get(HttpHeaderNames.ACCEPT), client));
         } catch (VirtualMachineError e) {
@@ -166,9 +166,8 @@ final class RequestRouter {
      * the body is written in slices. A scrape within {@link #SHARE_WINDOW} of its format's last render is answered
      * with that body (a duplicate of it, see {@link ScrapeWrites}), without a render. Otherwise it renders, one render
      * of a format at a time (a scrape coming during one waits for it, up to {@link #SHARED_RENDER_WAIT}, and shares
-     * its body) and at most
-     * {@code maxConcurrentScrapes} at once: a scrape waits up to {@link #SCRAPE_WAIT} for its turn, then gets 503
-     * with Retry-After. The turn ends with the render, so a client that does not read holds no turn.
+     * its body) and at most {@code maxConcurrentScrapes} at once: a scrape waits up to {@link #SCRAPE_WAIT} for its
+     * turn, then gets 503 with Retry-After. The turn ends with the render, so a client that does not read holds no turn.
      */
     private HttpReply scrape(ExpositionFormat format, ScrapeWrites.Client client) {
         ScrapeWrites.Body shared = writes.share(format, client);

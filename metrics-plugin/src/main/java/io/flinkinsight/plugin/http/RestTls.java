@@ -33,10 +33,10 @@ public record RestTls(SSLContext client, SSLContext server, boolean mutual) {
 
     /** Flink's REST TLS from its configuration (as {@code Configuration.toMap()} gives it), or null when off. */
     public static RestTls from(Map<String, String> flink) {
-        if (!Boolean.parseBoolean(flink.getOrDefault(ENABLED, "false").trim())) {
+        if (!flag(flink, ENABLED)) {
             return null;
         }
-        boolean mutual = Boolean.parseBoolean(flink.getOrDefault(AUTHENTICATION, "false").trim());
+        boolean mutual = flag(flink, AUTHENTICATION);
         try {
             KeyManager[] keys = keyManagers(flink);
             TrustManager[] trust = trustManagers(flink);
@@ -56,8 +56,11 @@ public record RestTls(SSLContext client, SSLContext server, boolean mutual) {
 
     /** Whether {@code flink} turns on Flink's REST TLS with mutual authentication (the stores unread). */
     public static boolean mutualRequested(Map<String, String> flink) {
-        return Boolean.parseBoolean(flink.getOrDefault(ENABLED, "false").trim())
-                && Boolean.parseBoolean(flink.getOrDefault(AUTHENTICATION, "false").trim());
+        return flag(flink, ENABLED) && flag(flink, AUTHENTICATION);
+    }
+
+    private static boolean flag(Map<String, String> flink, String key) {
+        return Boolean.parseBoolean(flink.getOrDefault(key, "false").trim());
     }
 
     /** An engine for one connection to the plugin's port. */

@@ -37,7 +37,10 @@ final class ScrapeWrites {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScrapeWrites.class);
 
-    /** The connection a scrape is answered on: its client's address (null when unknown) and how to close it. */
+    /**
+     * The connection a request is answered on: its client as {@link ClientAddress} keys it (null when unknown), for
+     * the dashboard proxy's per-client limit, and how to close it.
+     */
     record Client(InetAddress address, Runnable close) {}
 
     /** A write's own view of its generation's body, which it releases, and what to run when the write ended. */

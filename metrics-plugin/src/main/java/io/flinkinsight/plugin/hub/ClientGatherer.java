@@ -1,10 +1,11 @@
 package io.flinkinsight.plugin.hub;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flinkinsight.plugin.ProcessRole;
 import io.flinkinsight.plugin.RateLimitedLog;
+import io.flinkinsight.plugin.http.Json;
 import io.flinkinsight.plugin.http.LimitedBodySubscriber;
+import io.flinkinsight.plugin.http.PortAccess;
 import io.flinkinsight.plugin.index.ClientContract;
 import io.flinkinsight.plugin.index.RegisteredMetric;
 import io.flinkinsight.plugin.store.SeriesKey;
@@ -66,7 +67,8 @@ final class ClientGatherer {
     static final int MAX_BODY_BYTES = 128 * 1024;
     /** What one round reads in all; ports beyond it wait for the next round. */
     static final int MAX_ROUND_BYTES = 8 * 1024 * 1024;
-    static final int MAX_METRICS_PER_CLIENT = 1000;
+    /** As many as a client process's port answers anyone (the path every access mode leaves open). */
+    static final int MAX_METRICS_PER_CLIENT = (int) PortAccess.MAX_OPEN_METRICS;
     static final int MAX_LABELS = 16;
     static final int MAX_LABEL_NAME = 128;
     static final int MAX_LABEL_VALUE = 256;
@@ -85,7 +87,6 @@ final class ClientGatherer {
     static final int MAX_FIGURES = 2048;
     /** A client silent this many rounds gives its admitted figures back (its series age out of the history). */
     static final long FORGET_AFTER_ROUNDS = 2 * RESCAN_EVERY_POLLS;
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Logger LOG = LoggerFactory.getLogger(ClientGatherer.class);
     private static final long WARN_INTERVAL_MILLIS = 60_000;
 
@@ -262,7 +263,7 @@ final class ClientGatherer {
 
     private static JsonNode parse(byte[] body) {
         try {
-            return MAPPER.readTree(body);
+            return Json.mapper().readTree(body);
         } catch (IOException e) {
             return null; // not JSON: not a client
         }

@@ -13,7 +13,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-
 /**
  * What the read-only dashboard proxy forwards: an allowlist of the GET routes of Flink's REST API that Flink's
  * dashboard pages need to show the cluster and its jobs, and the dashboard's own files. Everything else (writes,

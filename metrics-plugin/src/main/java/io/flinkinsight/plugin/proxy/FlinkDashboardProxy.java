@@ -170,7 +170,6 @@ public final class FlinkDashboardProxy implements Forwarder {
      */
     private CompletableFuture<?> send(HttpRequest request, String base, boolean index,
             CompletableFuture<HttpReply> reply, Runnable release) {
-        CompletableFuture<Void> answered = new CompletableFuture<>();
         try {
             CompletableFuture<HttpReply> answer = index
                     // The index is rewritten whole (the tab's script goes in), so it is read whole, within a limit.
@@ -179,7 +178,6 @@ public final class FlinkDashboardProxy implements Forwarder {
                     : client().sendAsync(request, StreamingBodySubscriber.handler())
                             .thenApply(response -> streamedReply(response, base));
             answer.handle((ok, error) -> {
-                answered.complete(null);
                 HttpReply r;
                 try {
                     r = error == null ? ok : failure(error);
@@ -193,12 +191,12 @@ public final class FlinkDashboardProxy implements Forwarder {
                 }
                 return null;
             });
+            return answer;
         } catch (RuntimeException e) {
             // e.g. a request the HTTP client refuses: answered as any other failure, and the places go back.
-            answered.complete(null);
             reply.complete(failure(e).alsoAfterWrite(release));
+            return CompletableFuture.completedFuture(null);
         }
-        return answered;
     }
 
     private static HttpReply streamedReply(HttpResponse<StreamedBody> response, String base) {

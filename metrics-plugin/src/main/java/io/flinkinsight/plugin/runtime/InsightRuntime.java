@@ -374,8 +374,8 @@ public final class InsightRuntime implements AutoCloseable {
                                 + " render of their own.", true, scrapes == null ? 0 : scrapes.sharedCount()),
                 new OwnFigure("flink_insight_scrape_writes_aborted_total",
                         "Scrape answers whose connection was closed before they were written, to free their body"
-                                + " for a newer render when 2 x http.max-concurrent-scrapes bodies of its format were"
-                                + " held.", true, scrapes == null ? 0 : scrapes.writesAborted()),
+                                + " for a newer render when the bodies of its format held for readers were at their"
+                                + " bound (2 x http.max-concurrent-scrapes, at least 4).", true, scrapes == null ? 0 : scrapes.writesAborted()),
                 new OwnFigure("flink_insight_internal_failures_total",
                         "Calls from Flink and runs of the plugin's own threads that failed inside the plugin and"
                                 + " were logged (each kind at most once a minute, JVM errors every time).", true,
