@@ -1,7 +1,6 @@
 package io.flinkinsight.plugin.hub;
 
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.SecurityOptions;
 
@@ -21,11 +20,6 @@ final class FlinkRestUrl {
             return configured.trim();
         }
         return fromConfiguration(flink);
-    }
-
-    /** The configuration {@code FLINK_CONF_DIR} points at, as Flink read it when the process started. */
-    static Configuration load() {
-        return GlobalConfiguration.loadConfiguration();
     }
 
     static String fromConfiguration(Configuration conf) {

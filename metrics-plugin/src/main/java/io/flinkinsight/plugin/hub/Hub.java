@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The JobManager-side gatherer: every {@code hubPollInterval}, on its own daemon thread {@value #THREAD_NAME},
@@ -41,7 +42,9 @@ public final class Hub implements AutoCloseable {
     private final FlinkBoundary ownThread;
     private final ScheduledExecutorService executor;
     private final ClientGatherer clients; // null when no client process is listed
-    private HubPoller poller; // created on the hub thread: resolving the URL reads Flink's configuration file
+    private HubPoller poller; // created on the hub thread, once the URL is resolved
+    /** Flink's configuration, as the runtime read it for the whole process; may throw while it cannot be read. */
+    private final Supplier<Map<String, String>> flinkConfiguration;
     private long rounds; // started so far
     /** Whether Flink's REST API answered a round at least once; until then, and within the start-up grace, no WARN. */
     private boolean flinkAnswered;
@@ -51,8 +54,10 @@ public final class Hub implements AutoCloseable {
     /** Flink's REST TLS, read with the URL; null when Flink's REST API is plain HTTP (or its stores are unreadable). */
     private volatile RestTls restTls;
 
-    private Hub(HubSettings settings, InsightStores stores, FlinkCapabilities flink, Clock clock) {
+    private Hub(HubSettings settings, InsightStores stores, FlinkCapabilities flink, Clock clock,
+            Supplier<Map<String, String>> flinkConfiguration) {
         this.settings = settings;
+        this.flinkConfiguration = flinkConfiguration;
         this.stores = stores;
         this.flink = flink;
         this.clock = clock;
@@ -74,9 +79,11 @@ public final class Hub implements AutoCloseable {
      * Starts polling; returns at once (nothing is resolved or fetched on the caller's thread).
      *
      * @param flink what Flink reports by itself; the hub fills in from REST what it does not
+     * @param flinkConfiguration Flink's configuration ({@code FLINK_CONF_DIR}), asked when the URL is resolved
      */
-    public static Hub start(HubSettings settings, InsightStores stores, FlinkCapabilities flink, Clock clock) {
-        Hub hub = new Hub(settings, stores, flink, clock);
+    public static Hub start(HubSettings settings, InsightStores stores, FlinkCapabilities flink, Clock clock,
+            Supplier<Map<String, String>> flinkConfiguration) {
+        Hub hub = new Hub(settings, stores, flink, clock, flinkConfiguration);
         hub.executor.scheduleWithFixedDelay(
                 hub::pollRound,
                 FIRST_POLL_DELAY_MILLIS,
@@ -152,8 +159,8 @@ public final class Hub implements AutoCloseable {
 
     /**
      * Flink's REST base URL (e.g. {@code http://127.0.0.1:8081}): the configured one, else derived from Flink's
-     * configuration on first use; null while it cannot be resolved. Never called on a Flink thread: the hub's and
-     * the HTTP server's threads read Flink's configuration file here.
+     * configuration on first use; null while it cannot be resolved. Called on the hub's and the HTTP server's
+     * threads, never on a Flink thread.
      */
     public String flinkRestUrl() {
         String url = restUrl;
@@ -161,7 +168,7 @@ public final class Hub implements AutoCloseable {
             synchronized (this) {
                 if (restUrl == null) {
                     try {
-                        Configuration flink = FlinkRestUrl.load();
+                        Configuration flink = Configuration.fromMap(flinkConfiguration.get());
                         restTls = readTls(flink);
                         restUrl = FlinkRestUrl.resolve(settings.flinkRestUrl(), flink);
                     } catch (RuntimeException e) {

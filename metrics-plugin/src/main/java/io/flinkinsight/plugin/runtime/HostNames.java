@@ -1,6 +1,5 @@
 package io.flinkinsight.plugin.runtime;
 
-import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.RestOptions;
 import org.slf4j.Logger;
@@ -29,16 +28,6 @@ final class HostNames {
     private static final int PROBE_TIMEOUT_MILLIS = 200;
 
     private HostNames() {}
-
-    /** The configuration {@code FLINK_CONF_DIR} points at, as strings; empty when it cannot be read. */
-    static Map<String, String> flinkConfiguration() {
-        try {
-            return GlobalConfiguration.loadConfiguration().toMap();
-        } catch (RuntimeException e) {
-            LOG.debug("Flink Insight: Flink's configuration could not be read", e);
-            return Map.of();
-        }
-    }
 
     /** The host's name, and Flink's {@code rest.address} and {@code jobmanager.rpc.address} in {@code flink}. */
     static List<String> own(Map<String, String> flink) {

@@ -35,6 +35,7 @@ import org.apache.flink.events.Event;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.traces.Span;
+import org.apache.flink.configuration.GlobalConfiguration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,6 +78,8 @@ public final class InsightRuntime implements AutoCloseable {
     /** Set once at start; read by the HTTP workers (own figures), hence volatile. */
     private volatile InsightHttpServer server;
     private ScheduledExecutorService samplerThread;
+    private final Object flinkConfigurationLock = new Object();
+    private Map<String, String> flinkConfiguration; // guarded by flinkConfigurationLock
     private Hub hub;
     private boolean closed;
 
@@ -153,8 +156,27 @@ public final class InsightRuntime implements AutoCloseable {
         return config.historyOnTaskManagers() || !ProcessRole.TASKMANAGER.equals(role);
     }
 
+    /**
+     * Flink's configuration as {@code FLINK_CONF_DIR} gives it, read once for the port and the hub (each read logs
+     * every property again). Throws when it cannot be read; the next call tries again.
+     */
+    private Map<String, String> flinkConfiguration() {
+        synchronized (flinkConfigurationLock) {
+            if (flinkConfiguration == null) {
+                flinkConfiguration = GlobalConfiguration.loadConfiguration().toMap();
+            }
+            return flinkConfiguration;
+        }
+    }
+
     private void startServer() {
-        Map<String, String> flinkConfiguration = HostNames.flinkConfiguration();
+        Map<String, String> flinkConfiguration;
+        try {
+            flinkConfiguration = flinkConfiguration();
+        } catch (RuntimeException e) {
+            LOG.debug("Flink Insight: Flink's configuration could not be read", e);
+            flinkConfiguration = Map.of();
+        }
         RestTls tls = null;
         if (config.httpSsl()) {
             tls = serverTls(flinkConfiguration);
@@ -415,7 +437,7 @@ public final class InsightRuntime implements AutoCloseable {
             synchronized (this) {
                 HubSettings settings = config.hubSettings();
                 if (ProcessRole.JOBMANAGER.equals(newRole) && settings.enabled() && hub == null && !closed) {
-                    hub = Hub.start(settings, stores, flink, clock);
+                    hub = Hub.start(settings, stores, flink, clock, this::flinkConfiguration);
                 }
             }
         } catch (RuntimeException | LinkageError e) {

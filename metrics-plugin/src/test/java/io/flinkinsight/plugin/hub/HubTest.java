@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,7 +23,7 @@ class HubTest {
         HubSettings settings = new HubSettings(true, "http://127.0.0.1:1", Duration.ofMillis(100), List.of());
         InsightStores stores = new InsightStores(StoreSettings.defaults(), clock, TestingCapabilities.FLINK_2_2);
         SeriesStore series = stores.series();
-        Hub hub = Hub.start(settings, stores, TestingCapabilities.FLINK_2_2, clock);
+        Hub hub = Hub.start(settings, stores, TestingCapabilities.FLINK_2_2, clock, Map::of);
 
         Thread hubThread = null;
         long deadline = System.nanoTime() + 30_000_000_000L; // generous: a loaded CI machine
@@ -48,7 +49,7 @@ class HubTest {
         HubSettings settings = new HubSettings(true, "http://127.0.0.1:1", Duration.ofMillis(100), List.of());
         InsightStores stores = new InsightStores(StoreSettings.defaults(), clock, TestingCapabilities.FLINK_2_2);
         try (TestingLogCapture log = new TestingLogCapture()) {
-            Hub hub = Hub.start(settings, stores, TestingCapabilities.FLINK_2_2, clock);
+            Hub hub = Hub.start(settings, stores, TestingCapabilities.FLINK_2_2, clock, Map::of);
             try {
                 await(() -> log.linesAt("INFO").stream().anyMatch(l -> l.contains("does not answer yet")));
                 Thread.sleep(500); // some more failed rounds, 100 ms apart
