@@ -8,6 +8,9 @@ import java.util.regex.Pattern;
 /** The heap of a process of a harness cluster, as tests and benchmarks compare it before and after a workload. */
 public final class JvmHeap {
 
+    /** The plugin's RequestRouter.SHARE_WINDOW. */
+    private static final long SCRAPE_SHARE_WINDOW_MILLIS = 1_000;
+
     private JvmHeap() {}
 
     /**
@@ -28,6 +31,9 @@ public final class JvmHeap {
                 gc.destroy();
                 throw new IllegalStateException("jcmd " + pid + " GC.run did not finish in 60 s");
             }
+            // The plugin answers a scrape within 1 s of its last render with that render's body: wait it out, so the
+            // gauge is read after this GC, not before it.
+            Thread.sleep(SCRAPE_SHARE_WINDOW_MILLIS + 100);
             Matcher m = heapUsed.matcher(cluster.insightGet(role, "/metrics"));
             if (!m.find()) {
                 throw new IllegalStateException("no heap-used gauge in the " + role.name() + "'s scrape");
