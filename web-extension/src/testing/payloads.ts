@@ -63,6 +63,7 @@ export function checkpointRecord(partial: Partial<CheckpointRecord> = {}): Check
     sum: phases(),
     tasks: [],
     source: 'span',
+    savepoint: false,
     ...partial,
   };
 }

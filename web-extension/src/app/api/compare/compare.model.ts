@@ -1,21 +1,10 @@
-/** The answer of `/api/v1/compare` (the hub's CompareEndpoint). */
+/**
+ * The answer of `/api/v1/compare` (the hub's CompareEndpoint): shapes generated from its records
+ * (compare.generated.ts), with the strings the panel switches on narrowed to the values the endpoint writes.
+ */
+import type * as api from './compare.generated';
 
-/** A job's checkpoint-relevant configuration as the hub read it from Flink's REST API; null = not reported. */
-export interface JobSettings {
-  readonly checkpointing: boolean;
-  readonly stateBackend: string | null;
-  readonly checkpointStorage: string | null;
-  readonly incremental: boolean | null;
-  /** `job` (the job's own configuration) or `cluster` (the JobManager's, which a job may override unseen). */
-  readonly incrementalSource: string | null;
-  readonly changelog: boolean | null;
-  readonly materializationIntervalMs: number | null;
-  readonly changelogStorage: string | null;
-  readonly checkpointIntervalMs: number | null;
-  readonly checkpointMode: string | null;
-  readonly unaligned: boolean | null;
-  readonly parallelism: number | null;
-}
+export type { CompareCell, CompareChartPoint, CompareColumn, JobSettings } from './compare.generated';
 
 /** The settings the compare view heads its columns with, in this order. */
 export type SettingKey =
@@ -28,48 +17,16 @@ export type SettingKey =
   | 'unaligned'
   | 'parallelism';
 
-/** A completed checkpoint for the charts; sinceStartMs counts from the column's start. */
-export interface CompareChartPoint {
-  readonly id: number;
-  readonly triggerTime: number;
-  readonly sinceStartMs: number;
-  readonly durationMs: number | null;
-  readonly checkpointedSize: number | null;
-  readonly fullSize: number | null;
-}
-
-export interface CompareColumn {
-  readonly label: string;
-  readonly jobId: string;
-  /** User input. */
-  readonly jobName: string | null;
-  readonly status: string | null;
-  readonly from: number;
-  readonly to: number;
-  readonly settings: JobSettings | null;
-  readonly checkpoints: readonly CompareChartPoint[];
-}
-
-/** One statistic of one column: value null without samples; changePercent against the first column. */
-export interface CompareCell {
-  readonly value: number | null;
-  readonly samples: number;
-  readonly changePercent: number | null;
-}
-
 /** Units as the API names them. */
 export type CompareUnit = '1/h' | 'ms' | 'bytes' | 'records/s' | 'ms/s';
 
-export interface CompareRow {
-  readonly key: string;
-  readonly label: string;
+export interface CompareRow extends api.CompareRow {
   readonly unit: CompareUnit;
-  readonly cells: readonly CompareCell[];
 }
 
-export interface CompareResponse {
+export interface CompareResponse extends api.CompareResponse {
   readonly mode: 'jobs' | 'ranges';
-  readonly columns: readonly CompareColumn[];
+  /** The settings (names of JobSettings' fields) whose values differ between columns. */
   readonly differences: readonly SettingKey[];
   readonly rows: readonly CompareRow[];
 }

@@ -1,24 +1,12 @@
-/**
- * One thing the Flink of the cluster gives the plugin or not (the hub probes it at start-up): Flink 1.20 to 2.1
- * report less by span and event than 2.2+, and the hub fills in from Flink's REST API what it can.
- */
-export interface Capability {
-  /** E.g. `checkpoint-phase-figures`, `checkpoint-task-spans`, `job-events`. */
-  readonly name: string;
-  readonly available: boolean;
-  /** The first Flink version that gives it, e.g. `2.2`. */
-  readonly since: string;
-  /** The Flink option that turns it on, if any. */
-  readonly option?: string | null;
-  /** What it gives when available. */
-  readonly gives: string;
-  /** What the plugin does without it. */
-  readonly whenMissing: string;
-}
+import { Capability } from './overview.generated';
+
+/** What the Flink of the cluster gives the plugin or not, e.g. `checkpoint-phase-figures` since `2.2`. */
+export type { Capability };
 
 /**
- * `GET /api/v1/overview`: the process that serves the panel. Every field is optional because the hub's answer
- * may grow or lag behind the panel; {@link flinkDashboardPath} or
+ * `GET /api/v1/overview`: the process that serves the panel. Written by hand: the endpoint builds a map key by key
+ * (its own figures are keys too), not a record. Every field is optional because the hub's answer may grow or lag
+ * behind the panel; {@link flinkDashboardPath} or
  * {@link flinkWebUrl}, when present, link the panel back to Flink's own dashboard.
  */
 export interface Overview {

@@ -54,11 +54,11 @@ export const PAGE_SIZE = 20;
               <td class="num">{{ c.durationMs | fiMs }}</td>
               <td class="num">{{ c.checkpointedSize | fiBytes }}</td>
               <td class="num">{{ c.fullSize | fiBytes }}</td>
-              <td class="num">{{ c.max?.asyncDurationMs | fiMs }}</td>
-              <td class="num">{{ c.max?.syncDurationMs | fiMs }}</td>
-              <td class="num">{{ c.max?.alignmentDurationMs | fiMs }}</td>
-              <td class="num">{{ c.max?.startDelayMs | fiMs }}</td>
-              <td class="num">{{ c.sum?.processedDataBytes | fiBytes }} · {{ c.sum?.persistedDataBytes | fiBytes }}</td>
+              <td class="num">{{ c.max.asyncDurationMs | fiMs }}</td>
+              <td class="num">{{ c.max.syncDurationMs | fiMs }}</td>
+              <td class="num">{{ c.max.alignmentDurationMs | fiMs }}</td>
+              <td class="num">{{ c.max.startDelayMs | fiMs }}</td>
+              <td class="num">{{ c.sum.processedDataBytes | fiBytes }} · {{ c.sum.persistedDataBytes | fiBytes }}</td>
             </tr>
             @if (expanded().has(c.checkpointId)) {
               <tr class="fi-subrow">
@@ -81,12 +81,12 @@ export const PAGE_SIZE = 20;
                         @for (t of c.tasks; track t.vertexId) {
                           <tr>
                             <td class="fi-name">{{ t.vertexName || vertexNames()[t.vertexId] || t.vertexId }}</td>
-                            <td class="num">{{ t.sum?.checkpointedSizeBytes | fiBytes }}</td>
-                            <td class="num">{{ t.sum?.stateSizeBytes | fiBytes }}</td>
-                            <td class="num">{{ t.max?.asyncDurationMs | fiMs }}</td>
-                            <td class="num">{{ t.max?.syncDurationMs | fiMs }}</td>
-                            <td class="num">{{ t.max?.alignmentDurationMs | fiMs }}</td>
-                            <td class="num">{{ t.max?.startDelayMs | fiMs }}</td>
+                            <td class="num">{{ t.sum.checkpointedSizeBytes | fiBytes }}</td>
+                            <td class="num">{{ t.sum.stateSizeBytes | fiBytes }}</td>
+                            <td class="num">{{ t.max.asyncDurationMs | fiMs }}</td>
+                            <td class="num">{{ t.max.syncDurationMs | fiMs }}</td>
+                            <td class="num">{{ t.max.alignmentDurationMs | fiMs }}</td>
+                            <td class="num">{{ t.max.startDelayMs | fiMs }}</td>
                             <td class="num">{{ t.subtasks.length || '–' }}</td>
                           </tr>
                         }

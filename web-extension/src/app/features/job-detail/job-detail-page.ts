@@ -116,7 +116,7 @@ export class JobDetailPage {
       completed: completed.length,
       failed: list.filter((c) => c.status === 'FAILED').length,
       duration: percentiles(completed.map((c) => c.durationMs)),
-      async: percentiles(completed.map((c) => c.max?.asyncDurationMs)),
+      async: percentiles(completed.map((c) => c.max.asyncDurationMs)),
       size: percentiles(completed.map((c) => c.checkpointedSize)),
     };
   });
@@ -133,10 +133,10 @@ export class JobDetailPage {
     const list = this.inWindow();
     return [
       { id: 'duration', name: 'duration (end to end)', points: points(list, (c) => c.durationMs) },
-      { id: 'async', name: 'async phase (max)', points: points(list, (c) => c.max?.asyncDurationMs) },
-      { id: 'sync', name: 'sync phase (max)', points: points(list, (c) => c.max?.syncDurationMs) },
-      { id: 'alignment', name: 'alignment (max)', dashed: true, points: points(list, (c) => c.max?.alignmentDurationMs) },
-      { id: 'delay', name: 'start delay (max)', dashed: true, points: points(list, (c) => c.max?.startDelayMs) },
+      { id: 'async', name: 'async phase (max)', points: points(list, (c) => c.max.asyncDurationMs) },
+      { id: 'sync', name: 'sync phase (max)', points: points(list, (c) => c.max.syncDurationMs) },
+      { id: 'alignment', name: 'alignment (max)', dashed: true, points: points(list, (c) => c.max.alignmentDurationMs) },
+      { id: 'delay', name: 'start delay (max)', dashed: true, points: points(list, (c) => c.max.startDelayMs) },
     ];
   });
 

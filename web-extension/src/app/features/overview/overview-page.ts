@@ -133,7 +133,7 @@ export class OverviewPage {
         id: `async:${job.jobId}`,
         name: `${job.jobName || job.jobId} · async phase (max)`,
         dashed: true,
-        points: inWindow.map((c) => [c.endTime, c.max?.asyncDurationMs ?? null] as [number, number | null]),
+        points: inWindow.map((c) => [c.endTime, c.max.asyncDurationMs ?? null] as [number, number | null]),
       },
     ]),
   );
