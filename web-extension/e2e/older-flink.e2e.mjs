@@ -74,7 +74,7 @@ try {
       return [...document.querySelectorAll('[_echarts_instance_]')].filter((el) => {
         const series = api?.getInstanceByDom(el)?.getOption()?.series ?? [];
         return !series.some((s) => Array.isArray(s.data) && s.data.some((d) => Array.isArray(d) && d[1] != null));
-      }).map((el) => el.closest('section')?.querySelector('h2')?.textContent?.trim() ?? '(untitled)');
+      }).map((el) => el.closest('.fi-card')?.querySelector('h2')?.textContent?.trim() ?? '(untitled)');
     });
     if (emptyCharts.length === 0) break;
   }

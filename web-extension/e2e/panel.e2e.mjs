@@ -43,7 +43,7 @@ function chartFigures(page) {
       const series = chart?.getOption()?.series ?? [];
       const points = series.reduce(
         (n, s) => n + (Array.isArray(s.data) ? s.data.filter((d) => Array.isArray(d) && d[1] != null).length : 0), 0);
-      const title = el.closest('section')?.querySelector('h2')?.textContent?.trim() ?? '';
+      const title = el.closest('.fi-card')?.querySelector('h2')?.textContent?.trim() ?? '';
       return { title, series: series.length, points };
     });
   });

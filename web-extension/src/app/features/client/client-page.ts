@@ -4,7 +4,7 @@ import { ClientService } from '../../api/client/client.service';
 import { liveQuery } from '../../core/live-query';
 import { ViewState } from '../../core/view-state';
 import { ChartSeries } from '../../shared/chart/chart-options';
-import { TimeChart } from '../../shared/chart/time-chart';
+import { ChartCard } from '../../shared/chart/chart-card';
 import { UNIT_PIPES } from '../../shared/format/unit-pipes';
 import { ApiErrorState } from '../../shared/ui/api-error-state';
 import { AsyncView } from '../../shared/ui/async-view';
@@ -22,7 +22,7 @@ const INSTALL_HINT =
  */
 @Component({
   selector: 'fi-client-page',
-  imports: [TimeChart, StatCard, AsyncView, ApiErrorState, BreakdownBar, ...UNIT_PIPES],
+  imports: [ChartCard, StatCard, AsyncView, ApiErrorState, BreakdownBar, ...UNIT_PIPES],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './client-page.html',
 })

@@ -13,6 +13,7 @@ import { CompareChartPoint } from '../../api/compare/compare.model';
 import { CompareService } from '../../api/compare/compare.service';
 import { JobsService } from '../../api/jobs/jobs.service';
 import { liveQuery } from '../../core/live-query';
+import { ChartCard } from '../../shared/chart/chart-card';
 import { UNIT_PIPES } from '../../shared/format/unit-pipes';
 import { ApiErrorState } from '../../shared/ui/api-error-state';
 import { AsyncView } from '../../shared/ui/async-view';
@@ -39,7 +40,7 @@ function fromLocalInput(value: string): number {
  */
 @Component({
   selector: 'fi-compare-page',
-  imports: [RouterLink, ApiErrorState, AsyncView, StatePanel, StatusTag, CompareChart, ...UNIT_PIPES],
+  imports: [RouterLink, ApiErrorState, AsyncView, ChartCard, StatePanel, StatusTag, CompareChart, ...UNIT_PIPES],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './compare-page.html',
 })

@@ -10,7 +10,7 @@ import { SeriesService } from '../../api/series/series.service';
 import { liveQuery } from '../../core/live-query';
 import { ViewState } from '../../core/view-state';
 import { ChartSeries } from '../../shared/chart/chart-options';
-import { TimeChart } from '../../shared/chart/time-chart';
+import { ChartCard } from '../../shared/chart/chart-card';
 import { UNIT_PIPES } from '../../shared/format/unit-pipes';
 import { percentiles } from '../../shared/stats/percentiles';
 import { StatCard } from '../../shared/ui/stat-card';
@@ -34,7 +34,7 @@ function points(list: readonly CheckpointRecord[], value: (c: CheckpointRecord) 
 @Component({
   selector: 'fi-job-detail-page',
   imports: [
-    RouterLink, TimeChart, StatCard, StatePanel, AsyncView, ApiErrorState, StatusTag, CheckpointTable, CapabilityNote,
+    RouterLink, ChartCard, StatCard, StatePanel, AsyncView, ApiErrorState, StatusTag, CheckpointTable, CapabilityNote,
     ...UNIT_PIPES,
   ],
   changeDetection: ChangeDetectionStrategy.OnPush,

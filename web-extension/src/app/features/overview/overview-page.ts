@@ -10,7 +10,7 @@ import { SeriesService } from '../../api/series/series.service';
 import { liveQuery } from '../../core/live-query';
 import { ViewState } from '../../core/view-state';
 import { ChartSeries } from '../../shared/chart/chart-options';
-import { TimeChart } from '../../shared/chart/time-chart';
+import { ChartCard } from '../../shared/chart/chart-card';
 import { MsPipe } from '../../shared/format/unit-pipes';
 import { formatCount, formatMs, formatPercent } from '../../shared/format/units';
 import { percentiles } from '../../shared/stats/percentiles';
@@ -39,7 +39,7 @@ export function checkpointLimit(spanMs: number): number {
  */
 @Component({
   selector: 'fi-overview-page',
-  imports: [RouterLink, TimeChart, StatCard, AsyncView, ApiErrorState, BreakdownBar, MsPipe, CapabilityNote],
+  imports: [RouterLink, ChartCard, StatCard, AsyncView, ApiErrorState, BreakdownBar, MsPipe, CapabilityNote],
   changeDetection: ChangeDetectionStrategy.OnPush,
   templateUrl: './overview-page.html',
 })

@@ -11,6 +11,9 @@ import {
   TimeChartSpec,
 } from './chart-options';
 
+/** What a time chart says when the range holds no point. */
+export const NO_DATA_IN_RANGE = 'No data in this time range yet.';
+
 /**
  * A time-series chart over the selected range. Options are set once per layout (series and units); each refresh
  * streams only new data through `[merge]`, so zoom and legend selection survive the 5-second updates.
@@ -40,7 +43,7 @@ export class TimeChart {
   readonly unit2 = input<Unit | undefined>(undefined);
   readonly window = input<{ from: number; to: number } | undefined>(undefined);
   readonly height = input('260px');
-  readonly emptyMessage = input('No data in this time range yet.');
+  readonly emptyMessage = input(NO_DATA_IN_RANGE);
 
   protected readonly pointCount = computed(() =>
     this.series().reduce((n, s) => n + s.points.filter((p) => p[1] != null).length, 0),
