@@ -35,5 +35,5 @@ export class App {
   });
   /** The link back to Flink's dashboard (the hub's copy with the Insight tab, when it serves one). */
   protected readonly flinkDashboard = computed(() => flinkDashboardUrl(this.overview.value()));
-  protected readonly version = computed(() => this.overview.value()?.insightVersion ?? this.overview.value()?.version);
+  protected readonly version = computed(() => this.overview.value()?.insightVersion);
 }

@@ -10,14 +10,13 @@ export type { Capability };
  * {@link flinkWebUrl}, when present, link the panel back to Flink's own dashboard.
  */
 export interface Overview {
-  readonly role?: 'jobmanager' | 'taskmanager' | 'client' | string;
+  /** Null until the process's role is known. */
+  readonly role?: 'jobmanager' | 'taskmanager' | 'client' | string | null;
   readonly flinkVersion?: string;
   readonly javaVersion?: number;
   /** What this Flink gives and does not; absent from plugins older than the probe. */
   readonly capabilities?: readonly Capability[];
   readonly insightVersion?: string;
-  /** Older name of {@link insightVersion}. */
-  readonly version?: string;
   readonly uptimeMs?: number;
   /** ISO-8601 instant. */
   readonly startedAt?: string;
@@ -26,6 +25,8 @@ export interface Overview {
   readonly rejectedMetrics?: number;
   readonly scrapeErrors?: number;
   readonly samplerErrors?: number;
+  /** False on a TaskManager, unless it is configured to keep history too. */
+  readonly keepsHistory?: boolean;
   readonly port?: number;
   /** How far apart, and how far back, the hub keeps history. */
   readonly historyResolutionMs?: number;
