@@ -130,11 +130,12 @@ final class PanelModels {
             JavaType javaType = p.getAccessor().getType();
             boolean orNull = !javaType.isPrimitive()
                     && (isBoxed(javaType.getRawClass()) || nullable.contains(p.getInternalName()));
-            JsonInclude.Value include = p.findInclusion();
-            boolean optional = include != null && include.getValueInclusion() != JsonInclude.Include.ALWAYS
-                    && include.getValueInclusion() != JsonInclude.Include.USE_DEFAULTS;
+            // @JsonInclude(NON_NULL) and the like leave the key out instead of writing null
+            JsonInclude.Include include = MAPPER.getSerializationConfig().getDefaultPropertyInclusion()
+                    .withOverrides(p.findInclusion()).getValueInclusion();
+            boolean optional = include != JsonInclude.Include.ALWAYS && include != JsonInclude.Include.USE_DEFAULTS;
             out.append("  readonly ").append(p.getName()).append(optional ? "?: " : ": ")
-                    .append(ts(area, javaType, reached)).append(orNull ? " | null" : "").append(";\n");
+                    .append(ts(area, javaType, reached)).append(orNull && !optional ? " | null" : "").append(";\n");
         }
         return out.append("}\n").toString();
     }
