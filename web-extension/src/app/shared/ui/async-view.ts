@@ -22,10 +22,12 @@ export interface AsyncState {
  * element marked `fiEmptyNote` shows below the empty state:
  *
  * ```html
- * <fi-async-view [query]="checkpoints">
- *   <ng-template><fi-time-chart [series]="sizeSeries()" /></ng-template>
+ * <fi-async-view [query]="checkpoints" [empty]="rows().length === 0" emptyMessage="No checkpoints yet.">
+ *   <ng-template><fi-checkpoint-table [checkpoints]="rows()" /></ng-template>
  * </fi-async-view>
  * ```
+ *
+ * Chart cards get it through `fi-chart-card`.
  *
  * The element draws no box of its own (`display: contents`), so the card lays out as if the states were its own.
  */
