@@ -1,6 +1,6 @@
 package io.flinkinsight.client;
 
-import io.flinkinsight.options.OptionRange;
+import io.flinkinsight.common.OptionRange;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;

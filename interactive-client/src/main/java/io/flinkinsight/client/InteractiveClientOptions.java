@@ -1,7 +1,7 @@
 package io.flinkinsight.client;
 
 import io.flinkinsight.client.transport.ChannelPoolOptions;
-import io.flinkinsight.options.OptionRange;
+import io.flinkinsight.common.OptionRange;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;

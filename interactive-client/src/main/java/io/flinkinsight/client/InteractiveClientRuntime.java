@@ -1,5 +1,7 @@
 package io.flinkinsight.client;
 
+import io.flinkinsight.client.flink.ClientBoundaries;
+import io.flinkinsight.common.FlinkBoundary;
 import io.flinkinsight.client.collect.RecentJobRuns;
 import io.flinkinsight.client.metrics.ClientMetricRegistry;
 import io.flinkinsight.client.metrics.ClientMetrics;
@@ -133,7 +135,7 @@ public final class InteractiveClientRuntime implements AutoCloseable {
      * would pass unguarded.
      */
     static final class GuardedScheduler extends ScheduledThreadPoolExecutor {
-        private static final FlinkBoundary TASKS = new FlinkBoundary(LOG);
+        private static final FlinkBoundary TASKS = ClientBoundaries.logTo(LOG);
 
         GuardedScheduler(ThreadFactory threads) {
             super(1, threads);

@@ -1,7 +1,7 @@
 package io.flinkinsight.client;
 
 import io.flinkinsight.client.pool.ClusterIdentity;
-import io.flinkinsight.options.OptionRange;
+import io.flinkinsight.common.OptionRange;
 
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;

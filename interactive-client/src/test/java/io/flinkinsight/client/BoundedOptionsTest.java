@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkinsight.client.transport.ChannelPoolOptions;
-import io.flinkinsight.options.OptionRange;
+import io.flinkinsight.common.OptionRange;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.flinkinsight.client.transport;
 
-import io.flinkinsight.options.OptionRange;
+import io.flinkinsight.common.OptionRange;
 
 import java.time.Duration;
 import java.util.Objects;

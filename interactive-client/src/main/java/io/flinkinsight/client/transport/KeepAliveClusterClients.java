@@ -1,7 +1,8 @@
 package io.flinkinsight.client.transport;
 
 import io.flinkinsight.client.FlinkApi;
-import io.flinkinsight.client.FlinkBoundary;
+import io.flinkinsight.client.flink.ClientBoundaries;
+import io.flinkinsight.common.FlinkBoundary;
 
 import org.apache.flink.client.deployment.StandaloneClusterId;
 import org.apache.flink.client.program.rest.InsightRestClusterClientAccess;
@@ -28,7 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class KeepAliveClusterClients {
 
     private static final Logger LOG = LoggerFactory.getLogger(KeepAliveClusterClients.class);
-    private static final FlinkBoundary OWN_THREADS = new FlinkBoundary(LOG);
+    private static final FlinkBoundary OWN_THREADS = ClientBoundaries.logTo(LOG);
     private static final AtomicBoolean WARNED = new AtomicBoolean();
 
     private KeepAliveClusterClients() {}

@@ -1,7 +1,8 @@
 package io.flinkinsight.client.transport;
 
 import io.flinkinsight.client.FlinkApi;
-import io.flinkinsight.client.FlinkBoundary;
+import io.flinkinsight.client.flink.ClientBoundaries;
+import io.flinkinsight.common.FlinkBoundary;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
@@ -328,7 +329,7 @@ final class KeepAliveRestClient extends RestClient {
 
     /** Keeps a faulty listener from breaking requests or Netty's pipeline: figures are never worth a failure. */
     private static final class GuardedListener implements TransportListener {
-        private static final FlinkBoundary LISTENER_CALLS = new FlinkBoundary(LOG);
+        private static final FlinkBoundary LISTENER_CALLS = ClientBoundaries.logTo(LOG);
         private static final String CALL = "a transport listener (its figures may be wrong)";
 
         private final TransportListener delegate;
@@ -339,22 +340,22 @@ final class KeepAliveRestClient extends RestClient {
 
         @Override
         public void channelOpened() {
-            LISTENER_CALLS.run(CALL, delegate::channelOpened);
+            LISTENER_CALLS.runScheduled(CALL, delegate::channelOpened);
         }
 
         @Override
         public void channelReused() {
-            LISTENER_CALLS.run(CALL, delegate::channelReused);
+            LISTENER_CALLS.runScheduled(CALL, delegate::channelReused);
         }
 
         @Override
         public void requestFinished(long latencyNanos, boolean success) {
-            LISTENER_CALLS.run(CALL, () -> delegate.requestFinished(latencyNanos, success));
+            LISTENER_CALLS.runScheduled(CALL, () -> delegate.requestFinished(latencyNanos, success));
         }
 
         @Override
         public void inFlightChanged(int delta) {
-            LISTENER_CALLS.run(CALL, () -> delegate.inFlightChanged(delta));
+            LISTENER_CALLS.runScheduled(CALL, () -> delegate.inFlightChanged(delta));
         }
     }
 }

@@ -3,6 +3,7 @@ package io.flinkinsight.client.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.flinkinsight.common.ClientFigures;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
@@ -88,7 +89,7 @@ class ClientMetricRegistryTest {
     /** The figures of the contract, as a reporter names them from the logical scope, and their kind. */
     private static Map<String, Class<? extends Metric>> declaredFigures() throws IOException {
         JsonNode contract;
-        try (InputStream in = ClientMetrics.class.getResourceAsStream("client-figures.json")) {
+        try (InputStream in = ClientFigures.open()) {
             contract = new ObjectMapper().readTree(in);
         }
         Map<String, Class<? extends Metric>> out = new HashMap<>();

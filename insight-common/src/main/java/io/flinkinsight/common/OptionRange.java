@@ -1,4 +1,4 @@
-package io.flinkinsight.options;
+package io.flinkinsight.common;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -10,9 +10,8 @@ import java.util.function.Function;
  * the check cannot drift apart. Both bounds are inclusive. The lower bound is a fixed value or, for a longest wait
  * that must not be shorter than the first one, another option's value ({@link #withMin}).
  *
- * <p>The one declaration of option ranges for both the interactive client and the metrics plugin: its source is
- * compiled into each module's jar (they are deployed apart; the plugin's jar relocates its copy), so it uses the JDK
- * only.
+ * <p>The one declaration of option ranges for both the interactive client and the metrics plugin: each jar shades
+ * this module in under its own package (they are deployed apart), so it uses the JDK only.
  */
 public final class OptionRange<T extends Comparable<? super T>> {
 

@@ -1,4 +1,4 @@
-package io.flinkinsight.plugin;
+package io.flinkinsight.common;
 
 import org.slf4j.Logger;
 
