@@ -1,6 +1,8 @@
 package io.flinkinsight.client.transport;
 
-import io.flinkinsight.client.FlinkApi;
+import io.flinkinsight.client.config.ChannelPoolSettings;
+
+import io.flinkinsight.client.flink.FlinkApi;
 import io.flinkinsight.client.flink.ClientBoundaries;
 import io.flinkinsight.common.FlinkBoundary;
 
@@ -38,12 +40,14 @@ public final class KeepAliveClusterClients {
      * A RestClusterClient for conf's cluster whose non-multipart requests ride pooled keep-alive channels.
      *
      * @param sharedGroup the process's event loop; used, never closed
+     * @param flink this jar's Flink line, for the clients Flink's own code must build
      */
     public static PooledTransport create(
             Configuration conf,
             EventLoopGroup sharedGroup,
             ChannelPoolSettings settings,
-            TransportListener listener)
+            TransportListener listener,
+            FlinkApi flink)
             throws Exception {
         // the host and port that RestClusterClient gives its own RestClient (used for SSL host name checks)
         URL jobManagerUrl = new URL(
@@ -57,10 +61,10 @@ public final class KeepAliveClusterClients {
                 LOG.warn("Keep-alive REST channels are off: {}. Put the interactive-client jar into Flink's lib/;"
                         + " until then each REST request opens its own connection.", unusable);
             }
-            return createWithoutKeepAlive(conf, sharedGroup);
+            return createWithoutKeepAlive(conf, sharedGroup, flink);
         }
         KeepAliveRestClient restClient = KeepAliveRestClient.create(
-                conf, jobManagerUrl.getHost(), jobManagerUrl.getPort(), sharedGroup, settings, listener);
+                conf, jobManagerUrl.getHost(), jobManagerUrl.getPort(), sharedGroup, settings, listener, flink);
         RestClusterClient<StandaloneClusterId> client;
         try {
             client = InsightRestClusterClientAccess.create(conf, restClient, StandaloneClusterId.getInstance());
@@ -73,8 +77,9 @@ public final class KeepAliveClusterClients {
     }
 
     /** Flink's own RestClusterClient, on the shared event loop where this Flink takes one (one connection per request). */
-    static PooledTransport createWithoutKeepAlive(Configuration conf, EventLoopGroup sharedGroup) throws Exception {
-        return new StockTransport(FlinkApi.get().newStockClusterClient(conf, sharedGroup));
+    static PooledTransport createWithoutKeepAlive(Configuration conf, EventLoopGroup sharedGroup, FlinkApi flink)
+            throws Exception {
+        return new StockTransport(flink.newStockClusterClient(conf, sharedGroup));
     }
 
     /** The keep-alive path: our RestClient, with its pooled channels, inside Flink's RestClusterClient. */

@@ -1,6 +1,8 @@
 package io.flinkinsight.client.transport;
 
-import io.flinkinsight.client.FlinkApi;
+import io.flinkinsight.client.config.ChannelPoolSettings;
+
+import io.flinkinsight.client.flink.FlinkApi;
 import io.flinkinsight.client.flink.ClientBoundaries;
 import io.flinkinsight.common.FlinkBoundary;
 
@@ -76,6 +78,8 @@ final class KeepAliveRestClient extends RestClient {
     private final String urlPrefix;
     @Nullable private final String sslHost;
     private final int sslPort;
+    /** Builds Flink's own RestClient for what must go through Flink's code (large uploads). */
+    private final FlinkApi flink;
 
     private KeepAliveRestClient(
             Configuration configuration,
@@ -85,10 +89,12 @@ final class KeepAliveRestClient extends RestClient {
             int sslPort,
             EventLoopGroup sharedGroup,
             ChannelPoolSettings settings,
-            TransportListener listener)
+            TransportListener listener,
+            FlinkApi flink)
             throws org.apache.flink.util.ConfigurationException {
         super(configuration, responseExecutor);
         this.configuration = configuration;
+        this.flink = flink;
         this.sslHost = sslHost;
         this.sslPort = sslPort;
         this.responseExecutor = responseExecutor;
@@ -109,7 +115,8 @@ final class KeepAliveRestClient extends RestClient {
             int sslPort,
             EventLoopGroup sharedGroup,
             ChannelPoolSettings settings,
-            TransportListener listener)
+            TransportListener listener,
+            FlinkApi flink)
             throws org.apache.flink.util.ConfigurationException {
         RestClientConfiguration restConfiguration = RestClientConfiguration.fromConfiguration(configuration);
         ThreadPoolExecutor responseExecutor = new ThreadPoolExecutor(
@@ -119,7 +126,7 @@ final class KeepAliveRestClient extends RestClient {
         try {
             return new KeepAliveRestClient(
                     configuration, restConfiguration, responseExecutor, sslHost, sslPort, sharedGroup, settings,
-                    new GuardedListener(listener));
+                    new GuardedListener(listener), flink);
         } catch (Throwable t) {
             // the executor of a client never made goes with it, whatever failed
             responseExecutor.shutdownNow();
@@ -220,7 +227,7 @@ final class KeepAliveRestClient extends RestClient {
                     throws IOException {
         RestClient flinkClient;
         try {
-            flinkClient = FlinkApi.get().newRestClient(configuration, responseExecutor, sslHost, sslPort);
+            flinkClient = flink.newRestClient(configuration, responseExecutor, sslHost, sslPort);
         } catch (IOException | RuntimeException e) {
             throw e;
         } catch (Exception e) {

@@ -1,5 +1,7 @@
 package io.flinkinsight.client.metrics;
 
+import io.flinkinsight.client.FlinkLine;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -24,7 +26,7 @@ class ClientMetricRegistryTest {
         conf.setString("metrics.reporter.capture.factory.class", CapturingReporterFactory.class.getName());
         CapturingReporterFactory.METRICS.clear();
 
-        try (ClientMetricRegistry registry = ClientMetricRegistry.create(conf)) {
+        try (ClientMetricRegistry registry = ClientMetricRegistry.create(conf, FlinkLine.get())) {
             assertThat(registry.isReporting()).isTrue();
             // two lookups: one served by a pooled client, one that built it
             registry.metrics().poolHits.inc();
@@ -48,7 +50,7 @@ class ClientMetricRegistryTest {
 
     @Test
     void withoutReportersTheFiguresStillCount() {
-        try (ClientMetricRegistry registry = ClientMetricRegistry.create(new Configuration())) {
+        try (ClientMetricRegistry registry = ClientMetricRegistry.create(new Configuration(), FlinkLine.get())) {
             registry.metrics().queriesSubmitted.inc();
 
             assertThat(registry.metrics().queriesSubmitted.getCount()).isEqualTo(1);

@@ -1,4 +1,7 @@
-package io.flinkinsight.client;
+package io.flinkinsight.client.admission;
+
+import io.flinkinsight.client.config.InteractiveClientSettings;
+import io.flinkinsight.client.collect.QueryRecord;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

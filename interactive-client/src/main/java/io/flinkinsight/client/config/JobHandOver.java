@@ -1,4 +1,4 @@
-package io.flinkinsight.client;
+package io.flinkinsight.client.config;
 
 /**
  * When the executor hands a query's job to its caller. The SQL Gateway tells its clients a statement is ready at that

@@ -1,4 +1,4 @@
-package io.flinkinsight.client.collect;
+package io.flinkinsight.client.config;
 
 import java.time.Duration;
 

@@ -1,6 +1,5 @@
-package io.flinkinsight.client;
+package io.flinkinsight.client.config;
 
-import io.flinkinsight.client.transport.ChannelPoolOptions;
 import io.flinkinsight.common.OptionRange;
 
 import org.apache.flink.configuration.ConfigOption;

@@ -1,9 +1,8 @@
-package io.flinkinsight.client.collect;
+package io.flinkinsight.client.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.flinkinsight.client.InteractiveClientSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,8 @@
-package io.flinkinsight.client;
+package io.flinkinsight.client.collect;
 
 import io.flinkinsight.client.metrics.ClientMetrics;
+
+import io.flinkinsight.client.admission.QueryAdmission;
 
 import org.apache.flink.api.common.JobStatus;
 

@@ -1,10 +1,9 @@
-package io.flinkinsight.client;
+package io.flinkinsight.client.config;
 
-import static io.flinkinsight.client.BoundedOptionsTest.description;
+import static io.flinkinsight.client.config.BoundedOptionsTest.description;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.flinkinsight.client.transport.ChannelPoolOptions;
 import java.time.Duration;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.IllegalConfigurationException;

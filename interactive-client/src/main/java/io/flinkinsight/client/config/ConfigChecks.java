@@ -1,4 +1,4 @@
-package io.flinkinsight.client;
+package io.flinkinsight.client.config;
 
 import io.flinkinsight.common.OptionRange;
 

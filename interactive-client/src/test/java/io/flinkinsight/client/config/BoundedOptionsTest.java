@@ -1,10 +1,9 @@
-package io.flinkinsight.client;
+package io.flinkinsight.client.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.flinkinsight.client.transport.ChannelPoolOptions;
 import io.flinkinsight.common.OptionRange;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;

@@ -1,14 +1,10 @@
-package io.flinkinsight.client;
+package io.flinkinsight.client.flink;
 
-import io.flinkinsight.client.collect.CollectLongPoll;
-import io.flinkinsight.client.collect.InstrumentedJobClient;
-import io.flinkinsight.client.collect.JobClientGateway;
-import io.flinkinsight.client.pool.ClusterClientPool;
+
 
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.dag.Pipeline;
 import org.apache.flink.client.deployment.StandaloneClusterId;
-import org.apache.flink.client.program.ClusterClient;
 import org.apache.flink.client.program.rest.RestClusterClient;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.plugin.PluginManager;
@@ -20,25 +16,19 @@ import org.apache.flink.shaded.netty4.io.netty.channel.EventLoopGroup;
 
 import javax.annotation.Nullable;
 
-import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.function.Function;
 
 /**
  * The calls into Flink whose signatures differ between the Flink lines the interactive client is built for; every
- * other class compiles unchanged against each line. Each jar holds one implementation, named in its {@code
- * META-INF/services}: {@code flink2.Flink2Api} in {@code interactive-client} (Flink 2.0 to 2.3, probing at run time
- * what this 2.x gives) and {@code flink1.Flink1Api} in {@code interactive-client-flink1} (the 1.20 line: {@code
- * JobGraph} instead of {@code ExecutionPlan}, {@code OperatorID} instead of a uid in coordination requests, no
- * {@code ReporterSetupBuilder}).
+ * other class compiles unchanged against each line. This is the version seam as the client's mechanisms see it: Flink
+ * types only, handed to them by constructor. Each jar holds one implementation, {@code flink2.Flink2Api} in {@code
+ * interactive-client} (Flink 2.0 to 2.3, probing at run time what this 2.x gives) and {@code flink1.Flink1Api} in
+ * {@code interactive-client-flink1} (the 1.20 line: {@code JobGraph} instead of {@code ExecutionPlan}, {@code
+ * OperatorID} instead of a uid in coordination requests, no {@code ReporterSetupBuilder}), loaded once at the top as a
+ * {@code FlinkLine}.
  */
 public interface FlinkApi {
-
-    /** The implementation of this jar's Flink line. */
-    static FlinkApi get() {
-        return Holder.INSTANCE;
-    }
 
     /** What this Flink gives the client and what not, for the log line at start. */
     String describe();
@@ -62,7 +52,7 @@ public interface FlinkApi {
         @Nullable
         String collectSinkKey();
 
-        /** The job's {@link io.flinkinsight.client.collect.JobShape}, for how long jobs like it ran. */
+        /** The job's shape ({@code collect.JobShape}), for how long jobs like it ran. */
         long shape();
 
         /** Submits the job; called once. */
@@ -81,16 +71,6 @@ public interface FlinkApi {
             RestClusterClient<StandaloneClusterId> client, JobID jobId, String operatorKey, CoordinationRequest request);
 
     /**
-     * The job client a query's caller gets: an {@link InstrumentedJobClient} that also takes coordination requests
-     * as this Flink's collect fetcher sends them.
-     */
-    InstrumentedJobClient newJobClient(
-            JobClientGateway delegate, QueryRecord record, Function<CollectLongPoll.Job, CollectLongPoll> longPoll);
-
-    /** A cluster client for Flink code that closes what it gets: every call on the lease's client. */
-    ClusterClient<StandaloneClusterId> leasedClusterClient(ClusterClientPool.Lease lease);
-
-    /**
      * Flink's own RestClient with an event loop of its own, checking SSL host names against {@code host}:{@code
      * port}; for requests that Flink's own code must send (large uploads).
      */
@@ -106,18 +86,4 @@ public interface FlinkApi {
      */
     @Nullable
     MetricRegistry newMetricRegistry(Configuration configuration, PluginManager plugins) throws Exception;
-
-    /** Loads the implementation once, from this jar. */
-    final class Holder {
-        private static final FlinkApi INSTANCE = load();
-
-        private Holder() {}
-
-        private static FlinkApi load() {
-            return ServiceLoader.load(FlinkApi.class, FlinkApi.class.getClassLoader())
-                    .findFirst()
-                    .orElseThrow(() -> new IllegalStateException(
-                            "No " + FlinkApi.class.getName() + " in this jar's META-INF/services: it was built wrong."));
-        }
-    }
 }

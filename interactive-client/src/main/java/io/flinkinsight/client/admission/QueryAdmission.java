@@ -1,4 +1,7 @@
-package io.flinkinsight.client;
+package io.flinkinsight.client.admission;
+
+import io.flinkinsight.client.config.InteractiveClientOptions;
+import io.flinkinsight.client.config.AdmissionSettings;
 
 import io.flinkinsight.client.pool.ClusterIdentity;
 import io.flinkinsight.common.OptionRange;
@@ -55,15 +58,6 @@ public final class QueryAdmission {
     };
 
     /**
-     * The admission options of a query, as {@link InteractiveClientSettings} read them.
-     *
-     * @param maxQueries {@link InteractiveClientOptions#MAX_QUERIES_IN_FLIGHT}
-     * @param timeout {@link InteractiveClientOptions#ADMISSION_TIMEOUT}
-     * @param maxHold {@link InteractiveClientOptions#ADMISSION_MAX_HOLD}
-     */
-    public record Settings(int maxQueries, Duration timeout, Duration maxHold) {}
-
-    /**
      * The queries of one cluster: the places under its cap ({@code null} without a cap), those holding one, and
      * those waiting for or holding one (the entry goes when none are left).
      */
@@ -75,7 +69,7 @@ public final class QueryAdmission {
      *
      * @throws TimeoutException naming the options, when no place became free in time
      */
-    public Place enter(ClusterIdentity cluster, Settings settings) throws InterruptedException, TimeoutException {
+    public Place enter(ClusterIdentity cluster, AdmissionSettings settings) throws InterruptedException, TimeoutException {
         int max = settings.maxQueries();
         // The first query of a cluster fixes its cap for as long as queries wait for or hold places on it.
         ClusterQueries queries = byCluster.compute(cluster, (key, present) -> {

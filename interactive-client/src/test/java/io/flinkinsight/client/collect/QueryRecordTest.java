@@ -1,8 +1,9 @@
-package io.flinkinsight.client;
+package io.flinkinsight.client.collect;
+
+import io.flinkinsight.client.metrics.ClientMetrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flinkinsight.client.metrics.ClientMetrics;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.common.JobStatus;

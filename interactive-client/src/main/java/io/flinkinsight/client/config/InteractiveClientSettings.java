@@ -1,41 +1,37 @@
-package io.flinkinsight.client;
+package io.flinkinsight.client.config;
 
-import static io.flinkinsight.client.InteractiveClientOptions.ADMISSION_MAX_HOLD;
-import static io.flinkinsight.client.InteractiveClientOptions.ADMISSION_MAX_HOLD_RANGE;
-import static io.flinkinsight.client.InteractiveClientOptions.ADMISSION_TIMEOUT;
-import static io.flinkinsight.client.InteractiveClientOptions.ADMISSION_TIMEOUT_RANGE;
-import static io.flinkinsight.client.InteractiveClientOptions.CLIENT_POOL_EXPIRE_AFTER_ACCESS;
-import static io.flinkinsight.client.InteractiveClientOptions.CLIENT_POOL_EXPIRE_AFTER_ACCESS_RANGE;
-import static io.flinkinsight.client.InteractiveClientOptions.COLLECT_EXPONENTIAL_ATTEMPTS;
-import static io.flinkinsight.client.InteractiveClientOptions.COLLECT_EXPONENTIAL_ATTEMPTS_RANGE;
-import static io.flinkinsight.client.InteractiveClientOptions.COLLECT_EXPONENTIAL_INITIAL_BACKOFF;
-import static io.flinkinsight.client.InteractiveClientOptions.COLLECT_EXPONENTIAL_INITIAL_BACKOFF_RANGE;
-import static io.flinkinsight.client.InteractiveClientOptions.COLLECT_EXPONENTIAL_MAX_BACKOFF;
-import static io.flinkinsight.client.InteractiveClientOptions.COLLECT_EXPONENTIAL_MAX_BACKOFF_RANGE;
-import static io.flinkinsight.client.InteractiveClientOptions.COLLECT_EXPONENTIAL_MULTIPLIER;
-import static io.flinkinsight.client.InteractiveClientOptions.COLLECT_EXPONENTIAL_MULTIPLIER_RANGE;
-import static io.flinkinsight.client.InteractiveClientOptions.COLLECT_FIXED_DELAY;
-import static io.flinkinsight.client.InteractiveClientOptions.COLLECT_FIXED_DELAY_RANGE;
-import static io.flinkinsight.client.InteractiveClientOptions.COLLECT_INCREMENTAL_ATTEMPTS;
-import static io.flinkinsight.client.InteractiveClientOptions.COLLECT_INCREMENTAL_ATTEMPTS_RANGE;
-import static io.flinkinsight.client.InteractiveClientOptions.COLLECT_INCREMENTAL_INCREMENT;
-import static io.flinkinsight.client.InteractiveClientOptions.COLLECT_INCREMENTAL_INCREMENT_RANGE;
-import static io.flinkinsight.client.InteractiveClientOptions.COLLECT_INCREMENTAL_INITIAL_DELAY;
-import static io.flinkinsight.client.InteractiveClientOptions.COLLECT_INCREMENTAL_INITIAL_DELAY_RANGE;
-import static io.flinkinsight.client.InteractiveClientOptions.COLLECT_INCREMENTAL_MAX_DELAY;
-import static io.flinkinsight.client.InteractiveClientOptions.COLLECT_INCREMENTAL_MAX_DELAY_RANGE;
-import static io.flinkinsight.client.InteractiveClientOptions.COLLECT_STRATEGY_TYPE;
-import static io.flinkinsight.client.InteractiveClientOptions.FAST_START;
-import static io.flinkinsight.client.InteractiveClientOptions.FAST_START_RANGE;
-import static io.flinkinsight.client.InteractiveClientOptions.IO_THREADS;
-import static io.flinkinsight.client.InteractiveClientOptions.IO_THREADS_RANGE;
-import static io.flinkinsight.client.InteractiveClientOptions.JOB_HAND_OVER;
-import static io.flinkinsight.client.InteractiveClientOptions.MAX_QUERIES_IN_FLIGHT;
-import static io.flinkinsight.client.InteractiveClientOptions.MAX_QUERIES_IN_FLIGHT_RANGE;
-
-import io.flinkinsight.client.collect.CollectRetryStrategy;
-import io.flinkinsight.client.transport.ChannelPoolOptions;
-import io.flinkinsight.client.transport.ChannelPoolSettings;
+import static io.flinkinsight.client.config.InteractiveClientOptions.ADMISSION_MAX_HOLD;
+import static io.flinkinsight.client.config.InteractiveClientOptions.ADMISSION_MAX_HOLD_RANGE;
+import static io.flinkinsight.client.config.InteractiveClientOptions.ADMISSION_TIMEOUT;
+import static io.flinkinsight.client.config.InteractiveClientOptions.ADMISSION_TIMEOUT_RANGE;
+import static io.flinkinsight.client.config.InteractiveClientOptions.CLIENT_POOL_EXPIRE_AFTER_ACCESS;
+import static io.flinkinsight.client.config.InteractiveClientOptions.CLIENT_POOL_EXPIRE_AFTER_ACCESS_RANGE;
+import static io.flinkinsight.client.config.InteractiveClientOptions.COLLECT_EXPONENTIAL_ATTEMPTS;
+import static io.flinkinsight.client.config.InteractiveClientOptions.COLLECT_EXPONENTIAL_ATTEMPTS_RANGE;
+import static io.flinkinsight.client.config.InteractiveClientOptions.COLLECT_EXPONENTIAL_INITIAL_BACKOFF;
+import static io.flinkinsight.client.config.InteractiveClientOptions.COLLECT_EXPONENTIAL_INITIAL_BACKOFF_RANGE;
+import static io.flinkinsight.client.config.InteractiveClientOptions.COLLECT_EXPONENTIAL_MAX_BACKOFF;
+import static io.flinkinsight.client.config.InteractiveClientOptions.COLLECT_EXPONENTIAL_MAX_BACKOFF_RANGE;
+import static io.flinkinsight.client.config.InteractiveClientOptions.COLLECT_EXPONENTIAL_MULTIPLIER;
+import static io.flinkinsight.client.config.InteractiveClientOptions.COLLECT_EXPONENTIAL_MULTIPLIER_RANGE;
+import static io.flinkinsight.client.config.InteractiveClientOptions.COLLECT_FIXED_DELAY;
+import static io.flinkinsight.client.config.InteractiveClientOptions.COLLECT_FIXED_DELAY_RANGE;
+import static io.flinkinsight.client.config.InteractiveClientOptions.COLLECT_INCREMENTAL_ATTEMPTS;
+import static io.flinkinsight.client.config.InteractiveClientOptions.COLLECT_INCREMENTAL_ATTEMPTS_RANGE;
+import static io.flinkinsight.client.config.InteractiveClientOptions.COLLECT_INCREMENTAL_INCREMENT;
+import static io.flinkinsight.client.config.InteractiveClientOptions.COLLECT_INCREMENTAL_INCREMENT_RANGE;
+import static io.flinkinsight.client.config.InteractiveClientOptions.COLLECT_INCREMENTAL_INITIAL_DELAY;
+import static io.flinkinsight.client.config.InteractiveClientOptions.COLLECT_INCREMENTAL_INITIAL_DELAY_RANGE;
+import static io.flinkinsight.client.config.InteractiveClientOptions.COLLECT_INCREMENTAL_MAX_DELAY;
+import static io.flinkinsight.client.config.InteractiveClientOptions.COLLECT_INCREMENTAL_MAX_DELAY_RANGE;
+import static io.flinkinsight.client.config.InteractiveClientOptions.COLLECT_STRATEGY_TYPE;
+import static io.flinkinsight.client.config.InteractiveClientOptions.FAST_START;
+import static io.flinkinsight.client.config.InteractiveClientOptions.FAST_START_RANGE;
+import static io.flinkinsight.client.config.InteractiveClientOptions.IO_THREADS;
+import static io.flinkinsight.client.config.InteractiveClientOptions.IO_THREADS_RANGE;
+import static io.flinkinsight.client.config.InteractiveClientOptions.JOB_HAND_OVER;
+import static io.flinkinsight.client.config.InteractiveClientOptions.MAX_QUERIES_IN_FLIGHT;
+import static io.flinkinsight.client.config.InteractiveClientOptions.MAX_QUERIES_IN_FLIGHT_RANGE;
 
 import org.apache.flink.configuration.Configuration;
 
@@ -64,7 +60,7 @@ public record InteractiveClientSettings(
         ChannelPoolSettings channelPool,
         CollectRetryStrategy collectStrategy,
         JobHandOver jobHandOver,
-        QueryAdmission.Settings admission,
+        AdmissionSettings admission,
         Duration fastStart) {
 
     /**
@@ -87,7 +83,7 @@ public record InteractiveClientSettings(
                                 conf, ChannelPoolOptions.IDLE_TIMEOUT, ChannelPoolOptions.IDLE_TIMEOUT_RANGE)),
                 collectStrategy(conf),
                 ConfigChecks.oneOf(conf, JOB_HAND_OVER, JobHandOver.class),
-                new QueryAdmission.Settings(
+                new AdmissionSettings(
                         ConfigChecks.inRange(conf, MAX_QUERIES_IN_FLIGHT, MAX_QUERIES_IN_FLIGHT_RANGE),
                         ConfigChecks.inRange(conf, ADMISSION_TIMEOUT, ADMISSION_TIMEOUT_RANGE),
                         ConfigChecks.inRange(conf, ADMISSION_MAX_HOLD, ADMISSION_MAX_HOLD_RANGE)),
