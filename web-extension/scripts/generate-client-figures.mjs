@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const source = join(here, '../../interactive-client/src/main/resources/io/flinkinsight/client/metrics/client-figures.json');
+const source = join(here, '../../insight-common/src/main/resources/io/flinkinsight/common/client-figures.json');
 const target = join(here, '../src/app/api/client/client-figures.generated.ts');
 
 const contract = JSON.parse(readFileSync(source, 'utf8'));

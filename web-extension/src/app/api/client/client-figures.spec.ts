@@ -1,4 +1,4 @@
-import contract from '../../../../../interactive-client/src/main/resources/io/flinkinsight/client/metrics/client-figures.json';
+import contract from '../../../../../insight-common/src/main/resources/io/flinkinsight/common/client-figures.json';
 import { CLIENT_FIGURES, CLIENT_SCOPE } from './client-figures.generated';
 
 describe('client-figures.generated.ts', () => {

@@ -2,7 +2,7 @@ package io.flinkinsight.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flinkinsight.client.InteractiveClientOptions;
+import io.flinkinsight.client.config.InteractiveClientOptions;
 import io.flinkinsight.plugin.InsightOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,7 @@
 package io.flinkinsight.client;
 
+import io.flinkinsight.client.flink.FlinkApi;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,9 +20,9 @@ final class FlinkClientFallback {
     private FlinkClientFallback() {}
 
     /** This jar was built for another Flink line than the one that loaded it (see {@link FlinkApi#describe}). */
-    static void wrongJarOnce() {
+    static void wrongJarOnce(FlinkApi flink) {
         if (WARNED.compareAndSet(false, true)) {
-            LOG.warn("The interactive client cannot run on this Flink: {}.", FlinkApi.get().describe());
+            LOG.warn("The interactive client cannot run on this Flink: {}.", flink.describe());
         }
     }
 

@@ -1,5 +1,11 @@
 package io.flinkinsight.client;
 
+import io.flinkinsight.client.flink.FlinkApi;
+import io.flinkinsight.client.config.InteractiveClientSettings;
+import io.flinkinsight.client.admission.QueryAdmission;
+
+import io.flinkinsight.client.flink.ClientBoundaries;
+import io.flinkinsight.common.FlinkBoundary;
 import io.flinkinsight.client.collect.RecentJobRuns;
 import io.flinkinsight.client.metrics.ClientMetricRegistry;
 import io.flinkinsight.client.metrics.ClientMetrics;
@@ -44,21 +50,22 @@ public final class InteractiveClientRuntime implements AutoCloseable {
     private final QueryAdmission admission;
     private final RecentJobRuns recentJobRuns = new RecentJobRuns();
 
-    private InteractiveClientRuntime(Configuration conf, InteractiveClientSettings settings) {
+    private InteractiveClientRuntime(Configuration conf, InteractiveClientSettings settings, FlinkApi flink) {
         // Threads of all three start on first use; the event loop is built first as the only part that can fail.
         this.eventLoop = new NioEventLoopGroup(settings.ioThreads(), threads("flink-insight-client-io"));
         this.scheduler = new GuardedScheduler(threads("flink-insight-client-scheduler"));
         scheduler.setRemoveOnCancelPolicy(true);
         this.background = new ThreadPoolExecutor(
                 0, 1, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads("flink-insight-client-background"));
-        this.metricRegistry = ClientMetricRegistry.create(conf);
+        this.metricRegistry = ClientMetricRegistry.create(conf, flink);
         ClientMetrics metrics = metricRegistry.metrics();
         this.pool = new ClusterClientPool(
                 identity -> KeepAliveClusterClients.create(
                         identity.configuration(),
                         eventLoop,
                         identity.settings().channelPool(),
-                        metrics.transportListener()),
+                        metrics.transportListener(),
+                        flink),
                 metrics,
                 scheduler,
                 background,
@@ -69,21 +76,23 @@ public final class InteractiveClientRuntime implements AutoCloseable {
 
     /**
      * The process's runtime, created from {@code conf} and its {@code settings} if this is the first call: the metric
-     * registry is built from {@code conf}, the event loop has {@code settings}' IO threads.
+     * registry is built from {@code conf}, the event loop has {@code settings}' IO threads, and the client's
+     * mechanisms call Flink through {@code flink}.
      */
-    public static InteractiveClientRuntime get(Configuration conf, InteractiveClientSettings settings) {
+    public static InteractiveClientRuntime get(
+            Configuration conf, InteractiveClientSettings settings, FlinkApi flink) {
         InteractiveClientRuntime current = instance;
         if (current != null) {
             return current;
         }
         synchronized (LOCK) {
             if (instance == null) {
-                InteractiveClientRuntime created = new InteractiveClientRuntime(conf, settings);
+                InteractiveClientRuntime created = new InteractiveClientRuntime(conf, settings, flink);
                 ShutdownHookUtil.addShutdownHook(created, "Flink Insight interactive client", LOG);
                 LOG.info("Flink Insight interactive client started ({} IO threads, metrics {}; {}).",
                         settings.ioThreads(),
                         created.metricRegistry.isReporting() ? "reported" : "not reported",
-                        FlinkApi.get().describe());
+                        flink.describe());
                 instance = created;
             }
             return instance;
@@ -133,7 +142,7 @@ public final class InteractiveClientRuntime implements AutoCloseable {
      * would pass unguarded.
      */
     static final class GuardedScheduler extends ScheduledThreadPoolExecutor {
-        private static final FlinkBoundary TASKS = new FlinkBoundary(LOG);
+        private static final FlinkBoundary TASKS = ClientBoundaries.logTo(LOG);
 
         GuardedScheduler(ThreadFactory threads) {
             super(1, threads);

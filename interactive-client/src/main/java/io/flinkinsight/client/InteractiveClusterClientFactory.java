@@ -1,5 +1,8 @@
 package io.flinkinsight.client;
 
+import io.flinkinsight.client.config.InteractiveClientOptions;
+import io.flinkinsight.client.config.InteractiveClientSettings;
+
 import org.apache.flink.client.deployment.ClusterClientFactory;
 import org.apache.flink.client.deployment.ClusterDescriptor;
 import org.apache.flink.client.deployment.ClusterSpecification;
@@ -23,7 +26,7 @@ public final class InteractiveClusterClientFactory implements ClusterClientFacto
     public ClusterDescriptor<StandaloneClusterId> createClusterDescriptor(Configuration configuration) {
         // a bad value fails the cluster action with a clear message, as it fails a query
         return new InteractiveClusterDescriptor(
-                configuration, InteractiveClientSettings.fromConfiguration(configuration));
+                configuration, InteractiveClientSettings.fromConfiguration(configuration), FlinkLine.get());
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.flinkinsight.client;
 
+import io.flinkinsight.client.config.InteractiveClientSettings;
+
 import io.flinkinsight.client.pool.ClusterIdentity;
 
 import org.apache.flink.client.deployment.ClusterDescriptor;
@@ -20,10 +22,12 @@ final class InteractiveClusterDescriptor implements ClusterDescriptor<Standalone
 
     private final Configuration configuration;
     private final InteractiveClientSettings settings;
+    private final FlinkLine line;
 
-    InteractiveClusterDescriptor(Configuration configuration, InteractiveClientSettings settings) {
+    InteractiveClusterDescriptor(Configuration configuration, InteractiveClientSettings settings, FlinkLine line) {
         this.configuration = configuration;
         this.settings = settings;
+        this.line = line;
     }
 
     @Override
@@ -35,15 +39,15 @@ final class InteractiveClusterDescriptor implements ClusterDescriptor<Standalone
     public ClusterClientProvider<StandaloneClusterId> retrieve(StandaloneClusterId clusterId) {
         ClusterIdentity cluster = ClusterIdentity.of(configuration, settings);
         return () -> {
-            if (!FlinkApi.get().runsOnThisFlink()) {
-                FlinkClientFallback.wrongJarOnce();
+            if (!line.runsOnThisFlink()) {
+                FlinkClientFallback.wrongJarOnce(line);
                 return flinkClient(clusterId);
             }
             try {
-                return FlinkApi.get().leasedClusterClient(
-                        InteractiveClientRuntime.get(configuration, settings).pool().lease(cluster));
+                return line.leasedClusterClient(
+                        InteractiveClientRuntime.get(configuration, settings, line).pool().lease(cluster));
             } catch (LinkageError e) {
-                // not foreseen by FlinkApi's probes: Flink's own client, as the executor falls back to
+                // not foreseen by FlinkLine's probes: Flink's own client, as the executor falls back to
                 FlinkClientFallback.warnOnce(e);
                 return flinkClient(clusterId);
             } catch (Exception e) {

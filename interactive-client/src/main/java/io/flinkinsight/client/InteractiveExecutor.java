@@ -1,5 +1,12 @@
 package io.flinkinsight.client;
 
+import io.flinkinsight.client.config.JobHandOver;
+
+import io.flinkinsight.client.flink.FlinkApi;
+import io.flinkinsight.client.config.InteractiveClientSettings;
+import io.flinkinsight.client.admission.QueryAdmission;
+import io.flinkinsight.client.collect.QueryRecord;
+
 import io.flinkinsight.client.collect.CollectLongPoll;
 import io.flinkinsight.client.collect.InstrumentedJobClient;
 import io.flinkinsight.client.collect.PooledJobClient;
@@ -49,16 +56,23 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
     /** Waits between status polls while the job initializes: 5 ms, doubling, at most this. */
     private static final long MAX_INITIALIZATION_POLL_MILLIS = 200;
 
+    private final FlinkLine line;
+
+    /** @param line this jar's Flink line, looked up once by the factory Flink loads */
+    InteractiveExecutor(FlinkLine line) {
+        this.line = line;
+    }
+
     /**
      * Runs the pipeline on the pooled client; if this Flink unexpectedly cannot link a call of the interactive
-     * client (version differences are probed up front, see {@link FlinkApi}) before the job was submitted, runs it
+     * client (version differences are probed up front, see {@link FlinkLine}) before the job was submitted, runs it
      * with Flink's own session executor instead, which the log says once.
      */
     @Override
     public CompletableFuture<JobClient> execute(
             Pipeline pipeline, Configuration configuration, ClassLoader userCodeClassloader) throws Exception {
-        if (!FlinkApi.get().runsOnThisFlink()) {
-            FlinkClientFallback.wrongJarOnce();
+        if (!line.runsOnThisFlink()) {
+            FlinkClientFallback.wrongJarOnce(line);
             return flinkExecutor(pipeline, configuration, userCodeClassloader);
         }
         try {
@@ -84,7 +98,7 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
             Pipeline pipeline, Configuration configuration, ClassLoader userCodeClassloader) throws Exception {
         // Options are checked before the runtime exists, so a bad value never leaves half-built state behind.
         InteractiveClientSettings settings = InteractiveClientSettings.fromConfiguration(configuration);
-        InteractiveClientRuntime runtime = InteractiveClientRuntime.get(configuration, settings);
+        InteractiveClientRuntime runtime = InteractiveClientRuntime.get(configuration, settings, line);
         QueryRecord record = new QueryRecord(runtime.metrics(), System::nanoTime);
         try {
             return submit(runtime, pipeline, configuration, userCodeClassloader, settings, record);
@@ -121,7 +135,7 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
             QueryRecord record)
             throws Exception {
         FlinkApi.PreparedJob prepared =
-                FlinkApi.get().prepare(pipeline, configuration, userCodeClassloader, runtime.background());
+                line.prepare(pipeline, configuration, userCodeClassloader, runtime.background());
         ClusterIdentity cluster = ClusterIdentity.of(configuration, settings);
         ClusterClientPool pool = runtime.pool();
 
@@ -172,8 +186,8 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
                 .thenCompose(jobId -> {
                     long fastPollsFromDelayNanos = runtime.recentJobRuns().shortestUsualRunNanos(shape);
                     long firstPollDelayNanos = RecentJobRuns.firstPollDelayNanos(fastPollsFromDelayNanos);
-                    InstrumentedJobClient jobClient = FlinkApi.get().newJobClient(
-                            new PooledJobClient(pool, cluster, jobId, userCodeClassloader),
+                    InstrumentedJobClient jobClient = line.newJobClient(
+                            new PooledJobClient(pool, cluster, jobId, userCodeClassloader, line),
                             record,
                             job -> new CollectLongPoll(
                                     job,
@@ -278,7 +292,7 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
     public CompletableFuture<Set<AbstractID>> listCompletedClusterDatasetIds(
             Configuration configuration, ClassLoader userCodeClassloader) {
         InteractiveClientSettings settings = InteractiveClientSettings.fromConfiguration(configuration);
-        return InteractiveClientRuntime.get(configuration, settings)
+        return InteractiveClientRuntime.get(configuration, settings, line)
                 .pool()
                 .call(ClusterIdentity.of(configuration, settings), client -> client.listCompletedClusterDatasetIds());
     }
@@ -287,7 +301,7 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
     public CompletableFuture<Void> invalidateClusterDataset(
             AbstractID clusterDatasetId, Configuration configuration, ClassLoader userCodeClassloader) {
         InteractiveClientSettings settings = InteractiveClientSettings.fromConfiguration(configuration);
-        return InteractiveClientRuntime.get(configuration, settings)
+        return InteractiveClientRuntime.get(configuration, settings, line)
                 .pool()
                 .call(ClusterIdentity.of(configuration, settings),
                         client -> client.invalidateClusterDataset(new IntermediateDataSetID(clusterDatasetId))

@@ -1,5 +1,7 @@
 package io.flinkinsight.client;
 
+import io.flinkinsight.client.config.InteractiveClientOptions;
+
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.core.execution.PipelineExecutor;
@@ -20,6 +22,6 @@ public final class InteractivePipelineExecutorFactory implements PipelineExecuto
 
     @Override
     public PipelineExecutor getExecutor(Configuration configuration) {
-        return new InteractiveExecutor();
+        return new InteractiveExecutor(FlinkLine.get());
     }
 }

@@ -1,6 +1,6 @@
 package io.flinkinsight.plugin;
 
-import io.flinkinsight.options.OptionRange;
+import io.flinkinsight.common.OptionRange;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.MemorySize;

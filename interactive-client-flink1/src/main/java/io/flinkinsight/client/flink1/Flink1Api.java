@@ -1,7 +1,7 @@
 package io.flinkinsight.client.flink1;
 
-import io.flinkinsight.client.FlinkApi;
-import io.flinkinsight.client.QueryRecord;
+import io.flinkinsight.client.FlinkLine;
+import io.flinkinsight.client.collect.QueryRecord;
 import io.flinkinsight.client.collect.CollectLongPoll;
 import io.flinkinsight.client.collect.InstrumentedJobClient;
 import io.flinkinsight.client.collect.JobClientGateway;
@@ -49,7 +49,7 @@ import java.util.function.Function;
  * RestClient makes an event loop of its own, and the metric registry takes metric and trace reporters (events arrive
  * in 2.1). Job status listeners are not notified: 1.20's client has none to notify.
  */
-public final class Flink1Api implements FlinkApi {
+public final class Flink1Api implements FlinkLine {
 
     @Override
     public String describe() {

@@ -1,9 +1,10 @@
 package io.flinkinsight.client.flink1;
 
-import io.flinkinsight.client.FlinkApi;
-import io.flinkinsight.client.QueryRecord;
+import io.flinkinsight.client.FlinkLine;
+import io.flinkinsight.client.flink.FlinkApi;
+import io.flinkinsight.client.collect.QueryRecord;
 import io.flinkinsight.client.collect.CollectLongPoll;
-import io.flinkinsight.client.collect.CollectRetryStrategy;
+import io.flinkinsight.client.config.CollectRetryStrategy;
 import io.flinkinsight.client.collect.InstrumentedJobClient;
 import io.flinkinsight.client.collect.JobClientGateway;
 import io.flinkinsight.client.metrics.ClientMetrics;
@@ -45,9 +46,9 @@ class Flink1ApiTest {
 
     @Test
     void thisJarsFlinkApiIsThe120Line() {
-        assertThat(FlinkApi.get()).isInstanceOf(Flink1Api.class);
-        assertThat(FlinkApi.get().runsOnThisFlink()).isTrue();
-        assertThat(FlinkApi.get().describe()).startsWith("Flink 1.20 API");
+        assertThat(FlinkLine.get()).isInstanceOf(Flink1Api.class);
+        assertThat(FlinkLine.get().runsOnThisFlink()).isTrue();
+        assertThat(FlinkLine.get().describe()).startsWith("Flink 1.20 API");
     }
 
     @Test
@@ -58,7 +59,7 @@ class Flink1ApiTest {
         ClassLoader loader = getClass().getClassLoader();
 
         FlinkApi.PreparedJob prepared =
-                FlinkApi.get().prepare(streamGraph, new Configuration(), loader, Runnable::run);
+                FlinkLine.get().prepare(streamGraph, new Configuration(), loader, Runnable::run);
 
         String key = prepared.collectSinkKey();
         assertThat(key).hasSize(32);
@@ -77,7 +78,7 @@ class Flink1ApiTest {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.fromSequence(1, 3).print();
 
-        FlinkApi.PreparedJob prepared = FlinkApi.get()
+        FlinkApi.PreparedJob prepared = FlinkLine.get()
                 .prepare(env.getStreamGraph(), new Configuration(), getClass().getClassLoader(), Runnable::run);
 
         assertThat(prepared.collectSinkKey()).isNull();
@@ -97,7 +98,7 @@ class Flink1ApiTest {
                 });
         ClientMetrics metrics = new ClientMetrics();
         QueryRecord record = new QueryRecord(metrics, System::nanoTime);
-        InstrumentedJobClient client = FlinkApi.get().newJobClient(job, record, polled -> new CollectLongPoll(
+        InstrumentedJobClient client = FlinkLine.get().newJobClient(job, record, polled -> new CollectLongPoll(
                 polled, CollectRetryStrategy.fixed(Duration.ofMillis(1)), scheduler, metrics, record,
                 System::nanoTime, Duration.ofMillis(50), () -> false));
         OperatorID sink = new OperatorID();

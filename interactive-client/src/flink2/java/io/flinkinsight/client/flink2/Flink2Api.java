@@ -1,7 +1,7 @@
 package io.flinkinsight.client.flink2;
 
-import io.flinkinsight.client.FlinkApi;
-import io.flinkinsight.client.QueryRecord;
+import io.flinkinsight.client.FlinkLine;
+import io.flinkinsight.client.collect.QueryRecord;
 import io.flinkinsight.client.collect.CollectLongPoll;
 import io.flinkinsight.client.collect.InstrumentedJobClient;
 import io.flinkinsight.client.collect.JobClientGateway;
@@ -50,7 +50,7 @@ import java.util.function.Function;
  * operator by its uid. Where 2.0 lacks what 2.1+ gives (see {@link Flink2Capabilities}), the probed 2.0 call is
  * made instead.
  */
-public final class Flink2Api implements FlinkApi {
+public final class Flink2Api implements FlinkLine {
 
     private final Flink2Capabilities capabilities = Flink2Capabilities.loaded();
 

@@ -1,6 +1,7 @@
 package io.flinkinsight.client.collect;
 
-import io.flinkinsight.client.QueryRecord;
+import io.flinkinsight.client.config.CollectRetryStrategy;
+
 import io.flinkinsight.client.metrics.ClientMetrics;
 
 import org.apache.flink.api.common.JobExecutionResult;

@@ -1,6 +1,5 @@
 package io.flinkinsight.client.collect;
 
-import io.flinkinsight.client.QueryRecord;
 import io.flinkinsight.client.transport.ChannelAcquireTimeoutException;
 
 import org.apache.flink.api.common.JobExecutionResult;

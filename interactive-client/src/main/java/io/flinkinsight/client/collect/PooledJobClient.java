@@ -1,6 +1,6 @@
 package io.flinkinsight.client.collect;
 
-import io.flinkinsight.client.FlinkApi;
+import io.flinkinsight.client.flink.FlinkApi;
 import io.flinkinsight.client.pool.ClusterClientPool;
 import io.flinkinsight.client.pool.ClusterIdentity;
 
@@ -36,13 +36,19 @@ public final class PooledJobClient implements JobClientGateway {
     private final ClusterIdentity cluster;
     private final JobID jobId;
     private final ClassLoader userCodeClassLoader;
+    private final FlinkApi flink;
 
     public PooledJobClient(
-            ClusterClientPool pool, ClusterIdentity cluster, JobID jobId, ClassLoader userCodeClassLoader) {
+            ClusterClientPool pool,
+            ClusterIdentity cluster,
+            JobID jobId,
+            ClassLoader userCodeClassLoader,
+            FlinkApi flink) {
         this.pool = pool;
         this.cluster = cluster;
         this.jobId = jobId;
         this.userCodeClassLoader = userCodeClassLoader;
+        this.flink = flink;
     }
 
     @Override
@@ -139,7 +145,7 @@ public final class PooledJobClient implements JobClientGateway {
     public CompletableFuture<CoordinationResponse> sendCoordinationRequest(
             String operatorUid, CoordinationRequest request) {
         return pool.call(
-                cluster, client -> FlinkApi.get().sendCoordinationRequest(client, jobId, operatorUid, request));
+                cluster, client -> flink.sendCoordinationRequest(client, jobId, operatorUid, request));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.flinkinsight.client.metrics;
 
-import io.flinkinsight.client.FlinkApi;
+import io.flinkinsight.client.flink.FlinkApi;
+
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.plugin.PluginUtils;
@@ -30,16 +31,16 @@ public final class ClientMetricRegistry implements AutoCloseable {
         this.metrics = metrics;
     }
 
-    /** Builds the registry and registers all figures; never throws. */
-    public static ClientMetricRegistry create(Configuration conf) {
+    /** Builds the registry with {@code flink}'s reporters and registers all figures; never throws. */
+    public static ClientMetricRegistry create(Configuration conf, FlinkApi flink) {
         ClientMetrics metrics = new ClientMetrics();
         String host = hostname();
         MetricRegistry registry;
         try {
-            registry = FlinkApi.get().newMetricRegistry(conf, PluginUtils.createPluginManagerFromRootFolder(conf));
+            registry = flink.newMetricRegistry(conf, PluginUtils.createPluginManagerFromRootFolder(conf));
             if (registry == null) {
                 LOG.warn("This Flink offers no way to build the interactive client's metric registry ({}); its"
-                        + " figures are not reported.", FlinkApi.get().describe());
+                        + " figures are not reported.", flink.describe());
                 registry = NoOpMetricRegistry.INSTANCE;
             }
         } catch (Throwable t) {

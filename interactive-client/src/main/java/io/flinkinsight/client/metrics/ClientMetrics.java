@@ -15,7 +15,7 @@ import java.util.function.IntSupplier;
 /**
  * Every figure of the interactive client, as Flink metric objects: the client pool, the REST channels, result
  * collection and queries. The objects work whether or not they are registered with a reporter. Their groups, names
- * and kinds are the contract declared in {@code client-figures.json} beside this class, which the plugin and the
+ * and kinds are the contract declared in {@code client-figures.json} (insight-common's {@code ClientFigures}), which the plugin and the
  * panel read; {@code ClientMetricRegistryTest} checks that {@link #registerOn} registers exactly those.
  */
 public final class ClientMetrics {

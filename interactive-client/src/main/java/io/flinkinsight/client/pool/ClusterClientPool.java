@@ -1,6 +1,7 @@
 package io.flinkinsight.client.pool;
 
-import io.flinkinsight.client.FlinkBoundary;
+import io.flinkinsight.client.flink.ClientBoundaries;
+import io.flinkinsight.common.FlinkBoundary;
 import io.flinkinsight.client.metrics.ClientMetrics;
 import io.flinkinsight.client.transport.PooledTransport;
 
@@ -34,7 +35,7 @@ import java.util.function.LongSupplier;
 public final class ClusterClientPool implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClusterClientPool.class);
-    private static final FlinkBoundary OWN_THREADS = new FlinkBoundary(LOG);
+    private static final FlinkBoundary OWN_THREADS = ClientBoundaries.logTo(LOG);
 
     /** Builds the client of one cluster; called once per pool entry. */
     @FunctionalInterface
@@ -168,7 +169,7 @@ public final class ClusterClientPool implements AutoCloseable {
             pendingSweep = null;
         }
         // guarded apart from the rest, so that the next sweep is scheduled whatever happens here
-        OWN_THREADS.run("evicting expired cluster clients", this::evictExpired);
+        OWN_THREADS.runScheduled("evicting expired cluster clients", this::evictExpired);
         long next = Long.MAX_VALUE;
         for (Entry entry : entries.values()) {
             next = Math.min(next, entry.expiresAtNanos());
@@ -310,7 +311,7 @@ public final class ClusterClientPool implements AutoCloseable {
                 return;
             }
             // called from a lease's release, on whichever thread completed its request: nothing may reach it
-            OWN_THREADS.run("handing a pooled cluster client to its closer", () -> closer.execute(
+            OWN_THREADS.runScheduled("handing a pooled cluster client to its closer", () -> closer.execute(
                     OWN_THREADS.guarded("closing a pooled cluster client", toClose::close)));
         }
     }

@@ -1,6 +1,6 @@
 package io.flinkinsight.client.pool;
 
-import io.flinkinsight.client.InteractiveClientSettings;
+import io.flinkinsight.client.config.InteractiveClientSettings;
 
 import org.apache.flink.configuration.Configuration;
 

@@ -1,5 +1,8 @@
 package io.flinkinsight.client.transport;
 
+import io.flinkinsight.client.config.ChannelPoolOptions;
+import io.flinkinsight.client.config.ChannelPoolSettings;
+
 import java.util.concurrent.TimeoutException;
 
 /**

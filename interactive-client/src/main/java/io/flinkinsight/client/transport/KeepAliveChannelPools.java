@@ -1,5 +1,7 @@
 package io.flinkinsight.client.transport;
 
+import io.flinkinsight.client.config.ChannelPoolSettings;
+
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.io.network.netty.OutboundChannelHandlerFactory;
 import org.apache.flink.runtime.io.network.netty.SSLHandlerFactory;

@@ -1,7 +1,10 @@
 package io.flinkinsight.client.transport;
 
-import io.flinkinsight.client.FlinkApi;
-import io.flinkinsight.client.FlinkBoundary;
+import io.flinkinsight.client.config.ChannelPoolSettings;
+
+import io.flinkinsight.client.flink.FlinkApi;
+import io.flinkinsight.client.flink.ClientBoundaries;
+import io.flinkinsight.common.FlinkBoundary;
 
 import org.apache.flink.client.deployment.StandaloneClusterId;
 import org.apache.flink.client.program.rest.InsightRestClusterClientAccess;
@@ -28,7 +31,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class KeepAliveClusterClients {
 
     private static final Logger LOG = LoggerFactory.getLogger(KeepAliveClusterClients.class);
-    private static final FlinkBoundary OWN_THREADS = new FlinkBoundary(LOG);
+    private static final FlinkBoundary OWN_THREADS = ClientBoundaries.logTo(LOG);
     private static final AtomicBoolean WARNED = new AtomicBoolean();
 
     private KeepAliveClusterClients() {}
@@ -37,12 +40,14 @@ public final class KeepAliveClusterClients {
      * A RestClusterClient for conf's cluster whose non-multipart requests ride pooled keep-alive channels.
      *
      * @param sharedGroup the process's event loop; used, never closed
+     * @param flink this jar's Flink line, for the clients Flink's own code must build
      */
     public static PooledTransport create(
             Configuration conf,
             EventLoopGroup sharedGroup,
             ChannelPoolSettings settings,
-            TransportListener listener)
+            TransportListener listener,
+            FlinkApi flink)
             throws Exception {
         // the host and port that RestClusterClient gives its own RestClient (used for SSL host name checks)
         URL jobManagerUrl = new URL(
@@ -56,10 +61,10 @@ public final class KeepAliveClusterClients {
                 LOG.warn("Keep-alive REST channels are off: {}. Put the interactive-client jar into Flink's lib/;"
                         + " until then each REST request opens its own connection.", unusable);
             }
-            return createWithoutKeepAlive(conf, sharedGroup);
+            return createWithoutKeepAlive(conf, sharedGroup, flink);
         }
         KeepAliveRestClient restClient = KeepAliveRestClient.create(
-                conf, jobManagerUrl.getHost(), jobManagerUrl.getPort(), sharedGroup, settings, listener);
+                conf, jobManagerUrl.getHost(), jobManagerUrl.getPort(), sharedGroup, settings, listener, flink);
         RestClusterClient<StandaloneClusterId> client;
         try {
             client = InsightRestClusterClientAccess.create(conf, restClient, StandaloneClusterId.getInstance());
@@ -72,8 +77,9 @@ public final class KeepAliveClusterClients {
     }
 
     /** Flink's own RestClusterClient, on the shared event loop where this Flink takes one (one connection per request). */
-    static PooledTransport createWithoutKeepAlive(Configuration conf, EventLoopGroup sharedGroup) throws Exception {
-        return new StockTransport(FlinkApi.get().newStockClusterClient(conf, sharedGroup));
+    static PooledTransport createWithoutKeepAlive(Configuration conf, EventLoopGroup sharedGroup, FlinkApi flink)
+            throws Exception {
+        return new StockTransport(flink.newStockClusterClient(conf, sharedGroup));
     }
 
     /** The keep-alive path: our RestClient, with its pooled channels, inside Flink's RestClusterClient. */

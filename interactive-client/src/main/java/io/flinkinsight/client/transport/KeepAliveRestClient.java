@@ -1,7 +1,10 @@
 package io.flinkinsight.client.transport;
 
-import io.flinkinsight.client.FlinkApi;
-import io.flinkinsight.client.FlinkBoundary;
+import io.flinkinsight.client.config.ChannelPoolSettings;
+
+import io.flinkinsight.client.flink.FlinkApi;
+import io.flinkinsight.client.flink.ClientBoundaries;
+import io.flinkinsight.common.FlinkBoundary;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
@@ -75,6 +78,8 @@ final class KeepAliveRestClient extends RestClient {
     private final String urlPrefix;
     @Nullable private final String sslHost;
     private final int sslPort;
+    /** Builds Flink's own RestClient for what must go through Flink's code (large uploads). */
+    private final FlinkApi flink;
 
     private KeepAliveRestClient(
             Configuration configuration,
@@ -84,10 +89,12 @@ final class KeepAliveRestClient extends RestClient {
             int sslPort,
             EventLoopGroup sharedGroup,
             ChannelPoolSettings settings,
-            TransportListener listener)
+            TransportListener listener,
+            FlinkApi flink)
             throws org.apache.flink.util.ConfigurationException {
         super(configuration, responseExecutor);
         this.configuration = configuration;
+        this.flink = flink;
         this.sslHost = sslHost;
         this.sslPort = sslPort;
         this.responseExecutor = responseExecutor;
@@ -108,7 +115,8 @@ final class KeepAliveRestClient extends RestClient {
             int sslPort,
             EventLoopGroup sharedGroup,
             ChannelPoolSettings settings,
-            TransportListener listener)
+            TransportListener listener,
+            FlinkApi flink)
             throws org.apache.flink.util.ConfigurationException {
         RestClientConfiguration restConfiguration = RestClientConfiguration.fromConfiguration(configuration);
         ThreadPoolExecutor responseExecutor = new ThreadPoolExecutor(
@@ -118,7 +126,7 @@ final class KeepAliveRestClient extends RestClient {
         try {
             return new KeepAliveRestClient(
                     configuration, restConfiguration, responseExecutor, sslHost, sslPort, sharedGroup, settings,
-                    new GuardedListener(listener));
+                    new GuardedListener(listener), flink);
         } catch (Throwable t) {
             // the executor of a client never made goes with it, whatever failed
             responseExecutor.shutdownNow();
@@ -219,7 +227,7 @@ final class KeepAliveRestClient extends RestClient {
                     throws IOException {
         RestClient flinkClient;
         try {
-            flinkClient = FlinkApi.get().newRestClient(configuration, responseExecutor, sslHost, sslPort);
+            flinkClient = flink.newRestClient(configuration, responseExecutor, sslHost, sslPort);
         } catch (IOException | RuntimeException e) {
             throw e;
         } catch (Exception e) {
@@ -328,7 +336,7 @@ final class KeepAliveRestClient extends RestClient {
 
     /** Keeps a faulty listener from breaking requests or Netty's pipeline: figures are never worth a failure. */
     private static final class GuardedListener implements TransportListener {
-        private static final FlinkBoundary LISTENER_CALLS = new FlinkBoundary(LOG);
+        private static final FlinkBoundary LISTENER_CALLS = ClientBoundaries.logTo(LOG);
         private static final String CALL = "a transport listener (its figures may be wrong)";
 
         private final TransportListener delegate;
@@ -339,22 +347,22 @@ final class KeepAliveRestClient extends RestClient {
 
         @Override
         public void channelOpened() {
-            LISTENER_CALLS.run(CALL, delegate::channelOpened);
+            LISTENER_CALLS.runScheduled(CALL, delegate::channelOpened);
         }
 
         @Override
         public void channelReused() {
-            LISTENER_CALLS.run(CALL, delegate::channelReused);
+            LISTENER_CALLS.runScheduled(CALL, delegate::channelReused);
         }
 
         @Override
         public void requestFinished(long latencyNanos, boolean success) {
-            LISTENER_CALLS.run(CALL, () -> delegate.requestFinished(latencyNanos, success));
+            LISTENER_CALLS.runScheduled(CALL, () -> delegate.requestFinished(latencyNanos, success));
         }
 
         @Override
         public void inFlightChanged(int delta) {
-            LISTENER_CALLS.run(CALL, () -> delegate.inFlightChanged(delta));
+            LISTENER_CALLS.runScheduled(CALL, () -> delegate.inFlightChanged(delta));
         }
     }
 }

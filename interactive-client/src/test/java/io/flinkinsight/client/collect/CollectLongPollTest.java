@@ -1,8 +1,9 @@
 package io.flinkinsight.client.collect;
 
+import io.flinkinsight.client.config.CollectRetryStrategy;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flinkinsight.client.QueryRecord;
 import io.flinkinsight.client.metrics.ClientMetrics;
 import java.io.IOException;
 import java.lang.reflect.Field;

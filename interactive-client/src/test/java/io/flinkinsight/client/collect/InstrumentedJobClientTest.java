@@ -1,13 +1,16 @@
 package io.flinkinsight.client.collect;
 
+import io.flinkinsight.client.FlinkLine;
+
+import io.flinkinsight.client.config.CollectRetryStrategy;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.flinkinsight.client.FlinkApi;
-import io.flinkinsight.client.QueryRecord;
+
 import io.flinkinsight.client.metrics.ClientMetrics;
 import io.flinkinsight.client.transport.ChannelAcquireTimeoutException;
-import io.flinkinsight.client.transport.ChannelPoolSettings;
+import io.flinkinsight.client.config.ChannelPoolSettings;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,7 +53,7 @@ class InstrumentedJobClientTest {
 
     private InstrumentedJobClient client(TestingCollectJob job, CollectRetryStrategy strategy, Duration budget) {
         // as the executor makes it: the jar's Flink line adds the collect fetcher's own coordination request method
-        return FlinkApi.get().newJobClient(job, record, polledJob -> new CollectLongPoll(
+        return FlinkLine.get().newJobClient(job, record, polledJob -> new CollectLongPoll(
                 polledJob, strategy, scheduler, metrics, record, System::nanoTime, budget, () -> false));
     }
 

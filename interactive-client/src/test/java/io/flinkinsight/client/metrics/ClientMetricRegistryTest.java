@@ -1,8 +1,11 @@
 package io.flinkinsight.client.metrics;
 
+import io.flinkinsight.client.FlinkLine;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.flinkinsight.common.ClientFigures;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,7 +26,7 @@ class ClientMetricRegistryTest {
         conf.setString("metrics.reporter.capture.factory.class", CapturingReporterFactory.class.getName());
         CapturingReporterFactory.METRICS.clear();
 
-        try (ClientMetricRegistry registry = ClientMetricRegistry.create(conf)) {
+        try (ClientMetricRegistry registry = ClientMetricRegistry.create(conf, FlinkLine.get())) {
             assertThat(registry.isReporting()).isTrue();
             // two lookups: one served by a pooled client, one that built it
             registry.metrics().poolHits.inc();
@@ -47,7 +50,7 @@ class ClientMetricRegistryTest {
 
     @Test
     void withoutReportersTheFiguresStillCount() {
-        try (ClientMetricRegistry registry = ClientMetricRegistry.create(new Configuration())) {
+        try (ClientMetricRegistry registry = ClientMetricRegistry.create(new Configuration(), FlinkLine.get())) {
             registry.metrics().queriesSubmitted.inc();
 
             assertThat(registry.metrics().queriesSubmitted.getCount()).isEqualTo(1);
@@ -88,7 +91,7 @@ class ClientMetricRegistryTest {
     /** The figures of the contract, as a reporter names them from the logical scope, and their kind. */
     private static Map<String, Class<? extends Metric>> declaredFigures() throws IOException {
         JsonNode contract;
-        try (InputStream in = ClientMetrics.class.getResourceAsStream("client-figures.json")) {
+        try (InputStream in = ClientFigures.open()) {
             contract = new ObjectMapper().readTree(in);
         }
         Map<String, Class<? extends Metric>> out = new HashMap<>();

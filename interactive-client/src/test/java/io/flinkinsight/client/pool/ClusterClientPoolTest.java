@@ -3,7 +3,7 @@ package io.flinkinsight.client.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.flinkinsight.client.InteractiveClientSettings;
+import io.flinkinsight.client.config.InteractiveClientSettings;
 import io.flinkinsight.client.metrics.ClientMetrics;
 import java.io.IOException;
 import java.net.ConnectException;

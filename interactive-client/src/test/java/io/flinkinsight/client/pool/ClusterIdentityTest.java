@@ -2,7 +2,7 @@ package io.flinkinsight.client.pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flinkinsight.client.InteractiveClientSettings;
+import io.flinkinsight.client.config.InteractiveClientSettings;
 import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;
 

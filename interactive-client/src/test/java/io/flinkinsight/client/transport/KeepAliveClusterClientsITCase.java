@@ -1,6 +1,11 @@
 package io.flinkinsight.client.transport;
 
-import io.flinkinsight.client.InteractiveClientSettings;
+import io.flinkinsight.client.FlinkLine;
+
+import io.flinkinsight.client.config.ChannelPoolOptions;
+import io.flinkinsight.client.config.ChannelPoolSettings;
+
+import io.flinkinsight.client.config.InteractiveClientSettings;
 
 import org.apache.flink.client.program.rest.RestClusterClient;
 import org.apache.flink.configuration.Configuration;
@@ -55,7 +60,7 @@ class KeepAliveClusterClientsITCase {
     @Test
     void clusterClientRequestsRideOneKeptAliveConnection() throws Exception {
         PooledTransport transport = KeepAliveClusterClients.create(
-                clusterConfiguration(), sharedGroup, ChannelPoolSettings.defaults(), listener);
+                clusterConfiguration(), sharedGroup, ChannelPoolSettings.defaults(), listener, FlinkLine.get());
         try {
             assertThat(transport).isInstanceOf(KeepAliveClusterClients.KeepAliveTransport.class);
             RestClusterClient<?> client = transport.clusterClient();
@@ -76,7 +81,7 @@ class KeepAliveClusterClientsITCase {
     @Test
     void closeIsPromptAndKeepsTheSharedEventLoop() throws Exception {
         PooledTransport transport = KeepAliveClusterClients.create(
-                clusterConfiguration(), sharedGroup, ChannelPoolSettings.defaults(), listener);
+                clusterConfiguration(), sharedGroup, ChannelPoolSettings.defaults(), listener, FlinkLine.get());
         transport.clusterClient().listJobs().get(10, TimeUnit.SECONDS);
 
         long start = System.nanoTime();

@@ -1,5 +1,10 @@
 package io.flinkinsight.client.transport;
 
+import io.flinkinsight.client.FlinkLine;
+
+import io.flinkinsight.client.config.ChannelPoolOptions;
+import io.flinkinsight.client.config.ChannelPoolSettings;
+
 import io.flinkinsight.client.transport.TestMessages.Echo;
 import io.flinkinsight.client.transport.TestMessages.Text;
 
@@ -72,7 +77,7 @@ class KeepAliveRestClientITCase {
     }
 
     private KeepAliveRestClient newClient(ChannelPoolSettings settings) throws Exception {
-        client = KeepAliveRestClient.create(new Configuration(), HOST, server.port(), sharedGroup, settings, listener);
+        client = KeepAliveRestClient.create(new Configuration(), HOST, server.port(), sharedGroup, settings, listener, FlinkLine.get());
         return client;
     }
 
@@ -516,7 +521,8 @@ class KeepAliveRestClientITCase {
             }
         };
         client = KeepAliveRestClient.create(
-                new Configuration(), HOST, server.port(), sharedGroup, ChannelPoolSettings.defaults(), failing);
+                new Configuration(), HOST, server.port(), sharedGroup, ChannelPoolSettings.defaults(), failing,
+                FlinkLine.get());
         for (int i = 0; i < 3; i++) {
             assertThat(get(client, server.port(), "/echo").get(10, TimeUnit.SECONDS).connection).isEqualTo(1);
         }

@@ -1,5 +1,9 @@
 package io.flinkinsight.client.transport;
 
+import io.flinkinsight.client.FlinkLine;
+
+import io.flinkinsight.client.config.ChannelPoolSettings;
+
 import io.flinkinsight.harness.LocalFlinkCluster;
 
 import org.apache.flink.api.common.JobID;
@@ -89,7 +93,7 @@ class KeepAliveTransportITCase {
     void clusterClientRidesKeptAliveChannelsOnARealJobManager() throws Exception {
         CountingTransportListener listener = new CountingTransportListener();
         PooledTransport transport = KeepAliveClusterClients.create(
-                clientConfiguration(), sharedGroup, ChannelPoolSettings.defaults(), listener);
+                clientConfiguration(), sharedGroup, ChannelPoolSettings.defaults(), listener, FlinkLine.get());
         try {
             assertThat(transport).isInstanceOf(KeepAliveClusterClients.KeepAliveTransport.class);
             RestClusterClient<StandaloneClusterId> client = transport.clusterClient();
@@ -134,7 +138,7 @@ class KeepAliveTransportITCase {
     void reportLatencyAgainstFlinksOwnClient() throws Exception {
         CountingTransportListener listener = new CountingTransportListener();
         PooledTransport transport = KeepAliveClusterClients.create(
-                clientConfiguration(), sharedGroup, ChannelPoolSettings.defaults(), listener);
+                clientConfiguration(), sharedGroup, ChannelPoolSettings.defaults(), listener, FlinkLine.get());
         double keepAliveMedian;
         try {
             keepAliveMedian = medianListJobsMillis(transport.clusterClient());
@@ -155,7 +159,7 @@ class KeepAliveTransportITCase {
         ExecutorService executor = Executors.newFixedThreadPool(4);
         KeepAliveRestClient keepAlive = KeepAliveRestClient.create(
                 clientConfiguration(), "127.0.0.1", cluster.ports().rest(), sharedGroup,
-                ChannelPoolSettings.defaults(), TransportListener.NONE);
+                ChannelPoolSettings.defaults(), TransportListener.NONE, FlinkLine.get());
         RestClient stockRest = new RestClient(clientConfiguration(), executor);
         try {
             double keepAliveConfig = medianConfigMillis(keepAlive);

@@ -1,6 +1,6 @@
 package io.flinkinsight.plugin.events;
 
-import io.flinkinsight.plugin.FlinkBoundary;
+import io.flinkinsight.common.FlinkBoundary;
 import io.flinkinsight.plugin.runtime.InsightRuntime;
 import io.flinkinsight.plugin.runtime.SharedRuntime;
 import org.apache.flink.events.Event;

@@ -2,7 +2,7 @@ package io.flinkinsight.plugin.hub;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.flinkinsight.plugin.ProcessRole;
-import io.flinkinsight.plugin.RateLimitedLog;
+import io.flinkinsight.common.RateLimitedLog;
 import io.flinkinsight.plugin.http.Json;
 import io.flinkinsight.plugin.http.LimitedBodySubscriber;
 import io.flinkinsight.plugin.http.PortAccess;

@@ -1,8 +1,8 @@
 package io.flinkinsight.plugin.hub;
 
-import io.flinkinsight.plugin.FlinkBoundary;
+import io.flinkinsight.common.FlinkBoundary;
 import io.flinkinsight.plugin.FlinkCapabilities;
-import io.flinkinsight.plugin.RateLimitedLog;
+import io.flinkinsight.common.RateLimitedLog;
 import io.flinkinsight.plugin.http.RestTls;
 import io.flinkinsight.plugin.store.InsightStores;
 import org.apache.flink.configuration.Configuration;

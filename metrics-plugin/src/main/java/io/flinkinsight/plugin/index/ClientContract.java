@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.index;
 
+import io.flinkinsight.common.ClientFigures;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -16,14 +17,14 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The interactive client's figures as that module declares them, once, in {@code client-figures.json} (the build
- * copies it into this jar, so the plugin never needs the client's jar): the group, name and kind of each figure, and
+ * The interactive client's figures as they are declared, once, in {@code client-figures.json} ({@link ClientFigures},
+ * shaded into this jar, so the plugin never needs the client's jar): the group, name and kind of each figure, and
  * the ratios computed from them. The plugin reads exactly these series; their names follow Flink's Prometheus naming
  * ({@link #seriesName}), e.g. {@code flink_insight_client_pool_hits}.
  */
 public final class ClientContract {
 
-    static final String RESOURCE = "client-figures.json";
+    static final String RESOURCE = ClientFigures.RESOURCE;
 
     private static final ClientContract LOADED = load();
 
@@ -98,11 +99,7 @@ public final class ClientContract {
     }
 
     static ClientContract load() {
-        try (InputStream in = ClientContract.class.getResourceAsStream(RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException(RESOURCE + " is missing beside " + ClientContract.class.getName()
-                        + "; the build copies it from the interactive-client module");
-            }
+        try (InputStream in = ClientFigures.open()) {
             return parse(new ObjectMapper().readTree(in));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + RESOURCE, e);

@@ -1,6 +1,6 @@
 package io.flinkinsight.plugin.metrics;
 
-import io.flinkinsight.plugin.FlinkBoundary;
+import io.flinkinsight.common.FlinkBoundary;
 import io.flinkinsight.plugin.InsightOptions;
 import io.flinkinsight.plugin.runtime.InsightRuntime;
 import io.flinkinsight.plugin.runtime.SharedRuntime;

@@ -1,6 +1,6 @@
 package io.flinkinsight.plugin.runtime;
 
-import io.flinkinsight.plugin.FlinkBoundary;
+import io.flinkinsight.common.FlinkBoundary;
 import io.flinkinsight.plugin.FlinkCapabilities;
 import io.flinkinsight.plugin.InsightOptions;
 import io.flinkinsight.plugin.ProcessRole;

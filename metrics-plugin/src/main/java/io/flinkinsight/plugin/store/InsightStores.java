@@ -1,6 +1,6 @@
 package io.flinkinsight.plugin.store;
 
-import io.flinkinsight.plugin.FlinkBoundary;
+import io.flinkinsight.common.FlinkBoundary;
 import io.flinkinsight.plugin.FlinkCapabilities;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointParser;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointRecord;

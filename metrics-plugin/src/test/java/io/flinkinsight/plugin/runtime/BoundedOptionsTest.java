@@ -1,6 +1,6 @@
 package io.flinkinsight.plugin.runtime;
 
-import io.flinkinsight.options.OptionRange;
+import io.flinkinsight.common.OptionRange;
 import io.flinkinsight.plugin.InsightOptions;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.description.BlockElement;
