@@ -40,18 +40,8 @@ import java.util.function.LongSupplier;
  * end: once a job has ended its JobManager no longer answers for it (the poll fails), and a sink that answered
  * before answers -1 when it is gone. Only then is the end asked for (one request that also brings the result, see
  * {@code JobClientGateway#endIfEnded}). A poll that fails because the job's sink is not deployed yet (its vertex not
- * initialized, or the job itself initializing: what Flink's fetcher also reads as "not started") shows no end.
- * While the sink has not been reached (the job starts, or ended before its sink ever answered) polls go at most every
- * {@value #UNREACHED_SINK_POLL_MILLIS} ms, Flink's own fetcher's pace: such a poll can find no rows, and after it
- * reaches the sink Flink's fetcher needs another poll 100 ms later for rows, so no row is shown later than that
- * fetcher would show it; polling faster would only cost the JobManager requests. Then, and every {@value
- * #STATUS_CHECK_EVERY_EMPTY_POLLS}th such poll, the end is asked for, in case a JobManager answers for an ended job
- * (a safety net, about once a second). While {@code fastPolls} says so (the query runs alone, early on; see {@code
- * execution.interactive.fast-start}), once the job may have ended (after the shortest usual run of recent jobs like
- * it, {@link RecentJobRuns#shortestUsualRunNanos}), the end of a job whose sink has not been reached is asked for at
- * the strategy's pace between those polls: the answer that shows the end comes within a few ms of it and brings the
- * result too, for a few more requests; while other queries share the cluster, the JobManager's capacity goes first.
- * A sink that answers is polled at the strategy's pace.
+ * initialized, or the job itself initializing: what Flink's fetcher also reads as "not started") shows no end. When
+ * each next request goes out is {@link LongPollPacing}'s decision.
  *
  * <p>{@link #prefetchFirstResults} runs the first long poll before the caller has the job client, so that the
  * executor can hand the job over only once its results are in (see {@code JobHandOver}).
@@ -62,12 +52,6 @@ public final class CollectLongPoll {
 
     /** Longest time one long poll keeps re-sending before it hands an empty answer back to the fetcher. */
     public static final Duration BUDGET = Duration.ofSeconds(1);
-
-    /** Polls in a row that did not reach the sink after which the long poll also asks whether the job has ended. */
-    static final int STATUS_CHECK_EVERY_EMPTY_POLLS = 10;
-
-    /** The shortest wait between polls while the job's collect sink has not been reached: Flink's fetcher's pace. */
-    static final long UNREACHED_SINK_POLL_MILLIS = 100;
 
     /** The query's job, as the long poll needs it. */
     public interface Job {
@@ -93,17 +77,12 @@ public final class CollectLongPoll {
     }
 
     private final Job job;
-    private final CollectRetryStrategy strategy;
     private final ScheduledExecutorService scheduler;
     private final ClientMetrics metrics;
     private final QueryRecord record;
     private final LongSupplier nanoClock;
-    private final long budgetNanos;
     private final BooleanSupplier fastPolls;
-    /** When (nanoClock) the query's first poll may go out. */
-    private final long firstPollAtNanos;
-    /** From when (nanoClock) the job may have ended, so that {@code fastPolls} asks for its end at the strategy's pace. */
-    private final long fastPollsFromNanos;
+    private final LongPollPacing pacing;
     /**
      * When (nanoClock) the next poll may go out: a back-off longer than what was left of a long poll's budget goes on
      * into the fetcher's next request, so that back-offs beyond the budget hold.
@@ -160,15 +139,12 @@ public final class CollectLongPoll {
             long firstPollDelayNanos,
             long fastPollsFromDelayNanos) {
         long now = nanoClock.getAsLong();
-        this.firstPollAtNanos = now + firstPollDelayNanos;
-        this.fastPollsFromNanos = now + fastPollsFromDelayNanos;
+        this.pacing = new LongPollPacing(strategy, budget, now + firstPollDelayNanos, now + fastPollsFromDelayNanos);
         this.job = job;
-        this.strategy = strategy;
         this.scheduler = scheduler;
         this.metrics = metrics;
         this.record = record;
         this.nanoClock = nanoClock;
-        this.budgetNanos = budget.toNanos();
         this.fastPolls = fastPolls;
     }
 
@@ -290,14 +266,14 @@ public final class CollectLongPoll {
             this.operatorUid = operatorUid;
             this.version = version;
             this.offset = offset;
-            this.deadlineNanos = nanoClock.getAsLong() + budgetNanos;
+            this.deadlineNanos = pacing.deadlineNanos(nanoClock.getAsLong());
         }
 
         CompletableFuture<CoordinationResponse> start() {
             long now = nanoClock.getAsLong();
-            long waitNanos = Math.max(firstPollAtNanos, notBeforeNanos) - now;
+            long waitNanos = pacing.firstRequestDelayNanos(now, notBeforeNanos);
             Poll previous = lastHandedBack;
-            if (waitNanos > deadlineNanos - now && previous != null && previous.lastEmpty != null
+            if (LongPollPacing.pastDeadline(now, waitNanos, deadlineNanos) && previous != null && previous.lastEmpty != null
                     && previous.offset == offset && previous.version.equals(version)
                     && previous.operatorUid.equals(operatorUid)) {
                 // The back-off outlasts this poll's budget: the same empty answer again at the budget's end, as the
@@ -392,7 +368,7 @@ public final class CollectLongPoll {
                         job.jobAnswered();
                     }
                 }
-                afterEmptyPoll(emptyPoll(), endLikely, sinkAlive);
+                afterEmptyPoll(new LongPollPacing.EmptyPoll(emptyPoll(), endLikely, sinkAlive));
             } catch (Throwable t) {
                 LOG.debug("Unexpected failure in the collect long poll; handing back to the fetcher.", t);
                 if (response != null) {
@@ -403,7 +379,7 @@ public final class CollectLongPoll {
             }
         }
 
-        private void afterEmptyPoll(long emptyPolls, boolean endLikely, boolean sinkAlive) {
+        private void afterEmptyPoll(LongPollPacing.EmptyPoll emptyPoll) {
             if (cancelled) {
                 handBack();
                 return;
@@ -413,56 +389,26 @@ public final class CollectLongPoll {
                 jobEnded(known);
                 return;
             }
-            long minDelayMillis = sinkAlive ? 0 : unreachedSinkPollMillis();
-            if (!endLikely && !sinkAlive && minDelayMillis == 0) {
-                // fast, and the job may have ended: ask for the end at the strategy's pace (one request that also
-                // brings the result), and for rows only at Flink's pace
-                askEndLater();
-                return;
+            LongPollPacing.Next next = pacing.afterEmptyPoll(emptyPoll, nanoClock.getAsLong(), fastPolls.getAsBoolean());
+            switch (next.step()) {
+                case ASK_END -> askEndLater();
+                case POLL -> stepLater(this::send, next.pollDelayMillis());
+                case ASK_END_THEN_POLL -> job.status().whenComplete((status, failure) -> {
+                    if (failure != null) {
+                        // the fetcher has its own rule for an unknown status
+                        handBack();
+                    } else if (status.isGloballyTerminalState()) {
+                        jobEnded(status);
+                    } else {
+                        stepLater(this::send, next.pollDelayMillis());
+                    }
+                });
             }
-            // A sink that answers shows its job's end itself, and so does a poll once the job has ended (see the
-            // class comment); an unreached sink is also asked about the end now and then.
-            boolean askEnd = endLikely || (!sinkAlive && emptyPolls % STATUS_CHECK_EVERY_EMPTY_POLLS == 0);
-            if (!askEnd) {
-                pollAgainLater(emptyPolls, minDelayMillis);
-                return;
-            }
-            job.status().whenComplete((status, failure) -> {
-                if (failure != null) {
-                    // the fetcher has its own rule for an unknown status
-                    handBack();
-                } else if (status.isGloballyTerminalState()) {
-                    jobEnded(status);
-                } else {
-                    pollAgainLater(emptyPolls, minDelayMillis);
-                }
-            });
         }
 
-        /**
-         * The shortest wait before polling a sink not reached yet: Flink's pace, except for {@code fastPolls} once the
-         * job may have ended (none then), or until then if that comes sooner.
-         */
-        private long unreachedSinkPollMillis() {
-            if (!fastPolls.getAsBoolean()) {
-                return UNREACHED_SINK_POLL_MILLIS;
-            }
-            long untilFast = fastPollsFromNanos - nanoClock.getAsLong();
-            return untilFast <= 0
-                    ? 0
-                    : Math.min(UNREACHED_SINK_POLL_MILLIS, TimeUnit.NANOSECONDS.toMillis(untilFast + 999_999));
-        }
-
-        /**
-         * Asks whether the job has ended after the strategy's wait ({@link #askEnd}), or polls for rows when Flink's
-         * pace says so, if that comes first.
-         */
+        /** Asks whether the job has ended ({@link #askEnd}) after the wait the pacing gives the next question. */
         private void askEndLater() {
-            long now = nanoClock.getAsLong();
-            long untilPoll = lastSentNanos + TimeUnit.MILLISECONDS.toNanos(UNREACHED_SINK_POLL_MILLIS) - now;
-            long delayMillis = Math.min(
-                    strategy.delayMillis(++endQuestions), Math.max(0, (untilPoll + 999_999) / 1_000_000));
-            stepLater(this::askEnd, delayMillis);
+            stepLater(this::askEnd, pacing.questionDelayMillis(++endQuestions, nanoClock.getAsLong(), lastSentNanos));
         }
 
         /**
@@ -478,10 +424,7 @@ public final class CollectLongPoll {
                 handBack();
                 return;
             }
-            long sinceSent = nanoClock.getAsLong() - lastSentNanos;
-            if (sinceSent >= TimeUnit.MILLISECONDS.toNanos(UNREACHED_SINK_POLL_MILLIS)
-                    || unreachedSinkPollMillis() != 0) {
-                // Flink's pace for rows, or no longer fast (another query started, or fast-start is over)
+            if (pacing.pollInsteadOfQuestion(nanoClock.getAsLong(), lastSentNanos, fastPolls.getAsBoolean())) {
                 send();
                 return;
             }
@@ -497,19 +440,15 @@ public final class CollectLongPoll {
             });
         }
 
-        /** Polls again after the strategy's wait, or {@code minDelayMillis} if that is longer. */
-        private void pollAgainLater(long emptyPolls, long minDelayMillis) {
-            stepLater(this::send, Math.max(strategy.delayMillis(emptyPolls), minDelayMillis));
-        }
-
         /**
          * Runs {@code step} of this poll after {@code delayMillis}, or hands the last answer back now if that would be
          * past the budget (the wait then goes on into the fetcher's next request).
          */
         private void stepLater(Runnable step, long delayMillis) {
-            long next = nanoClock.getAsLong() + TimeUnit.MILLISECONDS.toNanos(delayMillis);
-            if (next > deadlineNanos) {
-                notBeforeNanos = next;
+            long now = nanoClock.getAsLong();
+            long delayNanos = TimeUnit.MILLISECONDS.toNanos(delayMillis);
+            if (LongPollPacing.pastDeadline(now, delayNanos, deadlineNanos)) {
+                notBeforeNanos = now + delayNanos;
                 handBack();
                 return;
             }

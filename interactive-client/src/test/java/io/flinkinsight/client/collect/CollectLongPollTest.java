@@ -325,7 +325,7 @@ class CollectLongPollTest {
         assertThat(job.statusCalls).as("the end is asked once, after the poll that failed").isEqualTo(1);
         // a lower bound only: 4 waits of Flink's fetcher's pace, though the strategy waits 1 ms
         assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(
-                TimeUnit.MILLISECONDS.toNanos(4 * CollectLongPoll.UNREACHED_SINK_POLL_MILLIS));
+                TimeUnit.MILLISECONDS.toNanos(4 * LongPollPacing.UNREACHED_SINK_POLL_MILLIS));
     }
 
     @Test
@@ -353,10 +353,10 @@ class CollectLongPollTest {
 
         assertThat(resultCount(answer)).isZero();
         synchronized (job) {
-            assertThat(job.statusCalls).isEqualTo(job.polls / CollectLongPoll.STATUS_CHECK_EVERY_EMPTY_POLLS);
+            assertThat(job.statusCalls).isEqualTo(job.polls / LongPollPacing.STATUS_CHECK_EVERY_EMPTY_POLLS);
             // however fast the machine, polls are Flink's fetcher's pace apart: the first, then one per 100 ms
             assertThat(job.polls).isLessThanOrEqualTo(
-                    1 + (int) (budgetMillis / CollectLongPoll.UNREACHED_SINK_POLL_MILLIS));
+                    1 + (int) (budgetMillis / LongPollPacing.UNREACHED_SINK_POLL_MILLIS));
         }
     }
 
@@ -395,7 +395,7 @@ class CollectLongPollTest {
         synchronized (job) {
             // however fast the machine, polls are Flink's fetcher's pace apart: the first, then one per 100 ms
             assertThat(job.polls).isPositive().isLessThanOrEqualTo(
-                    1 + (int) (budgetMillis / CollectLongPoll.UNREACHED_SINK_POLL_MILLIS));
+                    1 + (int) (budgetMillis / LongPollPacing.UNREACHED_SINK_POLL_MILLIS));
         }
     }
 
@@ -412,7 +412,7 @@ class CollectLongPollTest {
         assertThat(sentAt).hasSizeGreaterThanOrEqualTo(2);
         for (int i = 1; i < sentAt.size(); i++) {
             assertThat(sentAt.get(i) - sentAt.get(i - 1)).as("collect poll %s after the previous one", i)
-                    .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(CollectLongPoll.UNREACHED_SINK_POLL_MILLIS));
+                    .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(LongPollPacing.UNREACHED_SINK_POLL_MILLIS));
         }
     }
 
@@ -428,7 +428,7 @@ class CollectLongPollTest {
         synchronized (job) {
             // however fast the machine, polls are Flink's fetcher's pace apart: the first, then one per 100 ms
             assertThat(job.polls).isPositive().isLessThanOrEqualTo(
-                    1 + (int) (budgetMillis / CollectLongPoll.UNREACHED_SINK_POLL_MILLIS));
+                    1 + (int) (budgetMillis / LongPollPacing.UNREACHED_SINK_POLL_MILLIS));
             // and the end is asked for in between, about every ms
             assertThat(job.statusCalls).isGreaterThan(3 * job.polls);
         }
@@ -459,10 +459,10 @@ class CollectLongPollTest {
             // after that, an unreached sink has the end asked every tenth poll, and polls go at Flink's pace: at most
             // two in the rest of the budget (one more if a question was on its way at the switch)
             assertThat(questionsAfter).as("questions for the end once not fast")
-                    .isLessThanOrEqualTo(1 + 1 + (int) (budgetMillis / CollectLongPoll.UNREACHED_SINK_POLL_MILLIS)
-                            / CollectLongPoll.STATUS_CHECK_EVERY_EMPTY_POLLS);
+                    .isLessThanOrEqualTo(1 + 1 + (int) (budgetMillis / LongPollPacing.UNREACHED_SINK_POLL_MILLIS)
+                            / LongPollPacing.STATUS_CHECK_EVERY_EMPTY_POLLS);
             assertThat(job.polls).isPositive().isLessThanOrEqualTo(
-                    1 + (int) (budgetMillis / CollectLongPoll.UNREACHED_SINK_POLL_MILLIS));
+                    1 + (int) (budgetMillis / LongPollPacing.UNREACHED_SINK_POLL_MILLIS));
         }
     }
 
@@ -474,7 +474,7 @@ class CollectLongPollTest {
         retry.setAccessible(true);
         long flinksRetryMillis = retry.getInt(null);
 
-        assertThat(CollectLongPoll.UNREACHED_SINK_POLL_MILLIS).isLessThanOrEqualTo(flinksRetryMillis);
+        assertThat(LongPollPacing.UNREACHED_SINK_POLL_MILLIS).isLessThanOrEqualTo(flinksRetryMillis);
         assertThat(RecentJobRuns.MAX_FIRST_POLL_DELAY.toMillis()).isLessThanOrEqualTo(flinksRetryMillis);
     }
 
