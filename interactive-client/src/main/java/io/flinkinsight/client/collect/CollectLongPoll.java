@@ -3,6 +3,7 @@ package io.flinkinsight.client.collect;
 import io.flinkinsight.client.QueryRecord;
 import io.flinkinsight.client.metrics.ClientMetrics;
 
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
@@ -85,6 +86,7 @@ public final class CollectLongPoll {
      * @param budget how long one long poll may keep re-sending, {@link #BUDGET} outside tests
      * @param fastPolls whether an empty poll that did not reach the sink should now ask whether the job has ended
      */
+    @VisibleForTesting
     public CollectLongPoll(
             Job job,
             CollectRetryStrategy strategy,

@@ -1,5 +1,7 @@
 package io.flinkinsight.client.collect;
 
+import org.apache.flink.annotation.VisibleForTesting;
+
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -24,9 +26,11 @@ import java.util.concurrent.TimeUnit;
 final class LongPollPacing {
 
     /** Polls in a row that did not reach the sink after which the long poll also asks whether the job has ended. */
+    @VisibleForTesting
     static final int STATUS_CHECK_EVERY_EMPTY_POLLS = 10;
 
     /** The shortest wait between polls while the job's collect sink has not been reached: Flink's fetcher's pace. */
+    @VisibleForTesting
     static final long UNREACHED_SINK_POLL_MILLIS = 100;
 
     private static final long UNREACHED_SINK_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(UNREACHED_SINK_POLL_MILLIS);
@@ -120,6 +124,7 @@ final class LongPollPacing {
      * The shortest wait before polling a sink not reached yet: Flink's pace, except while {@code fast} once the job
      * may have ended (none then), or until then if that comes sooner.
      */
+    @VisibleForTesting
     long unreachedSinkPollMillis(long nowNanos, boolean fast) {
         if (!fast) {
             return UNREACHED_SINK_POLL_MILLIS;

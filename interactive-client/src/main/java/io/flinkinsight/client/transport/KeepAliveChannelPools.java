@@ -64,10 +64,14 @@ final class KeepAliveChannelPools implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(KeepAliveChannelPools.class);
 
+    @VisibleForTesting
     static final int KEEP_ALIVE_IDLE_SECONDS = 5;
+    @VisibleForTesting
     static final int KEEP_ALIVE_INTERVAL_SECONDS = 1;
+    @VisibleForTesting
     static final int KEEP_ALIVE_PROBES = 3;
     /** Past the keep-alive verdict on an idle channel (5 s + 3 × 1 s), so a request written just before it is covered. */
+    @VisibleForTesting
     static final int HOST_CHECK_AFTER_SECONDS = 10;
     static final int HOST_CHECK_CONNECT_TIMEOUT_MILLIS = 5_000;
 
@@ -189,6 +193,7 @@ final class KeepAliveChannelPools implements AutoCloseable {
     }
 
     /** Currently open channels of all pools (in use or idle). */
+    @VisibleForTesting
     int openChannelCount() {
         return openChannels.size();
     }

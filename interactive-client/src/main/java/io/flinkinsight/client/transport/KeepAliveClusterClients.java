@@ -3,6 +3,7 @@ package io.flinkinsight.client.transport;
 import io.flinkinsight.client.FlinkApi;
 import io.flinkinsight.client.FlinkBoundary;
 
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.client.deployment.StandaloneClusterId;
 import org.apache.flink.client.program.rest.InsightRestClusterClientAccess;
 import org.apache.flink.client.program.rest.RestClusterClient;
@@ -91,6 +92,7 @@ public final class KeepAliveClusterClients {
             return client;
         }
 
+        @VisibleForTesting
         KeepAliveRestClient restClient() {
             return restClient;
         }

@@ -3,6 +3,7 @@ package io.flinkinsight.client.transport;
 import io.flinkinsight.client.FlinkApi;
 import io.flinkinsight.client.FlinkBoundary;
 
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.runtime.io.network.netty.OutboundChannelHandlerFactory;
@@ -262,6 +263,7 @@ final class KeepAliveRestClient extends RestClient {
     }
 
     /** Currently open pooled channels (in use or idle), for tests and diagnostics. */
+    @VisibleForTesting
     int openChannelCount() {
         return pools.openChannelCount();
     }
