@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.shaded.netty4.io.netty.channel.DefaultEventLoopGroup;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -20,36 +19,25 @@ import org.junit.jupiter.api.Test;
  */
 class KeepAliveChannelPoolsTest {
 
-    private final DefaultEventLoopGroup clientGroup = new DefaultEventLoopGroup(1);
-    private final CountingTransportListener listener = new CountingTransportListener();
-    private final TestingLocalHttpServer server;
-    private KeepAliveChannelPools pools;
+    private final InMemoryPools client;
 
     KeepAliveChannelPoolsTest() throws InterruptedException {
-        server = new TestingLocalHttpServer();
-        pools = TestingLocalHttpServer.pools(clientGroup, ChannelPoolSettings.defaults(), listener);
+        client = new InMemoryPools();
     }
 
     @AfterEach
     void closeAll() {
-        pools.close();
-        server.close();
-        clientGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-    }
-
-    private void usePools(ChannelPoolSettings settings) {
-        pools.close();
-        pools = TestingLocalHttpServer.pools(clientGroup, settings, listener);
+        client.close();
     }
 
     /** A GET, sent once more if its kept-alive channel turns out closed. */
     private CompletableFuture<RawResponse> send() {
-        return new PooledExchange(pools.poolFor(server.host, server.port), server::get, true, listener).send();
+        return client.send(true);
     }
 
     /** A request that is never sent twice. */
     private CompletableFuture<RawResponse> sendOnce() {
-        return new PooledExchange(pools.poolFor(server.host, server.port), server::get, false, listener).send();
+        return client.send(false);
     }
 
     private static String body(CompletableFuture<RawResponse> response) throws Exception {
@@ -61,112 +49,112 @@ class KeepAliveChannelPoolsTest {
         assertThat(body(send())).isEqualTo("connection 1");
         assertThat(body(send())).isEqualTo("connection 1");
 
-        assertThat(server.connections).hasValue(1);
-        assertThat(listener.opened).hasValue(1);
-        assertThat(listener.reused).hasValue(1);
-        assertThat(pools.openChannelCount()).isEqualTo(1);
+        assertThat(client.server.connections).hasValue(1);
+        assertThat(client.listener.opened).hasValue(1);
+        assertThat(client.listener.reused).hasValue(1);
+        assertThat(client.pools().openChannelCount()).isEqualTo(1);
     }
 
     @Test
     void aChannelTheServerAskedToCloseIsNotReused() throws Exception {
-        server.nextAnswers.add(Answer.CLOSE);
+        client.server.nextAnswers.add(Answer.CLOSE);
 
         assertThat(body(send())).isEqualTo("connection 1");
         assertThat(body(send())).isEqualTo("connection 2");
 
-        assertThat(listener.reused).hasValue(0);
+        assertThat(client.listener.reused).hasValue(0);
     }
 
     @Test
     void aChannelThatFailedARequestIsClosedAndNotReused() throws Exception {
-        server.nextAnswers.add(Answer.TOO_LARGE);
+        client.server.nextAnswers.add(Answer.TOO_LARGE);
 
         assertThat(send()).failsWithin(Duration.ofSeconds(10));
         assertThat(body(send())).isEqualTo("connection 2");
 
-        assertThat(listener.reused).hasValue(0);
-        Waiting.until("the failed channel is closed", () -> pools.openChannelCount() == 1);
+        assertThat(client.listener.reused).hasValue(0);
+        Waiting.until("the failed channel is closed", () -> client.pools().openChannelCount() == 1);
     }
 
     @Test
     void aHostGetsNoMoreThanMaxConnectionsAndWaitingRequestsRideTheReleasedOnes() throws Exception {
-        usePools(new ChannelPoolSettings(2, Duration.ofSeconds(10), Duration.ofMinutes(1)));
-        server.nextAnswers.addAll(List.of(Answer.HOLD, Answer.HOLD));
+        client.reopen(new ChannelPoolSettings(2, Duration.ofSeconds(10), Duration.ofMinutes(1)));
+        client.server.nextAnswers.addAll(List.of(Answer.HOLD, Answer.HOLD));
 
         List<CompletableFuture<RawResponse>> responses = List.of(send(), send(), send());
-        Waiting.until("two requests are held", () -> server.heldCount() == 2);
+        Waiting.until("two requests are held", () -> client.server.heldCount() == 2);
         assertThat(responses.get(2)).as("waits for a free channel").isNotDone();
-        server.releaseHeld();
+        client.server.releaseHeld();
 
         for (CompletableFuture<RawResponse> response : responses) {
             assertThat(body(response)).startsWith("connection ");
         }
-        assertThat(server.connections).hasValue(2);
-        assertThat(server.requests).hasValue(3);
-        assertThat(listener.reused).hasValue(1);
+        assertThat(client.server.connections).hasValue(2);
+        assertThat(client.server.requests).hasValue(3);
+        assertThat(client.listener.reused).hasValue(1);
     }
 
     @Test
     void aLostConnectionClosesTheHostsOtherIdleChannelsAtOnce() throws Exception {
-        server.nextAnswers.addAll(List.of(Answer.HOLD, Answer.HOLD));
+        client.server.nextAnswers.addAll(List.of(Answer.HOLD, Answer.HOLD));
         List<CompletableFuture<RawResponse>> first = List.of(send(), send());
-        Waiting.until("two requests are held", () -> server.heldCount() == 2);
-        server.releaseHeld();
+        Waiting.until("two requests are held", () -> client.server.heldCount() == 2);
+        client.server.releaseHeld();
         for (CompletableFuture<RawResponse> response : first) {
             body(response);
         }
-        assertThat(pools.openChannelCount()).isEqualTo(2);
+        assertThat(client.pools().openChannelCount()).isEqualTo(2);
 
         // the server drops a request (not sent again) on one kept-alive channel: the other one is suspect too
-        server.nextAnswers.add(Answer.DROP);
+        client.server.nextAnswers.add(Answer.DROP);
         assertThat(sendOnce()).failsWithin(Duration.ofSeconds(10));
 
-        Waiting.until("no channel is open", () -> pools.openChannelCount() == 0);
+        Waiting.until("no channel is open", () -> client.pools().openChannelCount() == 0);
         assertThat(body(send())).isEqualTo("connection 3");
     }
 
     @Test
     void aChannelLentWhenItsHostLostAConnectionIsNeverLentAgainAndClosedWhenIdle() throws Exception {
-        usePools(new ChannelPoolSettings(4, Duration.ofSeconds(10), Duration.ofMillis(300)));
-        server.nextAnswers.add(Answer.HOLD);
+        client.reopen(new ChannelPoolSettings(4, Duration.ofSeconds(10), Duration.ofMillis(300)));
+        client.server.nextAnswers.add(Answer.HOLD);
         CompletableFuture<RawResponse> lent = send();
-        Waiting.until("the first request is held", () -> server.heldCount() == 1);
-        server.nextAnswers.add(Answer.DROP);
+        Waiting.until("the first request is held", () -> client.server.heldCount() == 1);
+        client.server.nextAnswers.add(Answer.DROP);
         assertThat(sendOnce()).failsWithin(Duration.ofSeconds(10));
 
-        server.releaseHeld();
+        client.server.releaseHeld();
 
         assertThat(body(lent)).as("the lent channel served its request").isEqualTo("connection 1");
         assertThat(body(send())).as("but is not lent again").isEqualTo("connection 3");
-        Waiting.until("both channels are closed when idle", () -> pools.openChannelCount() == 0);
+        Waiting.until("both channels are closed when idle", () -> client.pools().openChannelCount() == 0);
     }
 
     @Test
     void anUnusedChannelIsClosedAfterTheIdleTimeout() throws Exception {
-        usePools(new ChannelPoolSettings(2, Duration.ofSeconds(10), Duration.ofMillis(50)));
+        client.reopen(new ChannelPoolSettings(2, Duration.ofSeconds(10), Duration.ofMillis(50)));
 
         body(send());
 
-        Waiting.until("the idle channel is closed", () -> pools.openChannelCount() == 0);
+        Waiting.until("the idle channel is closed", () -> client.pools().openChannelCount() == 0);
     }
 
     @Test
     void eachHostAndPortHasOnePool() {
-        KeepAliveChannelPools.HostPool pool = pools.poolFor(server.host, server.port);
+        KeepAliveChannelPools.HostPool pool = client.pools().poolFor(client.server.host, client.server.port);
 
-        assertThat(pools.poolFor(server.host, server.port)).isSameAs(pool);
-        assertThat(pools.poolFor(server.host, server.port + 1)).isNotSameAs(pool);
+        assertThat(client.pools().poolFor(client.server.host, client.server.port)).isSameAs(pool);
+        assertThat(client.pools().poolFor(client.server.host, client.server.port + 1)).isNotSameAs(pool);
     }
 
     @Test
     void closingThePoolsClosesEveryChannelAndRefusesNewPools() throws Exception {
         body(send());
 
-        pools.close();
+        client.pools().close();
 
-        Waiting.until("every channel is closed", () -> pools.openChannelCount() == 0);
-        assertThat(pools.isClosed()).isTrue();
-        assertThatThrownBy(() -> pools.poolFor(server.host, server.port))
+        Waiting.until("every channel is closed", () -> client.pools().openChannelCount() == 0);
+        assertThat(client.pools().isClosed()).isTrue();
+        assertThatThrownBy(() -> client.pools().poolFor(client.server.host, client.server.port))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("RestClient is already closed");
     }

@@ -11,7 +11,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.runtime.rest.ConnectionClosedException;
-import org.apache.flink.shaded.netty4.io.netty.channel.DefaultEventLoopGroup;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -21,26 +20,15 @@ import org.junit.jupiter.api.Test;
  */
 class PooledExchangeTest {
 
-    private final DefaultEventLoopGroup clientGroup = new DefaultEventLoopGroup(1);
-    private final CountingTransportListener listener = new CountingTransportListener();
-    private final TestingLocalHttpServer server;
-    private KeepAliveChannelPools pools;
+    private final InMemoryPools client;
 
     PooledExchangeTest() throws InterruptedException {
-        server = new TestingLocalHttpServer();
-        pools = TestingLocalHttpServer.pools(clientGroup, ChannelPoolSettings.defaults(), listener);
+        client = new InMemoryPools();
     }
 
     @AfterEach
     void closeAll() {
-        pools.close();
-        server.close();
-        clientGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-    }
-
-    private CompletableFuture<RawResponse> send(boolean retryIfStale) {
-        return new PooledExchange(pools.poolFor(server.host, server.port), server::get, retryIfStale, listener)
-                .send();
+        client.close();
     }
 
     private static RawResponse await(CompletableFuture<RawResponse> response) throws Exception {
@@ -53,7 +41,7 @@ class PooledExchangeTest {
 
     @Test
     void aResponseCompletesTheExchangesFuture() throws Exception {
-        RawResponse response = await(send(false));
+        RawResponse response = await(client.send(false));
 
         assertThat(response.status().code()).isEqualTo(200);
         assertThat(body(response)).isEqualTo("connection 1");
@@ -61,65 +49,64 @@ class PooledExchangeTest {
 
     @Test
     void aGetOnAKeptAliveChannelTheServerDroppedIsSentOnceMoreOnANewOne() throws Exception {
-        await(send(true));
-        server.nextAnswers.add(Answer.DROP);
+        await(client.send(true));
+        client.server.nextAnswers.add(Answer.DROP);
 
-        RawResponse response = await(send(true));
+        RawResponse response = await(client.send(true));
 
         assertThat(body(response)).isEqualTo("connection 2");
-        assertThat(server.requests).hasValue(3);
+        assertThat(client.server.requests).hasValue(3);
     }
 
     @Test
     void aRequestThatIsNotAGetIsNotSentAgain() throws Exception {
-        await(send(false));
-        server.nextAnswers.add(Answer.DROP);
+        await(client.send(false));
+        client.server.nextAnswers.add(Answer.DROP);
 
-        assertThatThrownBy(() -> await(send(false)))
+        assertThatThrownBy(() -> await(client.send(false)))
                 .isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(ConnectionClosedException.class);
-        assertThat(server.requests).hasValue(2);
+        assertThat(client.server.requests).hasValue(2);
     }
 
     @Test
     void aGetDroppedOnANewChannelIsNotSentAgain() {
-        server.nextAnswers.add(Answer.DROP);
+        client.server.nextAnswers.add(Answer.DROP);
 
-        assertThatThrownBy(() -> await(send(true)))
+        assertThatThrownBy(() -> await(client.send(true)))
                 .isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(ConnectionClosedException.class);
-        assertThat(server.requests).hasValue(1);
+        assertThat(client.server.requests).hasValue(1);
     }
 
     @Test
     void noFreeChannelWithinTheAcquireTimeoutFailsWithAClearError() throws Exception {
-        pools.close();
-        pools = TestingLocalHttpServer.pools(clientGroup,
-                new ChannelPoolSettings(1, Duration.ofMillis(50), Duration.ofMinutes(1)), listener);
-        server.nextAnswers.add(Answer.HOLD);
-        CompletableFuture<RawResponse> holding = send(false);
-        Waiting.until("the first request is held", () -> server.heldCount() == 1);
+        client.reopen(new ChannelPoolSettings(1, Duration.ofMillis(50), Duration.ofMinutes(1)));
+        client.server.nextAnswers.add(Answer.HOLD);
+        CompletableFuture<RawResponse> holding = client.send(false);
+        Waiting.until("the first request is held", () -> client.server.heldCount() == 1);
 
-        assertThatThrownBy(() -> await(send(false)))
+        assertThatThrownBy(() -> await(client.send(false)))
                 .isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(ChannelAcquireTimeoutException.class);
 
-        server.releaseHeld();
+        client.server.releaseHeld();
         assertThat(body(await(holding))).isEqualTo("connection 1");
     }
 
     @Test
     void aRequestAfterThePoolsClosedFailsFromItsFuture() {
-        KeepAliveChannelPools.HostPool pool = pools.poolFor(server.host, server.port);
-        pools.close();
+        KeepAliveChannelPools.HostPool pool = client.pool();
+        client.pools().close();
 
-        CompletableFuture<RawResponse> response = new PooledExchange(pool, server::get, true, listener).send();
+        CompletableFuture<RawResponse> response =
+                new PooledExchange(pool, client.server::get, true, client.listener).send();
 
         assertThatThrownBy(() -> await(response))
                 .isInstanceOf(ExecutionException.class)
                 .cause()
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("RestClient closed before request completed");
-        assertThat(server.connections).hasValue(0);
+        assertThat(client.server.connections).hasValue(0);
     }
 }

@@ -1,15 +1,11 @@
 package io.flinkinsight.client.transport;
 
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.runtime.rest.RestClientConfiguration;
-import org.apache.flink.shaded.netty4.io.netty.bootstrap.Bootstrap;
 import org.apache.flink.shaded.netty4.io.netty.bootstrap.ServerBootstrap;
 import org.apache.flink.shaded.netty4.io.netty.buffer.Unpooled;
 import org.apache.flink.shaded.netty4.io.netty.channel.Channel;
@@ -17,7 +13,6 @@ import org.apache.flink.shaded.netty4.io.netty.channel.ChannelFutureListener;
 import org.apache.flink.shaded.netty4.io.netty.channel.ChannelHandlerContext;
 import org.apache.flink.shaded.netty4.io.netty.channel.ChannelInitializer;
 import org.apache.flink.shaded.netty4.io.netty.channel.DefaultEventLoopGroup;
-import org.apache.flink.shaded.netty4.io.netty.channel.EventLoopGroup;
 import org.apache.flink.shaded.netty4.io.netty.channel.SimpleChannelInboundHandler;
 import org.apache.flink.shaded.netty4.io.netty.channel.local.LocalAddress;
 import org.apache.flink.shaded.netty4.io.netty.channel.local.LocalChannel;
@@ -34,7 +29,6 @@ import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpResponseSt
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpServerCodec;
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpUtil;
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpVersion;
-import org.apache.flink.util.ConfigurationException;
 
 /**
  * An HTTP/1.1 server on an in-memory {@link LocalChannel} address, which counts its connections and requests and
@@ -89,19 +83,6 @@ final class TestingLocalHttpServer implements AutoCloseable {
     /** The in-memory address of {@code host:port}, as the pools under test are told to reach it. */
     static LocalAddress addressOf(String host, int port) {
         return new LocalAddress(host + ':' + port);
-    }
-
-    /** Keep-alive pools on {@code clientGroup} whose channels reach this server (and its like) in memory. */
-    static KeepAliveChannelPools pools(
-            EventLoopGroup clientGroup, ChannelPoolSettings settings, TransportListener listener) {
-        try {
-            return new KeepAliveChannelPools(new Bootstrap().group(clientGroup).channel(LocalChannel.class),
-                    TestingLocalHttpServer::addressOf, new Configuration(),
-                    RestClientConfiguration.fromConfiguration(new Configuration()), List.of(), null, -1, settings,
-                    listener);
-        } catch (ConfigurationException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /** A GET of {@code /v1/test} to this server, made anew for each attempt. */
