@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class LongPollCall {
 
-    // under the long poll's name, where its log lines were before this class was split off
+    // the long poll's one logger name, by which its logging is configured
     private static final Logger LOG = LoggerFactory.getLogger(CollectLongPoll.class);
 
     private final QueryPolling query;
@@ -56,6 +56,7 @@ final class LongPollCall {
         return answer;
     }
 
+    /** Sends the first request, now or once a wait the pacing gives is over; returns the call's answer. */
     CompletableFuture<CoordinationResponse> start() {
         long now = now();
         long waitNanos = query.pacing.firstRequestDelayNanos(now, query.notBeforeNanos());
