@@ -44,12 +44,13 @@ class CollectLongPollTest {
         return new CollectLongPoll(job, strategy, scheduler, metrics, record, clock, budget, fastPolls);
     }
 
-    /** The answer to {@code request}, once the clock has moved on to it. */
-    private <T> T await(CompletableFuture<T> answer) {
-        scheduler.runUntilDone(answer);
-        return answer.join();
+    /** What {@code future} comes to, the clock moved on from one scheduled step to the next until it is done. */
+    private <T> T await(CompletableFuture<T> future) {
+        scheduler.runUntilDone(future);
+        return future.join();
     }
 
+    /** The answer to the fetcher's request for offset 0 of {@code version} ("" before the sink told its own). */
     private CoordinationResponse answer(CollectLongPoll longPoll, String version) {
         return await(longPoll.answer("uid", new CollectCoordinationRequest(version, 0)));
     }

@@ -57,6 +57,14 @@ final class InMemoryPools implements AutoCloseable {
         return new PooledExchange(pool(), server::get, retryIfStale, listener).send();
     }
 
+    /**
+     * Runs what the client's event loop has queued until now (closes of channels among them): its one thread runs
+     * tasks in order, so a task queued now runs after them.
+     */
+    void settle() throws Exception {
+        clientGroup.submit(() -> {}).get(10, TimeUnit.SECONDS);
+    }
+
     @Override
     public void close() {
         pools.close();

@@ -84,7 +84,7 @@ class PooledExchangeTest {
         client.reopen(new ChannelPoolSettings(1, Duration.ofMillis(50), Duration.ofMinutes(1)));
         client.server.nextAnswers.add(Answer.HOLD);
         CompletableFuture<RawResponse> holding = client.send(false);
-        Waiting.until("the first request is held", () -> client.server.heldCount() == 1);
+        client.server.awaitHeld(1);
 
         assertThatThrownBy(() -> await(client.send(false)))
                 .isInstanceOf(ExecutionException.class)

@@ -1,8 +1,11 @@
 package io.flinkinsight.client.transport;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Queue;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,6 +62,8 @@ final class TestingLocalHttpServer implements AutoCloseable {
 
     private final DefaultEventLoopGroup group = new DefaultEventLoopGroup(1);
     private final Queue<Held> held = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger heldInAll = new AtomicInteger();
+    private final Map<Integer, CompletableFuture<Void>> heldSoFar = new ConcurrentHashMap<>();
     private final Channel serverChannel;
 
     private record Held(ChannelHandlerContext ctx, int connection) {}
@@ -101,8 +106,18 @@ final class TestingLocalHttpServer implements AutoCloseable {
         }
     }
 
-    int heldCount() {
-        return held.size();
+    /** Completes once {@code count} requests have been held in all. */
+    CompletableFuture<Void> held(int count) {
+        CompletableFuture<Void> reached = heldSoFar.computeIfAbsent(count, ignored -> new CompletableFuture<>());
+        if (heldInAll.get() >= count) {
+            reached.complete(null);
+        }
+        return reached;
+    }
+
+    /** Waits until {@code count} requests have been held in all. */
+    void awaitHeld(int count) throws Exception {
+        held(count).get(10, TimeUnit.SECONDS);
     }
 
     private static void answer(ChannelHandlerContext ctx, int connection, boolean close) {
@@ -144,7 +159,10 @@ final class TestingLocalHttpServer implements AutoCloseable {
                     ctx.writeAndFlush(tooLarge);
                 }
                 case DROP -> ctx.close();
-                case HOLD -> held.add(new Held(ctx, connection));
+                case HOLD -> {
+                    held.add(new Held(ctx, connection));
+                    held(heldInAll.incrementAndGet()).complete(null);
+                }
             }
         }
     }
