@@ -4,22 +4,18 @@ import io.flinkinsight.client.config.CollectRetryStrategy;
 
 import io.flinkinsight.client.metrics.ClientMetrics;
 
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
 import org.apache.flink.streaming.api.operators.collect.CollectCoordinationRequest;
 import org.apache.flink.streaming.api.operators.collect.CollectCoordinationResponse;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import javax.annotation.Nullable;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
@@ -42,33 +38,18 @@ import java.util.function.LongSupplier;
  * before answers -1 when it is gone. Only then is the end asked for (one request that also brings the result, see
  * {@code JobClientGateway#endIfEnded}). A poll that fails because the job's sink is not deployed yet (its vertex not
  * initialized, or the job itself initializing: what Flink's fetcher also reads as "not started") shows no end.
- * While the sink has not been reached (the job starts, or ended before its sink ever answered) polls go at most every
- * {@value #UNREACHED_SINK_POLL_MILLIS} ms, Flink's own fetcher's pace: such a poll can find no rows, and after it
- * reaches the sink Flink's fetcher needs another poll 100 ms later for rows, so no row is shown later than that
- * fetcher would show it; polling faster would only cost the JobManager requests. Then, and every {@value
- * #STATUS_CHECK_EVERY_EMPTY_POLLS}th such poll, the end is asked for, in case a JobManager answers for an ended job
- * (a safety net, about once a second). While {@code fastPolls} says so (the query runs alone, early on; see {@code
- * execution.interactive.fast-start}), once the job may have ended (after the shortest usual run of recent jobs like
- * it, {@link RecentJobRuns#shortestUsualRunNanos}), the end of a job whose sink has not been reached is asked for at
- * the strategy's pace between those polls: the answer that shows the end comes within a few ms of it and brings the
- * result too, for a few more requests; while other queries share the cluster, the JobManager's capacity goes first.
- * A sink that answers is polled at the strategy's pace.
+ *
+ * <p>Each call of the fetcher is a {@link LongPollCall}; when its next request goes out is {@link LongPollPacing}'s
+ * decision, and what the calls of one query share (counts, a back-off carried over, cancellation) is {@link
+ * QueryPolling}'s.
  *
  * <p>{@link #prefetchFirstResults} runs the first long poll before the caller has the job client, so that the
  * executor can hand the job over only once its results are in (see {@code JobHandOver}).
  */
 public final class CollectLongPoll {
 
-    private static final Logger LOG = LoggerFactory.getLogger(CollectLongPoll.class);
-
     /** Longest time one long poll keeps re-sending before it hands an empty answer back to the fetcher. */
     public static final Duration BUDGET = Duration.ofSeconds(1);
-
-    /** Polls in a row that did not reach the sink after which the long poll also asks whether the job has ended. */
-    static final int STATUS_CHECK_EVERY_EMPTY_POLLS = 10;
-
-    /** The shortest wait between polls while the job's collect sink has not been reached: Flink's fetcher's pace. */
-    static final long UNREACHED_SINK_POLL_MILLIS = 100;
 
     /** The query's job, as the long poll needs it. */
     public interface Job {
@@ -93,35 +74,10 @@ public final class CollectLongPoll {
         CompletableFuture<JobExecutionResult> result();
     }
 
-    private final Job job;
-    private final CollectRetryStrategy strategy;
-    private final ScheduledExecutorService scheduler;
-    private final ClientMetrics metrics;
-    private final QueryRecord record;
-    private final LongSupplier nanoClock;
-    private final long budgetNanos;
-    private final BooleanSupplier fastPolls;
-    /** When (nanoClock) the query's first poll may go out. */
-    private final long firstPollAtNanos;
-    /** From when (nanoClock) the job may have ended, so that {@code fastPolls} asks for its end at the strategy's pace. */
-    private final long fastPollsFromNanos;
-    /**
-     * When (nanoClock) the next poll may go out: a back-off longer than what was left of a long poll's budget goes on
-     * into the fetcher's next request, so that back-offs beyond the budget hold.
-     */
-    private volatile long notBeforeNanos;
-    /** The last empty answer handed back, which a repeated request gets again while the back-off lasts. */
-    @Nullable private volatile Poll lastHandedBack;
-
-    private volatile boolean cancelled;
+    private final QueryPolling query;
 
     /** The first poll, started by {@link #prefetchFirstResults}; taken by the fetcher's first request. */
     @Nullable private volatile Prefetch prefetch;
-
-    private final Object pollLock = new Object();
-    @Nullable private String lastPolledVersion; // guarded by pollLock
-    private long lastPolledOffset = -1; // guarded by pollLock
-    private long emptyPollsInRow; // guarded by pollLock
 
     /**
      * @param strategy the waits between polls that came back empty
@@ -131,6 +87,7 @@ public final class CollectLongPoll {
      * @param budget how long one long poll may keep re-sending, {@link #BUDGET} outside tests
      * @param fastPolls whether an empty poll that did not reach the sink should now ask whether the job has ended
      */
+    @VisibleForTesting
     public CollectLongPoll(
             Job job,
             CollectRetryStrategy strategy,
@@ -161,16 +118,9 @@ public final class CollectLongPoll {
             long firstPollDelayNanos,
             long fastPollsFromDelayNanos) {
         long now = nanoClock.getAsLong();
-        this.firstPollAtNanos = now + firstPollDelayNanos;
-        this.fastPollsFromNanos = now + fastPollsFromDelayNanos;
-        this.job = job;
-        this.strategy = strategy;
-        this.scheduler = scheduler;
-        this.metrics = metrics;
-        this.record = record;
-        this.nanoClock = nanoClock;
-        this.budgetNanos = budget.toNanos();
-        this.fastPolls = fastPolls;
+        LongPollPacing pacing =
+                new LongPollPacing(strategy, budget, now + firstPollDelayNanos, now + fastPollsFromDelayNanos);
+        this.query = new QueryPolling(job, scheduler, nanoClock, fastPolls, pacing, metrics, record);
     }
 
     /**
@@ -182,7 +132,7 @@ public final class CollectLongPoll {
         if (prefetched != null) {
             return CompletableFuture.completedFuture(prefetched);
         }
-        return new Poll(operatorUid, request.getVersion(), request.getOffset()).start();
+        return new LongPollCall(query, operatorUid, request.getVersion(), request.getOffset()).start();
     }
 
     /**
@@ -192,7 +142,7 @@ public final class CollectLongPoll {
      * the cluster again, and one after the job ended finds the end already known.
      */
     public CompletableFuture<Void> prefetchFirstResults(String operatorUid) {
-        Poll first = new Poll(operatorUid, CollectResponses.INIT_VERSION, 0);
+        LongPollCall first = new LongPollCall(query, operatorUid, CollectResponses.INIT_VERSION, 0);
         prefetch = new Prefetch(operatorUid, first);
         return first.start().handle((response, failure) -> null);
     }
@@ -202,7 +152,7 @@ public final class CollectLongPoll {
      * a prefetch stops at once.
      */
     public void cancel() {
-        cancelled = true;
+        query.cancel();
         Prefetch first = prefetch;
         if (first != null) {
             first.poll.stop();
@@ -228,7 +178,7 @@ public final class CollectLongPoll {
         }
         first.poll.stop();
         try {
-            CoordinationResponse response = first.poll.answer.getNow(null);
+            CoordinationResponse response = first.poll.answer().getNow(null);
             // An empty or failed answer is not kept: the fetcher would sleep 100 ms on it, a fresh long poll would not.
             return response != null && CollectResponses.resultCount((CollectCoordinationResponse) response) > 0
                     ? response
@@ -238,322 +188,5 @@ public final class CollectLongPoll {
         }
     }
 
-    private record Prefetch(String operatorUid, Poll poll) {}
-
-    /** Counts one poll; a poll repeating the previous (version, offset) is a retry. */
-    private void countPoll(String version, long offset) {
-        metrics.collectRequests.inc();
-        boolean repeated;
-        synchronized (pollLock) {
-            repeated = version.equals(lastPolledVersion) && offset == lastPolledOffset;
-            lastPolledVersion = version;
-            lastPolledOffset = offset;
-        }
-        if (repeated) {
-            metrics.collectRetries.inc();
-            record.collectRetried();
-        }
-    }
-
-    private long emptyPoll() {
-        synchronized (pollLock) {
-            return ++emptyPollsInRow;
-        }
-    }
-
-    private void resultsArrived() {
-        synchronized (pollLock) {
-            emptyPollsInRow = 0;
-        }
-        notBeforeNanos = 0;
-        lastHandedBack = null;
-        record.runningSeen();
-    }
-
-    /** One call of the fetcher: polls until results arrive, the job ends, or the budget is spent. */
-    private final class Poll {
-        private final String operatorUid;
-        private final long offset;
-        private final long deadlineNanos;
-        private final CompletableFuture<CoordinationResponse> answer = new CompletableFuture<>();
-        private volatile String version;
-        @Nullable private volatile CollectCoordinationResponse lastEmpty;
-        @Nullable private Throwable lastFailure;
-        /** Set once nobody waits for this poll any more: it sends nothing more. */
-        private volatile boolean stopped;
-        /** When (nanoClock) this poll last sent a collect request. */
-        private volatile long lastSentNanos;
-        /** Questions for the end this poll asked, for the strategy's pace between them (5 ms, growing to 50 ms). */
-        private long endQuestions; // only on the thread of the one step in flight
-        @Nullable private volatile ScheduledFuture<?> nextSend;
-
-        Poll(String operatorUid, String version, long offset) {
-            this.operatorUid = operatorUid;
-            this.version = version;
-            this.offset = offset;
-            this.deadlineNanos = nanoClock.getAsLong() + budgetNanos;
-        }
-
-        CompletableFuture<CoordinationResponse> start() {
-            long now = nanoClock.getAsLong();
-            long waitNanos = Math.max(firstPollAtNanos, notBeforeNanos) - now;
-            Poll previous = lastHandedBack;
-            if (waitNanos > deadlineNanos - now && previous != null && previous.lastEmpty != null
-                    && previous.offset == offset && previous.version.equals(version)
-                    && previous.operatorUid.equals(operatorUid)) {
-                // The back-off outlasts this poll's budget: the same empty answer again at the budget's end, as the
-                // cluster would give it, and no request.
-                lastEmpty = previous.lastEmpty;
-                try {
-                    nextSend = scheduler.schedule(this::handBack, deadlineNanos - now, TimeUnit.NANOSECONDS);
-                } catch (Throwable t) {
-                    // e.g. shutting down: answer now rather than never
-                    handBack();
-                }
-                return answer;
-            }
-            if (waitNanos <= 0) {
-                send();
-            } else {
-                try {
-                    nextSend = scheduler.schedule(this::send, waitNanos, TimeUnit.NANOSECONDS);
-                } catch (Throwable t) {
-                    // e.g. shutting down: send now rather than never
-                    send();
-                }
-            }
-            return answer;
-        }
-
-        /** Sends nothing more: a scheduled poll is cancelled, and the answer is the last one (or the failure). */
-        void stop() {
-            stopped = true;
-            ScheduledFuture<?> next = nextSend;
-            if (next != null) {
-                next.cancel(false);
-            }
-            if (!answer.isDone()) {
-                handBack();
-            }
-        }
-
-        private void send() {
-            if (stopped) {
-                return;
-            }
-            lastSentNanos = nanoClock.getAsLong();
-            countPoll(version, offset);
-            CompletableFuture<CoordinationResponse> response;
-            try {
-                response = job.sendCollectRequest(operatorUid, new CollectCoordinationRequest(version, offset));
-            } catch (Throwable t) {
-                // a request that fails at once is a failed poll like any other, which the fetcher waits for
-                response = CompletableFuture.failedFuture(t);
-            }
-            response.whenComplete(this::polled);
-        }
-
-        private void polled(@Nullable CoordinationResponse response, @Nullable Throwable failure) {
-            try {
-                // a failed poll (unless the sink is merely not deployed yet), or a sink that answered before (its
-                // version is known) and now cannot be reached: the job has ended or failed
-                boolean endLikely = failure != null && !CollectResponses.sinkNotStarted(failure);
-                boolean sinkAlive = false;
-                if (failure == null) {
-                    CollectCoordinationResponse collected = (CollectCoordinationResponse) response;
-                    if (CollectResponses.resultCount(collected) > 0) {
-                        resultsArrived();
-                        answer.complete(collected);
-                        return;
-                    }
-                    if (!version.equals(collected.getVersion())) {
-                        if (CollectResponses.INIT_VERSION.equals(version)) {
-                            // The sink told its version; asking with it at once is what the fetcher would do next.
-                            version = collected.getVersion();
-                            send();
-                        } else {
-                            // The sink restarted: the fetcher must see that at once.
-                            answer.complete(collected);
-                        }
-                        return;
-                    }
-                    lastEmpty = collected;
-                    lastFailure = null;
-                    boolean sinkKnown = !CollectResponses.INIT_VERSION.equals(version);
-                    endLikely = collected.getLastCheckpointedOffset() < 0 && sinkKnown;
-                    sinkAlive = sinkKnown && !endLikely;
-                    if (sinkAlive) {
-                        job.sinkAnswered();
-                    } else if (!sinkKnown) {
-                        job.jobAnswered();
-                    }
-                } else {
-                    lastFailure = failure;
-                    if (!endLikely) {
-                        job.jobAnswered();
-                    }
-                }
-                afterEmptyPoll(emptyPoll(), endLikely, sinkAlive);
-            } catch (Throwable t) {
-                LOG.debug("Unexpected failure in the collect long poll; handing back to the fetcher.", t);
-                if (response != null) {
-                    answer.complete(response);
-                } else {
-                    answer.completeExceptionally(failure != null ? failure : t);
-                }
-            }
-        }
-
-        private void afterEmptyPoll(long emptyPolls, boolean endLikely, boolean sinkAlive) {
-            if (cancelled) {
-                handBack();
-                return;
-            }
-            JobStatus known = job.knownTerminalStatus();
-            if (known != null) {
-                jobEnded(known);
-                return;
-            }
-            long minDelayMillis = sinkAlive ? 0 : unreachedSinkPollMillis();
-            if (!endLikely && !sinkAlive && minDelayMillis == 0) {
-                // fast, and the job may have ended: ask for the end at the strategy's pace (one request that also
-                // brings the result), and for rows only at Flink's pace
-                askEndLater();
-                return;
-            }
-            // A sink that answers shows its job's end itself, and so does a poll once the job has ended (see the
-            // class comment); an unreached sink is also asked about the end now and then.
-            boolean askEnd = endLikely || (!sinkAlive && emptyPolls % STATUS_CHECK_EVERY_EMPTY_POLLS == 0);
-            if (!askEnd) {
-                pollAgainLater(emptyPolls, minDelayMillis);
-                return;
-            }
-            job.status().whenComplete((status, failure) -> {
-                if (failure != null) {
-                    // the fetcher has its own rule for an unknown status
-                    handBack();
-                } else if (status.isGloballyTerminalState()) {
-                    jobEnded(status);
-                } else {
-                    pollAgainLater(emptyPolls, minDelayMillis);
-                }
-            });
-        }
-
-        /**
-         * The shortest wait before polling a sink not reached yet: Flink's pace, except for {@code fastPolls} once the
-         * job may have ended (none then), or until then if that comes sooner.
-         */
-        private long unreachedSinkPollMillis() {
-            if (!fastPolls.getAsBoolean()) {
-                return UNREACHED_SINK_POLL_MILLIS;
-            }
-            long untilFast = fastPollsFromNanos - nanoClock.getAsLong();
-            return untilFast <= 0
-                    ? 0
-                    : Math.min(UNREACHED_SINK_POLL_MILLIS, TimeUnit.NANOSECONDS.toMillis(untilFast + 999_999));
-        }
-
-        /**
-         * Asks whether the job has ended after the strategy's wait ({@link #askEnd}), or polls for rows when Flink's
-         * pace says so, if that comes first.
-         */
-        private void askEndLater() {
-            long now = nanoClock.getAsLong();
-            long untilPoll = lastSentNanos + TimeUnit.MILLISECONDS.toNanos(UNREACHED_SINK_POLL_MILLIS) - now;
-            long delayMillis = Math.min(
-                    strategy.delayMillis(++endQuestions), Math.max(0, (untilPoll + 999_999) / 1_000_000));
-            stepLater(this::askEnd, delayMillis);
-        }
-
-        /**
-         * While the sink has not been reached, fast and once the job may have ended: a question for the end instead
-         * of a collect poll, whose answer is the end and the result at once (a collect poll would only fail once the
-         * job is gone, and the end would be asked for next); a collect poll still goes out at Flink's pace, for rows.
-         */
-        private void askEnd() {
-            if (stopped) {
-                return;
-            }
-            if (cancelled) {
-                handBack();
-                return;
-            }
-            long sinceSent = nanoClock.getAsLong() - lastSentNanos;
-            if (sinceSent >= TimeUnit.MILLISECONDS.toNanos(UNREACHED_SINK_POLL_MILLIS)
-                    || unreachedSinkPollMillis() != 0) {
-                // Flink's pace for rows, or no longer fast (another query started, or fast-start is over)
-                send();
-                return;
-            }
-            job.status().whenComplete((status, failure) -> {
-                if (failure != null) {
-                    // the collect poll tells the rest
-                    send();
-                } else if (status.isGloballyTerminalState()) {
-                    jobEnded(status);
-                } else {
-                    askEndLater();
-                }
-            });
-        }
-
-        /** Polls again after the strategy's wait, or {@code minDelayMillis} if that is longer. */
-        private void pollAgainLater(long emptyPolls, long minDelayMillis) {
-            stepLater(this::send, Math.max(strategy.delayMillis(emptyPolls), minDelayMillis));
-        }
-
-        /**
-         * Runs {@code step} of this poll after {@code delayMillis}, or hands the last answer back now if that would be
-         * past the budget (the wait then goes on into the fetcher's next request).
-         */
-        private void stepLater(Runnable step, long delayMillis) {
-            long next = nanoClock.getAsLong() + TimeUnit.MILLISECONDS.toNanos(delayMillis);
-            if (next > deadlineNanos) {
-                notBeforeNanos = next;
-                handBack();
-                return;
-            }
-            try {
-                nextSend = scheduler.schedule(step, delayMillis, TimeUnit.MILLISECONDS);
-            } catch (Throwable t) {
-                // e.g. shutting down: answer now rather than never
-                handBack();
-            }
-        }
-
-        private void jobEnded(JobStatus status) {
-            if (status != JobStatus.FINISHED) {
-                handBack();
-                return;
-            }
-            job.result().whenComplete((jobResult, failure) -> {
-                CollectCoordinationResponse last = null;
-                if (failure == null) {
-                    try {
-                        last = CollectResponses.finalResults(jobResult.getAllAccumulatorResults(), version, offset);
-                    } catch (Throwable t) {
-                        LOG.debug("Cannot read the collect accumulator; the fetcher will.", t);
-                    }
-                }
-                if (last != null) {
-                    resultsArrived();
-                    answer.complete(last);
-                } else {
-                    handBack();
-                }
-            });
-        }
-
-        /** Gives the fetcher the last empty answer (else the last failure), as if there had been no long poll. */
-        private void handBack() {
-            if (lastEmpty != null) {
-                lastHandedBack = this;
-                answer.complete(lastEmpty);
-            } else {
-                answer.completeExceptionally(
-                        lastFailure != null ? lastFailure : new IllegalStateException("No collect response"));
-            }
-        }
-    }
+    private record Prefetch(String operatorUid, LongPollCall poll) {}
 }

@@ -2,6 +2,7 @@ package io.flinkinsight.client.collect;
 
 import io.flinkinsight.client.transport.ChannelAcquireTimeoutException;
 
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
@@ -39,11 +40,13 @@ public class InstrumentedJobClient implements JobClientGateway {
      * the status it saw then is a little over 100 ms old when the fetcher asks. Two of the fetcher's periods keep
      * that from costing a request, and the long poll sees the job's end by itself meanwhile.
      */
+    @VisibleForTesting
     static final long FRESH_STATUS_MILLIS = 200;
     /**
      * How long a status or result request waits for a pooled connection, asking again, before the fetcher gets the
      * error.
      */
+    @VisibleForTesting
     static final Duration BUSY_POOL_PATIENCE = Duration.ofMinutes(2);
     /** Between two such requests, so a pool with a tiny acquire timeout is not asked in a busy loop. */
     static final long BUSY_POOL_RETRY_DELAY_MILLIS = 20;

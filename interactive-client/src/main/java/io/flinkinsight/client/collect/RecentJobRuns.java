@@ -1,5 +1,7 @@
 package io.flinkinsight.client.collect;
 
+import org.apache.flink.annotation.VisibleForTesting;
+
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -20,12 +22,18 @@ import java.util.concurrent.TimeUnit;
  */
 public final class RecentJobRuns {
 
+    @VisibleForTesting
     static final int WINDOW = 32;
+    @VisibleForTesting
     static final int MIN_RUNS = 8;
+    @VisibleForTesting
     static final int SHAPE_WINDOW = 16;
+    @VisibleForTesting
     static final int SHAPE_MIN_RUNS = 3;
+    @VisibleForTesting
     static final int MAX_SHAPES = 256;
     static final double QUANTILE = 0.1;
+    @VisibleForTesting
     public static final Duration MAX_FIRST_POLL_DELAY = Duration.ofMillis(100);
 
     private final Runs all = new Runs(WINDOW, MIN_RUNS);

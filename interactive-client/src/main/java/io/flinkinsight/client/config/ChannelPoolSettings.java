@@ -2,6 +2,8 @@ package io.flinkinsight.client.config;
 
 import io.flinkinsight.common.OptionRange;
 
+import org.apache.flink.annotation.VisibleForTesting;
+
 import java.time.Duration;
 import java.util.Objects;
 
@@ -30,6 +32,7 @@ public record ChannelPoolSettings(int maxConnections, Duration acquireTimeout, D
     }
 
     /** The defaults of {@link ChannelPoolOptions}. */
+    @VisibleForTesting
     public static ChannelPoolSettings defaults() {
         return new ChannelPoolSettings(
                 ChannelPoolOptions.MAX_CONNECTIONS.defaultValue(),

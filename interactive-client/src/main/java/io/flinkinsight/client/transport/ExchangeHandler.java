@@ -41,6 +41,15 @@ import static org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpRes
  */
 final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
 
+    /** The request in flight on the channel, told how it ended; {@link PooledExchange} outside tests. */
+    interface Exchange {
+        /** The full response arrived. */
+        void onResponse(Channel channel, HttpResponseStatus status, byte[] body, boolean keepAlive);
+
+        /** The request failed; {@code staleCandidate}: the channel had served before and closed before any answer. */
+        void onFailure(Channel channel, Throwable cause, boolean staleCandidate);
+    }
+
     private final TransportListener listener;
     private final long checkEveryNanos;
     private final long poolIdleNanos;
@@ -50,7 +59,7 @@ final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
     private final long hostCheckAfterNanos; // 0: never
     private final Function<SocketAddress, ChannelFuture> connectToHost;
 
-    private PooledExchange current;
+    private Exchange current;
     private boolean currentOnUsedChannel;
     private int served;
     private boolean lent;
@@ -101,7 +110,7 @@ final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
     }
 
     /** Starts {@code exchange} on {@code channel}, this handler's; the caller writes the request next. */
-    void begin(Channel channel, PooledExchange exchange) {
+    void begin(Channel channel, Exchange exchange) {
         current = exchange;
         currentOnUsedChannel = served > 0;
         lent = true;
@@ -122,7 +131,7 @@ final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
     }
 
     /** {@code exchange} has had no answer on this reused channel for hostCheckAfter: is its host still there? */
-    private void checkHost(Channel channel, PooledExchange exchange) {
+    private void checkHost(Channel channel, Exchange exchange) {
         if (current != exchange) {
             return;
         }
@@ -160,7 +169,7 @@ final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
     }
 
     /** Fails {@code exchange} if it is still the one in flight (e.g. its request could not be written). */
-    void fail(Channel channel, PooledExchange exchange, Throwable cause) {
+    void fail(Channel channel, Exchange exchange, Throwable cause) {
         if (current == exchange) {
             ended();
             reusable = false;
@@ -176,7 +185,7 @@ final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
-        PooledExchange exchange = current;
+        Exchange exchange = current;
         if (exchange == null) {
             // nothing was asked on this channel: the server is confused, do not trust the channel any more
             reusable = false;
@@ -208,7 +217,7 @@ final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         reusable = false;
-        PooledExchange exchange = current;
+        Exchange exchange = current;
         if (exchange != null) {
             ended();
             boolean closedByUs = transportClosed.getAsBoolean();
@@ -227,7 +236,7 @@ final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         reusable = false;
-        PooledExchange exchange = current;
+        Exchange exchange = current;
         ended();
         Throwable error = cause instanceof TooLongFrameException
                 ? new TooLongFrameException(String.format(
@@ -253,7 +262,7 @@ final class ExchangeHandler extends SimpleChannelInboundHandler<HttpObject> {
         // IdleStateHandler fires every checkEvery while no byte moves; count them to know how long it has been
         idleChecks = idle.isFirst() ? 1 : idleChecks + 1;
         long idleNanos = idleChecks * checkEveryNanos;
-        PooledExchange exchange = current;
+        Exchange exchange = current;
         if (exchange != null) {
             if (requestIdleNanos > 0 && idleNanos >= requestIdleNanos) {
                 ended();

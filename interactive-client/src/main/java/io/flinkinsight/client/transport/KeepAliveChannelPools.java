@@ -2,6 +2,7 @@ package io.flinkinsight.client.transport;
 
 import io.flinkinsight.client.config.ChannelPoolSettings;
 
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.io.network.netty.OutboundChannelHandlerFactory;
 import org.apache.flink.runtime.io.network.netty.SSLHandlerFactory;
@@ -40,6 +41,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 
 import jdk.net.ExtendedSocketOptions;
 
@@ -64,10 +66,14 @@ final class KeepAliveChannelPools implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(KeepAliveChannelPools.class);
 
+    @VisibleForTesting
     static final int KEEP_ALIVE_IDLE_SECONDS = 5;
+    @VisibleForTesting
     static final int KEEP_ALIVE_INTERVAL_SECONDS = 1;
+    @VisibleForTesting
     static final int KEEP_ALIVE_PROBES = 3;
     /** Past the keep-alive verdict on an idle channel (5 s + 3 × 1 s), so a request written just before it is covered. */
+    @VisibleForTesting
     static final int HOST_CHECK_AFTER_SECONDS = 10;
     static final int HOST_CHECK_CONNECT_TIMEOUT_MILLIS = 5_000;
 
@@ -75,6 +81,7 @@ final class KeepAliveChannelPools implements AutoCloseable {
     private static final AttributeKey<Integer> GENERATION = AttributeKey.valueOf("insight.channel.generation");
 
     private final Bootstrap bootstrap;
+    private final BiFunction<String, Integer, SocketAddress> addressOf;
     private final ChannelPoolSettings settings;
     private final TransportListener listener;
     private final Configuration configuration;
@@ -96,6 +103,27 @@ final class KeepAliveChannelPools implements AutoCloseable {
             int sslPort,
             ChannelPoolSettings settings,
             TransportListener listener) {
+        this(socketBootstrap(group, restConfiguration), InetSocketAddress::createUnresolved, configuration,
+                restConfiguration, outboundHandlerFactories, sslHost, sslPort, settings, listener);
+    }
+
+    /**
+     * Pools whose channels {@code bootstrap} opens (with its group, channel type and options) to the address {@code
+     * addressOf} gives a host and port: in-memory channels in tests.
+     */
+    @VisibleForTesting
+    KeepAliveChannelPools(
+            Bootstrap bootstrap,
+            BiFunction<String, Integer, SocketAddress> addressOf,
+            Configuration configuration,
+            RestClientConfiguration restConfiguration,
+            List<OutboundChannelHandlerFactory> outboundHandlerFactories,
+            @Nullable String sslHost,
+            int sslPort,
+            ChannelPoolSettings settings,
+            TransportListener listener) {
+        this.bootstrap = bootstrap;
+        this.addressOf = addressOf;
         this.configuration = configuration;
         this.restConfiguration = restConfiguration;
         this.outboundHandlerFactories = outboundHandlerFactories;
@@ -103,12 +131,17 @@ final class KeepAliveChannelPools implements AutoCloseable {
         this.sslPort = sslPort;
         this.settings = settings;
         this.listener = listener;
-        this.bootstrap = new Bootstrap()
+    }
+
+    /** TCP channels on {@code group}, with keep-alive probes. */
+    private static Bootstrap socketBootstrap(EventLoopGroup group, RestClientConfiguration restConfiguration) {
+        Bootstrap bootstrap = new Bootstrap()
                 .group(group)
                 .channel(NioSocketChannel.class)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, Math.toIntExact(restConfiguration.getConnectionTimeout()))
                 .option(ChannelOption.SO_KEEPALIVE, true);
         keepAliveTimings(bootstrap);
+        return bootstrap;
     }
 
     /**
@@ -162,6 +195,7 @@ final class KeepAliveChannelPools implements AutoCloseable {
     }
 
     /** Currently open channels of all pools (in use or idle). */
+    @VisibleForTesting
     int openChannelCount() {
         return openChannels.size();
     }
@@ -195,7 +229,7 @@ final class KeepAliveChannelPools implements AutoCloseable {
         private HostPool(String hostPort, String host, int port) {
             this.hostPort = hostPort;
             this.channels = new FixedChannelPool(
-                    bootstrap.clone().remoteAddress(InetSocketAddress.createUnresolved(host, port)),
+                    bootstrap.clone().remoteAddress(addressOf.apply(host, port)),
                     new PipelineSetup(this),
                     this::isHealthy,
                     FixedChannelPool.AcquireTimeoutAction.FAIL,

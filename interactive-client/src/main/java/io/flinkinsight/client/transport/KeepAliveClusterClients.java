@@ -6,6 +6,7 @@ import io.flinkinsight.client.flink.FlinkApi;
 import io.flinkinsight.client.flink.ClientBoundaries;
 import io.flinkinsight.common.FlinkBoundary;
 
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.client.deployment.StandaloneClusterId;
 import org.apache.flink.client.program.rest.InsightRestClusterClientAccess;
 import org.apache.flink.client.program.rest.RestClusterClient;
@@ -97,6 +98,7 @@ public final class KeepAliveClusterClients {
             return client;
         }
 
+        @VisibleForTesting
         KeepAliveRestClient restClient() {
             return restClient;
         }

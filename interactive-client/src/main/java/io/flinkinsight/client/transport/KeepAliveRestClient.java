@@ -6,6 +6,7 @@ import io.flinkinsight.client.flink.FlinkApi;
 import io.flinkinsight.client.flink.ClientBoundaries;
 import io.flinkinsight.common.FlinkBoundary;
 
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.runtime.io.network.netty.OutboundChannelHandlerFactory;
@@ -270,6 +271,7 @@ final class KeepAliveRestClient extends RestClient {
     }
 
     /** Currently open pooled channels (in use or idle), for tests and diagnostics. */
+    @VisibleForTesting
     int openChannelCount() {
         return pools.openChannelCount();
     }

@@ -1,5 +1,6 @@
 package io.flinkinsight.client.transport;
 
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.runtime.rest.FileUpload;
 import org.apache.flink.runtime.rest.FileUploadHandler;
 import org.apache.flink.shaded.netty4.io.netty.buffer.ByteBuf;
@@ -33,6 +34,7 @@ import java.util.Collection;
 record MultipartBody(byte[] content, String contentType) {
 
     /** A SQL query's job graph is some kilobytes to a few megabytes; jars beyond this are streamed by Flink. */
+    @VisibleForTesting
     static final long MAX_IN_MEMORY_BYTES = 16L << 20;
 
     /** Whether the files are small enough to be encoded in memory (and are files). */

@@ -17,7 +17,7 @@ import java.util.function.Supplier;
  * One request on a pooled channel: acquire, write, wait for the full response, release. A GET whose reused channel
  * turns out closed before any response (the server dropped a stale keep-alive connection) is sent once more.
  */
-final class PooledExchange {
+final class PooledExchange implements ExchangeHandler.Exchange {
 
     private static final Logger LOG = LoggerFactory.getLogger(PooledExchange.class);
 
@@ -97,7 +97,8 @@ final class PooledExchange {
     }
 
     /** The full response arrived; called on the channel's event loop. */
-    void onResponse(Channel channel, HttpResponseStatus status, byte[] body, boolean keepAlive) {
+    @Override
+    public void onResponse(Channel channel, HttpResponseStatus status, byte[] body, boolean keepAlive) {
         if (!keepAlive) {
             channel.close();
         }
@@ -109,7 +110,8 @@ final class PooledExchange {
      * The request failed on {@code channel}; called on its event loop. {@code staleCandidate}: the channel had carried
      * requests before and closed before any response to this one.
      */
-    void onFailure(Channel channel, Throwable cause, boolean staleCandidate) {
+    @Override
+    public void onFailure(Channel channel, Throwable cause, boolean staleCandidate) {
         channel.close();
         pool.release(channel);
         if (staleCandidate && retryIfStale && attempts == 1) {

@@ -6,86 +6,54 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkinsight.client.metrics.ClientMetrics;
 import java.io.IOException;
-import java.lang.reflect.Field;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
-import org.apache.flink.api.common.JobExecutionResult;
-import org.apache.flink.api.common.JobStatus;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
 import org.apache.flink.streaming.api.operators.collect.CollectCoordinationRequest;
 import org.apache.flink.streaming.api.operators.collect.CollectCoordinationResponse;
-import org.apache.flink.streaming.api.operators.collect.CollectResultFetcher;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@link CollectLongPoll} on its own: single collect requests as the fetcher sends them, against a job that speaks
- * the collect sink's protocol. How the fetcher drains a whole query through the job client is {@link
- * InstrumentedJobClientTest}'s.
+ * the collect sink's protocol, on a manual clock (the waits are exact and nobody sleeps). How the fetcher drains a
+ * whole query through the job client is {@link InstrumentedJobClientTest}'s; the pacing's decisions one by one are
+ * {@link LongPollPacingTest}'s.
  */
 class CollectLongPollTest {
 
     private static final Duration GENEROUS_BUDGET = Duration.ofMinutes(1);
 
-    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    private final TestingScheduler scheduler = new TestingScheduler();
+    private final LongSupplier clock = scheduler.nanoClock();
     private final ClientMetrics metrics = new ClientMetrics();
-    private final QueryRecord record = new QueryRecord(metrics, System::nanoTime);
-
-    @AfterEach
-    void stopScheduler() throws InterruptedException {
-        scheduler.shutdownNow();
-        assertThat(scheduler.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-    }
+    private final QueryRecord record = new QueryRecord(metrics, clock);
 
     private CollectLongPoll longPoll(TestingCollectJob job, Duration budget) {
-        return new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(1)), scheduler, metrics,
-                record, System::nanoTime, budget, () -> false);
+        return longPoll(job.asLongPolledJob(), CollectRetryStrategy.fixed(Duration.ofMillis(1)), budget, () -> false);
     }
 
-    /** The job as it is: every status is asked of it, none is known in advance. */
-    private static CollectLongPoll.Job asJob(TestingCollectJob job) {
-        return asJob(job, uid -> {}, () -> {});
+    private CollectLongPoll longPoll(
+            CollectLongPoll.Job job, CollectRetryStrategy strategy, Duration budget, BooleanSupplier fastPolls) {
+        return new CollectLongPoll(job, strategy, scheduler, metrics, record, clock, budget, fastPolls);
     }
 
-    /**
-     * {@link #asJob(TestingCollectJob)}, telling {@code beforeCollectRequest} the sink of each collect request and
-     * running {@code beforeStatus} at each status request, as they go out.
-     */
-    private static CollectLongPoll.Job asJob(
-            TestingCollectJob job, Consumer<String> beforeCollectRequest, Runnable beforeStatus) {
-        return new CollectLongPoll.Job() {
-            @Override
-            public CompletableFuture<CoordinationResponse> sendCollectRequest(
-                    String operatorUid, CollectCoordinationRequest request) {
-                beforeCollectRequest.accept(operatorUid);
-                return job.sendCoordinationRequest(operatorUid, request);
-            }
+    /** What {@code future} comes to, the clock moved on from one scheduled step to the next until it is done. */
+    private <T> T await(CompletableFuture<T> future) {
+        scheduler.runUntilDone(future);
+        return future.join();
+    }
 
-            @Override
-            public CompletableFuture<JobStatus> status() {
-                beforeStatus.run();
-                return job.getJobStatus();
-            }
-
-            @Override
-            public JobStatus knownTerminalStatus() {
-                return null;
-            }
-
-            @Override
-            public CompletableFuture<JobExecutionResult> result() {
-                return job.getJobExecutionResult();
-            }
-        };
+    /** The answer to the fetcher's request for offset 0 of {@code version} ("" before the sink told its own). */
+    private CoordinationResponse answer(CollectLongPoll longPoll, String version) {
+        return await(longPoll.answer("uid", new CollectCoordinationRequest(version, 0)));
     }
 
     private static int resultCount(CoordinationResponse response) throws IOException {
@@ -97,9 +65,9 @@ class CollectLongPollTest {
         TestingCollectJob job = new TestingCollectJob(9).rowsAt(3, "a");
         CollectLongPoll longPoll = longPoll(job, GENEROUS_BUDGET);
 
-        longPoll.prefetchFirstResults("another-sink").get(30, TimeUnit.SECONDS);
-        CoordinationResponse answer = longPoll.answer(
-                "collect-sink-uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+        await(longPoll.prefetchFirstResults("another-sink"));
+        CoordinationResponse answer =
+                await(longPoll.answer("collect-sink-uid", new CollectCoordinationRequest("", 0)));
 
         assertThat(job.polls).isGreaterThan(3);
         assertThat(((CollectCoordinationResponse) answer).getVersion()).isEqualTo(TestingCollectJob.SINK_VERSION);
@@ -108,80 +76,71 @@ class CollectLongPollTest {
     @Test
     void aBackOffLongerThanTheBudgetHoldsAcrossTheFetchersRequests() throws Exception {
         TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).rowsAt(3, "x");
-        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofSeconds(2)),
-                scheduler, metrics, record, System::nanoTime, Duration.ofMillis(200), () -> false);
+        CollectLongPoll longPoll = longPoll(
+                job.asLongPolledJob(), CollectRetryStrategy.fixed(Duration.ofSeconds(2)), Duration.ofMillis(200), () -> false);
 
         // poll 1 learns the version, poll 2 is empty: the 2 s back-off does not fit the 200 ms budget
-        CoordinationResponse first =
-                longPoll.answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+        CoordinationResponse first = answer(longPoll, "");
         assertThat(resultCount(first)).isZero();
         assertThat(job.polls).isEqualTo(2);
-        long start = System.nanoTime();
+        long backOffStart = clock.getAsLong();
 
         // the fetcher repeats its request at once, as it does after an empty answer (after its 100 ms sleep)
-        CollectCoordinationRequest again = new CollectCoordinationRequest(TestingCollectJob.SINK_VERSION, 0);
-        CoordinationResponse second = longPoll.answer("uid", again).get(30, TimeUnit.SECONDS);
-        if (System.nanoTime() - start < TimeUnit.SECONDS.toNanos(2)) {
-            // still inside the back-off: the same empty answer, no request (before, poll 3 went out at once)
-            assertThat(resultCount(second)).isZero();
-            assertThat(job.polls).isEqualTo(2);
-        }
+        CoordinationResponse second = answer(longPoll, TestingCollectJob.SINK_VERSION);
+        // still inside the back-off: the same empty answer at the budget's end, and no request
+        assertThat(resultCount(second)).isZero();
+        assertThat(job.polls).isEqualTo(2);
+        assertThat(clock.getAsLong() - backOffStart).isEqualTo(Duration.ofMillis(200).toNanos());
 
-        CoordinationResponse rows = null;
-        for (int i = 0; i < 100 && (rows == null || resultCount(rows) == 0); i++) {
-            rows = longPoll.answer("uid", again).get(30, TimeUnit.SECONDS);
+        CoordinationResponse rows = second;
+        for (int i = 0; i < 100 && resultCount(rows) == 0; i++) {
+            rows = answer(longPoll, TestingCollectJob.SINK_VERSION);
         }
         assertThat(((CollectCoordinationResponse) rows).getResults(StringSerializer.INSTANCE)).containsExactly("x");
-        assertThat(System.nanoTime() - start).as("the third poll waited for the back-off")
-                .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(1_700));
+        assertThat(job.polls).isEqualTo(3);
+        assertThat(clock.getAsLong() - backOffStart).as("the third poll went out when the back-off ended")
+                .isEqualTo(Duration.ofSeconds(2).toNanos());
     }
 
     @Test
     void aDroppedPrefetchStopsPollingAtOnce() throws Exception {
         TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE);
         AtomicInteger prefetchPolls = new AtomicInteger();
-        CollectLongPoll.Job counted = asJob(job, uid -> {
+        CollectLongPoll.Job counted = job.asLongPolledJob(uid -> {
             if (uid.equals("another-sink")) {
                 prefetchPolls.incrementAndGet();
             }
         }, () -> {});
-        CollectLongPoll longPoll = new CollectLongPoll(counted, CollectRetryStrategy.fixed(Duration.ofMillis(20)),
-                scheduler, metrics, record, System::nanoTime, Duration.ofMinutes(10), () -> false);
+        CollectLongPoll longPoll = longPoll(
+                counted, CollectRetryStrategy.fixed(Duration.ofMillis(20)), Duration.ofMinutes(10), () -> false);
         CompletableFuture<Void> prefetched = longPoll.prefetchFirstResults("another-sink");
-        Thread.sleep(100);
+        scheduler.advance(Duration.ofMillis(100));
 
         // the fetcher asks another sink: nobody will read what the prefetch finds
         longPoll.answer("collect-sink-uid", new CollectCoordinationRequest(TestingCollectJob.SINK_VERSION, 0));
 
         // without stopping, the prefetch would poll on for its whole 10 min budget
-        prefetched.get(30, TimeUnit.SECONDS);
+        assertThat(prefetched).isDone();
         int atDrop = prefetchPolls.get();
-        assertThat(atDrop).as("the prefetch polled before it was dropped").isPositive();
-        Thread.sleep(300);
-        // one poll may have been on its way when it was dropped; at its 20 ms pace 300 ms would bring ~15 more
-        assertThat(prefetchPolls.get()).as("polls of the dropped prefetch").isLessThanOrEqualTo(atDrop + 1);
+        assertThat(atDrop).as("the prefetch polled before it was dropped").isEqualTo(1 + 1 + 100 / 20);
+        scheduler.advance(Duration.ofMillis(300));
+        assertThat(prefetchPolls.get()).as("polls of the dropped prefetch").isEqualTo(atDrop);
     }
 
     @Test
-    void cancellingTheJobStopsAPrefetchAtOnce() throws Exception {
+    void cancellingTheJobStopsAPrefetchAtOnce() {
         TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE);
-        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(20)),
-                scheduler, metrics, record, System::nanoTime, Duration.ofMinutes(10), () -> false);
+        CollectLongPoll longPoll = longPoll(
+                job.asLongPolledJob(), CollectRetryStrategy.fixed(Duration.ofMillis(20)), Duration.ofMinutes(10), () -> false);
         CompletableFuture<Void> prefetched = longPoll.prefetchFirstResults("collect-sink-uid");
+        int polls = job.polls;
 
         longPoll.cancel();
 
-        prefetched.get(30, TimeUnit.SECONDS);
-        Thread.sleep(50); // a poll already on its way when the prefetch stopped may still land
-        int polls;
-        synchronized (job) {
-            polls = job.polls;
-        }
-        // nothing is scheduled any more: one more poll interval passes without a poll (a lower bound on time only)
-        Thread.sleep(100);
-        synchronized (job) {
-            assertThat(job.polls).isEqualTo(polls);
-        }
+        assertThat(prefetched).isDone();
+        assertThat(scheduler.pending()).as("polls still scheduled").isZero();
+        scheduler.advance(Duration.ofSeconds(1));
+        assertThat(job.polls).isEqualTo(polls);
     }
 
     @Test
@@ -190,8 +149,7 @@ class CollectLongPollTest {
         CollectLongPoll longPoll = longPoll(job, GENEROUS_BUDGET);
 
         // poll 1 learns the version, poll 2 and 3 are empty, the job ends before poll 4
-        CoordinationResponse answer = longPoll.answer(
-                "uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+        CoordinationResponse answer = answer(longPoll, "");
 
         assertThat(resultCount(answer)).isEqualTo(1);
         assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE))
@@ -204,8 +162,7 @@ class CollectLongPollTest {
         TestingCollectJob job = new TestingCollectJob(100).rowsAt(4, "x");
         CollectLongPoll longPoll = longPoll(job, GENEROUS_BUDGET);
 
-        CoordinationResponse answer = longPoll.answer(
-                "uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+        CoordinationResponse answer = answer(longPoll, "");
 
         assertThat(resultCount(answer)).isEqualTo(1);
         // ("", 0) learns the version, (v, 0) is empty twice, the fourth poll carries the row
@@ -217,11 +174,10 @@ class CollectLongPollTest {
     }
 
     @Test
-    void aSinkThatAnswersNeedsNoQuestionAboutTheEnd() throws Exception {
+    void aSinkThatAnswersNeedsNoQuestionAboutTheEnd() {
         TestingCollectJob job = new TestingCollectJob(100).rowsAt(10, "x");
 
-        longPoll(job, GENEROUS_BUDGET).answer("uid", new CollectCoordinationRequest("", 0))
-                .get(30, TimeUnit.SECONDS);
+        answer(longPoll(job, GENEROUS_BUDGET), "");
 
         // polls 2 to 9 are empty, but the sink answered each: the job runs
         assertThat(job.polls).isEqualTo(10);
@@ -231,11 +187,10 @@ class CollectLongPollTest {
     @Test
     void theEndIsAskedForOnceAPollFailsEvenForAQueryRunningAlone() throws Exception {
         TestingCollectJob job = new TestingCollectJob(6).rowsAt(6, "x");
-        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(1)),
-                scheduler, metrics, record, System::nanoTime, GENEROUS_BUDGET, () -> true);
+        CollectLongPoll longPoll =
+                longPoll(job.asLongPolledJob(), CollectRetryStrategy.fixed(Duration.ofMillis(1)), GENEROUS_BUDGET, () -> true);
 
-        CoordinationResponse answer =
-                longPoll.answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+        CoordinationResponse answer = answer(longPoll, "");
 
         assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE)).containsExactly("x");
         // polls 2 to 5 were empty while the sink answered; poll 6 failed (the job had ended): one question then
@@ -245,18 +200,18 @@ class CollectLongPollTest {
     @Test
     void theFirstPollWaitsForTheGivenDelay() throws Exception {
         TestingCollectJob job = new TestingCollectJob(2).rowsAt(2, "x");
-        long delayNanos = TimeUnit.MILLISECONDS.toNanos(200);
-        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(1)),
-                scheduler, metrics, record, System::nanoTime, GENEROUS_BUDGET, () -> true, delayNanos, delayNanos);
-        long start = System.nanoTime();
+        Duration delay = Duration.ofMillis(200);
+        CollectLongPoll longPoll = new CollectLongPoll(job.asLongPolledJob(), CollectRetryStrategy.fixed(Duration.ofMillis(1)),
+                scheduler, metrics, record, clock, GENEROUS_BUDGET, () -> true, delay.toNanos(), delay.toNanos());
 
         CompletableFuture<CoordinationResponse> answer =
                 longPoll.answer("uid", new CollectCoordinationRequest("", 0));
 
-        answer.get(30, TimeUnit.SECONDS);
-        // a lower bound only: the poll cannot have gone out before its delay, however slow the machine
-        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(delayNanos);
+        scheduler.advance(delay.minusNanos(1));
+        assertThat(job.polls).isZero();
+        scheduler.advance(Duration.ofNanos(1));
         assertThat(job.polls).isPositive();
+        assertThat(resultCount(answer.join())).isEqualTo(1);
     }
 
     @Test
@@ -275,24 +230,20 @@ class CollectLongPollTest {
      * The answer to the fetcher's first request, with a strategy that waits 1 ms and then 1 min, and a 30 s budget:
      * only a long poll that keeps the first delay gets far.
      */
-    private CoordinationResponse firstAnswerSlowAfterTheFirstPoll(TestingCollectJob job, boolean fastPolls)
-            throws Exception {
+    private CoordinationResponse firstAnswerSlowAfterTheFirstPoll(TestingCollectJob job, boolean fastPolls) {
         CollectRetryStrategy slowAfterTheFirstPoll = CollectRetryStrategy.incremental(
                 Duration.ofMillis(1), Duration.ofMinutes(1), Duration.ofMinutes(1), Integer.MAX_VALUE);
-        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), slowAfterTheFirstPoll, scheduler, metrics,
-                record, System::nanoTime, Duration.ofSeconds(30), () -> fastPolls);
-        return longPoll.answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+        return answer(longPoll(job.asLongPolledJob(), slowAfterTheFirstPoll, Duration.ofSeconds(30), () -> fastPolls), "");
     }
 
     @Test
-    void fetcherRepeatingItsRequestCountsAsRetry() throws Exception {
+    void fetcherRepeatingItsRequestCountsAsRetry() {
         TestingCollectJob job = new TestingCollectJob(100);
         CollectLongPoll longPoll = longPoll(job, Duration.ZERO);
-        CollectCoordinationRequest request = new CollectCoordinationRequest(TestingCollectJob.SINK_VERSION, 0);
 
-        longPoll.answer("uid", request).get(30, TimeUnit.SECONDS);
-        Thread.sleep(10); // past the 1 ms back-off, as the fetcher's own 100 ms sleep is
-        longPoll.answer("uid", request).get(30, TimeUnit.SECONDS);
+        answer(longPoll, TestingCollectJob.SINK_VERSION);
+        scheduler.advance(Duration.ofMillis(100)); // past the 1 ms back-off, as the fetcher's own 100 ms sleep is
+        answer(longPoll, TestingCollectJob.SINK_VERSION);
 
         assertThat(metrics.collectRequests.getCount()).isEqualTo(2);
         assertThat(metrics.collectRetries.getCount()).isEqualTo(1);
@@ -303,8 +254,7 @@ class CollectLongPollTest {
         TestingCollectJob job = new TestingCollectJob(100);
         CollectLongPoll longPoll = longPoll(job, Duration.ZERO);
 
-        CoordinationResponse answer = longPoll.answer(
-                "uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+        CoordinationResponse answer = answer(longPoll, "");
 
         assertThat(resultCount(answer)).isZero();
         assertThat(((CollectCoordinationResponse) answer).getVersion()).isEqualTo(TestingCollectJob.SINK_VERSION);
@@ -316,17 +266,16 @@ class CollectLongPollTest {
     void anUnreachedSinkIsPolledAtFlinksPaceAndTheEndIsSeenFromThePolls() throws Exception {
         // polls 1 to 4 find no sink yet (the job starts), the job ended before poll 5, which fails
         TestingCollectJob job = new TestingCollectJob(5).sinkReachedAt(Integer.MAX_VALUE).rowsAt(5, "x");
-        long start = System.nanoTime();
+        long start = clock.getAsLong();
 
-        CoordinationResponse answer = longPoll(job, GENEROUS_BUDGET)
-                .answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+        CoordinationResponse answer = answer(longPoll(job, GENEROUS_BUDGET), "");
 
         assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE)).containsExactly("x");
         assertThat(job.polls).isEqualTo(5);
         assertThat(job.statusCalls).as("the end is asked once, after the poll that failed").isEqualTo(1);
-        // a lower bound only: 4 waits of Flink's fetcher's pace, though the strategy waits 1 ms
-        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(
-                TimeUnit.MILLISECONDS.toNanos(4 * CollectLongPoll.UNREACHED_SINK_POLL_MILLIS));
+        // 4 waits of Flink's fetcher's pace, though the strategy waits 1 ms
+        assertThat(clock.getAsLong() - start)
+                .isEqualTo(Duration.ofMillis(4 * LongPollPacing.UNREACHED_SINK_POLL_MILLIS).toNanos());
     }
 
     @Test
@@ -334,8 +283,7 @@ class CollectLongPollTest {
         // polls 1 to 5 fail as they do while the sink's vertex is not initialized; the job ended before poll 6
         TestingCollectJob job = new TestingCollectJob(6).sinkNotDeployedUntil(Integer.MAX_VALUE).rowsAt(6, "x");
 
-        CoordinationResponse answer = longPoll(job, GENEROUS_BUDGET)
-                .answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+        CoordinationResponse answer = answer(longPoll(job, GENEROUS_BUDGET), "");
 
         assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE)).containsExactly("x");
         assertThat(job.polls).isEqualTo(6);
@@ -346,19 +294,13 @@ class CollectLongPollTest {
     void aSinkNeverReachedHasTheEndAskedEveryTenthPoll() throws Exception {
         TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
         long budgetMillis = 1_500;
-        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(1)),
-                scheduler, metrics, record, System::nanoTime, Duration.ofMillis(budgetMillis), () -> false);
 
-        CoordinationResponse answer =
-                longPoll.answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+        CoordinationResponse answer = answer(longPoll(job, Duration.ofMillis(budgetMillis)), "");
 
         assertThat(resultCount(answer)).isZero();
-        synchronized (job) {
-            assertThat(job.statusCalls).isEqualTo(job.polls / CollectLongPoll.STATUS_CHECK_EVERY_EMPTY_POLLS);
-            // however fast the machine, polls are Flink's fetcher's pace apart: the first, then one per 100 ms
-            assertThat(job.polls).isLessThanOrEqualTo(
-                    1 + (int) (budgetMillis / CollectLongPoll.UNREACHED_SINK_POLL_MILLIS));
-        }
+        // the first poll, then one per Flink's fetcher's pace until the budget is spent
+        assertThat(job.polls).isEqualTo(1 + (int) (budgetMillis / LongPollPacing.UNREACHED_SINK_POLL_MILLIS));
+        assertThat(job.statusCalls).isEqualTo(job.polls / LongPollPacing.STATUS_CHECK_EVERY_EMPTY_POLLS);
     }
 
     @Test
@@ -366,130 +308,92 @@ class CollectLongPollTest {
         // the sink is never reached (the job's rows come with its end); the job ends at the third question
         TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE)
                 .rowsAt(1, "x").endsAtStatusCall(3);
-        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(1)),
-                scheduler, metrics, record, System::nanoTime, GENEROUS_BUDGET, () -> true);
+        long start = clock.getAsLong();
 
-        CoordinationResponse answer =
-                longPoll.answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+        CoordinationResponse answer = answer(
+                longPoll(job.asLongPolledJob(), CollectRetryStrategy.fixed(Duration.ofMillis(1)), GENEROUS_BUDGET, () -> true),
+                "");
 
         assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE)).containsExactly("x");
-        synchronized (job) {
-            // one poll found no sink; then questions 1 ms apart, the third of which found the end: no poll failed
-            // on the ended job first (unless this machine took 100 ms between two of them)
-            assertThat(job.statusCalls).isEqualTo(3);
-            assertThat(job.polls).isBetween(1, 3);
-        }
+        // one poll found no sink; then questions 1 ms apart, the third of which found the end: no poll failed first
+        assertThat(job.statusCalls).isEqualTo(3);
+        assertThat(job.polls).isEqualTo(1);
+        assertThat(clock.getAsLong() - start).isEqualTo(Duration.ofMillis(3).toNanos());
     }
 
     @Test
-    void whileFastAnUnreachedSinkIsPolledAtFlinksPaceUntilTheJobMayHaveEnded() throws Exception {
+    void whileFastAnUnreachedSinkIsPolledAtFlinksPaceUntilTheJobMayHaveEnded() {
         TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
         long budgetMillis = 1_000;
         // recent jobs all ran longer than this poll's budget: none of its polls can see an end
         long shortestUsualRunNanos = TimeUnit.SECONDS.toNanos(60);
-        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(1)),
-                scheduler, metrics, record, System::nanoTime, Duration.ofMillis(budgetMillis), () -> true, 0,
+        CollectLongPoll longPoll = new CollectLongPoll(job.asLongPolledJob(), CollectRetryStrategy.fixed(Duration.ofMillis(1)),
+                scheduler, metrics, record, clock, Duration.ofMillis(budgetMillis), () -> true, 0,
                 shortestUsualRunNanos);
 
-        longPoll.answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+        answer(longPoll, "");
 
-        synchronized (job) {
-            // however fast the machine, polls are Flink's fetcher's pace apart: the first, then one per 100 ms
-            assertThat(job.polls).isPositive().isLessThanOrEqualTo(
-                    1 + (int) (budgetMillis / CollectLongPoll.UNREACHED_SINK_POLL_MILLIS));
-        }
+        // the first poll, then one per Flink's fetcher's pace; only the tenth asks for the end
+        assertThat(job.polls).isEqualTo(1 + (int) (budgetMillis / LongPollPacing.UNREACHED_SINK_POLL_MILLIS));
+        assertThat(job.statusCalls).isEqualTo(1);
     }
 
     @Test
-    void whileFastEachCollectPollGoesAtLeastFlinksPaceAfterThePreviousOne() throws Exception {
+    void whileFastEachCollectPollGoesFlinksPaceAfterThePreviousOne() {
         TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
-        List<Long> sentAt = new CopyOnWriteArrayList<>();
-        CollectLongPoll.Job timed = asJob(job, uid -> sentAt.add(System.nanoTime()), () -> {});
-        CollectLongPoll longPoll = new CollectLongPoll(timed, CollectRetryStrategy.fixed(Duration.ofMillis(1)),
-                scheduler, metrics, record, System::nanoTime, Duration.ofMillis(1_000), () -> true);
+        List<Long> sentAt = new ArrayList<>();
+        CollectLongPoll.Job timed = job.asLongPolledJob(uid -> sentAt.add(clock.getAsLong()), () -> {});
 
-        longPoll.answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+        answer(longPoll(timed, CollectRetryStrategy.fixed(Duration.ofMillis(1)), Duration.ofMillis(1_000), () -> true),
+                "");
 
-        assertThat(sentAt).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(sentAt).hasSize(11);
         for (int i = 1; i < sentAt.size(); i++) {
             assertThat(sentAt.get(i) - sentAt.get(i - 1)).as("collect poll %s after the previous one", i)
-                    .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(CollectLongPoll.UNREACHED_SINK_POLL_MILLIS));
+                    .isEqualTo(TimeUnit.MILLISECONDS.toNanos(LongPollPacing.UNREACHED_SINK_POLL_MILLIS));
         }
     }
 
     @Test
-    void whileFastTheEndIsAskedForAtTheStrategysPaceButTheSinkIsPolledAtFlinksPace() throws Exception {
+    void whileFastTheEndIsAskedForAtTheStrategysPaceButTheSinkIsPolledAtFlinksPace() {
         TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
         long budgetMillis = 1_500;
-        CollectLongPoll longPoll = new CollectLongPoll(asJob(job), CollectRetryStrategy.fixed(Duration.ofMillis(1)),
-                scheduler, metrics, record, System::nanoTime, Duration.ofMillis(budgetMillis), () -> true);
 
-        longPoll.answer("uid", new CollectCoordinationRequest("", 0)).get(30, TimeUnit.SECONDS);
+        answer(longPoll(job.asLongPolledJob(), CollectRetryStrategy.fixed(Duration.ofMillis(1)), Duration.ofMillis(budgetMillis),
+                () -> true), "");
 
-        synchronized (job) {
-            // however fast the machine, polls are Flink's fetcher's pace apart: the first, then one per 100 ms
-            assertThat(job.polls).isPositive().isLessThanOrEqualTo(
-                    1 + (int) (budgetMillis / CollectLongPoll.UNREACHED_SINK_POLL_MILLIS));
-            // and the end is asked for in between, about every ms
-            assertThat(job.statusCalls).isGreaterThan(3 * job.polls);
-        }
+        long pollsApart = LongPollPacing.UNREACHED_SINK_POLL_MILLIS;
+        assertThat(job.polls).isEqualTo(1 + (int) (budgetMillis / pollsApart));
+        // and the end is asked for in between, every ms
+        assertThat(job.statusCalls).isEqualTo((job.polls - 1) * (int) (pollsApart - 1));
     }
+
     @Test
-    void whenFastPollsEndMidwayTheEndIsNoLongerAskedForAtTheStrategysPace() throws Exception {
+    void whenFastPollsEndMidwayTheEndIsNoLongerAskedForAtTheStrategysPace() {
         TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
         AtomicBoolean fast = new AtomicBoolean(true);
         AtomicInteger questionsWhileFast = new AtomicInteger();
-        CollectLongPoll.Job counted = asJob(job, uid -> {}, () -> {
+        CollectLongPoll.Job counted = job.asLongPolledJob(uid -> {}, () -> {
             if (fast.get()) {
                 questionsWhileFast.incrementAndGet();
             }
         });
         long budgetMillis = 2_000;
-        CollectLongPoll longPoll = new CollectLongPoll(counted, CollectRetryStrategy.fixed(Duration.ofMillis(1)),
-                scheduler, metrics, record, System::nanoTime, Duration.ofMillis(budgetMillis), fast::get);
+        CompletableFuture<CoordinationResponse> answer = longPoll(counted,
+                CollectRetryStrategy.fixed(Duration.ofMillis(1)), Duration.ofMillis(budgetMillis), fast::get)
+                .answer("uid", new CollectCoordinationRequest("", 0));
 
-        CompletableFuture<CoordinationResponse> answer = longPoll.answer("uid", new CollectCoordinationRequest("", 0));
-        Thread.sleep(300);
+        scheduler.advance(Duration.ofMillis(300));
         // another query starts: the JobManager's capacity is shared from now on
         fast.set(false);
-        answer.get(30, TimeUnit.SECONDS);
+        await(answer);
 
-        synchronized (job) {
-            int questionsAfter = job.statusCalls - questionsWhileFast.get();
-            assertThat(questionsWhileFast.get()).as("questions for the end while fast").isGreaterThan(3);
-            // after that, an unreached sink has the end asked every tenth poll, and polls go at Flink's pace: at most
-            // two in the rest of the budget (one more if a question was on its way at the switch)
-            assertThat(questionsAfter).as("questions for the end once not fast")
-                    .isLessThanOrEqualTo(1 + 1 + (int) (budgetMillis / CollectLongPoll.UNREACHED_SINK_POLL_MILLIS)
-                            / CollectLongPoll.STATUS_CHECK_EVERY_EMPTY_POLLS);
-            assertThat(job.polls).isPositive().isLessThanOrEqualTo(
-                    1 + (int) (budgetMillis / CollectLongPoll.UNREACHED_SINK_POLL_MILLIS));
-        }
-    }
-
-    @Test
-    void noPollWaitsLongerThanFlinksOwnFetcherWaitsBetweenItsPolls() throws Exception {
-        // Flink's collect fetcher sleeps this long after an empty poll (a private constant of the Flink on the class
-        // path, read here so that this test follows it): the long poll must never show rows later than that fetcher
-        Field retry = CollectResultFetcher.class.getDeclaredField("DEFAULT_RETRY_MILLIS");
-        retry.setAccessible(true);
-        long flinksRetryMillis = retry.getInt(null);
-
-        assertThat(CollectLongPoll.UNREACHED_SINK_POLL_MILLIS).isLessThanOrEqualTo(flinksRetryMillis);
-        assertThat(RecentJobRuns.MAX_FIRST_POLL_DELAY.toMillis()).isLessThanOrEqualTo(flinksRetryMillis);
-    }
-
-    @Test
-    void onlyAFailureThatSaysTheSinkIsNotDeployedShowsNoEnd() {
-        assertThat(CollectResponses.sinkNotStarted(new RuntimeException(
-                "org.apache.flink.runtime.rest.util.RestClientException: [Internal server error., <Exception on server"
-                        + " side:\norg.apache.flink.util.FlinkException: Coordinator of operator 1234 does not exist"
-                        + " or the job vertex this operator belongs to is not initialized.\n>]"))).isTrue();
-        assertThat(CollectResponses.sinkNotStarted(new RuntimeException(new IllegalStateException(
-                "org.apache.flink.runtime.dispatcher.UnavailableDispatcherOperationException: Unable to get"
-                        + " JobMasterGateway for initializing job.")))).isTrue();
-        assertThat(CollectResponses.sinkNotStarted(new RuntimeException(
-                "org.apache.flink.runtime.messages.FlinkJobNotFoundException: Could not find Flink job (42)"))).isFalse();
-        assertThat(CollectResponses.sinkNotStarted(new java.net.ConnectException("Connection refused"))).isFalse();
+        long pollsApart = LongPollPacing.UNREACHED_SINK_POLL_MILLIS;
+        assertThat(questionsWhileFast.get()).as("questions for the end while fast, every ms between polls")
+                .isEqualTo(3 * (int) (pollsApart - 1));
+        assertThat(job.polls).isEqualTo(1 + (int) (budgetMillis / pollsApart));
+        // after that, an unreached sink has the end asked every tenth poll: the 10th and the 20th
+        assertThat(job.statusCalls - questionsWhileFast.get()).as("questions for the end once not fast")
+                .isEqualTo(2);
     }
 }

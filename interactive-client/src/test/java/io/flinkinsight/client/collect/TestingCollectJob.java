@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
@@ -109,6 +110,42 @@ final class TestingCollectJob implements JobClientGateway {
     TestingCollectJob endsAtStatusCall(int call) {
         endAtStatusCall = call;
         return this;
+    }
+
+    /** This job as the long poll sees it: every status is asked of it, none is known in advance. */
+    CollectLongPoll.Job asLongPolledJob() {
+        return asLongPolledJob(uid -> {}, () -> {});
+    }
+
+    /**
+     * {@link #asLongPolledJob()}, telling {@code beforeCollectRequest} the sink of each collect request and running
+     * {@code beforeStatus} at each status request, as they go out.
+     */
+    CollectLongPoll.Job asLongPolledJob(Consumer<String> beforeCollectRequest, Runnable beforeStatus) {
+        return new CollectLongPoll.Job() {
+            @Override
+            public CompletableFuture<CoordinationResponse> sendCollectRequest(
+                    String operatorUid, CollectCoordinationRequest request) {
+                beforeCollectRequest.accept(operatorUid);
+                return sendCoordinationRequest(operatorUid, request);
+            }
+
+            @Override
+            public CompletableFuture<JobStatus> status() {
+                beforeStatus.run();
+                return getJobStatus();
+            }
+
+            @Override
+            public JobStatus knownTerminalStatus() {
+                return null;
+            }
+
+            @Override
+            public CompletableFuture<JobExecutionResult> result() {
+                return getJobExecutionResult();
+            }
+        };
     }
 
     @Override
