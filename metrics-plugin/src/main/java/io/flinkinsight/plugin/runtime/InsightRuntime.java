@@ -31,11 +31,11 @@ import io.flinkinsight.plugin.proxy.DashboardUpstream;
 import io.flinkinsight.plugin.proxy.FlinkDashboardProxy;
 import io.flinkinsight.plugin.store.InsightStores;
 import io.flinkinsight.plugin.store.SeriesStore;
-import org.apache.flink.events.Event;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.traces.Span;
 import org.apache.flink.configuration.GlobalConfiguration;
+import org.apache.flink.events.Event;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,7 +54,7 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Everything the plugin runs in one process: the metric index, the stores, the HTTP server and the sampler thread.
  * Shared by the metric, trace and event reporters through {@link SharedRuntime}. Callbacks from Flink
- * ({@link #metricAdded}, {@link #onSpan}, ...) are cheap; the reporters and the stores guard them with a
+ * ({@link #metricAdded}, {@link #onSpan}, ...) are cheap; {@link InsightReporterBase} guards them with a
  * {@link FlinkBoundary}, as this class guards the sampler thread's rounds.
  */
 public final class InsightRuntime implements AutoCloseable {
@@ -422,10 +422,12 @@ public final class InsightRuntime implements AutoCloseable {
         index.remove(metric, metricName, group);
     }
 
+    /** Flink reported a span (under its registry lock). */
     public void onSpan(Span span) {
         stores.onSpan(span);
     }
 
+    /** Flink reported an event (under its registry lock). */
     public void onEvent(Event event) {
         stores.onEvent(event);
     }

@@ -47,7 +47,6 @@ class FlinkVersionsApiTest {
         assertThat(seen.get("spanDetailLevel")).isEqualTo(detailLevel);
         assertThat(seen.get("eventReporters")).isEqualTo(eventReporters);
         assertThat(seen.get("builtInEvents")).isEqualTo(builtInEvents);
-        assertThat(seen.get("callbackFailures")).isEqualTo(0L);
         assertThat(seen.get("storedCheckpointId")).isEqualTo(7L);
         assertThat(seen.get("storedCheckpointedSize")).isEqualTo(1024L);
         assertThat(seen.get("storedTasks")).isEqualTo(tasks);
