@@ -30,7 +30,8 @@ class ArchitectureTest {
         layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("entry points").definedBy("..plugin.metrics..", "..plugin.traces..", "..plugin.events..")
                 .layer("runtime").definedBy("..plugin.runtime..")
-                .layer("serving").definedBy("..plugin.http..", "..plugin.proxy..", "..plugin.api..", "..plugin.hub..")
+                .layer("serving").definedBy(
+                        "..plugin.http..", "..plugin.proxy..", "..plugin.api..", "..plugin.hub..", "..plugin.selfmetrics..")
                 .layer("kept").definedBy("..plugin.store..", "..plugin.index..", "..plugin.exposition..")
                 .whereLayer("entry points").mayNotBeAccessedByAnyLayer()
                 .whereLayer("runtime").mayOnlyBeAccessedByLayers("entry points")
