@@ -29,7 +29,7 @@ public final class Json {
     }
 
     /** Writes {@code value} to {@code out} as it is serialised, without a copy of the whole in between. */
-    static void write(Object value, OutputStream out) throws IOException {
+    public static void write(Object value, OutputStream out) throws IOException {
         WRITER.writeValue(out, value);
     }
 
@@ -39,7 +39,7 @@ public final class Json {
     }
 
     /** An error body with further fields after {@code error} and {@code status}. */
-    static byte[] error(int status, String message, Map<String, Object> more) {
+    public static byte[] error(int status, String message, Map<String, Object> more) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("error", message);
         body.put("status", status);

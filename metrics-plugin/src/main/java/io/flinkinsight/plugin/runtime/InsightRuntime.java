@@ -11,13 +11,17 @@ import io.flinkinsight.plugin.http.HttpServerSettings;
 import io.flinkinsight.plugin.http.InsightHttpServer;
 import io.flinkinsight.plugin.http.JsonEndpoint;
 import io.flinkinsight.plugin.http.PortAccess;
+import io.flinkinsight.plugin.http.RequestFailureLog;
 import io.flinkinsight.plugin.http.RestTls;
 import io.flinkinsight.plugin.hub.Hub;
 import io.flinkinsight.plugin.index.MetricIndex;
 import io.flinkinsight.plugin.index.RegisteredMetric;
 import io.flinkinsight.plugin.proxy.DashboardUpstream;
 import io.flinkinsight.plugin.proxy.FlinkDashboardProxy;
+import io.flinkinsight.plugin.scrape.ScrapeHandler;
 import io.flinkinsight.plugin.selfmetrics.SelfMetrics;
+import io.flinkinsight.plugin.serve.RequestRouter;
+import io.flinkinsight.plugin.serve.StaticFiles;
 import io.flinkinsight.plugin.store.InsightStores;
 import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.configuration.GlobalConfiguration;
@@ -62,6 +66,8 @@ public final class InsightRuntime implements AutoCloseable {
     private final SelfMetrics selfMetrics;
     /** Set once at start; read by the HTTP workers (own figures), hence volatile. */
     private volatile InsightHttpServer server;
+    /** The running server's scrape, for its figures; set with the server. */
+    private volatile ScrapeHandler scrape;
     private ScheduledExecutorService samplerThread;
     private final Object flinkConfigurationLock = new Object();
     private Map<String, String> flinkConfiguration; // guarded by flinkConfigurationLock
@@ -76,8 +82,14 @@ public final class InsightRuntime implements AutoCloseable {
         this.roles = new RoleTracker(ProcessRole.declared(config.role()), config.hubSettings().enabled(),
                 () -> Hub.start(config.hubSettings(), stores, flink, clock, this::flinkConfiguration));
         this.selfMetrics = new SelfMetrics(stores,
-                () -> server == null ? null : server.scrapeFigures(),
-                () -> server == null ? null : server.refusals(),
+                () -> {
+                    ScrapeHandler h = scrape;
+                    return h == null ? null : h.figures();
+                },
+                () -> {
+                    InsightHttpServer s = server;
+                    return s == null ? null : s.refusals();
+                },
                 () -> {
                     Hub h = roles.hub();
                     return h == null ? null : h.clientRefusals();
@@ -198,11 +210,19 @@ public final class InsightRuntime implements AutoCloseable {
                 config.maxConnections(), config.httpThreads(), config.maxConnectionsPerAddress(),
                 config.requestHeadTimeout(), access, config.maxConcurrentScrapes(),
                 config.maxAnswerBytes(), tls);
-        InsightHttpServer s = new InsightHttpServer(
-                settings, (format, out) -> writer.write(index.families(), format, out), endpoints(),
-                new FlinkDashboardProxy(dashboard(), config.dashboardProxy()));
+        RequestFailureLog failures = new RequestFailureLog();
+        ScrapeHandler scrapeHandler = new ScrapeHandler((format, out) -> writer.write(index.families(), format, out),
+                config.maxConcurrentScrapes(), System::nanoTime, failures);
+        ClassLoader jar = InsightRuntime.class.getClassLoader();
+        RequestRouter router = new RequestRouter(scrapeHandler, endpoints(), new StaticFiles(jar),
+                new StaticFiles(jar, StaticFiles.TAB_ROOT), new FlinkDashboardProxy(dashboard(), config.dashboardProxy()),
+                config.maxAnswerBytes(), failures);
+        InsightHttpServer s = new InsightHttpServer(settings, router);
         if (s.start() != null) {
+            scrape = scrapeHandler;
             server = s;
+        } else {
+            router.close(); // the proxy's threads and nothing else: the server never served
         }
     }
 

@@ -3,7 +3,7 @@ package io.flinkinsight.plugin.selfmetrics;
 import io.flinkinsight.plugin.FlinkBoundary;
 import io.flinkinsight.plugin.exposition.OwnFigure;
 import io.flinkinsight.plugin.http.RefusalReason;
-import io.flinkinsight.plugin.http.ScrapeFigures;
+import io.flinkinsight.plugin.scrape.ScrapeFigures;
 import io.flinkinsight.plugin.store.InsightStores;
 import io.flinkinsight.plugin.store.SeriesStore;
 

@@ -1,5 +1,7 @@
 package io.flinkinsight.plugin.http;
 
+import io.flinkinsight.plugin.serve.RequestRouter;
+import io.flinkinsight.plugin.serve.StaticFiles;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaders;

@@ -73,7 +73,7 @@ class RestTlsITCase {
                 plain.maxRequestHeaderBytes(), plain.idleTimeout(), plain.maxConnections(), plain.threads(),
                 plain.maxConnectionsPerAddress(), plain.requestHeadTimeout(), plain.access(),
                 plain.maxConcurrentScrapes(), plain.maxAnswerBytes(), tls);
-        InsightHttpServer server = new InsightHttpServer(settings,
+        InsightHttpServer server = TestingServers.server(settings,
                 (format, out) -> {
                     out.writeAscii("up 1\n");
                     out.drain();

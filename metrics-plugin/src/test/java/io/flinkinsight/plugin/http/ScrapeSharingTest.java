@@ -1,5 +1,9 @@
 package io.flinkinsight.plugin.http;
 
+import io.flinkinsight.plugin.scrape.ScrapeFigures;
+import io.flinkinsight.plugin.scrape.ScrapeHandler;
+import io.flinkinsight.plugin.serve.RequestRouter;
+import io.flinkinsight.plugin.serve.StaticFiles;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -47,7 +51,7 @@ class ScrapeSharingTest {
         RequestTarget metrics = RequestTarget.parse("/metrics");
         HttpHeaders openMetrics = new DefaultHttpHeaders().set(HttpHeaderNames.ACCEPT, "application/openmetrics-text");
         HttpHeaders text = new DefaultHttpHeaders();
-        ScrapeWrites.Client client = new ScrapeWrites.Client(InetAddress.getLoopbackAddress(), () -> { });
+        ClientConnection client = new ClientConnection(InetAddress.getLoopbackAddress(), () -> { });
         Set<ByteBuf> bodies = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
         ExecutorService threads = Executors.newFixedThreadPool(THREADS);
         try {
@@ -58,9 +62,9 @@ class ScrapeSharingTest {
                     ArrayDeque<HttpReply> unwritten = new ArrayDeque<>();
                     for (int i = 0; i < SCRAPES; i++) {
                         if (random.nextInt(8) == 0) {
-                            now.addAndGet(RequestRouter.SHARE_WINDOW.toNanos() / 2);
+                            now.addAndGet(ScrapeHandler.SHARE_WINDOW.toNanos() / 2);
                         }
-                        HttpReply reply = router.route(metrics, random.nextBoolean() ? text : openMetrics, client)
+                        HttpReply reply = router.handle(metrics, random.nextBoolean() ? text : openMetrics, client)
                                 .join();
                         assertThat(reply.status().code()).isEqualTo(200);
                         bodies.add(reply.body().unwrap());
