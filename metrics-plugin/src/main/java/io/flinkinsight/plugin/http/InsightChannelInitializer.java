@@ -87,8 +87,4 @@ final class InsightChannelInitializer extends ChannelInitializer<SocketChannel> 
         p.addLast("chunked-writer", new ChunkedWriteHandler());
         p.addLast("handler", new InsightHttpHandler(handler, refusals, workers, settings.access()));
     }
-
-    int openConnections() {
-        return open.get();
-    }
 }

@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.http;
 
+import org.apache.flink.annotation.VisibleForTesting;
 import io.flinkinsight.plugin.InsightOptions;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -105,6 +106,7 @@ public final class InsightHttpServer implements AutoCloseable {
         return c == null ? -1 : ((InetSocketAddress) c.localAddress()).getPort();
     }
 
+    @VisibleForTesting
     public boolean isRunning() {
         Channel c = serverChannel;
         return c != null && c.isActive();

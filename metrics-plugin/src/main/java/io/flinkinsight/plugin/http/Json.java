@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.http;
 
+import org.apache.flink.annotation.VisibleForTesting;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
@@ -24,6 +25,7 @@ public final class Json {
         return MAPPER;
     }
 
+    @VisibleForTesting
     public static byte[] toBytes(Object value) throws JsonProcessingException {
         return WRITER.writeValueAsBytes(value);
     }

@@ -208,8 +208,7 @@ public final class InsightRuntime implements AutoCloseable {
         HttpServerSettings settings = new HttpServerSettings(
                 config.ports(), config.bindHost(), config.maxRequestHeaderBytes(), config.idleTimeout(),
                 config.maxConnections(), config.httpThreads(), config.maxConnectionsPerAddress(),
-                config.requestHeadTimeout(), access, config.maxConcurrentScrapes(),
-                config.maxAnswerBytes(), tls);
+                config.requestHeadTimeout(), access, tls);
         RequestFailureLog failures = new RequestFailureLog();
         ScrapeHandler scrapeHandler = new ScrapeHandler((format, out) -> writer.write(index.families(), format, out),
                 config.maxConcurrentScrapes(), System::nanoTime, failures);
@@ -277,6 +276,7 @@ public final class InsightRuntime implements AutoCloseable {
     }
 
     /** The answer of {@code GET /api/v1/overview}. */
+    @VisibleForTesting
     public Map<String, Object> overview() {
         return OverviewEndpoint.answer(overviewFacts());
     }
@@ -349,15 +349,18 @@ public final class InsightRuntime implements AutoCloseable {
         return config;
     }
 
+    @VisibleForTesting
     public MetricIndex index() {
         return index;
     }
 
+    @VisibleForTesting
     public InsightStores stores() {
         return stores;
     }
 
     /** The role known so far (jobmanager, taskmanager, client), or null. */
+    @VisibleForTesting
     public ProcessRole role() {
         return roles.role();
     }

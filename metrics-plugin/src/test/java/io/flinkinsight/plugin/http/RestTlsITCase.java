@@ -71,8 +71,7 @@ class RestTlsITCase {
         HttpServerSettings plain = TestingServerSettings.loopback(PortAccess.OPEN);
         HttpServerSettings settings = new HttpServerSettings(plain.ports(), plain.bindHost(),
                 plain.maxRequestHeaderBytes(), plain.idleTimeout(), plain.maxConnections(), plain.threads(),
-                plain.maxConnectionsPerAddress(), plain.requestHeadTimeout(), plain.access(),
-                plain.maxConcurrentScrapes(), plain.maxAnswerBytes(), tls);
+                plain.maxConnectionsPerAddress(), plain.requestHeadTimeout(), plain.access(), tls);
         InsightHttpServer server = TestingServers.server(settings,
                 (format, out) -> {
                     out.writeAscii("up 1\n");

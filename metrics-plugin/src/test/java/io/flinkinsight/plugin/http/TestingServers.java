@@ -6,7 +6,10 @@ import io.flinkinsight.plugin.serve.StaticFiles;
 
 import java.util.Map;
 
-/** Servers answering as the plugin's: the scrape, the JSON endpoints, the panel's files and an optional forwarder. */
+/**
+ * Servers answering as the plugin's with the options' defaults (two scrapes at once, 16 MiB answers): the scrape, the
+ * JSON endpoints, the panel's files and an optional forwarder.
+ */
 public final class TestingServers {
 
     private TestingServers() {}
@@ -25,6 +28,6 @@ public final class TestingServers {
             HttpServerSettings settings, ScrapeSource scrape, Map<String, JsonEndpoint> endpoints, Forwarder forwarder) {
         ClassLoader jar = TestingServers.class.getClassLoader();
         return new RequestRouter(scrape, endpoints, new StaticFiles(jar), new StaticFiles(jar, StaticFiles.TAB_ROOT),
-                forwarder, settings.maxConcurrentScrapes(), settings.maxAnswerBytes(), System::nanoTime);
+                forwarder, 2, RequestRouter.DEFAULT_MAX_ANSWER_BYTES, System::nanoTime);
     }
 }
