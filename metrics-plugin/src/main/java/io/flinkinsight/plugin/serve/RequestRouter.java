@@ -70,14 +70,15 @@ public final class RequestRouter implements RequestHandler {
 
     /** A router without a forwarder, rendering two scrapes at most at once, with the default answer budget. */
     @VisibleForTesting
-    public RequestRouter(ScrapeSource scrape, Map<String, JsonEndpoint> endpoints, StaticFiles files) {
-        this(scrape, endpoints, files, new StaticFiles(RequestRouter.class.getClassLoader(), StaticFiles.TAB_ROOT),
-                null, 2, DEFAULT_MAX_ANSWER_BYTES, System::nanoTime);
+    public static RequestRouter forTests(ScrapeSource scrape, Map<String, JsonEndpoint> endpoints, StaticFiles files) {
+        return forTests(scrape, endpoints, files,
+                new StaticFiles(RequestRouter.class.getClassLoader(), StaticFiles.TAB_ROOT), null, 2,
+                DEFAULT_MAX_ANSWER_BYTES, System::nanoTime);
     }
 
     /** A router with its own scrape handler, whose rendered bodies age by {@code nanoClock}. */
     @VisibleForTesting
-    public RequestRouter(
+    public static RequestRouter forTests(
             ScrapeSource scrape,
             Map<String, JsonEndpoint> endpoints,
             StaticFiles files,
@@ -86,22 +87,9 @@ public final class RequestRouter implements RequestHandler {
             int maxConcurrentScrapes,
             long maxAnswerBytes,
             LongSupplier nanoClock) {
-        this(scrape, endpoints, files, tabFiles, forwarder, maxConcurrentScrapes, maxAnswerBytes, nanoClock,
-                new RequestFailureLog());
-    }
-
-    private RequestRouter(
-            ScrapeSource scrape,
-            Map<String, JsonEndpoint> endpoints,
-            StaticFiles files,
-            StaticFiles tabFiles,
-            Forwarder forwarder,
-            int maxConcurrentScrapes,
-            long maxAnswerBytes,
-            LongSupplier nanoClock,
-            RequestFailureLog failures) {
-        this(new ScrapeHandler(scrape, maxConcurrentScrapes, nanoClock, failures), endpoints, files, tabFiles,
-                forwarder, maxAnswerBytes, failures);
+        RequestFailureLog failures = new RequestFailureLog();
+        return new RequestRouter(new ScrapeHandler(scrape, maxConcurrentScrapes, nanoClock, failures), endpoints,
+                files, tabFiles, forwarder, maxAnswerBytes, failures);
     }
 
     /**

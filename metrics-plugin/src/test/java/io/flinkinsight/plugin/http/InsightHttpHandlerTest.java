@@ -54,7 +54,7 @@ class InsightHttpHandlerTest {
         endpoints.put("/api/v1/assert", q -> {
             throw new AssertionError("an endpoint's bug");
         });
-        RequestRouter router = new RequestRouter(
+        RequestRouter router = RequestRouter.forTests(
                 (format, out) -> writer.write(index.families(), format, out),
                 endpoints,
                 new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()));
@@ -325,7 +325,7 @@ class InsightHttpHandlerTest {
     @Test
     void aScrapeLargerThanOneSliceArrivesWholeAndGzipped() throws IOException {
         byte[] line = "flink_x{a=\"b\"} 1\n".getBytes(StandardCharsets.US_ASCII);
-        RequestRouter router = new RequestRouter((format, out) -> {
+        RequestRouter router = RequestRouter.forTests((format, out) -> {
             for (int i = 0; i < 40_000; i++) {
                 out.write(line);
             }
@@ -361,7 +361,7 @@ class InsightHttpHandlerTest {
     @Test
     void anAnswerOverTheBudgetIs413NamingWhatNarrowsItAndOneWithinIsWhole() throws IOException {
         long budget = 64 * 1024;
-        RequestRouter router = new RequestRouter((format, out) -> { }, Map.of("/api/v1/growing", GROWING),
+        RequestRouter router = RequestRouter.forTests((format, out) -> { }, Map.of("/api/v1/growing", GROWING),
                 new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 1, budget, System::nanoTime);
         try (TestingHttpChannel c = new TestingHttpChannel(router, DIRECT)) {
             FullHttpResponse small = c.get("/api/v1/growing?n=1000");
@@ -381,7 +381,7 @@ class InsightHttpHandlerTest {
 
     @Test
     void refusalsAreCountedByReasonAndServedRequestsAreNot() {
-        RequestRouter router = new RequestRouter((format, out) -> { }, Map.of("/api/v1/growing", GROWING),
+        RequestRouter router = RequestRouter.forTests((format, out) -> { }, Map.of("/api/v1/growing", GROWING),
                 new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 1, 64 * 1024, System::nanoTime);
         Map<RefusalReason, Long> counts;
         try (TestingHttpChannel c = new TestingHttpChannel(router, DIRECT)) {
@@ -406,7 +406,7 @@ class InsightHttpHandlerTest {
     @Test
     void scrapesBeyondTheLimitWaitThenGet503AndATurnEndsWithItsRender() throws Exception {
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        RequestRouter router = new RequestRouter((format, out) -> {
+        RequestRouter router = RequestRouter.forTests((format, out) -> {
             try {
                 release.await(10, java.util.concurrent.TimeUnit.SECONDS);
             } catch (InterruptedException e) {
@@ -459,7 +459,7 @@ class InsightHttpHandlerTest {
 
     @Test
     void scrapesWithinASecondShareARenderAndANewRenderClosesTheOldestGenerationsConnections() throws Exception {
-        RequestRouter router = new RequestRouter((format, out) -> {
+        RequestRouter router = RequestRouter.forTests((format, out) -> {
             out.write("up 1\n".getBytes(StandardCharsets.US_ASCII));
             out.drain();
         }, Map.of(), new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 2,

@@ -23,7 +23,7 @@ class PortAccessTest {
     private static final InetSocketAddress REMOTE = new InetSocketAddress("10.1.2.3", 40000);
 
     private static TestingHttpChannel channel(PortAccess access) {
-        RequestRouter router = new RequestRouter((format, out) -> out.write("up 1\n".getBytes(StandardCharsets.UTF_8)),
+        RequestRouter router = RequestRouter.forTests((format, out) -> out.write("up 1\n".getBytes(StandardCharsets.UTF_8)),
                 Map.of("/api/v1/echo", q -> Map.of("ok", true)),
                 new StaticFiles(PortAccessTest.class.getClassLoader()));
         return new TestingHttpChannel(router, Runnable::run, TestingServerSettings.loopback(access));

@@ -27,7 +27,7 @@ public final class TestingServers {
     public static RequestRouter router(
             HttpServerSettings settings, ScrapeSource scrape, Map<String, JsonEndpoint> endpoints, Forwarder forwarder) {
         ClassLoader jar = TestingServers.class.getClassLoader();
-        return new RequestRouter(scrape, endpoints, new StaticFiles(jar), new StaticFiles(jar, StaticFiles.TAB_ROOT),
+        return RequestRouter.forTests(scrape, endpoints, new StaticFiles(jar), new StaticFiles(jar, StaticFiles.TAB_ROOT),
                 forwarder, 2, RequestRouter.DEFAULT_MAX_ANSWER_BYTES, System::nanoTime);
     }
 }
