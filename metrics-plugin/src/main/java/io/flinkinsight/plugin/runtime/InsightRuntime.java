@@ -2,7 +2,6 @@ package io.flinkinsight.plugin.runtime;
 
 import io.flinkinsight.plugin.FlinkBoundary;
 import io.flinkinsight.plugin.FlinkCapabilities;
-import io.flinkinsight.plugin.InsightOptions;
 import io.flinkinsight.plugin.ProcessRole;
 import io.flinkinsight.plugin.api.ApiEndpoints;
 import io.flinkinsight.plugin.api.OverviewEndpoint;
@@ -10,9 +9,7 @@ import io.flinkinsight.plugin.exposition.ExpositionWriter;
 import io.flinkinsight.plugin.http.HttpServerSettings;
 import io.flinkinsight.plugin.http.InsightHttpServer;
 import io.flinkinsight.plugin.http.JsonEndpoint;
-import io.flinkinsight.plugin.http.PortAccess;
 import io.flinkinsight.plugin.http.RequestFailureLog;
-import io.flinkinsight.plugin.http.RestTls;
 import io.flinkinsight.plugin.hub.Hub;
 import io.flinkinsight.plugin.index.MetricIndex;
 import io.flinkinsight.plugin.index.RegisteredMetric;
@@ -35,16 +32,13 @@ import org.slf4j.LoggerFactory;
 import javax.net.ssl.SSLContext;
 import java.time.Clock;
 import java.util.Map;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Everything the plugin runs in one process: the metric index, the stores, the HTTP server and the sampler thread.
  * Shared by the metric, trace and event reporters through {@link SharedRuntime}. Callbacks from Flink
  * ({@link #metricAdded}, {@link #onSpan}, ...) are cheap; {@link InsightReporterBase} guards them with a
- * {@link FlinkBoundary}, as this class guards the sampler thread's rounds.
+ * {@link FlinkBoundary}, as {@link SamplerThread} guards its rounds.
  */
 public final class InsightRuntime implements AutoCloseable {
 
@@ -61,14 +55,13 @@ public final class InsightRuntime implements AutoCloseable {
     private final LongAdder scrapeErrors = new LongAdder();
     private final ExpositionWriter writer;
     private final MetricSampler sampler;
-    private final FlinkBoundary samplerRounds;
     private final RoleTracker roles;
     private final SelfMetrics selfMetrics;
     /** Set once at start; read by the HTTP workers (own figures), hence volatile. */
     private volatile InsightHttpServer server;
     /** The running server's scrape, for its figures; set with the server. */
     private volatile ScrapeHandler scrape;
-    private ScheduledExecutorService samplerThread;
+    private SamplerThread samplerThread;
     private final Object flinkConfigurationLock = new Object();
     private Map<String, String> flinkConfiguration; // guarded by flinkConfigurationLock
 
@@ -96,14 +89,14 @@ public final class InsightRuntime implements AutoCloseable {
                 });
         this.writer = new ExpositionWriter(scrapeErrors, selfMetrics::figures);
         this.sampler = new MetricSampler(index, stores.series()::record, clock, config.historyResolution().toMillis());
-        this.samplerRounds = new FlinkBoundary(LOG, clock);
     }
 
     /** Starts the sampler and the HTTP server; a server that cannot bind is logged and left out. */
     public static InsightRuntime start(InsightConfiguration config, Clock clock) {
         InsightRuntime runtime = new InsightRuntime(config, clock);
         runtime.roles.start();
-        runtime.startSampler();
+        runtime.samplerThread = new SamplerThread(runtime.sampler::run, runtime.stores::keepWithinBudget,
+                runtime::keepsHistory, clock, config.historyResolution().toMillis());
         runtime.startServer();
         runtime.logCapabilities();
         return runtime;
@@ -122,31 +115,6 @@ public final class InsightRuntime implements AutoCloseable {
             LOG.info("Flink Insight on Flink {} (Java {}) lacks: {}", flink.flinkVersion(),
                     Runtime.version().feature(), missing);
         }
-    }
-
-    private void startSampler() {
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "flink-insight-sampler");
-            t.setDaemon(true);
-            return t;
-        });
-        executor.setRemoveOnCancelPolicy(true);
-        long resolution = config.historyResolution().toMillis();
-        // Start at the next multiple of the resolution so all processes sample at the same instants.
-        long delay = resolution - Math.floorMod(clock.millis(), resolution);
-        executor.scheduleAtFixedRate(this::sampleRound, delay, resolution, TimeUnit.MILLISECONDS);
-        samplerThread = executor;
-    }
-
-    /**
-     * One round of the sampler thread: the history's samples, then the stores brought within their budget, each
-     * guarded on its own so that a failed sampling never skips the budget.
-     */
-    private void sampleRound() {
-        if (keepsHistory()) {
-            samplerRounds.runScheduled("a sampling round", sampler::run);
-        }
-        samplerRounds.runScheduled("a pass keeping the stores within their budget", stores::keepWithinBudget);
     }
 
     /**
@@ -178,37 +146,10 @@ public final class InsightRuntime implements AutoCloseable {
             LOG.debug("Flink Insight: Flink's configuration could not be read", e);
             flinkConfiguration = Map.of();
         }
-        RestTls tls = null;
-        if (config.httpSsl()) {
-            tls = serverTls(flinkConfiguration);
-            if (tls == null) {
-                return; // logged: never plain HTTP when HTTPS was asked for
-            }
+        HttpServerSettings settings = PortSettings.of(config, flinkConfiguration);
+        if (settings == null) {
+            return; // logged: never plain HTTP when HTTPS was asked for
         }
-        PortAccess access = config.access().withOwnHostNames(HostNames.own(flinkConfiguration));
-        if (tls == null && RestTls.mutualRequested(flinkConfiguration)) {
-            // Flink's REST API answers only clients with its certificate: the panel, the API and the proxy (which
-            // present that certificate to Flink) must not answer anyone without it.
-            access = access.onlyScrape("Flink's REST API asks its clients for a certificate"
-                    + " (security.ssl.rest.authentication-enabled), so this port serves the panel, its API and"
-                    + " Flink's dashboard only over HTTPS to the same clients: set"
-                    + " metrics.reporter.insight.http.ssl.enabled: true; /metrics is open");
-            LOG.info("Flink Insight: Flink's REST API uses mutual TLS and {}http.ssl.enabled is off, so this port"
-                    + " serves /metrics only", InsightOptions.USER_PREFIX);
-        }
-        if (access.isLoopback()) {
-            String sidecar = HostNames.meshSidecar();
-            if (sidecar != null) {
-                LOG.warn("Flink Insight: a service-mesh sidecar runs beside this process ({}): it forwards remote"
-                        + " clients from loopback, so http.access: loopback (the default) serves the panel, its API"
-                        + " and Flink's dashboard to every client the mesh lets reach this port; set"
-                        + " metrics.reporter.insight.http.access: token there", sidecar);
-            }
-        }
-        HttpServerSettings settings = new HttpServerSettings(
-                config.ports(), config.bindHost(), config.maxRequestHeaderBytes(), config.idleTimeout(),
-                config.maxConnections(), config.httpThreads(), config.maxConnectionsPerAddress(),
-                config.requestHeadTimeout(), access, tls);
         RequestFailureLog failures = new RequestFailureLog();
         ScrapeHandler scrapeHandler = new ScrapeHandler((format, out) -> writer.write(index.families(), format, out),
                 config.maxConcurrentScrapes(), System::nanoTime, failures);
@@ -223,24 +164,6 @@ public final class InsightRuntime implements AutoCloseable {
         } else {
             router.close(); // the proxy's threads and nothing else: the server never served
         }
-    }
-
-    /** Flink's REST TLS for the port (http.ssl.enabled), or null when it cannot serve HTTPS (logged). */
-    private static RestTls serverTls(Map<String, String> flinkConfiguration) {
-        String key = InsightOptions.USER_PREFIX + InsightOptions.HTTP_SSL_ENABLED.key();
-        try {
-            RestTls tls = RestTls.from(flinkConfiguration);
-            if (tls != null && tls.server() != null) {
-                return tls;
-            }
-            LOG.error("Flink Insight HTTP server not started: {} is true, but Flink's REST TLS is off or has no key"
-                    + " (security.ssl.rest.enabled, security.ssl.rest.keystore); Flink carries on without the port",
-                    key);
-        } catch (IllegalArgumentException e) {
-            LOG.error("Flink Insight HTTP server not started: {} is true, but {}; Flink carries on without the port",
-                    key, e.getMessage());
-        }
-        return null;
     }
 
     /** The JSON endpoints, keyed by path. */
@@ -371,26 +294,11 @@ public final class InsightRuntime implements AutoCloseable {
         return s == null ? -1 : s.port();
     }
 
-    /**
-     * A sample in progress finishes within milliseconds; waiting for it means no thread of the plugin's class loader
-     * outlives close (a restart in the same JVM would otherwise find two samplers).
-     */
-    private void awaitSamplerExit() {
-        try {
-            if (!samplerThread.awaitTermination(2, TimeUnit.SECONDS)) {
-                LOG.warn("Flink Insight: the sampler did not stop within 2 s; leaving it as a daemon thread");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     /** Stops the sampler, the server (its port is free on return) and the hub. */
     @Override
     public void close() {
         if (samplerThread != null) {
-            samplerThread.shutdownNow();
-            awaitSamplerExit();
+            samplerThread.close();
         }
         if (server != null) {
             server.close();
