@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 /** The heap of a process of a harness cluster, as tests and benchmarks compare it before and after a workload. */
 public final class JvmHeap {
 
-    /** The plugin's RequestRouter.SHARE_WINDOW. */
+    /** The plugin's ScrapeHandler.SHARE_WINDOW. */
     private static final long SCRAPE_SHARE_WINDOW_MILLIS = 1_000;
 
     private JvmHeap() {}

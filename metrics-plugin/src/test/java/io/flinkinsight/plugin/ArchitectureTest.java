@@ -10,9 +10,10 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * The packages' dependency direction, as README's architecture section draws it: Flink's entry points → the runtime
- * (the composition root) → what serves (http, proxy, api, hub) → what is kept (store, index, exposition); the root
- * package (options, roles, the guard at Flink's boundary) is used by all and uses none.
+ * The packages' dependency direction, as docs/architecture.md draws it: Flink's entry points → the runtime (the
+ * composition root) → the application (scrape, serve, api, proxy, hub, selfmetrics) → the transport (http, which
+ * only carries bytes) and what is kept (store, index, exposition); the root package (options, roles, the guard at
+ * Flink's boundary) is used by all and uses none. The transport knows nothing of what it serves.
  */
 class ArchitectureTest {
 
@@ -30,12 +31,15 @@ class ArchitectureTest {
         layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("entry points").definedBy("..plugin.metrics..", "..plugin.traces..", "..plugin.events..")
                 .layer("runtime").definedBy("..plugin.runtime..")
-                .layer("serving").definedBy("..plugin.http..", "..plugin.proxy..", "..plugin.api..", "..plugin.hub..")
+                .layer("application").definedBy("..plugin.scrape..", "..plugin.serve..", "..plugin.api..",
+                        "..plugin.proxy..", "..plugin.hub..", "..plugin.selfmetrics..")
+                .layer("transport").definedBy("..plugin.http..")
                 .layer("kept").definedBy("..plugin.store..", "..plugin.index..", "..plugin.exposition..")
                 .whereLayer("entry points").mayNotBeAccessedByAnyLayer()
                 .whereLayer("runtime").mayOnlyBeAccessedByLayers("entry points")
-                .whereLayer("serving").mayOnlyBeAccessedByLayers("runtime", "serving")
-                .whereLayer("kept").mayOnlyBeAccessedByLayers("runtime", "serving", "kept")
+                .whereLayer("application").mayOnlyBeAccessedByLayers("runtime", "application")
+                .whereLayer("transport").mayOnlyBeAccessedByLayers("runtime", "application")
+                .whereLayer("kept").mayOnlyBeAccessedByLayers("runtime", "application", "kept")
                 .check(PLUGIN);
     }
 
@@ -44,7 +48,9 @@ class ArchitectureTest {
         noClasses()
                 .that().resideInAPackage("..plugin.http..")
                 .should().dependOnClassesThat()
-                .resideInAnyPackage("..plugin.proxy..", "..plugin.api..", "..plugin.hub..", "..plugin.store..")
+                .resideInAnyPackage("..plugin.scrape..", "..plugin.serve..", "..plugin.proxy..", "..plugin.api..",
+                        "..plugin.hub..", "..plugin.selfmetrics..", "..plugin.store..", "..plugin.index..",
+                        "..plugin.exposition..")
                 .check(PLUGIN);
     }
 }

@@ -33,11 +33,24 @@ public final class ExpositionWriter {
 
     /** The quantiles Flink's PrometheusReporter writes for a histogram. */
     private static final double[] QUANTILES = {0.5, 0.75, 0.95, 0.98, 0.99, 0.999};
-    public static final int QUANTILE_COUNT = QUANTILES.length;
 
     /** The quantiles of Flink's PrometheusReporter, a copy. */
     public static double[] quantiles() {
         return QUANTILES.clone();
+    }
+
+    /**
+     * The overview's series count of {@code families}, the plugin's own figures left out: one per member, and for a
+     * histogram its quantiles and two more (the scrape writes quantiles and {@code _count}; the figure has always
+     * counted one more, kept so that the overview answers as before).
+     */
+    public static long seriesCount(MetricFamily[] families) {
+        long series = 0;
+        for (MetricFamily family : families) {
+            int perMember = family.kind() == MetricKind.HISTOGRAM ? QUANTILES.length + 2 : 1;
+            series += (long) perMember * family.members().length;
+        }
+        return series;
     }
 
     private static final byte[][] QUANTILE_LABELS = new byte[QUANTILES.length][];

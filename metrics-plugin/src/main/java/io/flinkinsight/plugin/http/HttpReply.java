@@ -70,7 +70,7 @@ public record HttpReply(
         return error(reason, status, Json.error(status.code(), message), headers);
     }
 
-    static HttpReply error(RefusalReason reason, HttpResponseStatus status, byte[] jsonBody,
+    public static HttpReply error(RefusalReason reason, HttpResponseStatus status, byte[] jsonBody,
             Map<String, String> headers) {
         return new HttpReply(status, JSON, Unpooled.wrappedBuffer(jsonBody), headers, null, null, reason);
     }

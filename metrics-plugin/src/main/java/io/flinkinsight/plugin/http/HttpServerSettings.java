@@ -3,7 +3,8 @@ package io.flinkinsight.plugin.http;
 import java.time.Duration;
 
 /**
- * What the HTTP server needs from the reporter options.
+ * What the HTTP server needs from the reporter options: the transport's limits (the scrape's and the JSON answers'
+ * are their handlers').
  *
  * @param maxRequestHeaderBytes larger header blocks are answered 431
  * @param idleTimeout connections without traffic this long are closed
@@ -12,8 +13,6 @@ import java.time.Duration;
  * @param maxConnectionsPerAddress connections from one client address beyond this many are closed at once
  * @param requestHeadTimeout a request's head must arrive within this, from its first byte or the connection's start
  * @param access who may use what on the port
- * @param maxConcurrentScrapes scrapes rendered at once, each into heap; twice as many bodies may be on their way
- * @param maxAnswerBytes largest JSON answer; larger ones are 413 naming the parameters that narrow them
  * @param tls HTTPS with Flink's REST key (http.ssl.enabled), or null for plain HTTP
  */
 public record HttpServerSettings(
@@ -26,16 +25,14 @@ public record HttpServerSettings(
         int maxConnectionsPerAddress,
         Duration requestHeadTimeout,
         PortAccess access,
-        int maxConcurrentScrapes,
-        long maxAnswerBytes,
         RestTls tls) {
 
     /** Plain HTTP. */
     public HttpServerSettings(PortRange ports, String bindHost, int maxRequestHeaderBytes, Duration idleTimeout,
             int maxConnections, int threads, int maxConnectionsPerAddress, Duration requestHeadTimeout,
-            PortAccess access, int maxConcurrentScrapes, long maxAnswerBytes) {
+            PortAccess access) {
         this(ports, bindHost, maxRequestHeaderBytes, idleTimeout, maxConnections, threads, maxConnectionsPerAddress,
-                requestHeadTimeout, access, maxConcurrentScrapes, maxAnswerBytes, null);
+                requestHeadTimeout, access, null);
     }
 
     /** Longest request target accepted; longer ones are answered 414. */

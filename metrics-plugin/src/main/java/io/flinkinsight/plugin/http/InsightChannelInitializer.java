@@ -30,14 +30,17 @@ final class InsightChannelInitializer extends ChannelInitializer<SocketChannel> 
     private static final int COMPRESSION_THRESHOLD_BYTES = 1024;
 
     private final HttpServerSettings settings;
-    private final RequestRouter router;
+    private final RequestHandler handler;
+    private final RefusalReason.Counts refusals;
     private final Executor workers;
     private final AtomicInteger open = new AtomicInteger();
     private final ConcurrentHashMap<InetAddress, Integer> openPerAddress = new ConcurrentHashMap<>();
 
-    InsightChannelInitializer(HttpServerSettings settings, RequestRouter router, Executor workers) {
+    InsightChannelInitializer(
+            HttpServerSettings settings, RequestHandler handler, RefusalReason.Counts refusals, Executor workers) {
         this.settings = settings;
-        this.router = router;
+        this.handler = handler;
+        this.refusals = refusals;
         this.workers = workers;
     }
 
@@ -45,7 +48,7 @@ final class InsightChannelInitializer extends ChannelInitializer<SocketChannel> 
     protected void initChannel(SocketChannel ch) {
         if (open.incrementAndGet() > settings.maxConnections()) {
             open.decrementAndGet();
-            router.refusals().count(RefusalReason.TOO_MANY_CONNECTIONS);
+            refusals.count(RefusalReason.TOO_MANY_CONNECTIONS);
             ch.close();
             return;
         }
@@ -56,16 +59,17 @@ final class InsightChannelInitializer extends ChannelInitializer<SocketChannel> 
             ch.closeFuture().addListener(
                     f -> openPerAddress.computeIfPresent(address, (a, n) -> n > 1 ? n - 1 : null));
             if (fromAddress > settings.maxConnectionsPerAddress()) {
-                router.refusals().count(RefusalReason.TOO_MANY_CONNECTIONS);
+                refusals.count(RefusalReason.TOO_MANY_CONNECTIONS);
                 ch.close();
                 return;
             }
         }
-        configure(ch.pipeline(), settings, router, workers);
+        configure(ch.pipeline(), settings, handler, refusals, workers);
     }
 
     /** The handlers of one connection; also used on Netty's EmbeddedChannel in tests. */
-    static void configure(ChannelPipeline p, HttpServerSettings settings, RequestRouter router, Executor workers) {
+    static void configure(ChannelPipeline p, HttpServerSettings settings, RequestHandler handler,
+            RefusalReason.Counts refusals, Executor workers) {
         HttpDecoderConfig decoder = new HttpDecoderConfig()
                 .setMaxInitialLineLength(HttpServerSettings.MAX_URI_LENGTH + REQUEST_LINE_OVERHEAD)
                 .setMaxHeaderSize(settings.maxRequestHeaderBytes())
@@ -81,10 +85,6 @@ final class InsightChannelInitializer extends ChannelInitializer<SocketChannel> 
                 StandardCompressionOptions.gzip(GZIP_LEVEL, 15, 8),
                 StandardCompressionOptions.deflate(GZIP_LEVEL, 15, 8)));
         p.addLast("chunked-writer", new ChunkedWriteHandler());
-        p.addLast("handler", new InsightHttpHandler(router, workers, settings.access()));
-    }
-
-    int openConnections() {
-        return open.get();
+        p.addLast("handler", new InsightHttpHandler(handler, refusals, workers, settings.access()));
     }
 }

@@ -50,20 +50,22 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
     private static final int MAX_PENDING = 16;
     /**
      * The most time one answer may take to be written: a client that reads too slowly (or not at all) would hold
-     * the answer's heap (a scrape's body among the {@link ScrapeWrites} generations it is closed sooner for, when
-     * newer renders of its format displace that generation). Generous next to Prometheus' own timeout.
+     * the answer's heap (a scrape's shared body, whose write the scrape closes sooner when newer renders of its format
+     * displace it). Generous next to Prometheus' own timeout.
      */
     static final Duration WRITE_TIMEOUT = Duration.ofSeconds(30);
 
-    private final RequestRouter router;
+    private final RequestHandler handler;
+    private final RefusalReason.Counts refusals;
     private final Executor workers;
     private final PortAccess access;
     private final ArrayDeque<HttpRequest> pending = new ArrayDeque<>();
     private boolean busy;
     private boolean closing;
 
-    InsightHttpHandler(RequestRouter router, Executor workers, PortAccess access) {
-        this.router = router;
+    InsightHttpHandler(RequestHandler handler, RefusalReason.Counts refusals, Executor workers, PortAccess access) {
+        this.handler = handler;
+        this.refusals = refusals;
         this.workers = workers;
         this.access = access;
     }
@@ -163,10 +165,10 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
         }
         // A scrape answered on this connection may be displaced by newer renders: closing the connection (from any
         // thread) fails its write, which releases its view of the body.
-        ScrapeWrites.Client client = new ScrapeWrites.Client(ClientAddress.of(ctx.channel().remoteAddress()), ctx::close);
+        ClientConnection client = new ClientConnection(ClientAddress.of(ctx.channel().remoteAddress()), ctx::close);
         ReferenceCountUtil.retain(request);
         try {
-            workers.execute(() -> router.route(target, request.headers(), client)
+            workers.execute(() -> handler.handle(target, request.headers(), client)
                     .whenComplete((reply, error) -> answerLater(ctx, request, reply != null ? reply
                             : HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error"))));
         } catch (RejectedExecutionException e) {
@@ -200,7 +202,7 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
     /** Writes {@code reply} for {@code request}, then closes or goes on with the next pipelined request. */
     private void finish(ChannelHandlerContext ctx, HttpRequest request, HttpReply reply, boolean close) {
         if (reply.refusal() != null) {
-            router.refusals().count(reply.refusal());
+            refusals.count(reply.refusal());
         }
         boolean keepAlive = !close && !closing && HttpUtil.isKeepAlive(request);
         boolean head = request.method().equals(HttpMethod.HEAD);

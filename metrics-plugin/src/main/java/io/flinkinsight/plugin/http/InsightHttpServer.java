@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.http;
 
+import org.apache.flink.annotation.VisibleForTesting;
 import io.flinkinsight.plugin.InsightOptions;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -33,35 +34,16 @@ public final class InsightHttpServer implements AutoCloseable {
     private static final int WORKER_QUEUE = 32;
 
     private final HttpServerSettings settings;
-    private final RequestRouter router;
+    private final RequestHandler handler;
+    private final RefusalReason.Counts refusals = new RefusalReason.Counts();
     private EventLoopGroup group;
     private ThreadPoolExecutor workers;
     private volatile Channel serverChannel;
 
-    /** A server without a forwarder. */
-    public InsightHttpServer(HttpServerSettings settings, ScrapeSource scrape, Map<String, JsonEndpoint> endpoints) {
-        this(settings, scrape, endpoints, null);
-    }
-
-    /** @param forwarder answers its path segment later (the dashboard proxy under {@code /flink}), or null */
-    public InsightHttpServer(
-            HttpServerSettings settings,
-            ScrapeSource scrape,
-            Map<String, JsonEndpoint> endpoints,
-            Forwarder forwarder) {
-        this(settings, scrape, endpoints, forwarder, InsightHttpServer.class.getClassLoader());
-    }
-
-    InsightHttpServer(
-            HttpServerSettings settings,
-            ScrapeSource scrape,
-            Map<String, JsonEndpoint> endpoints,
-            Forwarder forwarder,
-            ClassLoader staticFiles) {
+    /** @param handler answers the requests the server admits; the server closes it with itself */
+    public InsightHttpServer(HttpServerSettings settings, RequestHandler handler) {
         this.settings = settings;
-        this.router = new RequestRouter(scrape, endpoints, new StaticFiles(staticFiles),
-                new StaticFiles(staticFiles, StaticFiles.TAB_ROOT), forwarder, settings.maxConcurrentScrapes(),
-                settings.maxAnswerBytes(), System::nanoTime);
+        this.handler = handler;
     }
 
     /** Binds and starts serving. Returns the bound address, or null when no port was free (logged). */
@@ -80,7 +62,7 @@ public final class InsightHttpServer implements AutoCloseable {
                     .group(group)
                     .channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_BACKLOG, 128)
-                    .childHandler(new InsightChannelInitializer(settings, router, workers));
+                    .childHandler(new InsightChannelInitializer(settings, handler, refusals, workers));
             Throwable lastError = null;
             PrimitiveIterator.OfInt ports = settings.ports().iterator();
             while (ports.hasNext()) {
@@ -113,14 +95,9 @@ public final class InsightHttpServer implements AutoCloseable {
         return null;
     }
 
-    /** What this server's scrapes cost: rendered, their time and bytes, refused, waiting. */
-    public ScrapeFigures scrapeFigures() {
-        return router.scrapeFigures();
-    }
-
     /** Requests not served (and connections closed at once), by reason, since the server was made. */
     public Map<RefusalReason, Long> refusals() {
-        return router.refusals().snapshot();
+        return refusals.snapshot();
     }
 
     /** The bound port, or -1 when not serving. */
@@ -129,6 +106,7 @@ public final class InsightHttpServer implements AutoCloseable {
         return c == null ? -1 : ((InetSocketAddress) c.localAddress()).getPort();
     }
 
+    @VisibleForTesting
     public boolean isRunning() {
         Channel c = serverChannel;
         return c != null && c.isActive();
@@ -143,7 +121,7 @@ public final class InsightHttpServer implements AutoCloseable {
             c.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
         }
         stopThreads();
-        router.close();
+        handler.close();
     }
 
     private void stopThreads() {

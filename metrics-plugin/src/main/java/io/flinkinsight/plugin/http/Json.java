@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.http;
 
+import org.apache.flink.annotation.VisibleForTesting;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
@@ -24,12 +25,13 @@ public final class Json {
         return MAPPER;
     }
 
+    @VisibleForTesting
     public static byte[] toBytes(Object value) throws JsonProcessingException {
         return WRITER.writeValueAsBytes(value);
     }
 
     /** Writes {@code value} to {@code out} as it is serialised, without a copy of the whole in between. */
-    static void write(Object value, OutputStream out) throws IOException {
+    public static void write(Object value, OutputStream out) throws IOException {
         WRITER.writeValue(out, value);
     }
 
@@ -39,7 +41,7 @@ public final class Json {
     }
 
     /** An error body with further fields after {@code error} and {@code status}. */
-    static byte[] error(int status, String message, Map<String, Object> more) {
+    public static byte[] error(int status, String message, Map<String, Object> more) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("error", message);
         body.put("status", status);

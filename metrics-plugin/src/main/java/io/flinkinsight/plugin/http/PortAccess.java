@@ -46,6 +46,8 @@ public final class PortAccess {
     static final String TOKEN_COOKIE = "flink-insight-token-";
     static final String TOKEN_PARAMETER = "token";
     private static final int MIN_TOKEN_LENGTH = 16;
+    /** The scrape's path, open to everyone as Flink's PrometheusReporter is. */
+    public static final String METRICS_PATH = "/metrics";
     /** The JSON twin of the scrape, open to everyone only in the shape the hub asks it of client processes. */
     static final String METRICS_JSON_PATH = "/api/v1/metrics";
     /** The prefix of the interactive client's figures, the only ones the hub gathers from other processes. */
@@ -275,7 +277,7 @@ public final class PortAccess {
      */
     static boolean isOpenToAll(RequestTarget target) {
         String path = target.path();
-        if (path.equals(RequestRouter.METRICS_PATH)) {
+        if (path.equals(METRICS_PATH)) {
             return true;
         }
         if (!path.equals(METRICS_JSON_PATH)) {

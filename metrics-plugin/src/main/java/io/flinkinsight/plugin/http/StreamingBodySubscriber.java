@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.http;
 
+import org.apache.flink.annotation.VisibleForTesting;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -169,6 +170,7 @@ public final class StreamingBodySubscriber implements HttpResponse.BodySubscribe
     }
 
     /** The most bytes that waited here at once for the connection to take them. */
+    @VisibleForTesting
     public synchronized long peakHeldBytes() {
         return peakHeld;
     }

@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.runtime;
 
+import org.apache.flink.annotation.VisibleForTesting;
 import io.flinkinsight.plugin.InsightOptions;
 import org.apache.flink.configuration.ConfigOption;
 import org.slf4j.Logger;
@@ -58,6 +59,7 @@ public final class SharedRuntime {
     }
 
     /** The running runtime, or null; for tests and diagnostics. */
+    @VisibleForTesting
     public static InsightRuntime current() {
         synchronized (LOCK) {
             return instance;

@@ -1,6 +1,5 @@
 package io.flinkinsight.plugin.store;
 
-import io.flinkinsight.common.FlinkBoundary;
 import io.flinkinsight.plugin.FlinkCapabilities;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointParser;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointRecord;
@@ -9,8 +8,6 @@ import io.flinkinsight.plugin.store.job.JobEventParser;
 import io.flinkinsight.plugin.store.job.JobStore;
 import org.apache.flink.events.Event;
 import org.apache.flink.traces.Span;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.util.HashSet;
@@ -21,17 +18,14 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Everything the process remembers beyond current metric values: metric history (also what the hub gathers),
  * checkpoints from spans, jobs from events, together within one budget of estimated heap
- * ({@link #keepWithinBudget()}). Flink's span and event callbacks and the budget pass run through one
- * {@link FlinkBoundary}, which counts what fails ({@link #callbackFailures()}): they never throw into their callers.
+ * ({@link #keepWithinBudget()}). Its callers guard it: the reporters at Flink's boundary, the sampler thread its
+ * budget pass.
  */
 public final class InsightStores {
-
-    private static final Logger LOG = LoggerFactory.getLogger(InsightStores.class);
 
     private final SeriesStore series;
     private final CheckpointStore checkpoints;
     private final JobStore jobs;
-    private final FlinkBoundary callbacks;
     private final boolean spansHaveChildren;
     private final long maxBytes;
     private final LongAdder budgetPasses = new LongAdder();
@@ -43,7 +37,6 @@ public final class InsightStores {
         this.checkpoints = new CheckpointStore(
                 settings.maxCheckpointsPerJob(), settings.maxJobs(), settings.checkpointBytesCap(), jobs::isFinished);
         this.maxBytes = settings.maxBytes();
-        this.callbacks = new FlinkBoundary(LOG, clock);
         this.spansHaveChildren = flink.spanChildren();
     }
 
@@ -61,10 +54,6 @@ public final class InsightStores {
 
     /** Called from Flink's TraceReporter callback, under the metric registry's lock: must be cheap. */
     public void onSpan(Span span) {
-        callbacks.run("processing a span", () -> storeSpan(span));
-    }
-
-    private void storeSpan(Span span) {
         switch (span.getName()) {
             case CheckpointParser.CHECKPOINT_SPAN -> {
                 CheckpointRecord record = CheckpointParser.fromSpan(span, spansHaveChildren);
@@ -81,10 +70,6 @@ public final class InsightStores {
 
     /** Called from Flink's EventReporter callback, under the metric registry's lock: must be cheap. */
     public void onEvent(Event event) {
-        callbacks.run("processing an event", () -> storeEvent(event));
-    }
-
-    private void storeEvent(Event event) {
         if (CheckpointParser.CHECKPOINT_EVENT.equals(event.getName())) {
             // The span carries the same and more; the event counts when no trace reporter is configured.
             CheckpointRecord record = CheckpointParser.fromEvent(event);
@@ -120,11 +105,7 @@ public final class InsightStores {
      * budget leaves them (less 1/32 for the history's growth until the next pass). Runs on the plugin's own threads
      * (after each sampling round), never a Flink thread: it scans the history.
      */
-    public void keepWithinBudget() {
-        callbacks.run("a pass keeping the stores within their budget", this::evictToBudget);
-    }
-
-    private synchronized void evictToBudget() {
+    public synchronized void keepWithinBudget() {
         long toFree = estimatedBytes() - (maxBytes - maxBytes / 16);
         if (toFree > 0) {
             budgetPasses.increment();
@@ -158,10 +139,5 @@ public final class InsightStores {
         if (toFree > 0) {
             checkpoints.trimOldest(toFree);
         }
-    }
-
-    /** Callbacks that failed (and were swallowed) since start. */
-    public long callbackFailures() {
-        return callbacks.failures();
     }
 }

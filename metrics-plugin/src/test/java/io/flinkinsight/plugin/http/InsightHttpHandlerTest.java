@@ -1,5 +1,9 @@
 package io.flinkinsight.plugin.http;
 
+import io.flinkinsight.plugin.scrape.ScrapeFigures;
+import io.flinkinsight.plugin.scrape.ScrapeHandler;
+import io.flinkinsight.plugin.serve.RequestRouter;
+import io.flinkinsight.plugin.serve.StaticFiles;
 import io.flinkinsight.plugin.exposition.ExpositionWriter;
 import io.flinkinsight.plugin.index.MetricIndex;
 import io.flinkinsight.plugin.index.TestingGroups;
@@ -50,7 +54,7 @@ class InsightHttpHandlerTest {
         endpoints.put("/api/v1/assert", q -> {
             throw new AssertionError("an endpoint's bug");
         });
-        RequestRouter router = new RequestRouter(
+        RequestRouter router = RequestRouter.forTests(
                 (format, out) -> writer.write(index.families(), format, out),
                 endpoints,
                 new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()));
@@ -321,7 +325,7 @@ class InsightHttpHandlerTest {
     @Test
     void aScrapeLargerThanOneSliceArrivesWholeAndGzipped() throws IOException {
         byte[] line = "flink_x{a=\"b\"} 1\n".getBytes(StandardCharsets.US_ASCII);
-        RequestRouter router = new RequestRouter((format, out) -> {
+        RequestRouter router = RequestRouter.forTests((format, out) -> {
             for (int i = 0; i < 40_000; i++) {
                 out.write(line);
             }
@@ -357,7 +361,7 @@ class InsightHttpHandlerTest {
     @Test
     void anAnswerOverTheBudgetIs413NamingWhatNarrowsItAndOneWithinIsWhole() throws IOException {
         long budget = 64 * 1024;
-        RequestRouter router = new RequestRouter((format, out) -> { }, Map.of("/api/v1/growing", GROWING),
+        RequestRouter router = RequestRouter.forTests((format, out) -> { }, Map.of("/api/v1/growing", GROWING),
                 new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 1, budget, System::nanoTime);
         try (TestingHttpChannel c = new TestingHttpChannel(router, DIRECT)) {
             FullHttpResponse small = c.get("/api/v1/growing?n=1000");
@@ -377,8 +381,9 @@ class InsightHttpHandlerTest {
 
     @Test
     void refusalsAreCountedByReasonAndServedRequestsAreNot() {
-        RequestRouter router = new RequestRouter((format, out) -> { }, Map.of("/api/v1/growing", GROWING),
+        RequestRouter router = RequestRouter.forTests((format, out) -> { }, Map.of("/api/v1/growing", GROWING),
                 new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 1, 64 * 1024, System::nanoTime);
+        Map<RefusalReason, Long> counts;
         try (TestingHttpChannel c = new TestingHttpChannel(router, DIRECT)) {
             c.get("/api/v1/growing?n=10");
             c.get("/metrics");
@@ -386,8 +391,8 @@ class InsightHttpHandlerTest {
             c.get("/api/v1/growing?n=10000000");
             c.get("/api/v1/growing?n=-1");
             c.send("DELETE /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n");
+            counts = c.refusals().snapshot();
         }
-        Map<RefusalReason, Long> counts = router.refusals().snapshot();
 
         assertThat(counts).containsEntry(RefusalReason.NOT_FOUND, 1L)
                 .containsEntry(RefusalReason.ANSWER_TOO_LARGE, 1L)
@@ -399,23 +404,9 @@ class InsightHttpHandlerTest {
     }
 
     @Test
-    void answersOnTheirWayHoldAtMostFourBudgetsAndOneAloneAlwaysPasses() {
-        AnswerBudget budget = new AnswerBudget(1000);
-        assertThat(budget.hold(1000)).isTrue();
-        assertThat(budget.hold(3000)).isTrue();
-        assertThat(budget.hold(1)).as("four budgets held").isFalse();
-        budget.release(3000);
-        assertThat(budget.hold(2000)).isTrue();
-        budget.release(1000);
-        budget.release(2000);
-        assertThat(budget.held()).isZero();
-        assertThat(budget.hold(1000)).isTrue();
-    }
-
-    @Test
     void scrapesBeyondTheLimitWaitThenGet503AndATurnEndsWithItsRender() throws Exception {
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        RequestRouter router = new RequestRouter((format, out) -> {
+        RequestRouter router = RequestRouter.forTests((format, out) -> {
             try {
                 release.await(10, java.util.concurrent.TimeUnit.SECONDS);
             } catch (InterruptedException e) {
@@ -428,20 +419,20 @@ class InsightHttpHandlerTest {
         RequestTarget metrics = RequestTarget.parse("/metrics");
         var headers = new io.netty.handler.codec.http.DefaultHttpHeaders();
         var first = java.util.concurrent.CompletableFuture.supplyAsync(
-                () -> router.route(metrics, headers, client("10.0.0.1")).join());
+                () -> router.handle(metrics, headers, client("10.0.0.1")).join());
         Thread.sleep(200); // the first scrape holds the only turn, blocked in its render
 
         // The other format needs a turn of its own, and there is only one.
         var openMetrics = new io.netty.handler.codec.http.DefaultHttpHeaders()
                 .add("Accept", "application/openmetrics-text; version=1.0.0");
-        HttpReply second = router.route(metrics, openMetrics, client("10.0.0.2")).join();
+        HttpReply second = router.handle(metrics, openMetrics, client("10.0.0.2")).join();
         assertThat(second.status().code()).isEqualTo(503);
         assertThat(second.headers()).containsEntry("Retry-After", "1");
         assertThat(router.scrapeFigures().refusedCount()).isEqualTo(1);
         second.discard();
         // The same format waits for the render under way and shares its body.
         var sameFormat = java.util.concurrent.CompletableFuture.supplyAsync(
-                () -> router.route(metrics, headers, client("10.0.0.3")).join());
+                () -> router.handle(metrics, headers, client("10.0.0.3")).join());
         Thread.sleep(200);
 
         release.countDown();
@@ -451,8 +442,8 @@ class InsightHttpHandlerTest {
         assertThat(shared.status().code()).isEqualTo(200);
         assertThat(router.scrapeFigures().sharedCount()).isEqualTo(1);
         shared.discard();
-        now.addAndGet(RequestRouter.SHARE_WINDOW.toNanos()); // not shared: rendered again
-        HttpReply whileWritten = router.route(metrics, headers, client("10.0.0.2")).join();
+        now.addAndGet(ScrapeHandler.SHARE_WINDOW.toNanos()); // not shared: rendered again
+        HttpReply whileWritten = router.handle(metrics, headers, client("10.0.0.2")).join();
         assertThat(whileWritten.status().code()).as("the first body is not written yet, but its render ended")
                 .isEqualTo(200);
         whileWritten.discard();
@@ -468,7 +459,7 @@ class InsightHttpHandlerTest {
 
     @Test
     void scrapesWithinASecondShareARenderAndANewRenderClosesTheOldestGenerationsConnections() throws Exception {
-        RequestRouter router = new RequestRouter((format, out) -> {
+        RequestRouter router = RequestRouter.forTests((format, out) -> {
             out.write("up 1\n".getBytes(StandardCharsets.US_ASCII));
             out.drain();
         }, Map.of(), new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 2,
@@ -478,19 +469,19 @@ class InsightHttpHandlerTest {
         java.util.concurrent.atomic.AtomicInteger closed = new java.util.concurrent.atomic.AtomicInteger();
         List<HttpReply> unread = new java.util.ArrayList<>();
         for (int i = 0; i < 2; i++) { // one render, shared
-            unread.add(router.route(metrics, headers,
-                    new ScrapeWrites.Client(address("10.0.0.1"), closed::incrementAndGet)).join());
+            unread.add(router.handle(metrics, headers,
+                    new ClientConnection(address("10.0.0.1"), closed::incrementAndGet)).join());
         }
         for (int i = 0; i < 3; i++) { // two turns: four generations of a format held
-            now.addAndGet(RequestRouter.SHARE_WINDOW.toNanos());
-            unread.add(router.route(metrics, headers, client("10.0.0.2")).join());
+            now.addAndGet(ScrapeHandler.SHARE_WINDOW.toNanos());
+            unread.add(router.handle(metrics, headers, client("10.0.0.2")).join());
         }
         assertThat(closed).hasValue(0);
         assertThat(router.scrapeFigures().served()).isEqualTo(4);
         assertThat(router.scrapeFigures().sharedCount()).isEqualTo(1);
 
-        now.addAndGet(RequestRouter.SHARE_WINDOW.toNanos());
-        HttpReply next = router.route(metrics, headers, client("10.0.0.3")).join();
+        now.addAndGet(ScrapeHandler.SHARE_WINDOW.toNanos());
+        HttpReply next = router.handle(metrics, headers, client("10.0.0.3")).join();
 
         assertThat(next.status().code()).isEqualTo(200);
         assertThat(closed).as("both writes of the oldest generation were closed").hasValue(2);
@@ -501,8 +492,8 @@ class InsightHttpHandlerTest {
         assertThat(next.body().refCnt()).as("every body released").isZero();
     }
 
-    private static ScrapeWrites.Client client(String ip) {
-        return new ScrapeWrites.Client(address(ip), () -> { });
+    private static ClientConnection client(String ip) {
+        return new ClientConnection(address(ip), () -> { });
     }
 
     private static java.net.InetAddress address(String ip) {

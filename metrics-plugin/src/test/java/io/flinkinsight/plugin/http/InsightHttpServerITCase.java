@@ -42,8 +42,8 @@ class InsightHttpServerITCase {
         index.add(new SimpleCounter(), "numRecordsIn", TestingGroups.taskGroup("0"));
         ExpositionWriter writer = new ExpositionWriter(new LongAdder());
         HttpServerSettings settings = new HttpServerSettings(PortRange.parse(ports), "127.0.0.1", 8192,
-                Duration.ofSeconds(60), maxConnections, 2, perAddress, headTimeout, PortAccess.OPEN, 2, 16L * 1024 * 1024);
-        return new InsightHttpServer(settings, (f, out) -> writer.write(index.families(), f, out),
+                Duration.ofSeconds(60), maxConnections, 2, perAddress, headTimeout, PortAccess.OPEN);
+        return TestingServers.server(settings, (f, out) -> writer.write(index.families(), f, out),
                 Map.of("/api/v1/ping", q -> Map.of("pong", true)));
     }
 

@@ -1,5 +1,7 @@
 package io.flinkinsight.plugin.http;
 
+import io.flinkinsight.plugin.serve.RequestRouter;
+import io.flinkinsight.plugin.serve.StaticFiles;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -21,7 +23,7 @@ class PortAccessTest {
     private static final InetSocketAddress REMOTE = new InetSocketAddress("10.1.2.3", 40000);
 
     private static TestingHttpChannel channel(PortAccess access) {
-        RequestRouter router = new RequestRouter((format, out) -> out.write("up 1\n".getBytes(StandardCharsets.UTF_8)),
+        RequestRouter router = RequestRouter.forTests((format, out) -> out.write("up 1\n".getBytes(StandardCharsets.UTF_8)),
                 Map.of("/api/v1/echo", q -> Map.of("ok", true)),
                 new StaticFiles(PortAccessTest.class.getClassLoader()));
         return new TestingHttpChannel(router, Runnable::run, TestingServerSettings.loopback(access));

@@ -71,9 +71,8 @@ class RestTlsITCase {
         HttpServerSettings plain = TestingServerSettings.loopback(PortAccess.OPEN);
         HttpServerSettings settings = new HttpServerSettings(plain.ports(), plain.bindHost(),
                 plain.maxRequestHeaderBytes(), plain.idleTimeout(), plain.maxConnections(), plain.threads(),
-                plain.maxConnectionsPerAddress(), plain.requestHeadTimeout(), plain.access(),
-                plain.maxConcurrentScrapes(), plain.maxAnswerBytes(), tls);
-        InsightHttpServer server = new InsightHttpServer(settings,
+                plain.maxConnectionsPerAddress(), plain.requestHeadTimeout(), plain.access(), tls);
+        InsightHttpServer server = TestingServers.server(settings,
                 (format, out) -> {
                     out.writeAscii("up 1\n");
                     out.drain();

@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.http;
 
+import io.flinkinsight.plugin.scrape.ScrapeSource;
 import io.netty.buffer.PooledByteBufAllocator;
 import org.junit.jupiter.api.Test;
 
@@ -71,7 +72,7 @@ class ScrapeMemoryITCase {
         sampler.setDaemon(true);
         sampler.start();
         ExecutorService scrapers = Executors.newFixedThreadPool(4);
-        try (InsightHttpServer server = new InsightHttpServer(TestingServerSettings.loopback(), big, Map.of())) {
+        try (InsightHttpServer server = TestingServers.server(TestingServerSettings.loopback(), big, Map.of())) {
             int port = server.start().getPort();
             List<Future<Long>> answers = new ArrayList<>();
             for (int i = 0; i < 4; i++) {

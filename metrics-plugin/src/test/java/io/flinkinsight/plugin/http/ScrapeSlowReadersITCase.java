@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.http;
 
+import io.flinkinsight.plugin.serve.RequestRouter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -41,18 +42,19 @@ class ScrapeSlowReadersITCase {
     void nonReadingClientsDoNotKeepPrometheusOut(int nonReaders, int addresses) throws Exception {
         int expected = ScrapeMemoryITCase.repeatedLineLength(BODY_BYTES);
         List<Socket> stalled = new ArrayList<>();
-        try (InsightHttpServer server = new InsightHttpServer(TestingServerSettings.loopback(),
-                ScrapeMemoryITCase.repeatedLine(BODY_BYTES), Map.of())) {
+        RequestRouter router = TestingServers.router(TestingServerSettings.loopback(),
+                ScrapeMemoryITCase.repeatedLine(BODY_BYTES), Map.of(), null);
+        try (InsightHttpServer server = new InsightHttpServer(TestingServerSettings.loopback(), router)) {
             int port = server.start().getPort();
             for (int i = 0; i < nonReaders; i++) {
                 stalled.add(askAndNeverRead(port, "127.0.0." + (2 + i % addresses)));
             }
             // Until the server has answered them all (bounded: before the fix, only two turns were ever given),
             // so the reading client comes after them, and none of them displaces its body while it reads.
-            for (int i = 0; i < 100 && answered(server) < nonReaders; i++) {
+            for (int i = 0; i < 100 && answered(router) < nonReaders; i++) {
                 Thread.sleep(50);
             }
-            assertThat(answered(server)).as("scrapes answered for the non-readers").isGreaterThan(1);
+            assertThat(answered(router)).as("scrapes answered for the non-readers").isGreaterThan(1);
 
             List<Long> lengths = new ArrayList<>();
             for (int i = 0; i < SCRAPES; i++) {
@@ -70,8 +72,8 @@ class ScrapeSlowReadersITCase {
     }
 
     /** Scrapes answered with a body: rendered or sharing a render. */
-    private static long answered(InsightHttpServer server) {
-        return server.scrapeFigures().served() + server.scrapeFigures().sharedCount();
+    private static long answered(RequestRouter router) {
+        return router.scrapeFigures().served() + router.scrapeFigures().sharedCount();
     }
 
     /**
@@ -87,8 +89,9 @@ class ScrapeSlowReadersITCase {
         int expected = ScrapeMemoryITCase.repeatedLineLength(bodyBytes);
         AtomicBoolean attacking = new AtomicBoolean(true);
         ExecutorService attackers = Executors.newFixedThreadPool(ATTACKERS);
-        try (InsightHttpServer server = new InsightHttpServer(TestingServerSettings.loopback(),
-                ScrapeMemoryITCase.repeatedLine(bodyBytes), Map.of())) {
+        RequestRouter router = TestingServers.router(TestingServerSettings.loopback(),
+                ScrapeMemoryITCase.repeatedLine(bodyBytes), Map.of(), null);
+        try (InsightHttpServer server = new InsightHttpServer(TestingServerSettings.loopback(), router)) {
             int port = server.start().getPort();
             askAndNeverRead(port, "127.0.0.2", "").close(); // skips the test where only 127.0.0.1 is routed
             List<Future<Integer>> attacks = new ArrayList<>();

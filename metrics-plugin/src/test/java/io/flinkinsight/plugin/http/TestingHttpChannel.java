@@ -17,12 +17,19 @@ final class TestingHttpChannel implements AutoCloseable {
 
     private final EmbeddedChannel channel = new EmbeddedChannel();
 
-    TestingHttpChannel(RequestRouter router, Executor workers) {
-        this(router, workers, TestingServerSettings.loopback());
+    private final RefusalReason.Counts refusals = new RefusalReason.Counts();
+
+    TestingHttpChannel(RequestHandler handler, Executor workers) {
+        this(handler, workers, TestingServerSettings.loopback());
     }
 
-    TestingHttpChannel(RequestRouter router, Executor workers, HttpServerSettings settings) {
-        InsightChannelInitializer.configure(channel.pipeline(), settings, router, workers);
+    TestingHttpChannel(RequestHandler handler, Executor workers, HttpServerSettings settings) {
+        InsightChannelInitializer.configure(channel.pipeline(), settings, handler, refusals, workers);
+    }
+
+    /** The requests this connection did not serve, by reason. */
+    RefusalReason.Counts refusals() {
+        return refusals;
     }
 
     /** Sends raw bytes and returns every complete response the server wrote. */

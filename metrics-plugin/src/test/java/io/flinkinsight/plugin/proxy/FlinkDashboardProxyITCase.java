@@ -5,6 +5,7 @@ import io.flinkinsight.plugin.TestingHttpClient;
 import io.flinkinsight.plugin.http.InsightHttpServer;
 import io.flinkinsight.plugin.http.RefusalReason;
 import io.flinkinsight.plugin.http.TestingServerSettings;
+import io.flinkinsight.plugin.http.TestingServers;
 import io.netty.buffer.PooledByteBufAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -52,7 +53,7 @@ class FlinkDashboardProxyITCase {
             }
         };
         proxy = new FlinkDashboardProxy(upstream, true, Duration.ofSeconds(2), requestTimeout, maxBody);
-        server = new InsightHttpServer(TestingServerSettings.loopback(), (format, out) -> { },
+        server = TestingServers.server(TestingServerSettings.loopback(), (format, out) -> { },
                 Map.of("/api/v1/ping", q -> Map.of("pong", true)), proxy);
         assertThat(server.start()).isNotNull();
         return server.port();

@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.runtime;
 
+import io.flinkinsight.common.FlinkBoundary;
 import io.flinkinsight.plugin.TestingFlinkWeb;
 import io.flinkinsight.plugin.TestingLogCapture;
 import io.flinkinsight.plugin.events.InsightEventReporterFactory;
@@ -20,6 +21,8 @@ import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.util.List;
+import java.util.Map;
 
 import static io.flinkinsight.plugin.TestingHttpClient.freePort;
 import static io.flinkinsight.plugin.TestingHttpClient.get;
@@ -101,6 +104,45 @@ class ReporterLifecycleITCase {
                 assertThat(SharedRuntime.current().index().metricCount()).isZero();
             } finally {
                 metrics.close();
+            }
+        }
+    }
+
+    @Test
+    void brokenSpansAndEventsAreLoggedAtTheirReporterNeverThrown() throws Exception {
+        Span broken = new Span() {
+            public String getScope() { return "x"; }
+            public String getName() { return "Checkpoint"; }
+            public long getStartTsMillis() { return 0; }
+            public long getEndTsMillis() { return 0; }
+            public Map<String, Object> getAttributes() { throw new IllegalStateException("boom"); }
+            public List<Span> getChildren() { return null; }
+        };
+        Event nullName = new Event() {
+            public long getObservedTsMillis() { return 0; }
+            public String getName() { return null; }
+            public String getClassScope() { return null; }
+            public String getBody() { return null; }
+            public String getSeverity() { return null; }
+            public Map<String, Object> getAttributes() { return null; }
+        };
+        try (TestingLogCapture log = new TestingLogCapture()) {
+            TraceReporter traces = new InsightTraceReporterFactory().createTraceReporter(new java.util.Properties());
+            EventReporter events = new InsightEventReporterFactory().createEventReporter(new java.util.Properties());
+            traces.open(config(freePort()));
+            events.open(new MetricConfig());
+            long failuresBefore = FlinkBoundary.failuresInProcess();
+            try {
+                traces.notifyOfAddedSpan(broken);
+                events.notifyOfAddedEvent(nullName);
+                traces.notifyOfAddedSpan(null);
+
+                assertThat(FlinkBoundary.failuresInProcess() - failuresBefore).isEqualTo(3);
+                assertThat(log.linesAt("WARN")).anyMatch(l -> l.startsWith("WARN Flink Insight: processing a span"))
+                        .anyMatch(l -> l.startsWith("WARN Flink Insight: processing an event"));
+            } finally {
+                traces.close();
+                events.close();
             }
         }
     }

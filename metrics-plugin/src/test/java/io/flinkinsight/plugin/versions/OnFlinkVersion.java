@@ -52,7 +52,6 @@ public final class OnFlinkVersion {
         stores.onSpan(builder.build());
 
         CheckpointRecord stored = stores.checkpoints().latest(JOB_ID);
-        out.put("callbackFailures", stores.callbackFailures());
         out.put("storedCheckpointId", stored == null ? null : stored.checkpointId());
         out.put("storedCheckpointedSize", stored == null ? null : stored.checkpointedSize());
         out.put("storedTasks", stored == null ? null : stored.tasks().size());

@@ -1,9 +1,9 @@
-package io.flinkinsight.plugin.http;
+package io.flinkinsight.plugin.scrape;
 
+import io.flinkinsight.plugin.http.ClientConnection;
+import io.flinkinsight.plugin.http.HttpReply;
+import io.flinkinsight.plugin.http.RequestFailureLog;
 import io.netty.buffer.ByteBuf;
-import io.netty.handler.codec.http.DefaultHttpHeaders;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaders;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -25,7 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The router's sharing of rendered scrape bodies, under scrapes from many threads at once. */
+/** The scrape's sharing of rendered scrape bodies, under scrapes from many threads at once. */
 class ScrapeSharingTest {
 
     private static final int THREADS = 8;
@@ -36,18 +35,16 @@ class ScrapeSharingTest {
     void concurrentScrapesGetWholeRendersAndNeverABodyAlreadyReleased() throws Exception {
         AtomicLong now = new AtomicLong();
         AtomicInteger renders = new AtomicInteger();
-        RequestRouter router = new RequestRouter((format, out) -> {
+        ScrapeHandler scrape = new ScrapeHandler((format, out) -> {
             byte[] line = ("up " + renders.incrementAndGet() + "\n").getBytes(StandardCharsets.US_ASCII);
             for (int i = 0; i < LINES; i++) {
                 out.write(line);
             }
             out.drain();
-        }, Map.of(), new StaticFiles(ScrapeSharingTest.class.getClassLoader()), null, null, 2,
-                RequestRouter.DEFAULT_MAX_ANSWER_BYTES, now::get);
-        RequestTarget metrics = RequestTarget.parse("/metrics");
-        HttpHeaders openMetrics = new DefaultHttpHeaders().set(HttpHeaderNames.ACCEPT, "application/openmetrics-text");
-        HttpHeaders text = new DefaultHttpHeaders();
-        ScrapeWrites.Client client = new ScrapeWrites.Client(InetAddress.getLoopbackAddress(), () -> { });
+        }, 2, now::get, new RequestFailureLog());
+        String openMetrics = "application/openmetrics-text";
+        String text = null;
+        ClientConnection client = new ClientConnection(InetAddress.getLoopbackAddress(), () -> { });
         Set<ByteBuf> bodies = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
         ExecutorService threads = Executors.newFixedThreadPool(THREADS);
         try {
@@ -58,10 +55,9 @@ class ScrapeSharingTest {
                     ArrayDeque<HttpReply> unwritten = new ArrayDeque<>();
                     for (int i = 0; i < SCRAPES; i++) {
                         if (random.nextInt(8) == 0) {
-                            now.addAndGet(RequestRouter.SHARE_WINDOW.toNanos() / 2);
+                            now.addAndGet(ScrapeHandler.SHARE_WINDOW.toNanos() / 2);
                         }
-                        HttpReply reply = router.route(metrics, random.nextBoolean() ? text : openMetrics, client)
-                                .join();
+                        HttpReply reply = scrape.scrape(random.nextBoolean() ? text : openMetrics, client);
                         assertThat(reply.status().code()).isEqualTo(200);
                         bodies.add(reply.body().unwrap());
                         String body = reply.body().toString(StandardCharsets.US_ASCII);
@@ -82,9 +78,9 @@ class ScrapeSharingTest {
         } finally {
             threads.shutdownNow();
         }
-        router.close();
+        scrape.close();
 
-        ScrapeFigures figures = router.scrapeFigures();
+        ScrapeFigures figures = scrape.figures();
         assertThat(figures.served()).as("renders").isEqualTo(renders.get()).isEqualTo(bodies.size());
         assertThat(figures.served() + figures.sharedCount()).isEqualTo(THREADS * SCRAPES);
         assertThat(figures.sharedCount()).as("most scrapes shared a render").isGreaterThan(figures.served());

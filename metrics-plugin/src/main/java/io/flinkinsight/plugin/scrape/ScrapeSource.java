@@ -1,4 +1,4 @@
-package io.flinkinsight.plugin.http;
+package io.flinkinsight.plugin.scrape;
 
 import io.flinkinsight.plugin.exposition.ExpositionBuffer;
 import io.flinkinsight.plugin.exposition.ExpositionFormat;

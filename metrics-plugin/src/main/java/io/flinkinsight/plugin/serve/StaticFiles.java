@@ -1,4 +1,4 @@
-package io.flinkinsight.plugin.http;
+package io.flinkinsight.plugin.serve;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,10 +15,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * tab's script for Flink's dashboard ({@code flink-tab/}). Files found are cached (the set is fixed by the jar, so
  * the cache is bounded); misses are not.
  */
-final class StaticFiles {
+public final class StaticFiles {
 
     static final String ROOT = "insight-web/";
-    static final String TAB_ROOT = "flink-tab/";
+    public static final String TAB_ROOT = "flink-tab/";
     static final String INDEX = "index.html";
 
     /** Allows what an Angular build needs (its own scripts, inline component styles) and nothing from elsewhere. */
@@ -58,12 +58,12 @@ final class StaticFiles {
     private final Map<String, StaticFile> cache = new ConcurrentHashMap<>();
 
     /** The panel's files. */
-    StaticFiles(ClassLoader classLoader) {
+    public StaticFiles(ClassLoader classLoader) {
         this(classLoader, ROOT);
     }
 
     /** @param root the classpath folder, ending with '/' */
-    StaticFiles(ClassLoader classLoader, String root) {
+    public StaticFiles(ClassLoader classLoader, String root) {
         this.classLoader = classLoader;
         this.root = root;
     }

@@ -1,5 +1,6 @@
-package io.flinkinsight.plugin.http;
+package io.flinkinsight.plugin.scrape;
 
+import io.flinkinsight.plugin.http.ClientConnection;
 import io.flinkinsight.plugin.exposition.ExpositionFormat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -42,8 +43,8 @@ class ScrapeWritesTest {
         final AtomicInteger closed = new AtomicInteger();
         ScrapeWrites.Body body;
 
-        ScrapeWrites.Client client(String ip) {
-            return new ScrapeWrites.Client(address(ip), () -> {
+        ClientConnection client(String ip) {
+            return new ClientConnection(address(ip), () -> {
                 closed.incrementAndGet();
                 written();
             });
@@ -65,7 +66,7 @@ class ScrapeWritesTest {
     /** A scrape as the router does it: the shared body if there is one, else a render of {@code text}. */
     private static Connection scrape(ScrapeWrites writes, ExpositionFormat format, String ip, String text) {
         Connection c = new Connection();
-        ScrapeWrites.Client client = c.client(ip);
+        ClientConnection client = c.client(ip);
         c.body = writes.share(format, client);
         if (c.body == null) {
             c.body = writes.rendered(format, Unpooled.copiedBuffer(text, StandardCharsets.US_ASCII), client);
@@ -186,7 +187,7 @@ class ScrapeWritesTest {
     void aCloseThatThrowsStillFreesTheGeneration() {
         ScrapeWrites writes = writes(2);
         ByteBuf first = Unpooled.copiedBuffer("up 1\n", StandardCharsets.US_ASCII);
-        ScrapeWrites.Body never = writes.rendered(PROMETHEUS_TEXT, first, new ScrapeWrites.Client(address("10.0.0.1"),
+        ScrapeWrites.Body never = writes.rendered(PROMETHEUS_TEXT, first, new ClientConnection(address("10.0.0.1"),
                 () -> {
                     throw new IllegalStateException("closing failed");
                 }));

@@ -1,4 +1,4 @@
-package io.flinkinsight.plugin.http;
+package io.flinkinsight.plugin.scrape;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;

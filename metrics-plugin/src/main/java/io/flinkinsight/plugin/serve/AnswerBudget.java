@@ -1,5 +1,6 @@
-package io.flinkinsight.plugin.http;
+package io.flinkinsight.plugin.serve;
 
+import org.apache.flink.annotation.VisibleForTesting;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -79,6 +80,7 @@ final class AnswerBudget {
         held -= bytes;
     }
 
+    @VisibleForTesting
     synchronized long held() {
         return held;
     }

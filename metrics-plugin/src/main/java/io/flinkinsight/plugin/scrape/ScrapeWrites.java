@@ -1,10 +1,11 @@
-package io.flinkinsight.plugin.http;
+package io.flinkinsight.plugin.scrape;
 
+import org.apache.flink.annotation.VisibleForTesting;
+import io.flinkinsight.plugin.http.ClientConnection;
 import io.netty.buffer.ByteBuf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -21,7 +22,7 @@ import java.util.function.LongSupplier;
  *
  * <p>At most {@code max} generations of a format are held: a new render beyond them closes the connection of every
  * write of the format's oldest generation (closing a connection fails its write, which frees its duplicate), which
- * frees that body. A format's next render comes only once {@code window} has passed since its last (the router
+ * frees that body. A format's next render comes only once {@code window} has passed since its last (the scrape
  * renders a format one at a time, and only when {@link #share} found no body to share), so a generation is displaced
  * only after {@code max} newer ones, none sooner than {@code max × window} after its render (4 s with the defaults):
  * a write is never displaced within that time, however many clients that do not read, from however many addresses.
@@ -36,12 +37,6 @@ import java.util.function.LongSupplier;
 final class ScrapeWrites {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScrapeWrites.class);
-
-    /**
-     * The connection a request is answered on: its client as {@link ClientAddress} keys it (null when unknown), for
-     * the dashboard proxy's per-client limit, and how to close it.
-     */
-    record Client(InetAddress address, Runnable close) {}
 
     /** A write's own view of its generation's body, which it releases, and what to run when the write ended. */
     record Body(ByteBuf body, Runnable end) {}
@@ -95,7 +90,7 @@ final class ScrapeWrites {
      * null otherwise. Its duplicate is taken under this object's lock, while the generation still holds its reference,
      * so it is never a duplicate of a released body.
      */
-    synchronized Body share(Object format, Client client) {
+    synchronized Body share(Object format, ClientConnection client) {
         ArrayDeque<Generation> held = generations.get(format);
         Generation newest = held == null ? null : held.peekLast();
         if (closed || newest == null || nanoClock.getAsLong() - newest.renderedAt >= windowNanos) {
@@ -111,7 +106,7 @@ final class ScrapeWrites {
      * generations of the format, closes the connection of every write of the oldest (on this thread, outside the lock;
      * closing a Netty connection from any thread only asks its event loop to). Returns {@code client}'s write.
      */
-    Body rendered(Object format, ByteBuf body, Client client) {
+    Body rendered(Object format, ByteBuf body, ClientConnection client) {
         List<Write> displaced = List.of();
         Body first;
         synchronized (this) {
@@ -142,7 +137,7 @@ final class ScrapeWrites {
         return first;
     }
 
-    private Body write(Generation generation, Client client) {
+    private Body write(Generation generation, ClientConnection client) {
         Write write = new Write(generation, client.close());
         generation.writes.add(write);
         return new Body(generation.body.retainedDuplicate(), () -> end(write));
@@ -166,6 +161,7 @@ final class ScrapeWrites {
     }
 
     /** Generations held: written to or the newest of their format, and not displaced. */
+    @VisibleForTesting
     synchronized int held() {
         int n = 0;
         for (ArrayDeque<Generation> held : generations.values()) {
@@ -175,6 +171,7 @@ final class ScrapeWrites {
     }
 
     /** Writes that have not ended and were not displaced. */
+    @VisibleForTesting
     synchronized int writes() {
         int n = 0;
         for (ArrayDeque<Generation> held : generations.values()) {
