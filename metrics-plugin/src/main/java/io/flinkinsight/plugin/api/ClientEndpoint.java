@@ -9,6 +9,7 @@ import io.flinkinsight.plugin.index.ClientContract.Figure;
 import io.flinkinsight.plugin.index.ClientContract.Ratio;
 import io.flinkinsight.plugin.index.RegisteredMetric;
 import io.flinkinsight.plugin.store.SeriesStore;
+import org.apache.flink.annotation.VisibleForTesting;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -58,6 +59,7 @@ public final class ClientEndpoint implements JsonEndpoint {
     private final long freshnessMillis;
 
     /** Reads every sample inside the retention, however old. */
+    @VisibleForTesting
     public ClientEndpoint(SeriesStore store) {
         this(store, Duration.ofMillis(Long.MAX_VALUE));
     }
@@ -79,6 +81,7 @@ public final class ClientEndpoint implements JsonEndpoint {
     }
 
     /** The most bytes the points of a history answer take: every history series full. */
+    @VisibleForTesting
     static long maxHistoryBytes() {
         long series = 0;
         for (Figure f : CONTRACT.figures()) {

@@ -13,6 +13,7 @@ import io.flinkinsight.plugin.store.checkpoint.CheckpointStore;
 import io.flinkinsight.plugin.store.job.JobRecord;
 import io.flinkinsight.plugin.store.job.JobSettings;
 import io.flinkinsight.plugin.store.job.JobStore;
+import org.apache.flink.annotation.VisibleForTesting;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -130,6 +131,7 @@ final class CompareColumns {
      * told, the checkpoints do: most of them (after the first, which uploads everything) uploaded less than their
      * full size.
      */
+    @VisibleForTesting
     static JobSettings withObservedIncremental(JobSettings settings, List<CheckpointRecord> oldestFirst) {
         if (settings == null || settings.incremental() != null) {
             return settings;

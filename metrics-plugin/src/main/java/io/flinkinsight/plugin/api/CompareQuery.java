@@ -73,7 +73,7 @@ record CompareQuery(String mode, List<String> jobIds, List<Range> ranges) {
         return new CompareQuery("ranges", List.of(jobId), parseRanges(ranges.get()));
     }
 
-    static List<String> parseJobs(String raw) throws BadRequestException {
+    private static List<String> parseJobs(String raw) throws BadRequestException {
         LinkedHashSet<String> ids = new LinkedHashSet<>();
         for (String part : raw.split(",", -1)) {
             String id = part.trim();
@@ -87,7 +87,7 @@ record CompareQuery(String mode, List<String> jobIds, List<Range> ranges) {
         return List.copyOf(ids);
     }
 
-    static String parseJob(String raw) throws BadRequestException {
+    private static String parseJob(String raw) throws BadRequestException {
         String id = raw.trim();
         if (!Attributes.isJobId(id)) {
             throw new BadRequestException("parameter 'job' must be a job id of 32 hex characters");
@@ -95,7 +95,7 @@ record CompareQuery(String mode, List<String> jobIds, List<Range> ranges) {
         return id.toLowerCase(Locale.ROOT);
     }
 
-    static List<Range> parseRanges(String raw) throws BadRequestException {
+    private static List<Range> parseRanges(String raw) throws BadRequestException {
         List<Range> out = new ArrayList<>();
         for (String part : raw.split(",", -1)) {
             Matcher m = RANGE.matcher(part.trim());

@@ -79,10 +79,6 @@ final class ClientGatherer {
     private final long startedAtMillis;
     private HttpClient http; // created on the hub's thread at the first round that can
 
-    ClientGatherer(List<ClientTarget> targets, SeriesStore series, Clock clock) {
-        this(targets, series, clock, false, () -> null);
-    }
-
     /**
      * @param https whether the client processes' ports serve HTTPS (then never asked over plain HTTP)
      * @param tls the TLS context for them, asked each round until there is one (null: Flink's REST TLS unreadable)

@@ -5,6 +5,7 @@ import io.flinkinsight.plugin.FlinkCapabilities;
 import io.flinkinsight.plugin.RateLimitedLog;
 import io.flinkinsight.plugin.http.RestTls;
 import io.flinkinsight.plugin.store.InsightStores;
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.configuration.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -230,6 +231,7 @@ public final class Hub implements AutoCloseable {
         }
     }
 
+    @VisibleForTesting
     boolean isTerminated() {
         return executor.isTerminated();
     }

@@ -6,6 +6,7 @@ import io.flinkinsight.plugin.hub.RestPayloads.JobOverview;
 import io.flinkinsight.plugin.hub.RestPayloads.Vertex;
 import io.flinkinsight.plugin.index.RegisteredMetric;
 import io.flinkinsight.plugin.store.SeriesStore;
+import org.apache.flink.annotation.VisibleForTesting;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -106,6 +107,7 @@ final class LatencyReader {
     }
 
     /** Comma-joined ids, cut so no request line grows past {@link #MAX_QUERY_CHARS}. */
+    @VisibleForTesting
     static List<String> batches(List<String> ids) {
         List<String> out = new ArrayList<>();
         StringBuilder current = new StringBuilder();

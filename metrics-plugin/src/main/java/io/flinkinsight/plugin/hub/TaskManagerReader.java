@@ -3,6 +3,7 @@ package io.flinkinsight.plugin.hub;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.flinkinsight.plugin.hub.HubRound.BudgetSpent;
 import io.flinkinsight.plugin.store.SeriesStore;
+import org.apache.flink.annotation.VisibleForTesting;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -58,6 +59,7 @@ final class TaskManagerReader {
     }
 
     /** TaskManager ids look like {@code 127.0.0.1:35827-4d5e1a}; anything outside a safe set is escaped. */
+    @VisibleForTesting
     static String pathSegment(String s) {
         StringBuilder out = new StringBuilder(s.length());
         for (char c : s.toCharArray()) {
