@@ -8,18 +8,13 @@ import io.flinkinsight.plugin.index.ClientContract;
 import io.flinkinsight.plugin.index.ClientContract.Figure;
 import io.flinkinsight.plugin.index.ClientContract.Ratio;
 import io.flinkinsight.plugin.index.RegisteredMetric;
-import io.flinkinsight.plugin.store.SeriesKey;
 import io.flinkinsight.plugin.store.SeriesStore;
+import org.apache.flink.annotation.VisibleForTesting;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalDouble;
-import java.util.TreeMap;
-import java.util.function.BinaryOperator;
 
 /**
  * {@code GET /api/v1/client[?from=&to=&step=]}: the interactive client's figures, one section per group of the
@@ -64,6 +59,7 @@ public final class ClientEndpoint implements JsonEndpoint {
     private final long freshnessMillis;
 
     /** Reads every sample inside the retention, however old. */
+    @VisibleForTesting
     public ClientEndpoint(SeriesStore store) {
         this(store, Duration.ofMillis(Long.MAX_VALUE));
     }
@@ -85,6 +81,7 @@ public final class ClientEndpoint implements JsonEndpoint {
     }
 
     /** The most bytes the points of a history answer take: every history series full. */
+    @VisibleForTesting
     static long maxHistoryBytes() {
         long series = 0;
         for (Figure f : CONTRACT.figures()) {
@@ -102,7 +99,7 @@ public final class ClientEndpoint implements JsonEndpoint {
     public Map<String, Object> handle(QueryParameters query) throws BadRequestException {
         long now = store.clock().millis();
         long notBefore = freshnessMillis >= now ? Long.MIN_VALUE : now - freshnessMillis;
-        Series series = new Series(store);
+        ClientSeries series = new ClientSeries(store);
 
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("available", series.any);
@@ -122,7 +119,7 @@ public final class ClientEndpoint implements JsonEndpoint {
             long requested = TimeParameters.duration(query, "step");
             long step = SeriesEndpoint.effectiveStep(requested > 0 ? requested : store.resolutionMillis(), to - from,
                     store.resolutionMillis(), MAX_HISTORY_POINTS);
-            History history = new History(series, from, to, step);
+            ClientHistory history = new ClientHistory(series, from, to, step);
             Map<String, Map<String, Object>> past = sections();
             for (Figure f : CONTRACT.figures()) {
                 history.put(past.get(f.group()), f);
@@ -138,7 +135,7 @@ public final class ClientEndpoint implements JsonEndpoint {
         return sections;
     }
 
-    private static void putNow(Map<String, Object> section, Figure f, Series series, long notBefore) {
+    private static void putNow(Map<String, Object> section, Figure f, ClientSeries series, long notBefore) {
         Ratio ratio = CONTRACT.ratio(f);
         Object ratioValue = ratio == null ? null
                 : quotient(series.sum(ratio.part(), notBefore), series.sum(ratio.whole(), notBefore));
@@ -163,155 +160,5 @@ public final class ClientEndpoint implements JsonEndpoint {
 
     private static Object quotient(double part, double whole) {
         return whole > 0 ? part / whole : null;
-    }
-
-    /** The store's series of the contract's figures, by exact name. */
-    private static final class Series {
-        private final SeriesStore store;
-        private final Map<String, List<SeriesKey>> byName = new HashMap<>();
-        final boolean any;
-
-        Series(SeriesStore store) {
-            this.store = store;
-            List<SeriesKey> keys = store.keys(k -> CONTRACT.isFigure(k.name()));
-            for (SeriesKey k : keys) {
-                byName.computeIfAbsent(k.name(), x -> new ArrayList<>()).add(k);
-            }
-            this.any = !keys.isEmpty();
-        }
-
-        /** The series of a counter or gauge (no quantile label). */
-        List<SeriesKey> values(Figure f) {
-            List<SeriesKey> out = new ArrayList<>();
-            for (SeriesKey k : byName.getOrDefault(f.seriesName(), List.of())) {
-                if (k.label(SeriesKey.QUANTILE_LABEL) == null) {
-                    out.add(k);
-                }
-            }
-            return out;
-        }
-
-        List<SeriesKey> quantile(Figure f, String quantile) {
-            List<SeriesKey> out = new ArrayList<>();
-            for (SeriesKey k : byName.getOrDefault(f.seriesName(), List.of())) {
-                if (quantile.equals(k.label(SeriesKey.QUANTILE_LABEL))) {
-                    out.add(k);
-                }
-            }
-            return out;
-        }
-
-        double sum(List<Figure> figures, long notBefore) {
-            double total = 0;
-            for (Figure f : figures) {
-                for (SeriesKey k : values(f)) {
-                    OptionalDouble v = store.latest(k, notBefore);
-                    if (v.isPresent() && Double.isFinite(v.getAsDouble())) {
-                        total += v.getAsDouble();
-                    }
-                }
-            }
-            return total;
-        }
-
-        Double quantile(Figure f, String quantile, long notBefore) {
-            Double max = null;
-            for (SeriesKey k : quantile(f, quantile)) {
-                OptionalDouble v = store.latest(k, notBefore);
-                if (v.isPresent() && Double.isFinite(v.getAsDouble())) {
-                    max = max == null ? v.getAsDouble() : Math.max(max, v.getAsDouble());
-                }
-            }
-            return max;
-        }
-    }
-
-    /** The history of the figures over one window, read bucket by bucket. */
-    private record History(Series series, long from, long to, long step) {
-
-        void put(Map<String, Object> section, Figure f) {
-            Ratio ratio = CONTRACT.ratio(f);
-            switch (f.kind()) {
-                case COUNTER -> { } // charted through the ratios
-                case GAUGE -> section.put(f.name(), ratio != null ? perInterval(ratio) : points(combined(
-                        series.values(f), Double::sum)));
-                case HISTOGRAM -> {
-                    Map<String, Object> quantiles = new LinkedHashMap<>();
-                    quantiles.put("p50", points(combined(series.quantile(f, RegisteredMetric.HISTORY_P50), Math::max)));
-                    quantiles.put("p99", points(combined(series.quantile(f, RegisteredMetric.HISTORY_P99), Math::max)));
-                    if (ratio == null) {
-                        section.put(f.name(), quantiles);
-                    } else {
-                        section.put(f.name(), perInterval(ratio));
-                        section.put(f.name() + QUANTILES_SUFFIX, quantiles);
-                    }
-                }
-            }
-        }
-
-        /** Per bucket, the finite values of {@code keys} combined ({@code sum} or {@code max}). */
-        private TreeMap<Long, Double> combined(List<SeriesKey> keys, BinaryOperator<Double> combine) {
-            TreeMap<Long, Double> out = new TreeMap<>();
-            for (SeriesKey k : keys) {
-                SeriesEndpoint.readBuckets(series.store, k, from, to, step, (t, v) -> {
-                    if (Double.isFinite(v)) {
-                        out.merge(t, v, combine);
-                    }
-                });
-            }
-            return out;
-        }
-
-        /** Summed over the figures' series; a bucket counts only where every figure has a value. */
-        private TreeMap<Long, Double> summed(List<Figure> figures) {
-            TreeMap<Long, Double> total = null;
-            for (Figure f : figures) {
-                TreeMap<Long, Double> one = combined(series.values(f), Double::sum);
-                if (total == null) {
-                    total = one;
-                } else {
-                    total.keySet().retainAll(one.keySet());
-                    total.replaceAll((t, v) -> v + one.get(t));
-                }
-            }
-            return total == null ? new TreeMap<>() : total;
-        }
-
-        /**
-         * Δpart / Δwhole between consecutive buckets where both have a value; null where the whole did not grow or
-         * a counter restarted (a negative Δ), so a quiet minute shows a gap instead of a made-up 0 %.
-         */
-        private List<Object[]> perInterval(Ratio ratio) {
-            TreeMap<Long, Double> part = summed(ratio.part());
-            TreeMap<Long, Double> whole = summed(ratio.whole());
-            List<Object[]> out = new ArrayList<>();
-            Long previous = null;
-            for (Map.Entry<Long, Double> e : part.entrySet()) {
-                Double w = whole.get(e.getKey());
-                if (w == null) {
-                    continue;
-                }
-                if (previous != null) {
-                    double dp = e.getValue() - part.get(previous);
-                    double dw = w - whole.get(previous);
-                    out.add(new Object[] {e.getKey(), dp >= 0 && dw > 0 ? dp / dw : null});
-                }
-                previous = e.getKey();
-            }
-            return capped(out);
-        }
-
-        private static List<Object[]> points(TreeMap<Long, Double> values) {
-            List<Object[]> out = new ArrayList<>(values.size());
-            values.forEach((t, v) -> out.add(new Object[] {t, v}));
-            return capped(out);
-        }
-
-        /** The newest {@value #MAX_HISTORY_POINTS} points (buckets of a coarsened step never exceed it). */
-        private static List<Object[]> capped(List<Object[]> points) {
-            return points.size() <= MAX_HISTORY_POINTS
-                    ? points
-                    : new ArrayList<>(points.subList(points.size() - MAX_HISTORY_POINTS, points.size()));
-        }
     }
 }

@@ -5,10 +5,7 @@ import io.flinkinsight.plugin.ProcessRole;
 import io.flinkinsight.common.RateLimitedLog;
 import io.flinkinsight.plugin.http.Json;
 import io.flinkinsight.plugin.http.LimitedBodySubscriber;
-import io.flinkinsight.plugin.http.PortAccess;
 import io.flinkinsight.plugin.index.ClientContract;
-import io.flinkinsight.plugin.index.RegisteredMetric;
-import io.flinkinsight.plugin.store.SeriesKey;
 import io.flinkinsight.plugin.store.SeriesStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,22 +19,15 @@ import java.net.http.HttpRequest;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
@@ -47,15 +37,14 @@ import java.util.function.Supplier;
  * client (and every {@value #RESCAN_EVERY_POLLS} rounds every port of every entry, for clients started since) and
  * every known client port is asked for {@code /api/v1/metrics?contains=insight_client_}: the path every access mode
  * answers to whoever reaches the port, as {@code /metrics}, so a gateway's plugin with its defaults (loopback)
- * answers a hub on another host. A port whose answer holds a figure of the {@link ClientContract} is a client; each
- * such figure is recorded under its own name and labels plus {@code client="host:port"}; a histogram as the history
- * keeps it ({@code quantile="0.5"}, {@code quantile="0.99"}, {@code _count}).
+ * answers a hub on another host. A port whose answer holds a figure of the {@link ClientContract} is a client; the
+ * {@link ClientAnswerRecorder} records its figures.
  *
  * <p>Bounded, since anything listening on a listed port may answer: at most {@value #MAX_AT_ONCE} requests at once
  * (each batch's answers are recorded and dropped before the next is sent), short connect and request timeouts,
  * waits of at most {@link #ROUND_TIMEOUT} a batch, at most {@value #MAX_BODY_BYTES} bytes an answer and
- * {@value #MAX_ROUND_BYTES} a round, at most {@value #MAX_LABELS} labels of bounded length a figure and
- * {@link #MAX_FIGURES_PER_CLIENT} series a client; what is refused is counted by reason ({@link #refusals()}).
+ * {@value #MAX_ROUND_BYTES} a round (and the recorder's bounds on labels and series); what is refused is counted by
+ * reason ({@link #refusals()}).
  */
 final class ClientGatherer {
 
@@ -67,60 +56,28 @@ final class ClientGatherer {
     static final int MAX_BODY_BYTES = 128 * 1024;
     /** What one round reads in all; ports beyond it wait for the next round. */
     static final int MAX_ROUND_BYTES = 8 * 1024 * 1024;
-    /** As many as a client process's port answers anyone (the path every access mode leaves open). */
-    static final int MAX_METRICS_PER_CLIENT = (int) PortAccess.MAX_OPEN_METRICS;
-    static final int MAX_LABELS = 16;
-    static final int MAX_LABEL_NAME = 128;
-    static final int MAX_LABEL_VALUE = 256;
     /** Requests at once, so a scan of many ranges never opens many sockets or holds many answers at once. */
     static final int MAX_AT_ONCE = 32;
     /** Known clients keep their ranges from being rescanned; this often they are anyway, to find new ones. */
     static final int RESCAN_EVERY_POLLS = 30;
-    static final String CLIENT_LABEL = "client";
-    static final String METRICS_PATH =
-            "/api/v1/metrics?contains=" + ProcessRole.CLIENT_FIGURE_PREFIX + "&limit=" + MAX_METRICS_PER_CLIENT;
+    static final String METRICS_PATH = "/api/v1/metrics?contains=" + ProcessRole.CLIENT_FIGURE_PREFIX + "&limit="
+            + ClientAnswerRecorder.MAX_METRICS_PER_CLIENT;
 
-    private static final ClientContract CONTRACT = ClientContract.get();
-    /** Figures (name and labels) a client may write: each of the contract's under two label sets. */
-    static final int MAX_FIGURES_PER_CLIENT = 2 * CONTRACT.figures().size();
-    /** Figures all clients together may write (a histogram is three series): bounded beside the hub's own. */
-    static final int MAX_FIGURES = 2048;
-    /** A client silent this many rounds gives its admitted figures back (its series age out of the history). */
-    static final long FORGET_AFTER_ROUNDS = 2 * RESCAN_EVERY_POLLS;
     private static final Logger LOG = LoggerFactory.getLogger(ClientGatherer.class);
     private static final long WARN_INTERVAL_MILLIS = 60_000;
-
-    /** Why part of a client's answer was not recorded. */
-    enum Refusal {
-        /** The answer was larger than {@link #MAX_BODY_BYTES}. */
-        ANSWER_TOO_LARGE,
-        /** The round had read {@link #MAX_ROUND_BYTES}; the port waits for the next round. */
-        ROUND_BUDGET,
-        /** A figure with too many labels, or a label name or value too long. */
-        LABELS,
-        /** Figures beyond {@link #MAX_FIGURES_PER_CLIENT} or {@link #MAX_FIGURES}, or metrics beyond {@link #MAX_METRICS_PER_CLIENT}. */
-        TOO_MANY_SERIES;
-
-        String label() {
-            return name().toLowerCase(Locale.ROOT);
-        }
-    }
 
     private final List<TargetState> targets = new ArrayList<>();
     private final SeriesStore series;
     private final Clock clock;
     private final RateLimitedLog warnings;
-    private final Map<Refusal, LongAdder> refusals = new EnumMap<>(Refusal.class);
+    private final ClientRefusal.Counts refusals = new ClientRefusal.Counts();
     /** The figures each client was let write so far. */
     private final SeriesAdmission admitted = new SeriesAdmission();
+    private final ClientAnswerRecorder recorder;
     private final boolean https;
     private final Supplier<SSLContext> tls;
     private final long startedAtMillis;
     private HttpClient http; // created on the hub's thread at the first round that can
-
-    ClientGatherer(List<ClientTarget> targets, SeriesStore series, Clock clock) {
-        this(targets, series, clock, false, () -> null);
-    }
 
     /**
      * @param https whether the client processes' ports serve HTTPS (then never asked over plain HTTP)
@@ -138,9 +95,7 @@ final class ClientGatherer {
         this.clock = clock;
         // Its own limit, so a client that is down does not silence the hub's warnings about Flink's REST API.
         this.warnings = new RateLimitedLog(LOG, clock, WARN_INTERVAL_MILLIS);
-        for (Refusal r : Refusal.values()) {
-            refusals.put(r, new LongAdder());
-        }
+        this.recorder = new ClientAnswerRecorder(series, refusals, admitted);
     }
 
     /** What the gatherer knows of one {@code hub.clients} entry. */
@@ -161,9 +116,7 @@ final class ClientGatherer {
 
     /** What was refused so far, by reason, for {@code flink_insight_hub_client_refused_total}. */
     Map<String, Long> refusals() {
-        Map<String, Long> counts = new LinkedHashMap<>();
-        refusals.forEach((reason, count) -> counts.put(reason.label(), count.sum()));
-        return counts;
+        return refusals.snapshot();
     }
 
     /** Gathers in {@code round}; returns how many client processes answered. */
@@ -196,7 +149,7 @@ final class ClientGatherer {
         int answered = 0;
         for (int from = 0; from < ports.size(); from += MAX_AT_ONCE) {
             if (bytesLeft <= 0) {
-                refusals.get(Refusal.ROUND_BUDGET).add(ports.size() - from);
+                refusals.add(ClientRefusal.ROUND_BUDGET, ports.size() - from);
                 // An entry whose scan was cut short keeps what it knew and is scanned again next round.
                 for (Map.Entry<TargetState, Integer> left : ports.subList(from, ports.size())) {
                     if (found.remove(left.getKey()) != null) {
@@ -214,9 +167,9 @@ final class ClientGatherer {
                 byte[] body = resultOf(r);
                 JsonNode answer = body == null ? null : parse(body);
                 bytesLeft -= body == null ? 0 : body.length;
-                boolean client = answer != null && holdsAFigure(answer);
+                boolean client = answer != null && ClientAnswerRecorder.holdsAFigure(answer);
                 if (client) {
-                    record(series, answer, r.state.target.label(r.port), now, refusals, admitted);
+                    recorder.record(answer, r.state.target.label(r.port), now);
                     answered++;
                     if (r.scanning) {
                         found.get(r.state).add(r.port);
@@ -250,15 +203,6 @@ final class ClientGatherer {
                 warnings.warn(what, null);
             }
         }
-    }
-
-    private static boolean holdsAFigure(JsonNode answer) {
-        for (JsonNode metric : answer.path("metrics")) {
-            if (CONTRACT.isFigure(metric.path("name").asText(""))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static JsonNode parse(byte[] body) {
@@ -295,7 +239,7 @@ final class ClientGatherer {
             });
             answer.exceptionally(e -> {
                 if (isTooLarge(e)) {
-                    refusals.get(Refusal.ANSWER_TOO_LARGE).increment();
+                    refusals.count(ClientRefusal.ANSWER_TOO_LARGE);
                 }
                 return null;
             });
@@ -352,134 +296,5 @@ final class ClientGatherer {
             Throwable cause = e.getCause();
             return cause instanceof UncheckedIOException u ? u.getCause() : cause;
         }
-    }
-
-    /** {@link #record(SeriesStore, JsonNode, String, long, Map, SeriesAdmission)} for one answer alone (tests). */
-    static int record(SeriesStore series, JsonNode answer, String clientLabel, long now) {
-        Map<Refusal, LongAdder> ignored = new EnumMap<>(Refusal.class);
-        for (Refusal r : Refusal.values()) {
-            ignored.put(r, new LongAdder());
-        }
-        return record(series, answer, clientLabel, now, ignored, new SeriesAdmission());
-    }
-
-    /**
-     * Which series the clients may write: a client keeps those it was let write, and new ones are let in while it
-     * has fewer than {@link #MAX_FIGURES_PER_CLIENT} and all clients fewer than {@link #MAX_FIGURES}; so a client
-     * that makes up new labels every round cannot push the hub's history out.
-     */
-    static final class SeriesAdmission {
-        private final Map<String, Set<SeriesKey>> perClient = new HashMap<>();
-        private final Map<String, Long> lastSeenRound = new HashMap<>();
-        private long round;
-        private int total;
-
-        boolean admit(String clientLabel, SeriesKey key) {
-            lastSeenRound.put(clientLabel, round);
-            Set<SeriesKey> own = perClient.computeIfAbsent(clientLabel, c -> new HashSet<>());
-            if (own.contains(key)) {
-                return true;
-            }
-            if (own.size() >= MAX_FIGURES_PER_CLIENT || total >= MAX_FIGURES) {
-                return false;
-            }
-            own.add(key);
-            total++;
-            return true;
-        }
-
-        /** A new round: clients that wrote nothing for {@link #FORGET_AFTER_ROUNDS} rounds give their places back. */
-        void forgetUnseen(long newRound) {
-            round = newRound;
-            lastSeenRound.entrySet().removeIf(seen -> {
-                if (newRound - seen.getValue() < FORGET_AFTER_ROUNDS) {
-                    return false;
-                }
-                Set<SeriesKey> own = perClient.remove(seen.getKey());
-                total -= own == null ? 0 : own.size();
-                return true;
-            });
-        }
-    }
-
-    /**
-     * Records one {@code /api/v1/metrics} answer of the client at {@code clientLabel}: the client series among its
-     * metrics, with their labels plus {@code client}, within the bounds on labels and series. Returns how many
-     * samples were recorded.
-     */
-    static int record(SeriesStore series, JsonNode answer, String clientLabel, long now,
-            Map<Refusal, LongAdder> refusals, SeriesAdmission admission) {
-        int recorded = 0;
-        int seen = 0;
-        for (JsonNode metric : answer.path("metrics")) {
-            if (++seen > MAX_METRICS_PER_CLIENT) {
-                refusals.get(Refusal.TOO_MANY_SERIES).increment();
-                break;
-            }
-            String name = metric.path("name").asText("");
-            if (!CONTRACT.isFigure(name)) {
-                continue; // not a figure of the contract (a client plugin that ignores 'contains' answers everything)
-            }
-            List<String> labelNames = new ArrayList<>();
-            List<String> labelValues = new ArrayList<>();
-            if (!readLabels(metric.path("labels"), labelNames, labelValues)) {
-                refusals.get(Refusal.LABELS).increment();
-                continue;
-            }
-            labelNames.add(CLIENT_LABEL);
-            labelValues.add(clientLabel);
-            SeriesKey summary = new SeriesKey(name, labelNames, labelValues);
-            if (!admission.admit(clientLabel, summary)) {
-                refusals.get(Refusal.TOO_MANY_SERIES).increment();
-                continue;
-            }
-            JsonNode histogram = metric.get("histogram");
-            if (histogram != null && histogram.isObject()) {
-                SeriesKey p50 = summary.withQuantile(RegisteredMetric.HISTORY_P50);
-                SeriesKey p99 = summary.withQuantile(RegisteredMetric.HISTORY_P99);
-                recorded += recordValue(series, p50, histogram.get("p50"), now);
-                recorded += recordValue(series, p99, histogram.get("p99"), now);
-                recorded += recordValue(series, new SeriesKey(name + "_count", labelNames, labelValues),
-                        histogram.get("count"), now);
-            } else {
-                recorded += recordValue(series, summary, metric.get("value"), now);
-            }
-        }
-        return recorded;
-    }
-
-    /** Reads a figure's labels but {@code client} and {@code quantile}; false when they break the bounds. */
-    private static boolean readLabels(JsonNode labels, List<String> names, List<String> values) {
-        if (labels.size() > MAX_LABELS) {
-            return false;
-        }
-        for (Iterator<Map.Entry<String, JsonNode>> it = labels.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> label = it.next();
-            String value = label.getValue().asText();
-            if (label.getKey().length() > MAX_LABEL_NAME || value.length() > MAX_LABEL_VALUE) {
-                return false;
-            }
-            if (!label.getKey().equals(CLIENT_LABEL) && !label.getKey().equals(SeriesKey.QUANTILE_LABEL)) {
-                names.add(label.getKey());
-                values.add(value);
-            }
-        }
-        return true;
-    }
-
-    /** Numbers as they are, booleans as 1/0 (as the sampler keeps them); strings, "NaN" and nulls are skipped. */
-    private static int recordValue(SeriesStore series, SeriesKey key, JsonNode value, long now) {
-        if (value == null) {
-            return 0;
-        }
-        if (value.isNumber()) {
-            series.record(key, now, value.asDouble());
-            return 1;
-        }
-        if (value.isBoolean()) {
-            series.record(key, now, value.asBoolean() ? 1 : 0);
-            return 1;
-        }
-        return 0;
     }
 }

@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.hub;
 
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.SecurityOptions;
@@ -22,6 +23,7 @@ final class FlinkRestUrl {
         return fromConfiguration(flink);
     }
 
+    @VisibleForTesting
     static String fromConfiguration(Configuration conf) {
         String bind = conf.get(RestOptions.BIND_ADDRESS);
         String host = bind == null || bind.isBlank() || isWildcard(bind.trim()) ? "127.0.0.1" : bind.trim();

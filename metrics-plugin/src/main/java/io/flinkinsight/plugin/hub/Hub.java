@@ -5,6 +5,7 @@ import io.flinkinsight.plugin.FlinkCapabilities;
 import io.flinkinsight.common.RateLimitedLog;
 import io.flinkinsight.plugin.http.RestTls;
 import io.flinkinsight.plugin.store.InsightStores;
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.configuration.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,7 +55,9 @@ public final class Hub implements AutoCloseable {
     /** Flink's REST TLS, read with the URL; null when Flink's REST API is plain HTTP (or its stores are unreadable). */
     private volatile RestTls restTls;
 
-    private Hub(HubSettings settings, InsightStores stores, FlinkCapabilities flink, Clock clock,
+    /** A hub whose rounds are not scheduled: {@link #start} schedules them, a test runs them by hand. */
+    @VisibleForTesting
+    Hub(HubSettings settings, InsightStores stores, FlinkCapabilities flink, Clock clock,
             Supplier<Map<String, String>> flinkConfiguration) {
         this.settings = settings;
         this.flinkConfiguration = flinkConfiguration;
@@ -97,7 +100,8 @@ public final class Hub implements AutoCloseable {
      * own, so one failing neither keeps the other from running nor cancels the schedule (which an exception would,
      * silently).
      */
-    private void pollRound() {
+    @VisibleForTesting
+    void pollRound() {
         HubPoller flink = pollerOrNull();
         HubRound round = new HubRound(++rounds, clock.millis(), HubPoller.MAX_REQUESTS_PER_POLL);
         if (flink != null) {
@@ -230,6 +234,7 @@ public final class Hub implements AutoCloseable {
         }
     }
 
+    @VisibleForTesting
     boolean isTerminated() {
         return executor.isTerminated();
     }

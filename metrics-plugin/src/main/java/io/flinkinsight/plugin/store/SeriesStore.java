@@ -2,6 +2,7 @@ package io.flinkinsight.plugin.store;
 
 import io.flinkinsight.plugin.store.series.SampleVisitor;
 import io.flinkinsight.plugin.store.series.Series;
+import org.apache.flink.annotation.VisibleForTesting;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -165,6 +166,7 @@ public final class SeriesStore {
      * Drops chunks older than the retention and removes series not written for longer than the retention. Runs
      * by itself every resolution from {@link #record}; public so tests (and a quiet process) can run it.
      */
+    @VisibleForTesting
     public void evictExpired() {
         long cutoff = clock.millis() - retentionMillis;
         for (Map.Entry<SeriesKey, Series> e : series.entrySet()) {
@@ -327,11 +329,13 @@ public final class SeriesStore {
     }
 
     /** Samples dropped because they were not newer than their series' last sample. */
+    @VisibleForTesting
     public long droppedOutOfOrder() {
         return droppedOutOfOrder.sum();
     }
 
     /** Series removed because they were not written for longer than the retention. */
+    @VisibleForTesting
     public long expiredSeries() {
         return expiredSeries.sum();
     }

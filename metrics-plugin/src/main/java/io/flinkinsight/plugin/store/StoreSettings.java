@@ -1,6 +1,7 @@
 package io.flinkinsight.plugin.store;
 
 import io.flinkinsight.plugin.InsightOptions;
+import org.apache.flink.annotation.VisibleForTesting;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -63,12 +64,14 @@ public record StoreSettings(
                 DEFAULT_MAX_JOBS);
     }
 
+    @VisibleForTesting
     public StoreSettings withMaxSeries(int max) {
         return new StoreSettings(retention, resolution, max, maxCheckpointsPerJob, maxJobs, maxCheckpointBytes,
                 maxBytes);
     }
 
     /** These settings with the stores' budget and the checkpoints' share of it. */
+    @VisibleForTesting
     public StoreSettings withBytes(long maxCheckpoints, long max) {
         return new StoreSettings(retention, resolution, maxSeries, maxCheckpointsPerJob, maxJobs, maxCheckpoints, max);
     }

@@ -184,13 +184,13 @@ class CompareEndpointTest {
         List<CheckpointRecord> full = List.of(record(1, 5_000, 5_000), record(2, 5_100, 5_100),
                 record(3, 5_200, 5_200));
 
-        assertThat(CompareEndpoint.withObservedIncremental(unknown, incremental))
+        assertThat(CompareColumns.withObservedIncremental(unknown, incremental))
                 .satisfies(s -> assertThat(s.incremental()).isTrue())
                 .satisfies(s -> assertThat(s.incrementalSource()).isEqualTo("observed"));
-        assertThat(CompareEndpoint.withObservedIncremental(unknown, full).incremental()).isFalse();
+        assertThat(CompareColumns.withObservedIncremental(unknown, full).incremental()).isFalse();
         // one checkpoint after the first is too few to tell; a configured value is never overridden
-        assertThat(CompareEndpoint.withObservedIncremental(unknown, incremental.subList(0, 2)).incremental()).isNull();
-        assertThat(CompareEndpoint.withObservedIncremental(settings(false), full).incremental()).isTrue();
+        assertThat(CompareColumns.withObservedIncremental(unknown, incremental.subList(0, 2)).incremental()).isNull();
+        assertThat(CompareColumns.withObservedIncremental(settings(false), full).incremental()).isTrue();
     }
 
     private static CheckpointRecord record(long id, long checkpointed, long full) {

@@ -86,7 +86,7 @@ class HubPollerTest {
     void latencyIdsAreListedOnceAndReusedUntilTheRediscoveryRound() throws Exception {
         TestingRestSource rest = TestingRestSource.recordedCluster();
         HubPoller poller = new HubPoller(rest, series, jobs, checkpoints, TestingCapabilities.FLINK_2_2, clock);
-        for (int i = 0; i < HubPoller.LATENCY_DISCOVERY_EVERY + 1; i++) {
+        for (int i = 0; i < LatencyReader.LATENCY_DISCOVERY_EVERY + 1; i++) {
             poller.poll(round(i + 1));
             clock.advance(10_000);
         }
@@ -229,26 +229,6 @@ class HubPollerTest {
         assertThat(requested.stream().map(HubPollerTest::taskManagerOf).filter(java.util.Objects::nonNull))
                 .hasSize(HubPoller.MAX_REQUESTS_PER_POLL - 2);
         assertThat(series.latest(HubSeries.of(HubSeries.TM_COUNT))).hasValue(HubPoller.MAX_REQUESTS_PER_POLL);
-    }
-
-    @Test
-    void longIdListsAreSplitIntoShortRequests() {
-        List<String> ids = new ArrayList<>();
-        for (int i = 0; i < 64; i++) {
-            ids.add("0.latency.source_id.cbc357ccb763df2852fee8c4fc7d55f2.operator_id.90bea66de1c231edf33913ecd54406c1"
-                    + ".operator_subtask_index." + i + ".latency_p99");
-        }
-        List<String> batches = HubPoller.batches(ids);
-
-        assertThat(batches).hasSizeGreaterThan(1);
-        assertThat(batches).allSatisfy(b -> assertThat(b.length()).isLessThanOrEqualTo(HubPoller.MAX_QUERY_CHARS));
-        assertThat(String.join(",", batches).split(",")).hasSize(64);
-    }
-
-    @Test
-    void taskManagerIdsAreSafeInAPath() {
-        assertThat(HubPoller.pathSegment("127.0.0.1:35827-4d5e1a")).isEqualTo("127.0.0.1:35827-4d5e1a");
-        assertThat(HubPoller.pathSegment("a b/c")).isEqualTo("a%20b%2Fc");
     }
 
     private TestingRestSource withCheckpoints() {

@@ -44,12 +44,12 @@ class RestPayloadsTest {
     @Test
     void latencyHistogramIdsOfAVertexAreRecognised() throws Exception {
         long matching = RestPayloads.metricIds(fixture("vertex-metrics-list.json")).stream()
-                .filter(id -> HubPoller.LATENCY_ID.matcher(id).matches())
+                .filter(id -> LatencyReader.LATENCY_ID.matcher(id).matches())
                 .count();
         // 2 subtasks x 2 operators in the vertex x (median, p99)
         assertThat(matching).isEqualTo(8);
-        assertThat(HubPoller.LATENCY_ID.matcher("0.numRecordsOut").matches()).isFalse();
-        assertThat(HubPoller.LATENCY_ID.matcher(
+        assertThat(LatencyReader.LATENCY_ID.matcher("0.numRecordsOut").matches()).isFalse();
+        assertThat(LatencyReader.LATENCY_ID.matcher(
                 "0.latency.source_id.a.operator_id.b.operator_subtask_index.0.latency_p95").matches()).isFalse();
     }
 

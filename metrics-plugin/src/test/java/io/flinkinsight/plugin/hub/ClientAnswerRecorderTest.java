@@ -24,10 +24,15 @@ import java.util.concurrent.atomic.LongAdder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** What the hub makes of a client process's {@code /api/v1/metrics?contains=insight_client_} answer. */
-class ClientGathererTest {
+class ClientAnswerRecorderTest {
 
     private final TestingClock clock = new TestingClock(1_000_000);
     private final SeriesStore hubStore = new SeriesStore(StoreSettings.defaults(), clock);
+
+    /** A recorder of its own: its own refusals and admission. */
+    private ClientAnswerRecorder recorder() {
+        return new ClientAnswerRecorder(hubStore, new ClientRefusal.Counts(), new SeriesAdmission());
+    }
 
     /** The JSON a client process's plugin answers, from real metric objects, as the hub receives it. */
     private static JsonNode answerOf(MetricIndex clientIndex, String contains) throws Exception {
@@ -40,8 +45,7 @@ class ClientGathererTest {
         MetricIndex client = new MetricIndex(true);
         TestingClientMetrics.register(client::add, "gateway-1", 1);
 
-        int recorded = ClientGatherer.record(hubStore, answerOf(client, ClientEndpoint.PREFIX), "gw:9251",
-                clock.millis());
+        int recorded = recorder().record(answerOf(client, ClientEndpoint.PREFIX), "gw:9251", clock.millis());
 
         // 18 counters and gauges, 9 histograms of three series each
         assertThat(recorded).isEqualTo(18 + 9 * 3);
@@ -66,7 +70,7 @@ class ClientGathererTest {
                 TestingGroups.group("insight_client.queries", Map.of("<host>", "h")));
 
         // as an older client plugin that ignores 'contains' would answer
-        int recorded = ClientGatherer.record(hubStore, answerOf(client, ""), "h:9250", clock.millis());
+        int recorded = recorder().record(answerOf(client, ""), "h:9250", clock.millis());
 
         assertThat(recorded).as("only the empty histogram's count; its quantiles are NaN").isEqualTo(1);
         assertThat(hubStore.names()).containsExactly("flink_insight_client_queries_e2eLatencyMs_count");
@@ -78,49 +82,45 @@ class ClientGathererTest {
         StringBuilder metrics = new StringBuilder("{\"metrics\":[");
         // one figure with too many labels, one with a huge label value, then many label sets of one figure
         metrics.append("{\"name\":\"").append(figure).append("\",\"labels\":{");
-        for (int i = 0; i <= ClientGatherer.MAX_LABELS; i++) {
+        for (int i = 0; i <= ClientAnswerRecorder.MAX_LABELS; i++) {
             metrics.append(i == 0 ? "" : ",").append("\"l").append(i).append("\":\"v\"");
         }
         metrics.append("},\"value\":1},");
         metrics.append("{\"name\":\"").append(figure).append("\",\"labels\":{\"host\":\"")
-                .append("x".repeat(ClientGatherer.MAX_LABEL_VALUE + 1)).append("\"},\"value\":1}");
+                .append("x".repeat(ClientAnswerRecorder.MAX_LABEL_VALUE + 1)).append("\"},\"value\":1}");
         for (int i = 0; i < 500; i++) {
             metrics.append(",{\"name\":\"").append(figure).append("\",\"labels\":{\"host\":\"h").append(i)
                     .append("\"},\"value\":1}");
         }
         metrics.append("]}");
-        Map<ClientGatherer.Refusal, LongAdder> refused = new java.util.EnumMap<>(ClientGatherer.Refusal.class);
-        for (ClientGatherer.Refusal r : ClientGatherer.Refusal.values()) {
-            refused.put(r, new LongAdder());
-        }
-
-        ClientGatherer.SeriesAdmission admission = new ClientGatherer.SeriesAdmission();
+        ClientRefusal.Counts refused = new ClientRefusal.Counts();
+        ClientAnswerRecorder recorder = new ClientAnswerRecorder(hubStore, refused, new SeriesAdmission());
         JsonNode answer = Json.mapper().readTree(metrics.toString());
-        int recorded = ClientGatherer.record(hubStore, answer, "gw:9251", clock.millis(), refused, admission);
+        int recorded = recorder.record(answer, "gw:9251", clock.millis());
         // the next round, with the same figures and 500 new label sets: still nothing beyond the bound
-        int again = ClientGatherer.record(hubStore, Json.mapper().readTree(metrics.toString().replace("\"h", "\"n")),
-                "gw:9251", clock.millis(), refused, admission);
+        int again = recorder.record(Json.mapper().readTree(metrics.toString().replace("\"h", "\"n")), "gw:9251",
+                clock.millis());
 
-        int allowed = ClientGatherer.MAX_FIGURES_PER_CLIENT;
+        int allowed = SeriesAdmission.MAX_FIGURES_PER_CLIENT;
         assertThat(recorded).isEqualTo(allowed);
         assertThat(again).as("a new round's new labels").isZero();
         assertThat(hubStore.keys(k -> k.name().equals(figure))).hasSize(allowed);
-        assertThat(refused.get(ClientGatherer.Refusal.LABELS).sum()).isEqualTo(4);
-        assertThat(refused.get(ClientGatherer.Refusal.TOO_MANY_SERIES).sum()).isEqualTo(1000 - allowed);
-        assertThat(ClientGatherer.record(hubStore, answer, "gw:9251", clock.millis(), refused, admission))
+        assertThat(refused.get(ClientRefusal.LABELS)).isEqualTo(4);
+        assertThat(refused.get(ClientRefusal.TOO_MANY_SERIES)).isEqualTo(1000 - allowed);
+        assertThat(recorder.record(answer, "gw:9251", clock.millis()))
                 .as("the figures it was let write, again").isEqualTo(allowed);
     }
 
     @Test
     void aClientSilentForRoundsGivesItsPlacesBack() {
-        ClientGatherer.SeriesAdmission admission = new ClientGatherer.SeriesAdmission();
+        SeriesAdmission admission = new SeriesAdmission();
         admission.forgetUnseen(1);
-        for (int i = 0; i < ClientGatherer.MAX_FIGURES_PER_CLIENT; i++) {
+        for (int i = 0; i < SeriesAdmission.MAX_FIGURES_PER_CLIENT; i++) {
             assertThat(admission.admit("gw:1", new SeriesKey("f" + i, List.of(), List.of()))).isTrue();
         }
         assertThat(admission.admit("gw:1", new SeriesKey("one-more", List.of(), List.of()))).isFalse();
 
-        admission.forgetUnseen(1 + ClientGatherer.FORGET_AFTER_ROUNDS);
+        admission.forgetUnseen(1 + SeriesAdmission.FORGET_AFTER_ROUNDS);
 
         assertThat(admission.admit("gw:1", new SeriesKey("one-more", List.of(), List.of())))
                 .as("after its silence").isTrue();
