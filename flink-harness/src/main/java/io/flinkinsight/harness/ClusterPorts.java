@@ -19,7 +19,12 @@ import java.util.Set;
  * @param jobManagerRpc the RPC port of each JobManager, by index
  */
 public record ClusterPorts(
-        int rest, int rpc, int gateway, int zooKeeper, List<Integer> jobManagerRest, List<Integer> jobManagerRpc) {
+        int rest,
+        int rpc,
+        int gateway,
+        int zooKeeper,
+        List<Integer> jobManagerRest,
+        List<Integer> jobManagerRpc) {
 
     public ClusterPorts {
         jobManagerRest = List.copyOf(jobManagerRest);
@@ -32,8 +37,8 @@ public record ClusterPorts(
     }
 
     /**
-     * Keeps the non-zero ports of the spec (they are the first JobManager's) and picks distinct free ports on
-     * 127.0.0.1 for the others, the standby JobManagers' and ZooKeeper's included.
+     * Keeps the non-zero ports of the spec (they are the first JobManager's) and picks distinct
+     * free ports on 127.0.0.1 for the others, the standby JobManagers' and ZooKeeper's included.
      */
     public static ClusterPorts resolve(ClusterSpec spec) {
         Set<Integer> taken = new HashSet<>();
@@ -53,20 +58,29 @@ public record ClusterPorts(
         return new ClusterPorts(rest, rpc, gateway, zooKeeper, jobManagerRest, jobManagerRpc);
     }
 
-    /** The ports of JobManager {@code index}, as {@code -D} options on its command line: they win over config.yaml. */
+    /**
+     * The ports of JobManager {@code index}, as {@code -D} options on its command line: they win
+     * over config.yaml.
+     */
     List<String> jobManagerDynamicProperties(int index, boolean highAvailability) {
         // "-D", "key=value" as BashJavaUtils prints them
-        List<String> properties = new ArrayList<>(List.of(
-                "-D", "rest.port=" + jobManagerRest.get(index),
-                "-D", "jobmanager.rpc.port=" + jobManagerRpc.get(index)));
+        List<String> properties =
+                new ArrayList<>(
+                        List.of(
+                                "-D", "rest.port=" + jobManagerRest.get(index),
+                                "-D", "jobmanager.rpc.port=" + jobManagerRpc.get(index)));
         if (highAvailability) {
-            // with HA, the JobManager binds its RPC service to this option, not to jobmanager.rpc.port
-            properties.addAll(List.of("-D", "high-availability.jobmanager.port=" + jobManagerRpc.get(index)));
+            // with HA, the JobManager binds its RPC service to this option, not to
+            // jobmanager.rpc.port
+            properties.addAll(
+                    List.of("-D", "high-availability.jobmanager.port=" + jobManagerRpc.get(index)));
         }
         return properties;
     }
 
-    /** A port that was free a moment ago; another process may still take it before Flink binds it. */
+    /**
+     * A port that was free a moment ago; another process may still take it before Flink binds it.
+     */
     static int freePort(Set<Integer> taken) {
         for (int attempt = 0; attempt < 20; attempt++) {
             try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -75,7 +89,8 @@ public record ClusterPorts(
                     return port;
                 }
             } catch (IOException e) {
-                throw new UncheckedIOException("Cannot open a loopback socket to find a free port", e);
+                throw new UncheckedIOException(
+                        "Cannot open a loopback socket to find a free port", e);
             }
         }
         throw new IllegalStateException("No distinct free port found in 20 attempts");

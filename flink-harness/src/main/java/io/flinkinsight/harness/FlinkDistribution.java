@@ -10,25 +10,33 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The jars of one Flink version that {@code flink-dist-local} copied into {@code target/flink-<version>/lib}, as an
- * explicit classpath.
+ * The jars of one Flink version that {@code flink-dist-local} copied into {@code
+ * target/flink-<version>/lib}, as an explicit classpath.
  */
 public final class FlinkDistribution {
 
     /** System property naming the Flink version to start; default {@link #PRIMARY_VERSION}. */
     public static final String VERSION_PROPERTY = "insight.flink.version";
 
-    /** System property that points at the folder holding {@code flink-<version>/lib}, overriding the upward search. */
+    /**
+     * System property that points at the folder holding {@code flink-<version>/lib}, overriding the
+     * upward search.
+     */
     public static final String DISTS_PROPERTY = "flink.insight.flink-dists";
 
-    /** The version the project builds against (the root pom's {@code flink.version}), recorded at build time. */
+    /**
+     * The version the project builds against (the root pom's {@code flink.version}), recorded at
+     * build time.
+     */
     public static final String PRIMARY_VERSION = HarnessProperties.get("flink.version");
 
     /**
-     * Every version {@code flink-dist-local} resolves, oldest first: the primary one and its submodules. Later patch
-     * releases of 1.20, 2.0 and 2.1 lack some jars on Maven Central, hence these exact ones.
+     * Every version {@code flink-dist-local} resolves, oldest first: the primary one and its
+     * submodules. Later patch releases of 1.20, 2.0 and 2.1 lack some jars on Maven Central, hence
+     * these exact ones.
      */
-    public static final List<String> VERSIONS = versions(HarnessProperties.get("flink.versions.older"), PRIMARY_VERSION);
+    public static final List<String> VERSIONS =
+            versions(HarnessProperties.get("flink.versions.older"), PRIMARY_VERSION);
 
     static final String RELATIVE_DISTS = "flink-dist-local/target";
 
@@ -42,7 +50,10 @@ public final class FlinkDistribution {
         this.jars = jars;
     }
 
-    /** The version named by {@value #VERSION_PROPERTY}, else the primary one; see {@link #locate(String)}. */
+    /**
+     * The version named by {@value #VERSION_PROPERTY}, else the primary one; see {@link
+     * #locate(String)}.
+     */
     public static FlinkDistribution locate() {
         return locate(configuredVersion());
     }
@@ -53,7 +64,10 @@ public final class FlinkDistribution {
         return configured == null || configured.isBlank() ? PRIMARY_VERSION : configured.trim();
     }
 
-    /** The lib folder of {@code version} under {@value #DISTS_PROPERTY}, else found upward from the working dir. */
+    /**
+     * The lib folder of {@code version} under {@value #DISTS_PROPERTY}, else found upward from the
+     * working dir.
+     */
     public static FlinkDistribution locate(String version) {
         String configured = System.getProperty(DISTS_PROPERTY);
         if (configured != null && !configured.isBlank()) {
@@ -67,8 +81,19 @@ public final class FlinkDistribution {
             }
         }
         throw new IllegalStateException(
-                "No Flink " + version + " jars found: " + RELATIVE_DISTS + "/flink-" + version + "/lib is in no parent"
-                        + " of " + start + " and -D" + DISTS_PROPERTY + " is not set. " + buildHint(version));
+                "No Flink "
+                        + version
+                        + " jars found: "
+                        + RELATIVE_DISTS
+                        + "/flink-"
+                        + version
+                        + "/lib is in no parent"
+                        + " of "
+                        + start
+                        + " and -D"
+                        + DISTS_PROPERTY
+                        + " is not set. "
+                        + buildHint(version));
     }
 
     /** Uses the given lib folder, whatever version it holds. */
@@ -77,8 +102,8 @@ public final class FlinkDistribution {
     }
 
     /**
-     * Uses the given lib folder; fails with the build command when it holds no Flink runtime jar, or one of another
-     * version than {@code expectedVersion} (null: any).
+     * Uses the given lib folder; fails with the build command when it holds no Flink runtime jar,
+     * or one of another version than {@code expectedVersion} (null: any).
      */
     static FlinkDistribution at(Path libDir, String expectedVersion) {
         Path dir = libDir.toAbsolutePath().normalize();
@@ -89,16 +114,35 @@ public final class FlinkDistribution {
         List<Path> jars;
         try (Stream<Path> files = Files.list(dir)) {
             // Sorted, so every process gets the same, reproducible classpath.
-            jars = files.filter(p -> p.getFileName().toString().endsWith(".jar")).sorted().collect(Collectors.toList());
+            jars =
+                    files.filter(p -> p.getFileName().toString().endsWith(".jar"))
+                            .sorted()
+                            .collect(Collectors.toList());
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot list " + dir, e);
         }
-        String version = jars.stream().map(FlinkDistribution::runtimeVersion).flatMap(Optional::stream).findFirst()
-                .orElseThrow(() -> new IllegalStateException(
-                        "Flink lib folder " + dir + " holds no flink-runtime jar. " + hint));
+        String version =
+                jars.stream()
+                        .map(FlinkDistribution::runtimeVersion)
+                        .flatMap(Optional::stream)
+                        .findFirst()
+                        .orElseThrow(
+                                () ->
+                                        new IllegalStateException(
+                                                "Flink lib folder "
+                                                        + dir
+                                                        + " holds no flink-runtime jar. "
+                                                        + hint));
         if (expectedVersion != null && !expectedVersion.equals(version)) {
-            throw new IllegalStateException("Flink lib folder " + dir + " holds Flink " + version + ", not "
-                    + expectedVersion + ". " + hint);
+            throw new IllegalStateException(
+                    "Flink lib folder "
+                            + dir
+                            + " holds Flink "
+                            + version
+                            + ", not "
+                            + expectedVersion
+                            + ". "
+                            + hint);
         }
         return new FlinkDistribution(version, dir, List.copyOf(jars));
     }
@@ -128,12 +172,19 @@ public final class FlinkDistribution {
         return dists.resolve("flink-" + version).resolve("lib");
     }
 
-    /** The Maven command that resolves {@code version}'s jars: the primary one is flink-dist-local itself. */
+    /**
+     * The Maven command that resolves {@code version}'s jars: the primary one is flink-dist-local
+     * itself.
+     */
     static String buildHint(String version) {
-        String modules = version == null || version.equals(PRIMARY_VERSION)
-                ? "flink-dist-local"
-                : "flink-dist-local,flink-dist-local/flink-" + version;
-        String known = VERSIONS.contains(version) || version == null ? "" : " (the versions it knows: " + VERSIONS + ")";
+        String modules =
+                version == null || version.equals(PRIMARY_VERSION)
+                        ? "flink-dist-local"
+                        : "flink-dist-local,flink-dist-local/flink-" + version;
+        String known =
+                VERSIONS.contains(version) || version == null
+                        ? ""
+                        : " (the versions it knows: " + VERSIONS + ")";
         return "Build it with: mvn -pl " + modules + " package" + known;
     }
 
@@ -145,11 +196,15 @@ public final class FlinkDistribution {
         }
         String version = name.substring(prefix.length(), name.length() - ".jar".length());
         // flink-runtime-web-2.3.0.jar shares the prefix; a version starts with a digit.
-        return !version.isEmpty() && Character.isDigit(version.charAt(0)) ? Optional.of(version) : Optional.empty();
+        return !version.isEmpty() && Character.isDigit(version.charAt(0))
+                ? Optional.of(version)
+                : Optional.empty();
     }
 
     private static List<String> versions(String older, String primary) {
-        return Stream.concat(Stream.of(older.split(",")).map(String::trim).filter(v -> !v.isEmpty()), Stream.of(primary))
+        return Stream.concat(
+                        Stream.of(older.split(",")).map(String::trim).filter(v -> !v.isEmpty()),
+                        Stream.of(primary))
                 .distinct()
                 .toList();
     }

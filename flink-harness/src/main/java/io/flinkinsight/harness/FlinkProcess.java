@@ -63,12 +63,16 @@ public final class FlinkProcess {
                 }
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read " + status + " (has " + this + " exited?)", e);
+            throw new UncheckedIOException(
+                    "Cannot read " + status + " (has " + this + " exited?)", e);
         }
         throw new IllegalStateException("No Threads line in " + status);
     }
 
-    /** SIGKILL to the process and its descendants, as a crash: no shutdown hook runs. Waits until they are gone. */
+    /**
+     * SIGKILL to the process and its descendants, as a crash: no shutdown hook runs. Waits until
+     * they are gone.
+     */
     void kill(Duration timeout) {
         ProcessHandle handle = process.toHandle();
         List<ProcessHandle> handles = new ArrayList<>(handle.descendants().toList());
@@ -81,7 +85,8 @@ public final class FlinkProcess {
                 if (e instanceof InterruptedException) {
                     Thread.currentThread().interrupt();
                 }
-                throw new IllegalStateException("pid " + h.pid() + " of " + this + " survived SIGKILL for " + timeout, e);
+                throw new IllegalStateException(
+                        "pid " + h.pid() + " of " + this + " survived SIGKILL for " + timeout, e);
             }
         }
     }
@@ -109,34 +114,60 @@ public final class FlinkProcess {
             throw new IllegalStateException(this + " is not running: cannot send SIG" + name);
         }
         try {
-            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid())).redirectErrorStream(true)
-                    .start();
+            Process kill =
+                    new ProcessBuilder("kill", "-" + name, Long.toString(pid()))
+                            .redirectErrorStream(true)
+                            .start();
             if (!kill.waitFor(10, TimeUnit.SECONDS)) {
                 kill.destroyForcibly();
-                throw new IllegalStateException("kill -" + name + " " + pid() + " did not return in 10 s");
+                throw new IllegalStateException(
+                        "kill -" + name + " " + pid() + " did not return in 10 s");
             }
             if (kill.exitValue() != 0) {
-                throw new IllegalStateException("kill -" + name + " " + pid() + " exited with " + kill.exitValue()
-                        + ": " + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+                throw new IllegalStateException(
+                        "kill -"
+                                + name
+                                + " "
+                                + pid()
+                                + " exited with "
+                                + kill.exitValue()
+                                + ": "
+                                + new String(
+                                        kill.getInputStream().readAllBytes(),
+                                        StandardCharsets.UTF_8));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot run kill -" + name, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while sending SIG" + name + " to " + this, e);
+            throw new IllegalStateException(
+                    "Interrupted while sending SIG" + name + " to " + this, e);
         }
     }
 
     /** The tail of the log and of the out file, for error messages. */
     public String describeTail(int lines) {
-        return "---- " + role + " (pid " + pid() + ", " + (isAlive() ? "running" : "exited " + exitCode()) + ")"
-                + "\n---- tail of " + logFile + ":\n" + LogFiles.tail(logFile, lines)
-                + "\n---- tail of " + outFile + ":\n" + LogFiles.tail(outFile, lines);
+        return "---- "
+                + role
+                + " (pid "
+                + pid()
+                + ", "
+                + (isAlive() ? "running" : "exited " + exitCode())
+                + ")"
+                + "\n---- tail of "
+                + logFile
+                + ":\n"
+                + LogFiles.tail(logFile, lines)
+                + "\n---- tail of "
+                + outFile
+                + ":\n"
+                + LogFiles.tail(outFile, lines);
     }
 
     /**
-     * Stops the processes (and their descendants) together: SIGTERM first so Flink's shutdown hooks clean up, then,
-     * for whatever still runs when {@code grace} is over, SIGKILL. Returns the pids that were still alive even then.
+     * Stops the processes (and their descendants) together: SIGTERM first so Flink's shutdown hooks
+     * clean up, then, for whatever still runs when {@code grace} is over, SIGKILL. Returns the pids
+     * that were still alive even then.
      */
     static List<Long> stopAll(List<FlinkProcess> processes, Duration grace) {
         List<ProcessHandle> handles = new ArrayList<>();

@@ -2,6 +2,9 @@ package io.flinkinsight.harness;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
+import javax.net.ssl.SSLContext;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,9 +17,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
-import javax.net.ssl.SSLContext;
 
-/** A small HTTP client for Flink's REST API, the gateway's and the plugin's: GET text or JSON, POST JSON, upload. */
+/**
+ * A small HTTP client for Flink's REST API, the gateway's and the plugin's: GET text or JSON, POST
+ * JSON, upload.
+ */
 public final class FlinkRestClient {
 
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
@@ -30,18 +35,21 @@ public final class FlinkRestClient {
     }
 
     /**
-     * A client whose HTTPS connections use {@code ssl} (e.g. {@link RestTls#clientContext()}: presents the cluster's
-     * certificate and trusts it), or the JDK's default context when null.
+     * A client whose HTTPS connections use {@code ssl} (e.g. {@link RestTls#clientContext()}:
+     * presents the cluster's certificate and trusts it), or the JDK's default context when null.
      */
     public FlinkRestClient(SSLContext ssl) {
         this.http = httpClient(ssl);
     }
 
-    /** The HTTP/1.1 client of the harness: 5 s connect timeout, {@code ssl} for HTTPS when not null. */
+    /**
+     * The HTTP/1.1 client of the harness: 5 s connect timeout, {@code ssl} for HTTPS when not null.
+     */
     static HttpClient httpClient(SSLContext ssl) {
-        HttpClient.Builder builder = HttpClient.newBuilder()
-                .connectTimeout(Duration.ofSeconds(5))
-                .version(HttpClient.Version.HTTP_1_1);
+        HttpClient.Builder builder =
+                HttpClient.newBuilder()
+                        .connectTimeout(Duration.ofSeconds(5))
+                        .version(HttpClient.Version.HTTP_1_1);
         if (ssl != null) {
             builder.sslContext(ssl);
         }
@@ -67,28 +75,40 @@ public final class FlinkRestClient {
     /** POST a JSON body and return the JSON answer. */
     public JsonNode postJson(String url, Object body) {
         try {
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body)));
+            HttpRequest.Builder request =
+                    HttpRequest.newBuilder(URI.create(url))
+                            .header("Content-Type", "application/json")
+                            .POST(
+                                    HttpRequest.BodyPublishers.ofString(
+                                            json.writeValueAsString(body)));
             return parse(url, expectOk(url, send(request)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    /** POST a file as {@code multipart/form-data}, the way Flink's {@code /jars/upload} expects it. */
+    /**
+     * POST a file as {@code multipart/form-data}, the way Flink's {@code /jars/upload} expects it.
+     */
     public JsonNode uploadFile(String url, String field, Path file) {
         String boundary = "----flink-insight-" + UUID.randomUUID();
         try {
             ByteArrayOutputStream body = new ByteArrayOutputStream();
-            body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + field + "\"; filename=\""
-                    + file.getFileName() + "\"\r\nContent-Type: application/x-java-archive\r\n\r\n")
-                    .getBytes(StandardCharsets.UTF_8));
+            body.write(
+                    ("--"
+                                    + boundary
+                                    + "\r\nContent-Disposition: form-data; name=\""
+                                    + field
+                                    + "\"; filename=\""
+                                    + file.getFileName()
+                                    + "\"\r\nContent-Type: application/x-java-archive\r\n\r\n")
+                            .getBytes(StandardCharsets.UTF_8));
             body.write(Files.readAllBytes(file));
             body.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
-                    .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray()));
+            HttpRequest.Builder request =
+                    HttpRequest.newBuilder(URI.create(url))
+                            .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                            .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray()));
             return parse(url, expectOk(url, send(request)));
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read " + file, e);
@@ -100,17 +120,24 @@ public final class FlinkRestClient {
         try {
             return http.send(built, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new UncheckedIOException(built.method() + " " + built.uri() + " failed: " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    built.method() + " " + built.uri() + " failed: " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted: " + built.method() + " " + built.uri(), e);
+            throw new IllegalStateException(
+                    "Interrupted: " + built.method() + " " + built.uri(), e);
         }
     }
 
     private static String expectOk(String url, HttpResponse<String> response) {
         if (response.statusCode() != 200) {
             throw new IllegalStateException(
-                    response.request().method() + " " + url + " answered " + response.statusCode() + ": "
+                    response.request().method()
+                            + " "
+                            + url
+                            + " answered "
+                            + response.statusCode()
+                            + ": "
                             + response.body());
         }
         return response.body();

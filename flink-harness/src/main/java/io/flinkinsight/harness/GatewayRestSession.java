@@ -2,6 +2,9 @@ package io.flinkinsight.harness;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
+import javax.net.ssl.SSLContext;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -12,12 +15,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import javax.net.ssl.SSLContext;
 
 /**
- * One session on the SQL Gateway through its REST API, as tools other than the JDBC driver use it: open a session,
- * submit each statement, poll its result every {@link #POLL_INTERVAL} until the end of the result, close the
- * operation. Requests ride one kept-alive HTTP/1.1 connection pool per session.
+ * One session on the SQL Gateway through its REST API, as tools other than the JDBC driver use it:
+ * open a session, submit each statement, poll its result every {@link #POLL_INTERVAL} until the end
+ * of the result, close the operation. Requests ride one kept-alive HTTP/1.1 connection pool per
+ * session.
  */
 public final class GatewayRestSession implements GatewaySession {
 
@@ -40,19 +43,27 @@ public final class GatewayRestSession implements GatewaySession {
         this.sessionPath = API + "/sessions/" + sessionHandle;
     }
 
-    /** Opens a session on the gateway at {@code gatewayUrl} (e.g. {@code http://127.0.0.1:8083}). */
+    /**
+     * Opens a session on the gateway at {@code gatewayUrl} (e.g. {@code http://127.0.0.1:8083}).
+     */
     public static GatewayRestSession open(String gatewayUrl) {
         return open(gatewayUrl, null);
     }
 
     /**
-     * Opens a session on the gateway at {@code gatewayUrl}, over HTTPS with {@code ssl} when the gateway's REST
-     * endpoint has TLS (e.g. {@link RestTls#clientContext()}); null uses the JDK's default context.
+     * Opens a session on the gateway at {@code gatewayUrl}, over HTTPS with {@code ssl} when the
+     * gateway's REST endpoint has TLS (e.g. {@link RestTls#clientContext()}); null uses the JDK's
+     * default context.
      */
     public static GatewayRestSession open(String gatewayUrl, SSLContext ssl) {
         HttpClient http = FlinkRestClient.httpClient(ssl);
-        JsonNode opened = send(http, new ObjectMapper(), "POST", gatewayUrl + API + "/sessions",
-                Map.of("properties", Map.of()));
+        JsonNode opened =
+                send(
+                        http,
+                        new ObjectMapper(),
+                        "POST",
+                        gatewayUrl + API + "/sessions",
+                        Map.of("properties", Map.of()));
         return new GatewayRestSession(http, gatewayUrl, opened.path("sessionHandle").asText());
     }
 
@@ -69,21 +80,24 @@ public final class GatewayRestSession implements GatewaySession {
     /** Submits the statement, fetches every row of its result, closes the operation. */
     private List<List<Object>> run(String sql) {
         JsonNode submitted = post(sessionPath + "/statements", Map.of("statement", sql));
-        String operationPath = sessionPath + "/operations/" + submitted.path("operationHandle").asText();
+        String operationPath =
+                sessionPath + "/operations/" + submitted.path("operationHandle").asText();
         List<List<Object>> rows = new ArrayList<>();
         try {
             String next = operationPath + "/result/0?rowFormat=JSON";
             long deadline = System.nanoTime() + STATEMENT_TIMEOUT.toNanos();
             while (next != null) {
                 if (System.nanoTime() - deadline > 0) {
-                    throw new IllegalStateException("No end of the result within " + STATEMENT_TIMEOUT + ": " + sql);
+                    throw new IllegalStateException(
+                            "No end of the result within " + STATEMENT_TIMEOUT + ": " + sql);
                 }
                 JsonNode page = send(http, json, "GET", gatewayUrl + next, null);
                 String type = page.path("resultType").asText();
                 JsonNode data = page.path("results").path("data");
                 for (JsonNode row : data) {
                     List<Object> fields = new ArrayList<>();
-                    row.path("fields").forEach(field -> fields.add(field.isNull() ? null : field.asText()));
+                    row.path("fields")
+                            .forEach(field -> fields.add(field.isNull() ? null : field.asText()));
                     rows.add(fields);
                 }
                 if ("EOS".equals(type)) {
@@ -103,7 +117,8 @@ public final class GatewayRestSession implements GatewaySession {
             try {
                 send(http, json, "DELETE", gatewayUrl + operationPath + "/close", null);
             } catch (RuntimeException e) {
-                // the operation may already be gone with a failed statement; the session's close removes it anyway
+                // the operation may already be gone with a failed statement; the session's close
+                // removes it anyway
             }
         }
         return rows;
@@ -122,22 +137,34 @@ public final class GatewayRestSession implements GatewaySession {
         return send(http, json, "POST", gatewayUrl + path, body);
     }
 
-    private static JsonNode send(HttpClient http, ObjectMapper json, String method, String url, Object body) {
+    private static JsonNode send(
+            HttpClient http, ObjectMapper json, String method, String url, Object body) {
         try {
-            HttpRequest.BodyPublisher publisher = body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body));
-            HttpRequest request = HttpRequest.newBuilder(URI.create(url))
-                    .timeout(Duration.ofSeconds(60))
-                    .header("Content-Type", "application/json")
-                    .method(method, publisher)
-                    .build();
-            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            HttpRequest.BodyPublisher publisher =
+                    body == null
+                            ? HttpRequest.BodyPublishers.noBody()
+                            : HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body));
+            HttpRequest request =
+                    HttpRequest.newBuilder(URI.create(url))
+                            .timeout(Duration.ofSeconds(60))
+                            .header("Content-Type", "application/json")
+                            .method(method, publisher)
+                            .build();
+            HttpResponse<String> response =
+                    http.send(request, HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
-                throw new IllegalStateException(method + " " + url + " answered " + response.statusCode() + ": "
-                        + response.body());
+                throw new IllegalStateException(
+                        method
+                                + " "
+                                + url
+                                + " answered "
+                                + response.statusCode()
+                                + ": "
+                                + response.body());
             }
-            return response.body().isEmpty() ? json.createObjectNode() : json.readTree(response.body());
+            return response.body().isEmpty()
+                    ? json.createObjectNode()
+                    : json.readTree(response.body());
         } catch (IOException e) {
             throw new UncheckedIOException(method + " " + url + " failed", e);
         } catch (InterruptedException e) {

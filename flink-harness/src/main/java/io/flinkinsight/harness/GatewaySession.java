@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One session on the SQL Gateway, whatever the client: Flink's JDBC driver ({@link SqlSession}) or a client of the
- * gateway's REST API ({@link GatewayRestSession}).
+ * One session on the SQL Gateway, whatever the client: Flink's JDBC driver ({@link SqlSession}) or
+ * a client of the gateway's REST API ({@link GatewayRestSession}).
  */
 public interface GatewaySession extends AutoCloseable {
 

@@ -5,7 +5,10 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Properties;
 
-/** What the build wrote into {@code harness.properties}: the primary Flink version and local jar paths. */
+/**
+ * What the build wrote into {@code harness.properties}: the primary Flink version and local jar
+ * paths.
+ */
 final class HarnessProperties {
 
     private static final Properties RECORDED = load();
@@ -16,7 +19,8 @@ final class HarnessProperties {
     static String get(String key) {
         String value = RECORDED.getProperty(key);
         if (value == null || value.isBlank() || value.startsWith("${")) {
-            throw new IllegalStateException("harness.properties has no " + key + " (was the harness built by Maven?)");
+            throw new IllegalStateException(
+                    "harness.properties has no " + key + " (was the harness built by Maven?)");
         }
         return value.trim();
     }
@@ -25,7 +29,8 @@ final class HarnessProperties {
         Properties properties = new Properties();
         try (InputStream in = HarnessProperties.class.getResourceAsStream("harness.properties")) {
             if (in == null) {
-                throw new IllegalStateException("harness.properties is missing from the harness's class path");
+                throw new IllegalStateException(
+                        "harness.properties is missing from the harness's class path");
             }
             properties.load(in);
         } catch (IOException e) {

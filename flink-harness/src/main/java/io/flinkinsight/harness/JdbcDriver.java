@@ -13,12 +13,16 @@ import java.util.List;
 import java.util.Properties;
 
 /**
- * Flink's JDBC driver in its own class loader: the bundle carries Flink classes of its own that must not meet the
- * Flink classes on the classpath of the tests that use the harness. Loaded once per JVM.
+ * Flink's JDBC driver in its own class loader: the bundle carries Flink classes of its own that
+ * must not meet the Flink classes on the classpath of the tests that use the harness. Loaded once
+ * per JVM.
  */
 final class JdbcDriver {
 
-    /** System property with the driver bundle, slf4j-api (and a binding) jars, separated by the path separator. */
+    /**
+     * System property with the driver bundle, slf4j-api (and a binding) jars, separated by the path
+     * separator.
+     */
     static final String CLASSPATH_PROPERTY = "flink.insight.jdbc-classpath";
 
     static final String DRIVER_CLASS = "org.apache.flink.table.jdbc.FlinkDriver";
@@ -47,7 +51,10 @@ final class JdbcDriver {
         return local;
     }
 
-    /** Connects with the driver's class loader as the context class loader, which its ServiceLoaders use. */
+    /**
+     * Connects with the driver's class loader as the context class loader, which its ServiceLoaders
+     * use.
+     */
     Connection connect(String url, Properties properties) throws SQLException {
         ClassLoader previous = Thread.currentThread().getContextClassLoader();
         Thread.currentThread().setContextClassLoader(loader);
@@ -70,8 +77,13 @@ final class JdbcDriver {
         List<URL> urls = new ArrayList<>();
         for (Path jar : jars) {
             if (!Files.isRegularFile(jar)) {
-                throw new IllegalStateException("JDBC driver jar " + jar + " is missing; resolve it with"
-                        + " mvn -pl flink-harness package (or set -D" + CLASSPATH_PROPERTY + ")");
+                throw new IllegalStateException(
+                        "JDBC driver jar "
+                                + jar
+                                + " is missing; resolve it with"
+                                + " mvn -pl flink-harness package (or set -D"
+                                + CLASSPATH_PROPERTY
+                                + ")");
             }
             try {
                 urls.add(jar.toUri().toURL());
@@ -79,18 +91,29 @@ final class JdbcDriver {
                 throw new IllegalStateException(e);
             }
         }
-        // Parent is the platform loader: java.sql is visible, nothing of the application classpath is.
-        URLClassLoader loader = new URLClassLoader("flink-jdbc-driver", urls.toArray(URL[]::new),
-                ClassLoader.getPlatformClassLoader());
+        // Parent is the platform loader: java.sql is visible, nothing of the application classpath
+        // is.
+        URLClassLoader loader =
+                new URLClassLoader(
+                        "flink-jdbc-driver",
+                        urls.toArray(URL[]::new),
+                        ClassLoader.getPlatformClassLoader());
         try {
-            Driver driver = (Driver) Class.forName(DRIVER_CLASS, true, loader).getDeclaredConstructor().newInstance();
+            Driver driver =
+                    (Driver)
+                            Class.forName(DRIVER_CLASS, true, loader)
+                                    .getDeclaredConstructor()
+                                    .newInstance();
             return new JdbcDriver(loader, driver);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("Cannot load " + DRIVER_CLASS + " from " + jars, e);
         }
     }
 
-    /** From {@value #CLASSPATH_PROPERTY}, else from the paths the build wrote into harness.properties. */
+    /**
+     * From {@value #CLASSPATH_PROPERTY}, else from the paths the build wrote into
+     * harness.properties.
+     */
     static List<Path> driverClasspath() {
         String configured = System.getProperty(CLASSPATH_PROPERTY);
         if (configured != null && !configured.isBlank()) {
@@ -100,7 +123,9 @@ final class JdbcDriver {
             }
             return jars;
         }
-        return List.of(Path.of(HarnessProperties.get("jdbc.driver.jar")), Path.of(HarnessProperties.get("jdbc.slf4j.jar")),
+        return List.of(
+                Path.of(HarnessProperties.get("jdbc.driver.jar")),
+                Path.of(HarnessProperties.get("jdbc.slf4j.jar")),
                 Path.of(HarnessProperties.get("jdbc.slf4j.binding.jar")));
     }
 }

@@ -1,6 +1,9 @@
 package io.flinkinsight.harness;
 
 import com.fasterxml.jackson.databind.JsonNode;
+
+import javax.net.ssl.SSLContext;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -17,19 +20,26 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.net.ssl.SSLContext;
 
 /**
- * A running Flink session cluster on 127.0.0.1: JobManager, TaskManagers and optionally the SQL Gateway as
- * separate JVMs, optionally with the Insight plugin. {@link #close()} (or JVM exit) stops exactly those JVMs.
+ * A running Flink session cluster on 127.0.0.1: JobManager, TaskManagers and optionally the SQL
+ * Gateway as separate JVMs, optionally with the Insight plugin. {@link #close()} (or JVM exit)
+ * stops exactly those JVMs.
  */
 public final class LocalFlinkCluster implements AutoCloseable {
 
-    /** The line the plugin logs once its HTTP server is bound; groups {@code scheme}, {@code host}, {@code port}. */
-    public static final Pattern INSIGHT_LISTENING = Pattern.compile(
-            "Flink Insight HTTP server listening on (?<scheme>https?)://(?<host>[^:/\\s]+):(?<port>\\d+)");
+    /**
+     * The line the plugin logs once its HTTP server is bound; groups {@code scheme}, {@code host},
+     * {@code port}.
+     */
+    public static final Pattern INSIGHT_LISTENING =
+            Pattern.compile(
+                    "Flink Insight HTTP server listening on (?<scheme>https?)://(?<host>[^:/\\s]+):(?<port>\\d+)");
 
-    /** What a JobManager's REST endpoint logs when it gains or loses leadership (WebMonitorEndpoint). */
+    /**
+     * What a JobManager's REST endpoint logs when it gains or loses leadership
+     * (WebMonitorEndpoint).
+     */
     static final Pattern REST_LEADERSHIP =
             Pattern.compile("(\\S+) (was granted leadership with leaderSessionID|lost leadership)");
 
@@ -52,7 +62,8 @@ public final class LocalFlinkCluster implements AutoCloseable {
         this.ports = ports;
         this.ssl = spec.withRestTls() ? spec.restTls().clientContext() : null;
         this.rest = new FlinkRestClient(ssl);
-        // The launcher appends to this list while starting, so a failed start still stops what it started.
+        // The launcher appends to this list while starting, so a failed start still stops what it
+        // started.
         this.processes = processes;
         this.shutdownHook = new Thread(this::stopProcesses, "flink-insight-harness-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -78,23 +89,33 @@ public final class LocalFlinkCluster implements AutoCloseable {
         return restScheme() + "://" + ClusterConfiguration.LOOPBACK + ":" + ports.rest();
     }
 
-    /** The REST API of JobManager {@code role} ({@link Role#jobManager(int)}); any JobManager answers, a standby too. */
+    /**
+     * The REST API of JobManager {@code role} ({@link Role#jobManager(int)}); any JobManager
+     * answers, a standby too.
+     */
     public String restUrl(Role jobManager) {
         int index = jobManagers().indexOf(jobManager);
         if (index < 0) {
             throw new IllegalArgumentException(jobManager + " is no JobManager of this cluster");
         }
-        return restScheme() + "://" + ClusterConfiguration.LOOPBACK + ":" + ports.jobManagerRest().get(index);
+        return restScheme()
+                + "://"
+                + ClusterConfiguration.LOOPBACK
+                + ":"
+                + ports.jobManagerRest().get(index);
     }
 
-    /** {@code https} when the REST endpoints have TLS ({@link ClusterSpec#restTls()}), else {@code http}. */
+    /**
+     * {@code https} when the REST endpoints have TLS ({@link ClusterSpec#restTls()}), else {@code
+     * http}.
+     */
     public String restScheme() {
         return spec.withRestTls() ? "https" : "http";
     }
 
     /**
-     * The client context for the REST endpoints of this cluster: {@link RestTls#clientContext()} (presents the
-     * cluster's certificate, trusts it) with REST TLS, null without.
+     * The client context for the REST endpoints of this cluster: {@link RestTls#clientContext()}
+     * (presents the cluster's certificate, trusts it) with REST TLS, null without.
      */
     public SSLContext sslContext() {
         return ssl;
@@ -110,8 +131,9 @@ public final class LocalFlinkCluster implements AutoCloseable {
     }
 
     /**
-     * The running JobManager whose REST endpoint leads, by the leadership lines in the logs (the one that was
-     * granted leadership last and has not lost it), if any. With one JobManager and no HA: that JobManager.
+     * The running JobManager whose REST endpoint leads, by the leadership lines in the logs (the
+     * one that was granted leadership last and has not lost it), if any. With one JobManager and no
+     * HA: that JobManager.
      */
     public Optional<Role> leadingJobManager() {
         if (!spec.zooKeeperHa()) {
@@ -119,9 +141,11 @@ public final class LocalFlinkCluster implements AutoCloseable {
         }
         for (Role role : jobManagers()) {
             FlinkProcess process = process(role);
-            if (process.isAlive() && !process.isPaused()
+            if (process.isAlive()
+                    && !process.isPaused()
                     && LogFiles.lastMatch(process.logFile(), REST_LEADERSHIP)
-                            .filter(m -> m.group(2).startsWith("was granted")).isPresent()) {
+                            .filter(m -> m.group(2).startsWith("was granted"))
+                            .isPresent()) {
                 return Optional.of(role);
             }
         }
@@ -130,20 +154,28 @@ public final class LocalFlinkCluster implements AutoCloseable {
 
     /** Waits until a running JobManager leads (see {@link #leadingJobManager()}); returns it. */
     public Role awaitLeadingJobManager(Duration timeout) {
-        return Waits.until("a leading JobManager", timeout, Duration.ofMillis(200),
-                this::leadingJobManager, () -> diagnostics(List.of()));
+        return Waits.until(
+                "a leading JobManager",
+                timeout,
+                Duration.ofMillis(200),
+                this::leadingJobManager,
+                () -> diagnostics(List.of()));
     }
 
     /**
-     * The SQL Gateway's REST endpoint; {@code https://} with {@link ClusterSpec#restTls()}: the gateway's endpoint
-     * takes the global {@code security.ssl.rest.*} options, so it has TLS and mutual authentication too.
+     * The SQL Gateway's REST endpoint; {@code https://} with {@link ClusterSpec#restTls()}: the
+     * gateway's endpoint takes the global {@code security.ssl.rest.*} options, so it has TLS and
+     * mutual authentication too.
      */
     public String gatewayUrl() {
         requireGateway();
         return restScheme() + "://" + ClusterConfiguration.LOOPBACK + ":" + ports.gateway();
     }
 
-    /** Opens a session on the gateway through its REST API ({@link GatewayRestSession}), over HTTPS with REST TLS. */
+    /**
+     * Opens a session on the gateway through its REST API ({@link GatewayRestSession}), over HTTPS
+     * with REST TLS.
+     */
     public GatewayRestSession gatewayRestSession() {
         return GatewayRestSession.open(gatewayUrl(), sslContext());
     }
@@ -168,8 +200,13 @@ public final class LocalFlinkCluster implements AutoCloseable {
     }
 
     public FlinkProcess process(Role role) {
-        return processes.stream().filter(p -> p.role().equals(role)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("No process " + role + " in this cluster: " + processes));
+        return processes.stream()
+                .filter(p -> p.role().equals(role))
+                .findFirst()
+                .orElseThrow(
+                        () ->
+                                new IllegalArgumentException(
+                                        "No process " + role + " in this cluster: " + processes));
     }
 
     /** The pids of the processes started, in start order. */
@@ -178,9 +215,10 @@ public final class LocalFlinkCluster implements AutoCloseable {
     }
 
     /**
-     * Opens a JDBC session on the gateway; close it (try-with-resources). With REST TLS the driver gets
-     * {@link RestTls#flinkOptions()} as connection properties: its REST client (Flink's own) then speaks TLS and
-     * presents the certificate. They also become options of the gateway session, as every connection property does.
+     * Opens a JDBC session on the gateway; close it (try-with-resources). With REST TLS the driver
+     * gets {@link RestTls#flinkOptions()} as connection properties: its REST client (Flink's own)
+     * then speaks TLS and presents the certificate. They also become options of the gateway
+     * session, as every connection property does.
      */
     public SqlSession sqlSession() {
         Properties properties = new Properties();
@@ -190,7 +228,10 @@ public final class LocalFlinkCluster implements AutoCloseable {
         return SqlSession.open(jdbcUrl(), properties);
     }
 
-    /** Opens a JDBC session with {@code settings} set in it (e.g. {@code execution.target}); closed if one fails. */
+    /**
+     * Opens a JDBC session with {@code settings} set in it (e.g. {@code execution.target}); closed
+     * if one fails.
+     */
     public SqlSession sqlSession(Map<String, String> settings) {
         SqlSession session = sqlSession();
         try {
@@ -202,7 +243,10 @@ public final class LocalFlinkCluster implements AutoCloseable {
         }
     }
 
-    /** The base URL of the plugin's HTTP server in that process, from the process's log (waits up to 30 s). */
+    /**
+     * The base URL of the plugin's HTTP server in that process, from the process's log (waits up to
+     * 30 s).
+     */
     public String insightUrl(Role role) {
         return insightUrl(role, DEFAULT_INSIGHT_WAIT);
     }
@@ -216,14 +260,26 @@ public final class LocalFlinkCluster implements AutoCloseable {
             return known;
         }
         FlinkProcess process = process(role);
-        String url = Waits.until("the Insight HTTP server line in " + process.logFile(), timeout,
-                Duration.ofMillis(200), () -> {
-                    Optional<Matcher> match = LogFiles.firstMatch(process.logFile(), INSIGHT_LISTENING);
-                    if (match.isEmpty() && !process.isAlive()) {
-                        throw new Waits.AbortException(role + " exited");
-                    }
-                    return match.map(m -> m.group("scheme") + "://" + m.group("host") + ":" + m.group("port"));
-                }, () -> process.describeTail(TAIL_LINES));
+        String url =
+                Waits.until(
+                        "the Insight HTTP server line in " + process.logFile(),
+                        timeout,
+                        Duration.ofMillis(200),
+                        () -> {
+                            Optional<Matcher> match =
+                                    LogFiles.firstMatch(process.logFile(), INSIGHT_LISTENING);
+                            if (match.isEmpty() && !process.isAlive()) {
+                                throw new Waits.AbortException(role + " exited");
+                            }
+                            return match.map(
+                                    m ->
+                                            m.group("scheme")
+                                                    + "://"
+                                                    + m.group("host")
+                                                    + ":"
+                                                    + m.group("port"));
+                        },
+                        () -> process.describeTail(TAIL_LINES));
         insightUrls.put(role, url);
         return url;
     }
@@ -233,7 +289,9 @@ public final class LocalFlinkCluster implements AutoCloseable {
         return rest.getJson(restUrl() + path);
     }
 
-    /** GET a path of the plugin's HTTP server in that process and return the body; fails on non-200. */
+    /**
+     * GET a path of the plugin's HTTP server in that process and return the body; fails on non-200.
+     */
     public String insightGet(Role role, String path) {
         return rest.getString(insightUrl(role) + path);
     }
@@ -253,7 +311,8 @@ public final class LocalFlinkCluster implements AutoCloseable {
         JsonNode uploaded = rest.uploadFile(restUrl() + "/jars/upload", "jarfile", jar);
         String filename = uploaded.path("filename").asText("");
         if (filename.isEmpty()) {
-            throw new IllegalStateException("Uploading " + jar + " answered without a file name: " + uploaded);
+            throw new IllegalStateException(
+                    "Uploading " + jar + " answered without a file name: " + uploaded);
         }
         return Path.of(filename).getFileName().toString();
     }
@@ -266,7 +325,8 @@ public final class LocalFlinkCluster implements AutoCloseable {
         JsonNode answer = rest.postJson(restUrl() + "/jars/" + jarId + "/run", run);
         String jobId = answer.path("jobid").asText("");
         if (jobId.isEmpty()) {
-            throw new IllegalStateException("Running jar " + jarId + " answered without a job id: " + answer);
+            throw new IllegalStateException(
+                    "Running jar " + jarId + " answered without a job id: " + answer);
         }
         return jobId;
     }
@@ -276,28 +336,42 @@ public final class LocalFlinkCluster implements AutoCloseable {
         return restGet("/jobs/" + jobId).path("state").asText();
     }
 
-    /** Waits until the job reaches {@code state}; fails early when it ends in another terminal state. */
+    /**
+     * Waits until the job reaches {@code state}; fails early when it ends in another terminal
+     * state.
+     */
     public JsonNode awaitJobState(String jobId, String state, Duration timeout) {
-        return Waits.until("job " + jobId + " in state " + state, timeout, Duration.ofMillis(250), () -> {
-            JsonNode job = restGet("/jobs/" + jobId);
-            String current = job.path("state").asText();
-            if (current.equals(state)) {
-                return Optional.of(job);
-            }
-            if (List.of("FAILED", "CANCELED", "FINISHED").contains(current)) {
-                throw new Waits.AbortException("job is " + current);
-            }
-            return Optional.empty();
-        }, () -> diagnostics(List.of(Role.JOBMANAGER)));
+        return Waits.until(
+                "job " + jobId + " in state " + state,
+                timeout,
+                Duration.ofMillis(250),
+                () -> {
+                    JsonNode job = restGet("/jobs/" + jobId);
+                    String current = job.path("state").asText();
+                    if (current.equals(state)) {
+                        return Optional.of(job);
+                    }
+                    if (List.of("FAILED", "CANCELED", "FINISHED").contains(current)) {
+                        throw new Waits.AbortException("job is " + current);
+                    }
+                    return Optional.empty();
+                },
+                () -> diagnostics(List.of(Role.JOBMANAGER)));
     }
 
-    /** Kills that process with SIGKILL, as a crash would (no shutdown hook runs), and waits until it is gone. */
+    /**
+     * Kills that process with SIGKILL, as a crash would (no shutdown hook runs), and waits until it
+     * is gone.
+     */
     public void kill(Role role) {
         process(role).kill(STOP_GRACE);
         insightUrls.remove(role);
     }
 
-    /** Pauses that process with SIGSTOP, as a long GC pause or a frozen VM would; {@link #resume} ends it. */
+    /**
+     * Pauses that process with SIGSTOP, as a long GC pause or a frozen VM would; {@link #resume}
+     * ends it.
+     */
     public void pause(Role role) {
         process(role).pause();
     }
@@ -308,17 +382,20 @@ public final class LocalFlinkCluster implements AutoCloseable {
     }
 
     /**
-     * Starts a new JobManager after {@link #kill}: same configuration, same ports. The old one's log and out file
-     * are kept as {@code jobmanager-killed-<pid>.log/.out}. Waits until every TaskManager registered again; they
-     * notice the old JobManager's loss after {@code heartbeat.timeout}.
+     * Starts a new JobManager after {@link #kill}: same configuration, same ports. The old one's
+     * log and out file are kept as {@code jobmanager-killed-<pid>.log/.out}. Waits until every
+     * TaskManager registered again; they notice the old JobManager's loss after {@code
+     * heartbeat.timeout}.
      */
     public void restartJobManager() {
         FlinkProcess old = process(Role.JOBMANAGER);
         if (old.isAlive()) {
-            throw new IllegalStateException("The JobManager still runs (pid " + old.pid() + "): kill it first");
+            throw new IllegalStateException(
+                    "The JobManager still runs (pid " + old.pid() + "): kill it first");
         }
         if (closed.get() || jobManagerStarter == null) {
-            throw new IllegalStateException("This cluster is closed or was not started by the harness");
+            throw new IllegalStateException(
+                    "This cluster is closed or was not started by the harness");
         }
         keepAside(old.logFile(), "jobmanager-killed-" + old.pid() + ".log");
         keepAside(old.outFile(), "jobmanager-killed-" + old.pid() + ".out");
@@ -326,14 +403,23 @@ public final class LocalFlinkCluster implements AutoCloseable {
         FlinkProcess fresh = jobManagerStarter.get();
         processes.set(processes.indexOf(old), fresh);
         String url = restUrl() + "/taskmanagers";
-        Waits.until(spec.taskManagers() + " TaskManager(s) registered with the restarted JobManager at " + url,
-                spec.startTimeout(), Duration.ofMillis(250), () -> {
+        Waits.until(
+                spec.taskManagers()
+                        + " TaskManager(s) registered with the restarted JobManager at "
+                        + url,
+                spec.startTimeout(),
+                Duration.ofMillis(250),
+                () -> {
                     if (!fresh.isAlive()) {
-                        throw new Waits.AbortException("the new JobManager exited with code " + fresh.exitCode());
+                        throw new Waits.AbortException(
+                                "the new JobManager exited with code " + fresh.exitCode());
                     }
                     int registered = rest.getJson(url).path("taskmanagers").size();
-                    return registered >= spec.taskManagers() ? Optional.of(registered) : Optional.empty();
-                }, () -> diagnostics(List.of()));
+                    return registered >= spec.taskManagers()
+                            ? Optional.of(registered)
+                            : Optional.empty();
+                },
+                () -> diagnostics(List.of()));
     }
 
     /** How {@link ClusterStarter} starts a JobManager, for {@link #restartJobManager()}. */
@@ -351,7 +437,9 @@ public final class LocalFlinkCluster implements AutoCloseable {
         }
     }
 
-    /** Tails of the logs of the given roles (or of all processes when empty), for error messages. */
+    /**
+     * Tails of the logs of the given roles (or of all processes when empty), for error messages.
+     */
     public String diagnostics(List<Role> roles) {
         StringBuilder text = new StringBuilder();
         for (FlinkProcess process : new ArrayList<>(processes)) {

@@ -42,7 +42,10 @@ public final class LocalFlinkClusterBuilder {
         return this;
     }
 
-    /** The Insight plugin jar to put into {@code plugins/insight/}; null starts the cluster without it. */
+    /**
+     * The Insight plugin jar to put into {@code plugins/insight/}; null starts the cluster without
+     * it.
+     */
     public LocalFlinkClusterBuilder pluginJar(Path jar) {
         this.pluginJar = jar;
         return this;
@@ -59,15 +62,19 @@ public final class LocalFlinkClusterBuilder {
     }
 
     /**
-     * ZooKeeper high availability: the harness starts a ZooKeeper server (its own JVM, on 127.0.0.1) first and sets
-     * {@code high-availability.type: zookeeper}, its quorum and a storage dir in the work dir. Default: off.
+     * ZooKeeper high availability: the harness starts a ZooKeeper server (its own JVM, on
+     * 127.0.0.1) first and sets {@code high-availability.type: zookeeper}, its quorum and a storage
+     * dir in the work dir. Default: off.
      */
     public LocalFlinkClusterBuilder zooKeeperHa(boolean on) {
         this.zooKeeperHa = on;
         return this;
     }
 
-    /** How many JobManagers, each with REST and RPC ports of its own; more than one needs {@link #zooKeeperHa}. */
+    /**
+     * How many JobManagers, each with REST and RPC ports of its own; more than one needs {@link
+     * #zooKeeperHa}.
+     */
     public LocalFlinkClusterBuilder jobManagers(int count) {
         this.jobManagers = count;
         return this;
@@ -96,7 +103,10 @@ public final class LocalFlinkClusterBuilder {
         return this;
     }
 
-    /** {@code metrics.reporter.insight.port}, default {@value ClusterConfiguration#DEFAULT_INSIGHT_PORT_RANGE}. */
+    /**
+     * {@code metrics.reporter.insight.port}, default {@value
+     * ClusterConfiguration#DEFAULT_INSIGHT_PORT_RANGE}.
+     */
     public LocalFlinkClusterBuilder insightPortRange(String range) {
         this.insightPortRange = range;
         return this;
@@ -138,7 +148,10 @@ public final class LocalFlinkClusterBuilder {
         return this;
     }
 
-    /** A Flink option for the SQL Gateway only (a {@code -D} dynamic property); wins over {@link #config}. */
+    /**
+     * A Flink option for the SQL Gateway only (a {@code -D} dynamic property); wins over {@link
+     * #config}.
+     */
     public LocalFlinkClusterBuilder gatewayConfig(String key, String value) {
         this.gatewayConfig.put(key, value);
         return this;
@@ -151,22 +164,28 @@ public final class LocalFlinkClusterBuilder {
     }
 
     /**
-     * TLS with mutual authentication for Flink's REST endpoints: the processes get {@link RestTls#flinkOptions()} (the
-     * SQL Gateway's endpoint included) and the harness speaks HTTPS with {@link RestTls#clientContext()}; null (the
-     * default) is plain HTTP.
+     * TLS with mutual authentication for Flink's REST endpoints: the processes get {@link
+     * RestTls#flinkOptions()} (the SQL Gateway's endpoint included) and the harness speaks HTTPS
+     * with {@link RestTls#clientContext()}; null (the default) is plain HTTP.
      */
     public LocalFlinkClusterBuilder restTls(RestTls tls) {
         this.restTls = tls;
         return this;
     }
 
-    /** The Flink jars; default {@link FlinkDistribution#locate()} (the version of {@code -Dinsight.flink.version}). */
+    /**
+     * The Flink jars; default {@link FlinkDistribution#locate()} (the version of {@code
+     * -Dinsight.flink.version}).
+     */
     public LocalFlinkClusterBuilder distribution(FlinkDistribution flink) {
         this.distribution = flink;
         return this;
     }
 
-    /** The Flink version to start, one of {@link FlinkDistribution#VERSIONS}; its jars must have been built. */
+    /**
+     * The Flink version to start, one of {@link FlinkDistribution#VERSIONS}; its jars must have
+     * been built.
+     */
     public LocalFlinkClusterBuilder flinkVersion(String version) {
         return distribution(FlinkDistribution.locate(version));
     }
@@ -181,10 +200,26 @@ public final class LocalFlinkClusterBuilder {
                 throw new UncheckedIOException(e);
             }
         }
-        return new ClusterSpec(dir.toAbsolutePath(), pluginJar == null ? null : pluginJar.toAbsolutePath(),
-                taskManagers, slotsPerTaskManager, sqlGateway, restPort, rpcPort, gatewayPort, insightPortRange,
-                config, jobManagerProcessSize, taskManagerProcessSize, gatewayHeap, startTimeout, gatewayClasspath,
-                gatewayConfig, jobManagers, zooKeeperHa, restTls);
+        return new ClusterSpec(
+                dir.toAbsolutePath(),
+                pluginJar == null ? null : pluginJar.toAbsolutePath(),
+                taskManagers,
+                slotsPerTaskManager,
+                sqlGateway,
+                restPort,
+                rpcPort,
+                gatewayPort,
+                insightPortRange,
+                config,
+                jobManagerProcessSize,
+                taskManagerProcessSize,
+                gatewayHeap,
+                startTimeout,
+                gatewayClasspath,
+                gatewayConfig,
+                jobManagers,
+                zooKeeperHa,
+                restTls);
     }
 
     /** Starts the processes and waits until the TaskManagers registered and the gateway answers. */

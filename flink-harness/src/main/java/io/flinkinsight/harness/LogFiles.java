@@ -13,7 +13,10 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Reads the logs of running processes: their tail for error messages, and the first line matching a pattern. */
+/**
+ * Reads the logs of running processes: their tail for error messages, and the first line matching a
+ * pattern.
+ */
 public final class LogFiles {
 
     /** Reading more than this from the end is never useful in an error message. */
@@ -32,7 +35,8 @@ public final class LogFiles {
             byte[] bytes = new byte[size];
             in.seek(length - size);
             in.readFully(bytes);
-            List<String> all = Arrays.asList(new String(bytes, StandardCharsets.UTF_8).split("\r?\n"));
+            List<String> all =
+                    Arrays.asList(new String(bytes, StandardCharsets.UTF_8).split("\r?\n"));
             return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
         } catch (IOException e) {
             return "(cannot read " + file + ": " + e + ")";
@@ -44,8 +48,10 @@ public final class LogFiles {
         if (!Files.isRegularFile(file)) {
             return Optional.empty();
         }
-        try (BufferedReader reader = new BufferedReader(
-                new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8))) {
+        try (BufferedReader reader =
+                new BufferedReader(
+                        new InputStreamReader(
+                                Files.newInputStream(file), StandardCharsets.UTF_8))) {
             Matcher last = null;
             for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                 Matcher matcher = pattern.matcher(line);
@@ -65,8 +71,10 @@ public final class LogFiles {
             return Optional.empty();
         }
         // InputStreamReader replaces malformed bytes (a file being written can end mid-character).
-        try (BufferedReader reader = new BufferedReader(
-                new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8))) {
+        try (BufferedReader reader =
+                new BufferedReader(
+                        new InputStreamReader(
+                                Files.newInputStream(file), StandardCharsets.UTF_8))) {
             for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                 Matcher matcher = pattern.matcher(line);
                 if (matcher.find()) {

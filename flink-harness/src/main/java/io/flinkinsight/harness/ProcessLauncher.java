@@ -12,11 +12,16 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
-/** Starts Flink JVMs of one cluster with its classpath, conf dir, plugins dir, log file and Java 17 flags. */
+/**
+ * Starts Flink JVMs of one cluster with its classpath, conf dir, plugins dir, log file and Java 17
+ * flags.
+ */
 final class ProcessLauncher {
 
-    static final String JOBMANAGER_MAIN = "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint";
-    static final String TASKMANAGER_MAIN = "org.apache.flink.runtime.taskexecutor.TaskManagerRunner";
+    static final String JOBMANAGER_MAIN =
+            "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint";
+    static final String TASKMANAGER_MAIN =
+            "org.apache.flink.runtime.taskexecutor.TaskManagerRunner";
     static final String SQL_GATEWAY_MAIN = "org.apache.flink.table.gateway.SqlGateway";
     static final String ZOOKEEPER_MAIN = "org.apache.zookeeper.server.ZooKeeperServerMain";
     static final String BASH_JAVA_UTILS_MAIN = "org.apache.flink.runtime.util.bash.BashJavaUtils";
@@ -35,11 +40,20 @@ final class ProcessLauncher {
         this.pluginsDir = pluginsDir;
     }
 
-    /** Starts BashJavaUtils with {@code GET_TM_RESOURCE_PARAMS} or {@code GET_JM_RESOURCE_PARAMS}; see {@link #await}. */
+    /**
+     * Starts BashJavaUtils with {@code GET_TM_RESOURCE_PARAMS} or {@code GET_JM_RESOURCE_PARAMS};
+     * see {@link #await}.
+     */
     Process startResourceParameters(String command) {
         List<String> cmd = new ArrayList<>(List.of(JvmOptions.javaExecutable(), "-Xmx256m"));
-        cmd.addAll(List.of("-cp", distribution.classpath(List.of()), BASH_JAVA_UTILS_MAIN, command,
-                "--configDir", confDir.toString()));
+        cmd.addAll(
+                List.of(
+                        "-cp",
+                        distribution.classpath(List.of()),
+                        BASH_JAVA_UTILS_MAIN,
+                        command,
+                        "--configDir",
+                        confDir.toString()));
         // Output goes to a file, not a pipe: nobody has to drain it while the process runs.
         return start(cmd, workDir.resolve("bash-java-utils-" + command + ".out"));
     }
@@ -50,12 +64,22 @@ final class ProcessLauncher {
         try {
             if (!process.waitFor(BASH_JAVA_UTILS_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
                 process.destroyForcibly();
-                throw new IllegalStateException("BashJavaUtils " + command + " did not finish in "
-                        + BASH_JAVA_UTILS_TIMEOUT + ":\n" + LogFiles.tail(out, 40));
+                throw new IllegalStateException(
+                        "BashJavaUtils "
+                                + command
+                                + " did not finish in "
+                                + BASH_JAVA_UTILS_TIMEOUT
+                                + ":\n"
+                                + LogFiles.tail(out, 40));
             }
             if (process.exitValue() != 0) {
-                throw new IllegalStateException("BashJavaUtils " + command + " exited with " + process.exitValue()
-                        + ":\n" + LogFiles.tail(out, 40));
+                throw new IllegalStateException(
+                        "BashJavaUtils "
+                                + command
+                                + " exited with "
+                                + process.exitValue()
+                                + ":\n"
+                                + LogFiles.tail(out, 40));
             }
             return ResourceParameters.parse(Files.readAllLines(out, StandardCharsets.UTF_8));
         } catch (InterruptedException e) {
@@ -67,9 +91,13 @@ final class ProcessLauncher {
         }
     }
 
-    /** The JobManager {@code role} with {@code ports} ({@code -D} options that win over config.yaml). */
+    /**
+     * The JobManager {@code role} with {@code ports} ({@code -D} options that win over
+     * config.yaml).
+     */
     FlinkProcess startJobManager(Role role, ResourceParameters memory, List<String> ports) {
-        // Flink 2.x's entrypoint parser stops at the first option it does not know (--executionMode), so the ports
+        // Flink 2.x's entrypoint parser stops at the first option it does not know
+        // (--executionMode), so the ports
         // go before it, or they would be ignored
         List<String> args = new ArrayList<>(List.of("--configDir", confDir.toString()));
         args.addAll(ports);
@@ -79,50 +107,77 @@ final class ProcessLauncher {
     }
 
     /**
-     * A ZooKeeper server ({@code ZooKeeperServerMain}) with {@code zooCfg}: ZooKeeper's jars from harness.properties
-     * and, from the Flink lib, the slf4j, log4j and snappy jars it needs, so it logs like the Flink processes.
+     * A ZooKeeper server ({@code ZooKeeperServerMain}) with {@code zooCfg}: ZooKeeper's jars from
+     * harness.properties and, from the Flink lib, the slf4j, log4j and snappy jars it needs, so it
+     * logs like the Flink processes.
      */
     FlinkProcess startZooKeeper(Path zooCfg, List<Path> zooKeeperJars) {
         List<Path> classpath = new ArrayList<>(zooKeeperJars);
         for (Path jar : distribution.jars()) {
             String name = jar.getFileName().toString();
-            if (name.startsWith("slf4j-api-") || name.startsWith("log4j-") || name.startsWith("snappy-java-")) {
+            if (name.startsWith("slf4j-api-")
+                    || name.startsWith("log4j-")
+                    || name.startsWith("snappy-java-")) {
                 classpath.add(jar);
             }
         }
         Role role = Role.ZOOKEEPER;
         Path logFile = workDir.resolve(role.logFileName());
-        List<String> cmd = new ArrayList<>(List.of(JvmOptions.javaExecutable(), "-Xmx128m",
-                // no Jetty on the class path: the admin server would only log that it cannot start
-                "-Dzookeeper.admin.enableServer=false",
-                "-D" + Log4jConfiguration.LOG_FILE_PROPERTY + "=" + logFile,
-                "-Dlog4j.configurationFile=" + confDir.resolve("log4j.properties").toUri(),
-                "-Djava.io.tmpdir=" + workDir.resolve("tmp"),
-                "-cp", classpath.stream().map(Path::toString).collect(Collectors.joining(java.io.File.pathSeparator)),
-                ZOOKEEPER_MAIN, zooCfg.toString()));
-        return new FlinkProcess(role, start(cmd, workDir.resolve(role.outFileName())), logFile,
+        List<String> cmd =
+                new ArrayList<>(
+                        List.of(
+                                JvmOptions.javaExecutable(),
+                                "-Xmx128m",
+                                // no Jetty on the class path: the admin server would only log that
+                                // it cannot start
+                                "-Dzookeeper.admin.enableServer=false",
+                                "-D" + Log4jConfiguration.LOG_FILE_PROPERTY + "=" + logFile,
+                                "-Dlog4j.configurationFile="
+                                        + confDir.resolve("log4j.properties").toUri(),
+                                "-Djava.io.tmpdir=" + workDir.resolve("tmp"),
+                                "-cp",
+                                classpath.stream()
+                                        .map(Path::toString)
+                                        .collect(Collectors.joining(java.io.File.pathSeparator)),
+                                ZOOKEEPER_MAIN,
+                                zooCfg.toString()));
+        return new FlinkProcess(
+                role,
+                start(cmd, workDir.resolve(role.outFileName())),
+                logFile,
                 workDir.resolve(role.outFileName()));
     }
 
     FlinkProcess startTaskManager(int index, ResourceParameters memory) {
         List<String> args = new ArrayList<>(List.of("--configDir", confDir.toString()));
         args.addAll(memory.dynamicProperties());
-        return startFlink(Role.taskManager(index), memory.jvmFlags(), TASKMANAGER_MAIN, args, List.of());
+        return startFlink(
+                Role.taskManager(index), memory.jvmFlags(), TASKMANAGER_MAIN, args, List.of());
     }
 
     /**
-     * The gateway reads its configuration from {@code FLINK_CONF_DIR}, set for every process; {@code dynamicConfig}
-     * goes on its command line as {@code -Dkey=value}, as {@code sql-gateway.sh start -Dkey=value} does.
+     * The gateway reads its configuration from {@code FLINK_CONF_DIR}, set for every process;
+     * {@code dynamicConfig} goes on its command line as {@code -Dkey=value}, as {@code
+     * sql-gateway.sh start -Dkey=value} does.
      */
-    FlinkProcess startSqlGateway(String heap, List<Path> extraClasspath, Map<String, String> dynamicConfig) {
+    FlinkProcess startSqlGateway(
+            String heap, List<Path> extraClasspath, Map<String, String> dynamicConfig) {
         List<String> args = new ArrayList<>();
         dynamicConfig.forEach((key, value) -> args.add("-D" + key + "=" + value));
-        return startFlink(Role.SQL_GATEWAY, List.of("-Xmx" + heap, "-Xms128m"), SQL_GATEWAY_MAIN, args,
+        return startFlink(
+                Role.SQL_GATEWAY,
+                List.of("-Xmx" + heap, "-Xms128m"),
+                SQL_GATEWAY_MAIN,
+                args,
                 extraClasspath);
     }
 
     private FlinkProcess startFlink(
-            Role role, List<String> memoryFlags, String mainClass, List<String> args, List<Path> extraClasspath) {
+            Role role,
+            List<String> memoryFlags,
+            String mainClass,
+            List<String> args,
+            List<Path> extraClasspath) {
         Path logFile = workDir.resolve(role.logFileName());
         Path outFile = workDir.resolve(role.outFileName());
         List<String> cmd = new ArrayList<>();
@@ -145,7 +200,8 @@ final class ProcessLauncher {
         builder.redirectOutput(outFile.toFile());
         builder.redirectInput(ProcessBuilder.Redirect.from(nullDevice()));
         Map<String, String> env = builder.environment();
-        // What Flink's config.sh exports; values the caller's shell may carry would point at another Flink.
+        // What Flink's config.sh exports; values the caller's shell may carry would point at
+        // another Flink.
         env.put("FLINK_CONF_DIR", confDir.toString());
         env.put("FLINK_PLUGINS_DIR", pluginsDir.toString());
         env.put("FLINK_LIB_DIR", distribution.libDir().toString());
@@ -155,11 +211,13 @@ final class ProcessLauncher {
         try {
             return builder.start();
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot start " + String.join(" ", cmd.subList(0, 1)), e);
+            throw new UncheckedIOException(
+                    "Cannot start " + String.join(" ", cmd.subList(0, 1)), e);
         }
     }
 
     private static java.io.File nullDevice() {
-        return new java.io.File(System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
+        return new java.io.File(
+                System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
     }
 }

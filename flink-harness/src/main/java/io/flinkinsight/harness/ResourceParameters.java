@@ -5,8 +5,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The memory flags and dynamic properties Flink's scripts compute with {@code BashJavaUtils} before starting a
- * JobManager or TaskManager: the JVM flags go before the main class, the {@code -D key=value} pairs after it.
+ * The memory flags and dynamic properties Flink's scripts compute with {@code BashJavaUtils} before
+ * starting a JobManager or TaskManager: the JVM flags go before the main class, the {@code -D
+ * key=value} pairs after it.
  */
 public record ResourceParameters(List<String> jvmFlags, List<String> dynamicProperties) {
 
@@ -18,8 +19,8 @@ public record ResourceParameters(List<String> jvmFlags, List<String> dynamicProp
     }
 
     /**
-     * Parses BashJavaUtils' output like {@code config.sh} does: of the lines with the result prefix, the
-     * second-to-last holds JVM flags, the last the dynamic properties.
+     * Parses BashJavaUtils' output like {@code config.sh} does: of the lines with the result
+     * prefix, the second-to-last holds JVM flags, the last the dynamic properties.
      */
     public static ResourceParameters parse(List<String> outputLines) {
         List<String> results = new ArrayList<>();
@@ -29,8 +30,11 @@ public record ResourceParameters(List<String> jvmFlags, List<String> dynamicProp
             }
         }
         if (results.size() < 2) {
-            throw new IllegalStateException("BashJavaUtils printed " + results.size() + " result lines, expected 2:\n"
-                    + String.join("\n", outputLines));
+            throw new IllegalStateException(
+                    "BashJavaUtils printed "
+                            + results.size()
+                            + " result lines, expected 2:\n"
+                            + String.join("\n", outputLines));
         }
         return new ResourceParameters(
                 tokens(results.get(results.size() - 2)), tokens(results.get(results.size() - 1)));

@@ -1,5 +1,9 @@
 package io.flinkinsight.harness;
 
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -16,16 +20,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
- * TLS with mutual authentication for Flink's REST endpoints ({@code security.ssl.rest.*}), set up as Flink's docs
- * describe it: one key pair in a PKCS12 keystore, made with the JDK's own {@code keytool}, and a truststore holding its
- * certificate; every side (JobManager, SQL Gateway, the harness as a client) uses the same keystore. The certificate's
- * subject alternative names are {@code dns:localhost,ip:127.0.0.1}, so hostname verification passes for both. Every
- * {@link #create} makes a new key pair, with a random password.
+ * TLS with mutual authentication for Flink's REST endpoints ({@code security.ssl.rest.*}), set up
+ * as Flink's docs describe it: one key pair in a PKCS12 keystore, made with the JDK's own {@code
+ * keytool}, and a truststore holding its certificate; every side (JobManager, SQL Gateway, the
+ * harness as a client) uses the same keystore. The certificate's subject alternative names are
+ * {@code dns:localhost,ip:127.0.0.1}, so hostname verification passes for both. Every {@link
+ * #create} makes a new key pair, with a random password.
  */
 public final class RestTls {
 
@@ -52,8 +54,8 @@ public final class RestTls {
     }
 
     /**
-     * Makes a new key pair, its keystore and a truststore with its certificate in {@code dir} (created if missing;
-     * files of an earlier call there are replaced).
+     * Makes a new key pair, its keystore and a truststore with its certificate in {@code dir}
+     * (created if missing; files of an earlier call there are replaced).
      */
     public static RestTls create(Path dir) {
         Path folder = dir.toAbsolutePath();
@@ -72,14 +74,58 @@ public final class RestTls {
             throw new UncheckedIOException("Cannot prepare " + folder, e);
         }
         // PKCS12 has one password for the store and its keys, so -keypass is the store password
-        keytool(folder, password, "-genkeypair", "-alias", ALIAS, "-keyalg", "RSA", "-keysize", "2048",
-                "-validity", "3650", "-dname", "CN=localhost, OU=Flink Insight harness",
-                "-ext", "SAN=" + SUBJECT_ALTERNATIVE_NAMES, "-storetype", "PKCS12", "-keystore", keystore.toString(),
-                "-storepass:env", PASSWORD_ENV, "-keypass:env", PASSWORD_ENV);
-        keytool(folder, password, "-exportcert", "-rfc", "-alias", ALIAS, "-keystore", keystore.toString(),
-                "-storepass:env", PASSWORD_ENV, "-file", certificate.toString());
-        keytool(folder, password, "-importcert", "-noprompt", "-alias", ALIAS, "-file", certificate.toString(),
-                "-storetype", "PKCS12", "-keystore", truststore.toString(), "-storepass:env", PASSWORD_ENV);
+        keytool(
+                folder,
+                password,
+                "-genkeypair",
+                "-alias",
+                ALIAS,
+                "-keyalg",
+                "RSA",
+                "-keysize",
+                "2048",
+                "-validity",
+                "3650",
+                "-dname",
+                "CN=localhost, OU=Flink Insight harness",
+                "-ext",
+                "SAN=" + SUBJECT_ALTERNATIVE_NAMES,
+                "-storetype",
+                "PKCS12",
+                "-keystore",
+                keystore.toString(),
+                "-storepass:env",
+                PASSWORD_ENV,
+                "-keypass:env",
+                PASSWORD_ENV);
+        keytool(
+                folder,
+                password,
+                "-exportcert",
+                "-rfc",
+                "-alias",
+                ALIAS,
+                "-keystore",
+                keystore.toString(),
+                "-storepass:env",
+                PASSWORD_ENV,
+                "-file",
+                certificate.toString());
+        keytool(
+                folder,
+                password,
+                "-importcert",
+                "-noprompt",
+                "-alias",
+                ALIAS,
+                "-file",
+                certificate.toString(),
+                "-storetype",
+                "PKCS12",
+                "-keystore",
+                truststore.toString(),
+                "-storepass:env",
+                PASSWORD_ENV);
         return new RestTls(keystore, truststore, password);
     }
 
@@ -98,7 +144,10 @@ public final class RestTls {
         return password;
     }
 
-    /** The Flink options for REST TLS with mutual authentication, for every process (and Flink's own clients). */
+    /**
+     * The Flink options for REST TLS with mutual authentication, for every process (and Flink's own
+     * clients).
+     */
     public Map<String, String> flinkOptions() {
         Map<String, String> options = new LinkedHashMap<>();
         options.put("security.ssl.rest.enabled", "true");
@@ -114,22 +163,29 @@ public final class RestTls {
     /** A client context that presents the key pair's certificate and trusts only it. */
     public SSLContext clientContext() {
         try {
-            KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            KeyManagerFactory keys =
+                    KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             keys.init(load(keystore), password.toCharArray());
-            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            TrustManagerFactory trust =
+                    TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             trust.init(load(truststore));
             SSLContext context = SSLContext.getInstance("TLS");
             context.init(keys.getKeyManagers(), trust.getTrustManagers(), null);
             return context;
         } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("Cannot build an SSL context from " + keystore + " and " + truststore, e);
+            throw new IllegalStateException(
+                    "Cannot build an SSL context from " + keystore + " and " + truststore, e);
         }
     }
 
-    /** A client context that trusts the certificate but presents none, e.g. to show that the server insists on one. */
+    /**
+     * A client context that trusts the certificate but presents none, e.g. to show that the server
+     * insists on one.
+     */
     public SSLContext trustOnlyContext() {
         try {
-            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            TrustManagerFactory trust =
+                    TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             trust.init(load(truststore));
             SSLContext context = SSLContext.getInstance("TLS");
             context.init(null, trust.getTrustManagers(), null);
@@ -157,24 +213,36 @@ public final class RestTls {
         return "RestTls[" + keystore + "]";
     }
 
-    /** Runs keytool with the password in its environment (not on its command line); fails on exit code or timeout. */
+    /**
+     * Runs keytool with the password in its environment (not on its command line); fails on exit
+     * code or timeout.
+     */
     private static void keytool(Path dir, String password, String... args) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
         command.addAll(List.of(args));
         Path out = dir.resolve("keytool.out");
-        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(out.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command)
+                        .directory(dir.toFile())
+                        .redirectErrorStream(true)
+                        .redirectOutput(out.toFile());
         builder.environment().put(PASSWORD_ENV, password);
         try {
             Process process = builder.start();
             if (!process.waitFor(KEYTOOL_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
                 process.destroyForcibly();
-                throw new IllegalStateException("keytool " + args[0] + " did not finish in " + KEYTOOL_TIMEOUT);
+                throw new IllegalStateException(
+                        "keytool " + args[0] + " did not finish in " + KEYTOOL_TIMEOUT);
             }
             if (process.exitValue() != 0) {
-                throw new IllegalStateException("keytool " + args[0] + " exited with " + process.exitValue() + ": "
-                        + Files.readString(out, StandardCharsets.UTF_8).strip());
+                throw new IllegalStateException(
+                        "keytool "
+                                + args[0]
+                                + " exited with "
+                                + process.exitValue()
+                                + ": "
+                                + Files.readString(out, StandardCharsets.UTF_8).strip());
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot run " + command.get(0), e);

@@ -2,13 +2,17 @@ package io.flinkinsight.harness;
 
 import java.util.Objects;
 
-/** One kind of process the harness starts; names its log file and tells TaskManagers apart by index. */
+/**
+ * One kind of process the harness starts; names its log file and tells TaskManagers apart by index.
+ */
 public final class Role {
 
     public static final Role JOBMANAGER = new Role("jobmanager", "jobmanager");
     public static final Role SQL_GATEWAY = new Role("sql-gateway", "sql-gateway");
+
     /** The ZooKeeper server of a cluster with ZooKeeper high availability. */
     public static final Role ZOOKEEPER = new Role("zookeeper", "zookeeper");
+
     /** The first TaskManager, the only one in most tests. */
     public static final Role TASKMANAGER = taskManager(0);
 
@@ -21,8 +25,8 @@ public final class Role {
     }
 
     /**
-     * The JobManager with the given 0-based index: {@link #JOBMANAGER} for 0, else a standby of a cluster with high
-     * availability, whose log is {@code jobmanager-<index>.log}.
+     * The JobManager with the given 0-based index: {@link #JOBMANAGER} for 0, else a standby of a
+     * cluster with high availability, whose log is {@code jobmanager-<index>.log}.
      */
     public static Role jobManager(int index) {
         if (index < 0) {
@@ -39,7 +43,9 @@ public final class Role {
         return new Role("taskmanager", "taskmanager-" + index);
     }
 
-    /** The kind: {@code jobmanager}, {@code taskmanager}, {@code sql-gateway} or {@code zookeeper}. */
+    /**
+     * The kind: {@code jobmanager}, {@code taskmanager}, {@code sql-gateway} or {@code zookeeper}.
+     */
     public String name() {
         return name;
     }

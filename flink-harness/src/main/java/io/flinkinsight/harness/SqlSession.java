@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.Properties;
 import java.util.function.Predicate;
 
-/** One JDBC connection to the SQL Gateway, i.e. one gateway session: run statements, read small results. */
+/**
+ * One JDBC connection to the SQL Gateway, i.e. one gateway session: run statements, read small
+ * results.
+ */
 public final class SqlSession implements GatewaySession {
 
     private final Connection connection;
@@ -25,77 +28,90 @@ public final class SqlSession implements GatewaySession {
         return open(jdbcUrl, new Properties());
     }
 
-    /** Opens a session; {@code properties} become session configuration, as with the driver itself. */
+    /**
+     * Opens a session; {@code properties} become session configuration, as with the driver itself.
+     */
     public static SqlSession open(String jdbcUrl, Properties properties) {
         JdbcDriver driver = JdbcDriver.get();
         try {
             return new SqlSession(driver.connect(jdbcUrl, properties), driver.classLoader());
         } catch (SQLException e) {
-            throw new IllegalStateException("Cannot open a JDBC session on " + jdbcUrl + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "Cannot open a JDBC session on " + jdbcUrl + ": " + e.getMessage(), e);
         }
     }
 
     /** Runs a statement (DDL, SET, INSERT: an INSERT returns once the job is submitted). */
     @Override
     public void execute(String sql) {
-        withDriverLoader(() -> {
-            try (Statement statement = connection.createStatement()) {
-                statement.execute(sql);
-            }
-            return null;
-        }, sql);
+        withDriverLoader(
+                () -> {
+                    try (Statement statement = connection.createStatement()) {
+                        statement.execute(sql);
+                    }
+                    return null;
+                },
+                sql);
     }
 
     @Override
     public List<List<Object>> query(String sql) {
-        return withDriverLoader(() -> {
-            try (Statement statement = connection.createStatement();
-                    ResultSet result = statement.executeQuery(sql)) {
-                return readAll(result);
-            }
-        }, sql);
+        return withDriverLoader(
+                () -> {
+                    try (Statement statement = connection.createStatement();
+                            ResultSet result = statement.executeQuery(sql)) {
+                        return readAll(result);
+                    }
+                },
+                sql);
     }
 
     /**
-     * Runs a query, streaming or not, and hands each row to {@code onRow} as the driver reads it, until the result
-     * ends or {@code onRow} returns false; closing the statement then cancels the query. Returns the rows read.
+     * Runs a query, streaming or not, and hands each row to {@code onRow} as the driver reads it,
+     * until the result ends or {@code onRow} returns false; closing the statement then cancels the
+     * query. Returns the rows read.
      */
     public long stream(String sql, Predicate<List<Object>> onRow) {
-        return withDriverLoader(() -> {
-            long read = 0;
-            try (Statement statement = connection.createStatement();
-                    ResultSet result = statement.executeQuery(sql)) {
-                int columns = result.getMetaData().getColumnCount();
-                while (result.next()) {
-                    List<Object> row = new ArrayList<>(columns);
-                    for (int i = 1; i <= columns; i++) {
-                        row.add(result.getObject(i));
+        return withDriverLoader(
+                () -> {
+                    long read = 0;
+                    try (Statement statement = connection.createStatement();
+                            ResultSet result = statement.executeQuery(sql)) {
+                        int columns = result.getMetaData().getColumnCount();
+                        while (result.next()) {
+                            List<Object> row = new ArrayList<>(columns);
+                            for (int i = 1; i <= columns; i++) {
+                                row.add(result.getObject(i));
+                            }
+                            read++;
+                            if (!onRow.test(row)) {
+                                break;
+                            }
+                        }
                     }
-                    read++;
-                    if (!onRow.test(row)) {
-                        break;
-                    }
-                }
-            }
-            return read;
-        }, sql);
+                    return read;
+                },
+                sql);
     }
 
     /**
-     * Runs any statement and returns the rows it answers with: SHOW JOBS, DESCRIBE JOB, STOP JOB, an INSERT's job
-     * id; none when it answers without content. The driver's {@code executeQuery} refuses all but queries.
+     * Runs any statement and returns the rows it answers with: SHOW JOBS, DESCRIBE JOB, STOP JOB,
+     * an INSERT's job id; none when it answers without content. The driver's {@code executeQuery}
+     * refuses all but queries.
      */
     public List<List<Object>> rows(String sql) {
-        return withDriverLoader(() -> {
-            try (Statement statement = connection.createStatement()) {
-                if (!statement.execute(sql)) {
-                    return List.of();
-                }
-                try (ResultSet result = statement.getResultSet()) {
-                    return readAll(result);
-                }
-            }
-        }, sql);
+        return withDriverLoader(
+                () -> {
+                    try (Statement statement = connection.createStatement()) {
+                        if (!statement.execute(sql)) {
+                            return List.of();
+                        }
+                        try (ResultSet result = statement.getResultSet()) {
+                            return readAll(result);
+                        }
+                    }
+                },
+                sql);
     }
 
     private static List<List<Object>> readAll(ResultSet result) throws SQLException {
@@ -113,10 +129,12 @@ public final class SqlSession implements GatewaySession {
 
     @Override
     public void close() {
-        withDriverLoader(() -> {
-            connection.close();
-            return null;
-        }, "close");
+        withDriverLoader(
+                () -> {
+                    connection.close();
+                    return null;
+                },
+                "close");
     }
 
     private interface JdbcCall<T> {

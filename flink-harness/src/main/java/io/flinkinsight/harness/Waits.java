@@ -4,12 +4,18 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Supplier;
 
-/** Bounded polling: every wait of the harness ends, with a message saying what it waited for and why it failed. */
+/**
+ * Bounded polling: every wait of the harness ends, with a message saying what it waited for and why
+ * it failed.
+ */
 public final class Waits {
 
     private Waits() {}
 
-    /** A probe that may not have its answer yet; it may throw while the thing it asks is still starting. */
+    /**
+     * A probe that may not have its answer yet; it may throw while the thing it asks is still
+     * starting.
+     */
     @FunctionalInterface
     public interface Probe<T> {
         Optional<T> poll() throws Exception;
@@ -22,7 +28,11 @@ public final class Waits {
      * @throws IllegalStateException on timeout, with the last probe exception as the cause
      */
     public static <T> T until(
-            String what, Duration timeout, Duration interval, Probe<T> probe, Supplier<String> diagnostics) {
+            String what,
+            Duration timeout,
+            Duration interval,
+            Probe<T> probe,
+            Supplier<String> diagnostics) {
         long deadline = System.nanoTime() + timeout.toNanos();
         Exception last = null;
         while (true) {
@@ -33,13 +43,26 @@ public final class Waits {
                 }
             } catch (AbortException e) {
                 throw new IllegalStateException(
-                        "Stopped waiting for " + what + ": " + e.getMessage() + "\n" + diagnostics.get(), e);
+                        "Stopped waiting for "
+                                + what
+                                + ": "
+                                + e.getMessage()
+                                + "\n"
+                                + diagnostics.get(),
+                        e);
             } catch (Exception e) {
                 last = e;
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("Timed out after " + timeout.toSeconds() + " s waiting for " + what
-                        + (last == null ? "" : " (last error: " + last + ")") + "\n" + diagnostics.get(), last);
+                throw new IllegalStateException(
+                        "Timed out after "
+                                + timeout.toSeconds()
+                                + " s waiting for "
+                                + what
+                                + (last == null ? "" : " (last error: " + last + ")")
+                                + "\n"
+                                + diagnostics.get(),
+                        last);
             }
             try {
                 Thread.sleep(interval.toMillis());
@@ -50,7 +73,10 @@ public final class Waits {
         }
     }
 
-    /** Thrown by a probe that knows waiting longer is useless, e.g. because the process it waits for died. */
+    /**
+     * Thrown by a probe that knows waiting longer is useless, e.g. because the process it waits for
+     * died.
+     */
     public static final class AbortException extends RuntimeException {
         public AbortException(String message) {
             super(message);

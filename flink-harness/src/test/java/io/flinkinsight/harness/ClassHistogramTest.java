@@ -1,13 +1,15 @@
 package io.flinkinsight.harness;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 import java.util.List;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class ClassHistogramTest {
 
-    private static final String BEFORE = """
+    private static final String BEFORE =
+            """
             12345:
              num     #instances         #bytes  class name (module)
             -------------------------------------------------------
@@ -17,7 +19,8 @@ class ClassHistogramTest {
             Total         15010         920400
             """;
 
-    private static final String AFTER = """
+    private static final String AFTER =
+            """
             12345:
              num     #instances         #bytes  class name (module)
             -------------------------------------------------------
@@ -30,10 +33,14 @@ class ClassHistogramTest {
 
     @Test
     void listsTheClassesThatGrewMostFirstAndLeavesOutThoseThatShrank() {
-        List<ClassHistogram.Growth> grown = ClassHistogram.parse(AFTER).growthSince(ClassHistogram.parse(BEFORE));
+        List<ClassHistogram.Growth> grown =
+                ClassHistogram.parse(AFTER).growthSince(ClassHistogram.parse(BEFORE));
 
-        assertThat(grown).extracting(ClassHistogram.Growth::className)
-                .containsExactly("[B", "org.apache.flink.runtime.jobmaster.JobResult",
+        assertThat(grown)
+                .extracting(ClassHistogram.Growth::className)
+                .containsExactly(
+                        "[B",
+                        "org.apache.flink.runtime.jobmaster.JobResult",
                         "io.flinkinsight.plugin.store.series.SeriesStore");
         assertThat(grown.get(0).bytes()).isEqualTo(800000);
         assertThat(grown.get(1).instances()).isEqualTo(1000);
@@ -44,7 +51,9 @@ class ClassHistogramTest {
         ClassHistogram after = ClassHistogram.parse(AFTER);
         ClassHistogram before = ClassHistogram.parse(BEFORE);
 
-        assertThat(after.bytesGrownSince(before, name -> name.startsWith("io.flinkinsight."))).isEqualTo(800);
-        assertThat(after.bytesGrownSince(before, name -> name.startsWith("java.lang."))).isEqualTo(-24000);
+        assertThat(after.bytesGrownSince(before, name -> name.startsWith("io.flinkinsight.")))
+                .isEqualTo(800);
+        assertThat(after.bytesGrownSince(before, name -> name.startsWith("java.lang.")))
+                .isEqualTo(-24000);
     }
 }

@@ -1,19 +1,19 @@
 package io.flinkinsight.harness;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class FlinkDistributionTest {
 
-    @TempDir
-    Path lib;
+    @TempDir Path lib;
 
     @Test
     void classpathListsJarsSortedThenExtras() throws Exception {
@@ -21,12 +21,14 @@ class FlinkDistributionTest {
         Files.createFile(lib.resolve("flink-runtime-2.3.0.jar"));
         Files.createFile(lib.resolve("README.txt"));
 
-        String classpath = FlinkDistribution.at(lib).classpath(List.of(Path.of("/extra/client.jar")));
+        String classpath =
+                FlinkDistribution.at(lib).classpath(List.of(Path.of("/extra/client.jar")));
 
-        assertThat(classpath.split(File.pathSeparator)).containsExactly(
-                lib.resolve("flink-runtime-2.3.0.jar").toString(),
-                lib.resolve("log4j-core-2.jar").toString(),
-                "/extra/client.jar");
+        assertThat(classpath.split(File.pathSeparator))
+                .containsExactly(
+                        lib.resolve("flink-runtime-2.3.0.jar").toString(),
+                        lib.resolve("log4j-core-2.jar").toString(),
+                        "/extra/client.jar");
     }
 
     @Test
@@ -43,7 +45,8 @@ class FlinkDistributionTest {
 
         assertThatThrownBy(() -> FlinkDistribution.at(lib, "2.1.1"))
                 .hasMessageContaining("holds Flink 2.0.0, not 2.1.1")
-                .hasMessageContaining("mvn -pl flink-dist-local,flink-dist-local/flink-2.1.1 package");
+                .hasMessageContaining(
+                        "mvn -pl flink-dist-local,flink-dist-local/flink-2.1.1 package");
     }
 
     @Test
@@ -57,7 +60,8 @@ class FlinkDistributionTest {
         Files.createFile(lib.resolve("log4j-core-2.jar"));
         Files.createFile(lib.resolve("flink-runtime-web-2.3.0.jar"));
 
-        assertThatThrownBy(() -> FlinkDistribution.at(lib)).hasMessageContaining("no flink-runtime jar");
+        assertThatThrownBy(() -> FlinkDistribution.at(lib))
+                .hasMessageContaining("no flink-runtime jar");
     }
 
     @Test

@@ -1,13 +1,14 @@
 package io.flinkinsight.harness;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class LocalFlinkClusterITCase {
 
@@ -20,12 +21,13 @@ class LocalFlinkClusterITCase {
     void clusterWithoutPluginRunsSqlThroughTheGatewayAndLeavesNoProcessBehind() throws Exception {
         List<Long> pids;
         Path work = workDir("no-plugin");
-        try (LocalFlinkCluster cluster = LocalFlinkCluster.builder()
-                .workDir(work)
-                .taskManagers(1)
-                .slotsPerTaskManager(2)
-                .sqlGateway(true)
-                .start()) {
+        try (LocalFlinkCluster cluster =
+                LocalFlinkCluster.builder()
+                        .workDir(work)
+                        .taskManagers(1)
+                        .slotsPerTaskManager(2)
+                        .sqlGateway(true)
+                        .start()) {
             pids = cluster.pids();
             assertThat(pids).hasSize(3);
 
@@ -40,7 +42,8 @@ class LocalFlinkClusterITCase {
             }
 
             for (Role role : List.of(Role.JOBMANAGER, Role.TASKMANAGER, Role.SQL_GATEWAY)) {
-                assertThat(cluster.logFile(role)).isEqualTo(work.resolve(role.logFileName()).toAbsolutePath());
+                assertThat(cluster.logFile(role))
+                        .isEqualTo(work.resolve(role.logFileName()).toAbsolutePath());
                 assertThat(Files.size(cluster.logFile(role))).isPositive();
             }
             assertThat(work.resolve("plugins")).isEmptyDirectory();
@@ -48,7 +51,9 @@ class LocalFlinkClusterITCase {
 
         for (long pid : pids) {
             Optional<ProcessHandle> handle = ProcessHandle.of(pid);
-            assertThat(handle.map(ProcessHandle::isAlive).orElse(false)).as("pid %d alive", pid).isFalse();
+            assertThat(handle.map(ProcessHandle::isAlive).orElse(false))
+                    .as("pid %d alive", pid)
+                    .isFalse();
         }
     }
 }

@@ -1,16 +1,16 @@
 package io.flinkinsight.harness;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
 class LogFilesTest {
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     @Test
     void tailKeepsTheLastLines() throws Exception {
@@ -26,9 +26,12 @@ class LogFilesTest {
 
     @Test
     void insightLineGivesHostAndPort() throws Exception {
-        Path log = Files.writeString(dir.resolve("jm.log"), "2025 INFO x - starting\n"
-                + "2025 INFO io.flinkinsight.plugin.http.InsightHttpServer - Flink Insight HTTP server listening on"
-                + " http://127.0.0.1:9251\n");
+        Path log =
+                Files.writeString(
+                        dir.resolve("jm.log"),
+                        "2025 INFO x - starting\n"
+                                + "2025 INFO io.flinkinsight.plugin.http.InsightHttpServer - Flink Insight HTTP server listening on"
+                                + " http://127.0.0.1:9251\n");
 
         var match = LogFiles.firstMatch(log, LocalFlinkCluster.INSIGHT_LISTENING).orElseThrow();
 
@@ -38,8 +41,11 @@ class LogFilesTest {
 
     @Test
     void insightLineKeepsAnHttpsScheme() throws Exception {
-        Path log = Files.writeString(dir.resolve("jm.log"), "2025 INFO io.flinkinsight.plugin.http.InsightHttpServer"
-                + " - Flink Insight HTTP server listening on https://localhost:9252\n");
+        Path log =
+                Files.writeString(
+                        dir.resolve("jm.log"),
+                        "2025 INFO io.flinkinsight.plugin.http.InsightHttpServer"
+                                + " - Flink Insight HTTP server listening on https://localhost:9252\n");
 
         var match = LogFiles.firstMatch(log, LocalFlinkCluster.INSIGHT_LISTENING).orElseThrow();
 

@@ -1,21 +1,22 @@
 package io.flinkinsight.harness;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.util.List;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class RestTlsTest {
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     @Test
-    void keystoreHoldsAKeyPairWhoseCertificateNamesLocalhostAndLoopbackAndTheTruststoreHoldsIt() throws Exception {
+    void keystoreHoldsAKeyPairWhoseCertificateNamesLocalhostAndLoopbackAndTheTruststoreHoldsIt()
+            throws Exception {
         RestTls tls = RestTls.create(dir.resolve("tls"));
 
         KeyStore keystore = tls.load(tls.keystore());
@@ -53,6 +54,7 @@ class RestTlsTest {
 
         assertThat(two.password()).isNotEqualTo(one.password());
         assertThat(two.load(two.keystore()).getCertificate(RestTls.ALIAS).getPublicKey())
-                .isNotEqualTo(one.load(one.keystore()).getCertificate(RestTls.ALIAS).getPublicKey());
+                .isNotEqualTo(
+                        one.load(one.keystore()).getCertificate(RestTls.ALIAS).getPublicKey());
     }
 }

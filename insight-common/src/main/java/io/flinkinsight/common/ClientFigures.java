@@ -3,9 +3,10 @@ package io.flinkinsight.common;
 import java.io.InputStream;
 
 /**
- * The interactive client's figures, declared once in {@code client-figures.json} beside this class: the client
- * registers exactly these, the plugin's API serves exactly these, and the panel's types are generated from the file.
- * Opened through this class, so the file moves with it when a jar shades this module under its own package.
+ * The interactive client's figures, declared once in {@code client-figures.json} beside this class:
+ * the client registers exactly these, the plugin's API serves exactly these, and the panel's types
+ * are generated from the file. Opened through this class, so the file moves with it when a jar
+ * shades this module under its own package.
  */
 public final class ClientFigures {
 
@@ -18,8 +19,11 @@ public final class ClientFigures {
     public static InputStream open() {
         InputStream in = ClientFigures.class.getResourceAsStream(RESOURCE);
         if (in == null) {
-            throw new IllegalStateException(RESOURCE + " is missing beside " + ClientFigures.class.getName()
-                    + ": the jar was built without it");
+            throw new IllegalStateException(
+                    RESOURCE
+                            + " is missing beside "
+                            + ClientFigures.class.getName()
+                            + ": the jar was built without it");
         }
         return in;
     }

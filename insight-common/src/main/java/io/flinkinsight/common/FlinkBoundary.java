@@ -8,19 +8,22 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Where Flink, Netty or one of our own threads calls into the plugin or the interactive client for work whose failure
- * has no caller to go to: whatever fails inside is counted and logged at WARN, at most once a minute per kind of call
- * (named in the message; DEBUG in between), and never reaches the calling thread. A reporter callback that throws
- * disturbs Flink's metric registry, a scheduled task that throws is never run again, a listener that throws fails a
- * request. What fails a query (its submission, a REST request, a collect poll) does not go through here: it reaches
+ * Where Flink, Netty or one of our own threads calls into the plugin or the interactive client for
+ * work whose failure has no caller to go to: whatever fails inside is counted and logged at WARN,
+ * at most once a minute per kind of call (named in the message; DEBUG in between), and never
+ * reaches the calling thread. A reporter callback that throws disturbs Flink's metric registry, a
+ * scheduled task that throws is never run again, a listener that throws fails a request. What fails
+ * a query (its submission, a REST request, a collect poll) does not go through here: it reaches
  * Flink as that query's failure.
  */
 public final class FlinkBoundary {
 
     private static final long WARN_INTERVAL_MILLIS = 60_000;
+
     /**
-     * Every boundary's failures in this class's copy: each jar shades this module under its own package, so for the
-     * plugin this is its own figure flink_insight_internal_failures_total, untouched by a client jar in the same JVM.
+     * Every boundary's failures in this class's copy: each jar shades this module under its own
+     * package, so for the plugin this is its own figure flink_insight_internal_failures_total,
+     * untouched by a client jar in the same JVM.
      */
     private static final LongAdder FAILURES_IN_PROCESS = new LongAdder();
 
@@ -28,6 +31,7 @@ public final class FlinkBoundary {
     private final Logger log;
     private final Clock clock;
     private final LongAdder failures = new LongAdder();
+
     /** One per kind of call; kinds are constants at the call sites, so this stays small. */
     private final ConcurrentMap<String, RateLimitedLog> warnings = new ConcurrentHashMap<>();
 
@@ -46,8 +50,8 @@ public final class FlinkBoundary {
     }
 
     /**
-     * Runs {@code call} on a thread of Flink's; a failure is counted and logged as "{@code what} failed", except a
-     * {@code VirtualMachineError}, which is logged at ERROR and thrown on.
+     * Runs {@code call} on a thread of Flink's; a failure is counted and logged as "{@code what}
+     * failed", except a {@code VirtualMachineError}, which is logged at ERROR and thrown on.
      *
      * @param what the kind of call, a constant such as "indexing an added metric"
      */
@@ -55,7 +59,8 @@ public final class FlinkBoundary {
         try {
             call.run();
         } catch (VirtualMachineError e) {
-            // The JVM itself is failing (out of memory, stack overflow): Flink's fatal-error handling decides what
+            // The JVM itself is failing (out of memory, stack overflow): Flink's fatal-error
+            // handling decides what
             // happens next, not a plugin that swallows it.
             log.error("{}: {} failed with a JVM error.", component, what, e);
             throw e;
@@ -65,10 +70,11 @@ public final class FlinkBoundary {
     }
 
     /**
-     * Runs {@code call} as a task of one of our own threads (a scheduler, a closer, a Netty event loop): as {@link
-     * #run}, except that a {@code VirtualMachineError} is counted, logged at ERROR every time, and not thrown. On that
-     * thread no Flink handler would see it (an executor keeps it in the task's future), and thrown it would cancel
-     * every later run: the sampling, the stores' budget or the pool's eviction would stop for good.
+     * Runs {@code call} as a task of one of our own threads (a scheduler, a closer, a Netty event
+     * loop): as {@link #run}, except that a {@code VirtualMachineError} is counted, logged at ERROR
+     * every time, and not thrown. On that thread no Flink handler would see it (an executor keeps
+     * it in the task's future), and thrown it would cancel every later run: the sampling, the
+     * stores' budget or the pool's eviction would stop for good.
      */
     public void runScheduled(String what, Runnable call) {
         try {
@@ -88,8 +94,10 @@ public final class FlinkBoundary {
 
     private void swallowed(String what, Throwable t) {
         count();
-        boolean warned = warnings.computeIfAbsent(what, kind -> new RateLimitedLog(log, clock, WARN_INTERVAL_MILLIS))
-                .warn(component + ": " + what + " failed", t);
+        boolean warned =
+                warnings.computeIfAbsent(
+                                what, kind -> new RateLimitedLog(log, clock, WARN_INTERVAL_MILLIS))
+                        .warn(component + ": " + what + " failed", t);
         if (!warned) {
             log.debug("{}: {} failed.", component, what, t);
         }

@@ -5,7 +5,9 @@ import org.slf4j.Logger;
 import java.time.Clock;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** A WARN log that speaks at most once per interval, so a failing callback cannot flood Flink's log. */
+/**
+ * A WARN log that speaks at most once per interval, so a failing callback cannot flood Flink's log.
+ */
 public final class RateLimitedLog {
 
     private final Logger log;
@@ -20,7 +22,10 @@ public final class RateLimitedLog {
         this.intervalMillis = intervalMillis;
     }
 
-    /** Logs at WARN unless another warning was logged within the interval; returns whether it logged. */
+    /**
+     * Logs at WARN unless another warning was logged within the interval; returns whether it
+     * logged.
+     */
     public boolean warn(String message, Throwable cause) {
         long now = clock.millis();
         long next = nextAllowedMillis.get();

@@ -13,7 +13,8 @@ class ClientFiguresTest {
     @Test
     void theDeclarationIsBesideTheClassThatOpensIt() throws IOException {
         try (InputStream in = ClientFigures.open()) {
-            assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).contains("\"scope\": \"insight_client\"");
+            assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8))
+                    .contains("\"scope\": \"insight_client\"");
         }
     }
 }

@@ -28,7 +28,8 @@ class FlinkBoundaryTest {
     private static final String LOGGER = FlinkBoundaryTest.class.getName();
 
     private final ManualClock clock = new ManualClock(1_000_000);
-    private final FlinkBoundary boundary = new FlinkBoundary(LoggerFactory.getLogger(LOGGER), clock);
+    private final FlinkBoundary boundary =
+            new FlinkBoundary(LoggerFactory.getLogger(LOGGER), clock);
     private final List<String> lines = new CopyOnWriteArrayList<>();
     private final AbstractAppender capture =
             new AbstractAppender("capture", null, null, true, Property.EMPTY_ARRAY) {
@@ -54,32 +55,48 @@ class FlinkBoundaryTest {
 
     @Test
     void aFailureIsCountedAndLoggedNamingTheCallAndNeverReachesTheCaller() {
-        assertThatNoException().isThrownBy(() -> boundary.run("indexing an added metric", () -> {
-            throw new IllegalStateException("boom");
-        }));
-        assertThatNoException().isThrownBy(() -> boundary.run("closing the metric reporter", () -> {
-            throw new NoClassDefFoundError("a class of a closed user class loader");
-        }));
+        assertThatNoException()
+                .isThrownBy(
+                        () ->
+                                boundary.run(
+                                        "indexing an added metric",
+                                        () -> {
+                                            throw new IllegalStateException("boom");
+                                        }));
+        assertThatNoException()
+                .isThrownBy(
+                        () ->
+                                boundary.run(
+                                        "closing the metric reporter",
+                                        () -> {
+                                            throw new NoClassDefFoundError(
+                                                    "a class of a closed user class loader");
+                                        }));
 
         assertThat(boundary.failures()).isEqualTo(2);
-        assertThat(linesAt("WARN")).containsExactly(
-                "WARN Flink Insight: indexing an added metric failed: java.lang.IllegalStateException: boom",
-                "WARN Flink Insight: closing the metric reporter failed: java.lang.NoClassDefFoundError:"
-                        + " a class of a closed user class loader");
+        assertThat(linesAt("WARN"))
+                .containsExactly(
+                        "WARN Flink Insight: indexing an added metric failed: java.lang.IllegalStateException: boom",
+                        "WARN Flink Insight: closing the metric reporter failed: java.lang.NoClassDefFoundError:"
+                                + " a class of a closed user class loader");
     }
 
     @Test
     void theMessagesNameTheComponentTheBoundaryWasMadeFor() {
         FlinkBoundary client =
-                new FlinkBoundary("Flink Insight interactive client", LoggerFactory.getLogger(LOGGER), clock);
+                new FlinkBoundary(
+                        "Flink Insight interactive client", LoggerFactory.getLogger(LOGGER), clock);
 
-        client.runScheduled("closing a cluster client", () -> {
-            throw new IllegalStateException("boom");
-        });
+        client.runScheduled(
+                "closing a cluster client",
+                () -> {
+                    throw new IllegalStateException("boom");
+                });
 
-        assertThat(linesAt("WARN")).containsExactly(
-                "WARN Flink Insight interactive client: closing a cluster client failed:"
-                        + " java.lang.IllegalStateException: boom");
+        assertThat(linesAt("WARN"))
+                .containsExactly(
+                        "WARN Flink Insight interactive client: closing a cluster client failed:"
+                                + " java.lang.IllegalStateException: boom");
     }
 
     @Test
@@ -87,12 +104,16 @@ class FlinkBoundaryTest {
         FlinkBoundary other = new FlinkBoundary(LoggerFactory.getLogger(LOGGER), clock);
         long before = FlinkBoundary.failuresInProcess();
 
-        boundary.run("indexing an added metric", () -> {
-            throw new IllegalStateException("boom");
-        });
-        other.runScheduled("sampling metrics", () -> {
-            throw new StackOverflowError();
-        });
+        boundary.run(
+                "indexing an added metric",
+                () -> {
+                    throw new IllegalStateException("boom");
+                });
+        other.runScheduled(
+                "sampling metrics",
+                () -> {
+                    throw new StackOverflowError();
+                });
         other.run("indexing an added metric", () -> {});
 
         assertThat(boundary.failures()).isEqualTo(1);
@@ -112,35 +133,51 @@ class FlinkBoundaryTest {
 
     @Test
     void onFlinksThreadsVirtualMachineErrorsReachTheCallerForFlinksFatalErrorHandling() {
-        assertThatThrownBy(() -> boundary.run("indexing an added metric", () -> {
-            throw new OutOfMemoryError("Java heap space");
-        })).isInstanceOf(OutOfMemoryError.class);
-        assertThatThrownBy(() -> boundary.run("indexing an added metric", () -> {
-            throw new StackOverflowError();
-        })).isInstanceOf(StackOverflowError.class);
+        assertThatThrownBy(
+                        () ->
+                                boundary.run(
+                                        "indexing an added metric",
+                                        () -> {
+                                            throw new OutOfMemoryError("Java heap space");
+                                        }))
+                .isInstanceOf(OutOfMemoryError.class);
+        assertThatThrownBy(
+                        () ->
+                                boundary.run(
+                                        "indexing an added metric",
+                                        () -> {
+                                            throw new StackOverflowError();
+                                        }))
+                .isInstanceOf(StackOverflowError.class);
         assertThat(boundary.failures()).isZero();
     }
 
     @Test
     void onOurOwnThreadsAVirtualMachineErrorIsCountedAndLoggedAtErrorEveryTimeNotThrown() {
-        Runnable guarded = boundary.guarded("evicting expired cluster clients", () -> {
-            throw new OutOfMemoryError("unable to create native thread");
-        });
+        Runnable guarded =
+                boundary.guarded(
+                        "evicting expired cluster clients",
+                        () -> {
+                            throw new OutOfMemoryError("unable to create native thread");
+                        });
 
         assertThatNoException().isThrownBy(guarded::run);
         assertThatNoException().isThrownBy(guarded::run);
 
         assertThat(boundary.failures()).isEqualTo(2);
-        assertThat(linesAt("ERROR")).containsExactly(
-                "ERROR Flink Insight: evicting expired cluster clients failed with a JVM error; the thread goes on.",
-                "ERROR Flink Insight: evicting expired cluster clients failed with a JVM error; the thread goes on.");
+        assertThat(linesAt("ERROR"))
+                .containsExactly(
+                        "ERROR Flink Insight: evicting expired cluster clients failed with a JVM error; the thread goes on.",
+                        "ERROR Flink Insight: evicting expired cluster clients failed with a JVM error; the thread goes on.");
     }
 
     @Test
-    void repeatedFailuresWarnOncePerMinutePerKindOfCallAtDebugInBetweenAndSayHowManyWereSuppressed() {
-        Runnable failing = () -> {
-            throw new IllegalStateException("boom");
-        };
+    void
+            repeatedFailuresWarnOncePerMinutePerKindOfCallAtDebugInBetweenAndSayHowManyWereSuppressed() {
+        Runnable failing =
+                () -> {
+                    throw new IllegalStateException("boom");
+                };
         for (int i = 0; i < 100; i++) {
             boundary.run("processing a span", failing);
             boundary.run("processing an event", failing);
@@ -154,11 +191,12 @@ class FlinkBoundaryTest {
         boundary.run("processing a span", failing);
 
         assertThat(boundary.failures()).isEqualTo(202);
-        assertThat(linesAt("WARN")).containsExactly(
-                "WARN Flink Insight: processing a span failed: java.lang.IllegalStateException: boom",
-                "WARN Flink Insight: processing an event failed: java.lang.IllegalStateException: boom",
-                "WARN Flink Insight: processing a span failed (100 similar warnings suppressed):"
-                        + " java.lang.IllegalStateException: boom");
+        assertThat(linesAt("WARN"))
+                .containsExactly(
+                        "WARN Flink Insight: processing a span failed: java.lang.IllegalStateException: boom",
+                        "WARN Flink Insight: processing an event failed: java.lang.IllegalStateException: boom",
+                        "WARN Flink Insight: processing a span failed (100 similar warnings suppressed):"
+                                + " java.lang.IllegalStateException: boom");
     }
 
     private List<String> linesAt(String level) {

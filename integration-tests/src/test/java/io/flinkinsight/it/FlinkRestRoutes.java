@@ -1,8 +1,7 @@
 package io.flinkinsight.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.flinkinsight.harness.FlinkDistribution;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -27,32 +26,47 @@ import java.util.TreeSet;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
- * Flink's REST routes as Flink itself declares them: every handler specification in the jars the test cluster runs,
- * instantiated by reflection, asked for its HTTP method and URL template. A hand-written list would miss the route a
- * new Flink release adds; this one cannot.
+ * Flink's REST routes as Flink itself declares them: every handler specification in the jars the
+ * test cluster runs, instantiated by reflection, asked for its HTTP method and URL template. A
+ * hand-written list would miss the route a new Flink release adds; this one cannot.
  */
 final class FlinkRestRoutes {
 
     /**
      * What every routed handler's specification implements. Not {@code MessageHeaders}: the legacy
-     * {@code YarnCancelJobTerminationHeaders} and the untyped log and stdout file headers implement only this.
+     * {@code YarnCancelJobTerminationHeaders} and the untyped log and stdout file headers implement
+     * only this.
      */
-    static final String SPECIFICATION = "org.apache.flink.runtime.rest.handler.RestHandlerSpecification";
+    static final String SPECIFICATION =
+            "org.apache.flink.runtime.rest.handler.RestHandlerSpecification";
 
-    /** The SQL Gateway's routes: its own REST endpoint serves them, never the JobManager the hub proxies. */
-    static final String GATEWAY_HEADERS = "org.apache.flink.table.gateway.rest.header.SqlGatewayMessageHeaders";
+    /**
+     * The SQL Gateway's routes: its own REST endpoint serves them, never the JobManager the hub
+     * proxies.
+     */
+    static final String GATEWAY_HEADERS =
+            "org.apache.flink.table.gateway.rest.header.SqlGatewayMessageHeaders";
 
-    /** Routes every Flink 2.2 JobManager serves: a broken scan fails loudly instead of testing nothing. */
-    static final List<Route> MUST_CONTAIN = List.of(
-            new Route("GET", "/jobs/:jobid/yarn-cancel"),
-            new Route("GET", "/jobs/:jobid/yarn-stop"),
-            new Route("PATCH", "/jobs/:jobid"),
-            new Route("POST", "/jobs/:jobid/stop"),
-            new Route("DELETE", "/jars/:jarid"),
-            new Route("POST", "/jars/upload"));
+    /**
+     * Routes every Flink 2.2 JobManager serves: a broken scan fails loudly instead of testing
+     * nothing.
+     */
+    static final List<Route> MUST_CONTAIN =
+            List.of(
+                    new Route("GET", "/jobs/:jobid/yarn-cancel"),
+                    new Route("GET", "/jobs/:jobid/yarn-stop"),
+                    new Route("PATCH", "/jobs/:jobid"),
+                    new Route("POST", "/jobs/:jobid/stop"),
+                    new Route("DELETE", "/jars/:jarid"),
+                    new Route("POST", "/jars/upload"));
 
-    /** One route: the HTTP method's name and the URL template, e.g. {@code GET /jobs/:jobid/yarn-cancel}. */
+    /**
+     * One route: the HTTP method's name and the URL template, e.g. {@code GET
+     * /jobs/:jobid/yarn-cancel}.
+     */
     record Route(String method, String template) implements Comparable<Route> {
 
         @Override
@@ -70,14 +84,16 @@ final class FlinkRestRoutes {
     private FlinkRestRoutes() {}
 
     /**
-     * Scans the distribution the harness starts clusters from. Every jar is on the class loader (headers refer to
-     * classes of other jars) and every jar is scanned: the JobManager serves the routes of whichever jar declares them.
-     * The scan has no version dimension: a header registered under several API versions is one route.
+     * Scans the distribution the harness starts clusters from. Every jar is on the class loader
+     * (headers refer to classes of other jars) and every jar is scanned: the JobManager serves the
+     * routes of whichever jar declares them. The scan has no version dimension: a header registered
+     * under several API versions is one route.
      */
     static SortedSet<Route> scan() {
         long start = System.nanoTime();
         List<Path> jars = FlinkDistribution.locate().jars();
-        assertThat(jars).as("Flink jars the JobManager runs")
+        assertThat(jars)
+                .as("Flink jars the JobManager runs")
                 .anyMatch(p -> p.getFileName().toString().startsWith("flink-runtime-web-"))
                 .anyMatch(p -> p.getFileName().toString().matches("flink-runtime-\\d.*\\.jar"));
         Map<String, ClassHeader> classes = classHeaders(jars);
@@ -85,14 +101,18 @@ final class FlinkRestRoutes {
         int specificationClasses = 0;
         int gatewayClasses = 0;
         List<String> skipped = new ArrayList<>();
-        // Parent: the platform loader, so no class of the test's own classpath (other Flink versions) leaks in.
-        try (URLClassLoader loader = new URLClassLoader(urls(jars), ClassLoader.getPlatformClassLoader())) {
+        // Parent: the platform loader, so no class of the test's own classpath (other Flink
+        // versions) leaks in.
+        try (URLClassLoader loader =
+                new URLClassLoader(urls(jars), ClassLoader.getPlatformClassLoader())) {
             Class<?> specificationType = Class.forName(SPECIFICATION, false, loader);
             Class<?> gatewayType = load(GATEWAY_HEADERS, loader);
             Map<String, Boolean> implementing = new HashMap<>();
             for (ClassHeader header : classes.values()) {
-                // Loading all ~33,000 classes takes 8 to 20 s on 2 cores; their headers name the candidates in 1 to 2.
-                if (header.isAbstract() || !implementsSpecification(header.name(), classes, implementing)) {
+                // Loading all ~33,000 classes takes 8 to 20 s on 2 cores; their headers name the
+                // candidates in 1 to 2.
+                if (header.isAbstract()
+                        || !implementsSpecification(header.name(), classes, implementing)) {
                     continue;
                 }
                 Class<?> type = load(header.name(), loader);
@@ -116,10 +136,18 @@ final class FlinkRestRoutes {
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot read Flink's REST routes", e);
         }
-        System.out.printf("Flink REST routes: %d classes in %d jars, %d handler specifications, %d JobManager routes,"
-                + " %d SQL Gateway specifications left out, %d skipped (no getInstance() or no-arg constructor): %s"
-                + " (%d ms)%n", classes.size(), jars.size(), specificationClasses, routes.size(), gatewayClasses,
-                skipped.size(), skipped, (System.nanoTime() - start) / 1_000_000);
+        System.out.printf(
+                "Flink REST routes: %d classes in %d jars, %d handler specifications, %d JobManager routes,"
+                        + " %d SQL Gateway specifications left out, %d skipped (no getInstance() or no-arg constructor): %s"
+                        + " (%d ms)%n",
+                classes.size(),
+                jars.size(),
+                specificationClasses,
+                routes.size(),
+                gatewayClasses,
+                skipped.size(),
+                skipped,
+                (System.nanoTime() - start) / 1_000_000);
         assertThat(routes).as("routes scanned from Flink's jars").containsAll(MUST_CONTAIN);
         return Collections.unmodifiableSortedSet(routes);
     }
@@ -132,7 +160,9 @@ final class FlinkRestRoutes {
         return urls;
     }
 
-    /** Whether {@code name} reaches {@value #SPECIFICATION} through its superclasses and interfaces. */
+    /**
+     * Whether {@code name} reaches {@value #SPECIFICATION} through its superclasses and interfaces.
+     */
     private static boolean implementsSpecification(
             String name, Map<String, ClassHeader> classes, Map<String, Boolean> memo) {
         if (name.equals(SPECIFICATION)) {
@@ -142,11 +172,16 @@ final class FlinkRestRoutes {
         if (known != null) {
             return known;
         }
-        memo.put(name, false); // Cycles cannot occur in valid class files; this guards against a broken jar.
+        memo.put(
+                name,
+                false); // Cycles cannot occur in valid class files; this guards against a broken
+        // jar.
         ClassHeader header = classes.get(name);
         boolean result = false;
         if (header != null) {
-            result = header.superName() != null && implementsSpecification(header.superName(), classes, memo);
+            result =
+                    header.superName() != null
+                            && implementsSpecification(header.superName(), classes, memo);
             for (String type : header.interfaces()) {
                 result = result || implementsSpecification(type, classes, memo);
             }
@@ -155,7 +190,9 @@ final class FlinkRestRoutes {
         return result;
     }
 
-    /** The header of every class entry, by class name; the first jar wins, as on the class loader. */
+    /**
+     * The header of every class entry, by class name; the first jar wins, as on the class loader.
+     */
     private static Map<String, ClassHeader> classHeaders(List<Path> jars) {
         Map<String, ClassHeader> classes = new HashMap<>();
         for (Path jar : jars) {
@@ -165,7 +202,8 @@ final class FlinkRestRoutes {
                     JarEntry entry = entries.nextElement();
                     String name = entry.getName();
                     // Multi-release copies and module descriptors are not classes of their own.
-                    if (!name.endsWith(".class") || name.startsWith("META-INF/")
+                    if (!name.endsWith(".class")
+                            || name.startsWith("META-INF/")
                             || name.endsWith("module-info.class")) {
                         continue;
                     }
@@ -183,7 +221,10 @@ final class FlinkRestRoutes {
         return classes;
     }
 
-    /** The class without running its static initialiser, or null when it cannot link (optional dependencies). */
+    /**
+     * The class without running its static initialiser, or null when it cannot link (optional
+     * dependencies).
+     */
     private static Class<?> load(String name, ClassLoader loader) {
         try {
             return Class.forName(name, false, loader);
@@ -192,7 +233,10 @@ final class FlinkRestRoutes {
         }
     }
 
-    /** Through a static no-arg {@code getInstance()}, else a no-arg constructor; null when it has neither. */
+    /**
+     * Through a static no-arg {@code getInstance()}, else a no-arg constructor; null when it has
+     * neither.
+     */
     private static Object instance(Class<?> type) throws ReflectiveOperationException {
         try {
             Method getInstance = type.getDeclaredMethod("getInstance");
@@ -221,9 +265,11 @@ final class FlinkRestRoutes {
     }
 
     /**
-     * What a class file says about its place in the type hierarchy (JVMS 4.1), read without loading the class.
+     * What a class file says about its place in the type hierarchy (JVMS 4.1), read without loading
+     * the class.
      *
-     * @param name binary name with dots; {@code superName} null for {@code java.lang.Object} and module descriptors
+     * @param name binary name with dots; {@code superName} null for {@code java.lang.Object} and
+     *     module descriptors
      */
     record ClassHeader(String name, String superName, List<String> interfaces, int accessFlags) {
 
@@ -251,7 +297,8 @@ final class FlinkRestRoutes {
                         case 1 -> {
                             byte[] text = new byte[in.getShort() & 0xFFFF];
                             in.get(text);
-                            // Modified UTF-8; class names of Flink's jars are ASCII, so plain UTF-8 reads them alike.
+                            // Modified UTF-8; class names of Flink's jars are ASCII, so plain UTF-8
+                            // reads them alike.
                             utf8[i] = new String(text, StandardCharsets.UTF_8);
                         }
                         case 7 -> classNameIndex[i] = in.getShort() & 0xFFFF;

@@ -1,12 +1,12 @@
 package io.flinkinsight.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import com.fasterxml.jackson.databind.JsonNode;
 import io.flinkinsight.harness.LocalFlinkCluster;
 import io.flinkinsight.harness.SqlSession;
 import io.flinkinsight.harness.Waits;
 import io.flinkinsight.harness.demo.DemoWorkload;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
 import java.time.Duration;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -25,9 +25,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
- * What the interactive-client ITCases share: sessions on {@code remote-interactive}, the rows of DemoWorkload's short
- * queries, queries bounded on the test's side, and the client figures of an Insight endpoint's {@code /api/v1/client}.
+ * What the interactive-client ITCases share: sessions on {@code remote-interactive}, the rows of
+ * DemoWorkload's short queries, queries bounded on the test's side, and the client figures of an
+ * Insight endpoint's {@code /api/v1/client}.
  */
 final class InteractiveClientSupport {
 
@@ -60,8 +63,9 @@ final class InteractiveClientSupport {
     }
 
     /**
-     * The rows of short query {@code index} of {@link DemoWorkload#shortQueries()} over 1-row datagen tables: source →
-     * one random string; wordcount and the left joins (random strings never match) → that string with count 1.
+     * The rows of short query {@code index} of {@link DemoWorkload#shortQueries()} over 1-row
+     * datagen tables: source → one random string; wordcount and the left joins (random strings
+     * never match) → that string with count 1.
      */
     static void assertShortQueryRows(int index, List<List<Object>> rows) {
         String sql = DemoWorkload.shortQueries().get(index);
@@ -79,16 +83,24 @@ final class InteractiveClientSupport {
     /** Daemon threads, so a query that hangs cannot keep the test JVM alive. */
     static ExecutorService daemonPool(String name, int threads) {
         AtomicInteger count = new AtomicInteger();
-        ThreadFactory factory = runnable -> {
-            Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
-        return threads <= 0 ? Executors.newCachedThreadPool(factory) : Executors.newFixedThreadPool(threads, factory);
+        ThreadFactory factory =
+                runnable -> {
+                    Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                };
+        return threads <= 0
+                ? Executors.newCachedThreadPool(factory)
+                : Executors.newFixedThreadPool(threads, factory);
     }
 
     /** How one query ended, as the JDBC client saw it. */
-    record Outcome(List<List<Object>> rows, Throwable error, boolean timedOut, long startNanos, long endNanos) {
+    record Outcome(
+            List<List<Object>> rows,
+            Throwable error,
+            boolean timedOut,
+            long startNanos,
+            long endNanos) {
 
         boolean succeeded() {
             return error == null && !timedOut;
@@ -99,8 +111,12 @@ final class InteractiveClientSupport {
         }
     }
 
-    /** Runs the query on {@code runner} and waits at most {@code bound}; a hang is reported, never waited out. */
-    static Outcome queryBounded(ExecutorService runner, SqlSession session, String sql, Duration bound) {
+    /**
+     * Runs the query on {@code runner} and waits at most {@code bound}; a hang is reported, never
+     * waited out.
+     */
+    static Outcome queryBounded(
+            ExecutorService runner, SqlSession session, String sql, Duration bound) {
         long start = System.nanoTime();
         Future<List<List<Object>>> result = runner.submit(() -> session.query(sql));
         try {
@@ -128,8 +144,9 @@ final class InteractiveClientSupport {
     }
 
     /**
-     * The root cause in one line: the last {@code Caused by:} line of the chain's messages (the gateway sends its
-     * server-side stack trace as message text), else the first line of the innermost message.
+     * The root cause in one line: the last {@code Caused by:} line of the chain's messages (the
+     * gateway sends its server-side stack trace as message text), else the first line of the
+     * innermost message.
      */
     static String rootLine(Throwable error) {
         String line = String.valueOf(error);
@@ -139,7 +156,10 @@ final class InteractiveClientSupport {
             if (message == null || message.isBlank()) {
                 continue;
             }
-            line = t.getClass().getSimpleName() + ": " + message.strip().lines().findFirst().orElse("");
+            line =
+                    t.getClass().getSimpleName()
+                            + ": "
+                            + message.strip().lines().findFirst().orElse("");
             for (String text : (Iterable<String>) message.lines()::iterator) {
                 if (text.startsWith("Caused by: ")) {
                     line = text.substring("Caused by: ".length());
@@ -212,10 +232,15 @@ final class InteractiveClientSupport {
 
         /** Whether every counter equals the other's, i.e. nothing happened in between. */
         boolean sameCounters(ClientFigures other) {
-            return submitted() == other.submitted() && succeeded() == other.succeeded() && failed() == other.failed()
-                    && poolRequests() == other.poolRequests() && poolHits() == other.poolHits()
-                    && poolMisses() == other.poolMisses() && opened() == other.opened()
-                    && reused() == other.reused() && queryRequests() == other.queryRequests();
+            return submitted() == other.submitted()
+                    && succeeded() == other.succeeded()
+                    && failed() == other.failed()
+                    && poolRequests() == other.poolRequests()
+                    && poolHits() == other.poolHits()
+                    && poolMisses() == other.poolMisses()
+                    && opened() == other.opened()
+                    && reused() == other.reused()
+                    && queryRequests() == other.queryRequests();
         }
 
         private long count(String pointer) {
@@ -234,18 +259,26 @@ final class InteractiveClientSupport {
     }
 
     /**
-     * The figures once they are {@code ready} and have stopped changing: two answers a settle interval apart
-     * with the same counters (the endpoint serves the newest sample of each series, taken every history resolution).
+     * The figures once they are {@code ready} and have stopped changing: two answers a settle
+     * interval apart with the same counters (the endpoint serves the newest sample of each series,
+     * taken every history resolution).
      */
-    static ClientFigures settledFigures(LocalFlinkCluster cluster, String insightUrl, String what,
+    static ClientFigures settledFigures(
+            LocalFlinkCluster cluster,
+            String insightUrl,
+            String what,
             Predicate<ClientFigures> ready) {
         AtomicReference<ClientFigures> previous = new AtomicReference<>();
-        return Waits.until(what + " (settled client figures at " + insightUrl + ")", Duration.ofSeconds(60),
-                SETTLE_INTERVAL, () -> {
+        return Waits.until(
+                what + " (settled client figures at " + insightUrl + ")",
+                Duration.ofSeconds(60),
+                SETTLE_INTERVAL,
+                () -> {
                     ClientFigures now = figures(cluster, insightUrl);
                     ClientFigures before = previous.getAndSet(now);
                     boolean settled = before != null && ready.test(now) && now.sameCounters(before);
                     return settled ? Optional.of(now) : Optional.empty();
-                }, () -> "last answer: " + previous.get());
+                },
+                () -> "last answer: " + previous.get());
     }
 }

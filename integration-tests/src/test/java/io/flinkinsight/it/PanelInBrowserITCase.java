@@ -1,13 +1,14 @@
 package io.flinkinsight.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import com.fasterxml.jackson.databind.JsonNode;
 import io.flinkinsight.harness.LocalFlinkCluster;
 import io.flinkinsight.harness.Role;
 import io.flinkinsight.harness.SqlSession;
 import io.flinkinsight.harness.Waits;
 import io.flinkinsight.harness.demo.DemoWorkload;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,13 +18,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The panel in Debian's Chromium (playwright-core), served by the hub of a real cluster that runs the demo workload
- * and a query whose job is named like an XSS payload: the e2e scripts in web-extension/e2e drive the browser (the tab
- * in Flink's dashboard, pages of other sites and a path-prefix proxy in front of the hub, then the panel itself); this
- * test sets up the cluster, hands them its URLs, and fails when they fail.
+ * The panel in Debian's Chromium (playwright-core), served by the hub of a real cluster that runs
+ * the demo workload and a query whose job is named like an XSS payload: the e2e scripts in
+ * web-extension/e2e drive the browser (the tab in Flink's dashboard, pages of other sites and a
+ * path-prefix proxy in front of the hub, then the panel itself); this test sets up the cluster,
+ * hands them its URLs, and fails when they fail.
  */
 class PanelInBrowserITCase {
 
@@ -31,13 +34,15 @@ class PanelInBrowserITCase {
 
     @Test
     void panelShowsTheClusterInChromium() throws Exception {
-        try (LocalFlinkCluster cluster = TestClusters.withPlugin("panel")
-                .config("metrics.reporter.insight.history.resolution", "1 s")
-                .config("metrics.reporter.insight.hub.poll-interval", "2 s")
-                .start();
+        try (LocalFlinkCluster cluster =
+                        TestClusters.withPlugin("panel")
+                                .config("metrics.reporter.insight.history.resolution", "1 s")
+                                .config("metrics.reporter.insight.hub.poll-interval", "2 s")
+                                .start();
                 SqlSession streaming = cluster.sqlSession()) {
             // The RUNNING streaming job, as /jobs/overview names it.
-            String streamingJob = DemoWorkload.startStreamingJob(cluster, streaming, Duration.ofSeconds(60));
+            String streamingJob =
+                    DemoWorkload.startStreamingJob(cluster, streaming, Duration.ofSeconds(60));
             try (SqlSession queries = cluster.sqlSession()) {
                 DemoWorkload.prepareShortQueries(queries);
                 for (String query : DemoWorkload.shortQueries()) {
@@ -48,62 +53,99 @@ class PanelInBrowserITCase {
             }
             String hub = cluster.insightUrl(Role.JOBMANAGER);
             awaitCompletedCheckpoints(cluster, 3);
-            // The streaming charts need the hub's series of TaskManager figures, gathered over Flink's REST API.
+            // The streaming charts need the hub's series of TaskManager figures, gathered over
+            // Flink's REST API.
             awaitSeries(cluster, "insight_vertex_latency_ms");
             awaitSeries(cluster, "insight_vertex_records_out_per_second");
 
-            String screenshots = System.getProperty("insight.screenshots",
-                    Path.of("target", "panel-screenshots").toAbsolutePath().toString());
-            // First the tab in Flink's own dashboard (the hub's copy under /flink/), while the JobManager is up.
-            runE2e("e2e/flink-tab.e2e.mjs", Map.of("INSIGHT_URL", hub, "SCREENSHOT_DIR", screenshots));
-            // Then pages of other sites against the hub's port (no read, no cancel of the streaming job, checked on
+            String screenshots =
+                    System.getProperty(
+                            "insight.screenshots",
+                            Path.of("target", "panel-screenshots").toAbsolutePath().toString());
+            // First the tab in Flink's own dashboard (the hub's copy under /flink/), while the
+            // JobManager is up.
+            runE2e(
+                    "e2e/flink-tab.e2e.mjs",
+                    Map.of("INSIGHT_URL", hub, "SCREENSHOT_DIR", screenshots));
+            // Then pages of other sites against the hub's port (no read, no cancel of the streaming
+            // job, checked on
             // Flink's own REST API), and the hub behind a reverse proxy with a path prefix.
-            runE2e("e2e/cross-origin.e2e.mjs", Map.of(
-                    "INSIGHT_URL", hub,
-                    "FLINK_REST_URL", cluster.restUrl(),
-                    "JOB_ID", streamingJob,
-                    "SCREENSHOT_DIR", screenshots));
-            // The panel's script ends by stopping the JobManager, to see the panel's hub-unreachable state.
+            runE2e(
+                    "e2e/cross-origin.e2e.mjs",
+                    Map.of(
+                            "INSIGHT_URL", hub,
+                            "FLINK_REST_URL", cluster.restUrl(),
+                            "JOB_ID", streamingJob,
+                            "SCREENSHOT_DIR", screenshots));
+            // The panel's script ends by stopping the JobManager, to see the panel's
+            // hub-unreachable state.
             long jobManagerPid = cluster.process(Role.JOBMANAGER).pid();
-            runE2e("e2e/panel.e2e.mjs", Map.of(
-                    "INSIGHT_URL", hub,
-                    "INSIGHT_STOP_HOOK", "kill " + jobManagerPid,
-                    "SCREENSHOT_DIR", screenshots));
+            runE2e(
+                    "e2e/panel.e2e.mjs",
+                    Map.of(
+                            "INSIGHT_URL", hub,
+                            "INSIGHT_STOP_HOOK", "kill " + jobManagerPid,
+                            "SCREENSHOT_DIR", screenshots));
         }
     }
 
     static void awaitCompletedCheckpoints(LocalFlinkCluster cluster, int count) {
-        Waits.until(count + " completed checkpoints", Duration.ofSeconds(90), Duration.ofSeconds(1), () -> {
-            int completed = 0;
-            JsonNode jobs = PluginOnSessionClusterITCase.json(
-                    cluster.insightGet(Role.JOBMANAGER, "/api/v1/checkpoints")).path("jobs");
-            for (JsonNode job : jobs) {
-                for (JsonNode cp : job.path("checkpoints")) {
-                    if ("COMPLETED".equals(cp.path("status").asText())) {
-                        completed++;
+        Waits.until(
+                count + " completed checkpoints",
+                Duration.ofSeconds(90),
+                Duration.ofSeconds(1),
+                () -> {
+                    int completed = 0;
+                    JsonNode jobs =
+                            PluginOnSessionClusterITCase.json(
+                                            cluster.insightGet(
+                                                    Role.JOBMANAGER, "/api/v1/checkpoints"))
+                                    .path("jobs");
+                    for (JsonNode job : jobs) {
+                        for (JsonNode cp : job.path("checkpoints")) {
+                            if ("COMPLETED".equals(cp.path("status").asText())) {
+                                completed++;
+                            }
+                        }
                     }
-                }
-            }
-            return completed >= count ? Optional.of(completed) : Optional.empty();
-        }, () -> cluster.diagnostics(List.of(Role.JOBMANAGER)));
+                    return completed >= count ? Optional.of(completed) : Optional.empty();
+                },
+                () -> cluster.diagnostics(List.of(Role.JOBMANAGER)));
     }
 
     private static void awaitSeries(LocalFlinkCluster cluster, String name) {
-        Waits.until("hub series " + name, Duration.ofSeconds(60), Duration.ofSeconds(1), () -> {
-            JsonNode names = PluginOnSessionClusterITCase.json(cluster.insightGet(
-                    Role.JOBMANAGER, "/api/v1/series/names?contains=" + name)).path("names");
-            return names.size() > 0 ? Optional.of(names.size()) : Optional.empty();
-        }, () -> cluster.diagnostics(List.of(Role.JOBMANAGER)));
+        Waits.until(
+                "hub series " + name,
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(1),
+                () -> {
+                    JsonNode names =
+                            PluginOnSessionClusterITCase.json(
+                                            cluster.insightGet(
+                                                    Role.JOBMANAGER,
+                                                    "/api/v1/series/names?contains=" + name))
+                                    .path("names");
+                    return names.size() > 0 ? Optional.of(names.size()) : Optional.empty();
+                },
+                () -> cluster.diagnostics(List.of(Role.JOBMANAGER)));
     }
 
-    /** Runs one of web-extension's e2e scripts with the machine's Node; its output goes to this test's log. */
-    static void runE2e(String script, Map<String, String> env) throws IOException, InterruptedException {
-        Path webExtension = Path.of(System.getProperty("insight.web-extension", "../web-extension"));
+    /**
+     * Runs one of web-extension's e2e scripts with the machine's Node; its output goes to this
+     * test's log.
+     */
+    static void runE2e(String script, Map<String, String> env)
+            throws IOException, InterruptedException {
+        Path webExtension =
+                Path.of(System.getProperty("insight.web-extension", "../web-extension"));
         Path log = Files.createTempFile("e2e-", ".log");
-        ProcessBuilder builder = new ProcessBuilder("node", script)
-                .directory(webExtension.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile()); // a file, so a hung browser cannot block this thread on a pipe
+        ProcessBuilder builder =
+                new ProcessBuilder("node", script)
+                        .directory(webExtension.toFile())
+                        .redirectErrorStream(true)
+                        .redirectOutput(
+                                log.toFile()); // a file, so a hung browser cannot block this
+        // thread on a pipe
         builder.environment().putAll(env);
         Process process = builder.start();
         boolean finished = process.waitFor(5, TimeUnit.MINUTES);

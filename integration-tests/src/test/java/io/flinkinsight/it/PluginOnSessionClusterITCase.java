@@ -1,27 +1,30 @@
 package io.flinkinsight.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flinkinsight.harness.LocalFlinkCluster;
 import io.flinkinsight.harness.Role;
 import io.flinkinsight.harness.SqlSession;
 import io.flinkinsight.harness.Waits;
 import io.flinkinsight.harness.demo.DemoWorkload;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
- * The built plugin jar in plugins/insight/ of a real session cluster (JobManager, TaskManager and SQL Gateway as
- * separate JVMs): a checkpointing streaming job with RocksDB incremental checkpoints and short SQL queries through the
- * gateway, then the scrape endpoint and the JSON API, as a user and Prometheus see them.
+ * The built plugin jar in plugins/insight/ of a real session cluster (JobManager, TaskManager and
+ * SQL Gateway as separate JVMs): a checkpointing streaming job with RocksDB incremental checkpoints
+ * and short SQL queries through the gateway, then the scrape endpoint and the JSON API, as a user
+ * and Prometheus see them.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PluginOnSessionClusterITCase {
@@ -34,11 +37,12 @@ class PluginOnSessionClusterITCase {
 
     @BeforeAll
     void startClusterAndWorkload() {
-        cluster = TestClusters.withPlugin("session-cluster")
-                .config("metrics.latency.interval", "200")
-                .config("metrics.reporter.insight.history.resolution", "1 s")
-                .config("metrics.reporter.insight.hub.poll-interval", "2 s")
-                .start();
+        cluster =
+                TestClusters.withPlugin("session-cluster")
+                        .config("metrics.latency.interval", "200")
+                        .config("metrics.reporter.insight.history.resolution", "1 s")
+                        .config("metrics.reporter.insight.hub.poll-interval", "2 s")
+                        .start();
         streamingSession = cluster.sqlSession();
         DemoWorkload.startStreamingJob(cluster, streamingSession, Duration.ofSeconds(60));
         try (SqlSession queries = cluster.sqlSession()) {
@@ -53,7 +57,9 @@ class PluginOnSessionClusterITCase {
                 shortQueryJobIds.add(job.path("jid").asText());
             }
         }
-        assertThat(shortQueryJobIds).as("finished query jobs in Flink's REST").hasSize(DemoWorkload.shortQueries().size());
+        assertThat(shortQueryJobIds)
+                .as("finished query jobs in Flink's REST")
+                .hasSize(DemoWorkload.shortQueries().size());
     }
 
     @AfterAll
@@ -72,7 +78,9 @@ class PluginOnSessionClusterITCase {
         ExpositionCheckers.assertPromtoolAccepts(body);
         ExpositionCheckers.assertPythonParserAccepts(body);
         assertThat(body).contains("# TYPE flink_jobmanager_numRegisteredTaskManagers gauge");
-        assertThat(ExpositionCheckers.labelNames(body, "flink_jobmanager_numRegisteredTaskManagers"))
+        assertThat(
+                        ExpositionCheckers.labelNames(
+                                body, "flink_jobmanager_numRegisteredTaskManagers"))
                 .containsExactly("host");
         assertThat(ExpositionCheckers.labelNames(body, "flink_jobmanager_job_lastCheckpointSize"))
                 .contains("host", "job_id", "job_name");
@@ -80,20 +88,38 @@ class PluginOnSessionClusterITCase {
 
     @Test
     void taskManagerScrapeHoldsTaskAndOperatorMetricsWithFlinksLabels() throws Exception {
-        String body = Waits.until("operator metrics of the streaming job on the TaskManager",
-                Duration.ofSeconds(60), Duration.ofSeconds(1), () -> {
-                    String b = cluster.insightGet(Role.TASKMANAGER, "/metrics");
-                    return b.contains("flink_taskmanager_job_task_operator_numRecordsOut{")
-                            ? Optional.of(b) : Optional.empty();
-                }, () -> cluster.diagnostics(List.of(Role.TASKMANAGER)));
+        String body =
+                Waits.until(
+                        "operator metrics of the streaming job on the TaskManager",
+                        Duration.ofSeconds(60),
+                        Duration.ofSeconds(1),
+                        () -> {
+                            String b = cluster.insightGet(Role.TASKMANAGER, "/metrics");
+                            return b.contains("flink_taskmanager_job_task_operator_numRecordsOut{")
+                                    ? Optional.of(b)
+                                    : Optional.empty();
+                        },
+                        () -> cluster.diagnostics(List.of(Role.TASKMANAGER)));
         ExpositionCheckers.assertPromtoolAccepts(body);
         ExpositionCheckers.assertPythonParserAccepts(body);
-        assertThat(ExpositionCheckers.labelNames(body, "flink_taskmanager_Status_JVM_Memory_Heap_Used"))
+        assertThat(
+                        ExpositionCheckers.labelNames(
+                                body, "flink_taskmanager_Status_JVM_Memory_Heap_Used"))
                 .containsExactlyInAnyOrder("host", "tm_id");
         assertThat(ExpositionCheckers.labelNames(body, "flink_taskmanager_job_task_numRecordsIn"))
-                .containsExactlyInAnyOrder("host", "tm_id", "job_id", "job_name", "task_id", "task_name",
-                        "task_attempt_id", "task_attempt_num", "subtask_index");
-        assertThat(ExpositionCheckers.labelNames(body, "flink_taskmanager_job_task_operator_numRecordsOut"))
+                .containsExactlyInAnyOrder(
+                        "host",
+                        "tm_id",
+                        "job_id",
+                        "job_name",
+                        "task_id",
+                        "task_name",
+                        "task_attempt_id",
+                        "task_attempt_num",
+                        "subtask_index");
+        assertThat(
+                        ExpositionCheckers.labelNames(
+                                body, "flink_taskmanager_job_task_operator_numRecordsOut"))
                 .contains("operator_id", "operator_name", "task_name", "job_id");
         // Counters are typed as counters (Flink's reporter says gauge); names stay the same.
         assertThat(body).contains("# TYPE flink_taskmanager_job_task_numRecordsIn counter");
@@ -101,29 +127,45 @@ class PluginOnSessionClusterITCase {
 
     @Test
     void checkpointsListCompletedCheckpointsWithAsyncPhaseFigures() throws Exception {
-        JsonNode completed = Waits.until("3 completed checkpoints with a checkpointed size", Duration.ofSeconds(90),
-                Duration.ofSeconds(1), () -> {
-                    List<JsonNode> found = new ArrayList<>();
-                    // The list of every job leaves per-task details out unless asked.
-                    JsonNode jobs = json(cluster.insightGet(Role.JOBMANAGER, "/api/v1/checkpoints?tasks=true"))
-                            .path("jobs");
-                    for (JsonNode job : jobs) {
-                        for (JsonNode cp : job.path("checkpoints")) {
-                            if (cp.path("status").asText().equals("COMPLETED")
-                                    && cp.path("checkpointedSize").asLong() > 0) {
-                                found.add(cp);
+        JsonNode completed =
+                Waits.until(
+                        "3 completed checkpoints with a checkpointed size",
+                        Duration.ofSeconds(90),
+                        Duration.ofSeconds(1),
+                        () -> {
+                            List<JsonNode> found = new ArrayList<>();
+                            // The list of every job leaves per-task details out unless asked.
+                            JsonNode jobs =
+                                    json(cluster.insightGet(
+                                                    Role.JOBMANAGER,
+                                                    "/api/v1/checkpoints?tasks=true"))
+                                            .path("jobs");
+                            for (JsonNode job : jobs) {
+                                for (JsonNode cp : job.path("checkpoints")) {
+                                    if (cp.path("status").asText().equals("COMPLETED")
+                                            && cp.path("checkpointedSize").asLong() > 0) {
+                                        found.add(cp);
+                                    }
+                                }
                             }
-                        }
-                    }
-                    return found.size() >= 3 ? Optional.of(JSON.valueToTree(found)) : Optional.empty();
-                }, () -> cluster.diagnostics(List.of(Role.JOBMANAGER)));
+                            return found.size() >= 3
+                                    ? Optional.of(JSON.valueToTree(found))
+                                    : Optional.empty();
+                        },
+                        () -> cluster.diagnostics(List.of(Role.JOBMANAGER)));
         for (JsonNode cp : completed) {
-            assertThat(cp.path("fullSize").asLong()).isGreaterThanOrEqualTo(cp.path("checkpointedSize").asLong());
-            assertThat(cp.path("max").path("asyncDurationMs").isIntegralNumber()).as("max async duration").isTrue();
+            assertThat(cp.path("fullSize").asLong())
+                    .isGreaterThanOrEqualTo(cp.path("checkpointedSize").asLong());
+            assertThat(cp.path("max").path("asyncDurationMs").isIntegralNumber())
+                    .as("max async duration")
+                    .isTrue();
             assertThat(cp.path("sum").path("asyncDurationMs").asLong())
                     .isGreaterThanOrEqualTo(cp.path("max").path("asyncDurationMs").asLong());
-            assertThat(cp.path("endTime").asLong()).isGreaterThanOrEqualTo(cp.path("triggerTime").asLong());
-            assertThat(cp.path("tasks").size()).as("per-task figures (CHILDREN_SPANS_PER_TASK)").isPositive();
+            assertThat(cp.path("endTime").asLong())
+                    .isGreaterThanOrEqualTo(cp.path("triggerTime").asLong());
+            assertThat(cp.path("tasks").size())
+                    .as("per-task figures (CHILDREN_SPANS_PER_TASK)")
+                    .isPositive();
         }
     }
 
@@ -138,8 +180,10 @@ class PluginOnSessionClusterITCase {
             JsonNode flinkView = cluster.restGet("/jobs/" + jobId);
             long flinkDuration = flinkView.path("duration").asLong();
             assertThat(latency).as("cluster-side latency of %s", jobId).isPositive();
-            // Flink's own duration runs from INITIALIZING to the end; ours from the first status event: same span.
-            assertThat(Math.abs(latency - flinkDuration)).as("vs Flink's duration %s ms", flinkDuration)
+            // Flink's own duration runs from INITIALIZING to the end; ours from the first status
+            // event: same span.
+            assertThat(Math.abs(latency - flinkDuration))
+                    .as("vs Flink's duration %s ms", flinkDuration)
                     .isLessThanOrEqualTo(Math.max(200, flinkDuration / 2));
             assertThat(job.path("transitions").size()).isGreaterThanOrEqualTo(2);
         }
@@ -149,28 +193,50 @@ class PluginOnSessionClusterITCase {
     void seriesHistoryGrowsOverTime() throws Exception {
         String query = "/api/v1/series?metric=flink_jobmanager_numRegisteredTaskManagers&from=-1h";
         int first = points(query);
-        int later = Waits.until("more history points", Duration.ofSeconds(30), Duration.ofSeconds(1), () -> {
-            int now = points(query);
-            return now > first ? Optional.of(now) : Optional.empty();
-        }, () -> "");
+        int later =
+                Waits.until(
+                        "more history points",
+                        Duration.ofSeconds(30),
+                        Duration.ofSeconds(1),
+                        () -> {
+                            int now = points(query);
+                            return now > first ? Optional.of(now) : Optional.empty();
+                        },
+                        () -> "");
         assertThat(later).isGreaterThan(first);
     }
 
     @Test
     void hubGathersVertexThroughputFromTaskManagersThroughFlinksRestApi() throws Exception {
-        JsonNode series = Waits.until("hub series of records-out per vertex", Duration.ofSeconds(60),
-                Duration.ofSeconds(1), () -> {
-                    JsonNode s = json(cluster.insightGet(Role.JOBMANAGER,
-                            "/api/v1/series?metric=insight_vertex_records_out_per_second&from=-1h")).path("series");
-                    return s.size() > 0 ? Optional.of(s) : Optional.empty();
-                }, () -> cluster.diagnostics(List.of(Role.JOBMANAGER)));
+        JsonNode series =
+                Waits.until(
+                        "hub series of records-out per vertex",
+                        Duration.ofSeconds(60),
+                        Duration.ofSeconds(1),
+                        () -> {
+                            JsonNode s =
+                                    json(cluster.insightGet(
+                                                    Role.JOBMANAGER,
+                                                    "/api/v1/series?metric=insight_vertex_records_out_per_second&from=-1h"))
+                                            .path("series");
+                            return s.size() > 0 ? Optional.of(s) : Optional.empty();
+                        },
+                        () -> cluster.diagnostics(List.of(Role.JOBMANAGER)));
         assertThat(series.get(0).path("labels").path("vertex_id").asText()).isNotEmpty();
-        JsonNode latency = Waits.until("hub series of latency-marker quantiles per vertex", Duration.ofSeconds(60),
-                Duration.ofSeconds(1), () -> {
-                    JsonNode s = json(cluster.insightGet(Role.JOBMANAGER,
-                            "/api/v1/series?metric=insight_vertex_latency_ms&from=-1h")).path("series");
-                    return s.size() > 0 ? Optional.of(s) : Optional.empty();
-                }, () -> cluster.diagnostics(List.of(Role.JOBMANAGER)));
+        JsonNode latency =
+                Waits.until(
+                        "hub series of latency-marker quantiles per vertex",
+                        Duration.ofSeconds(60),
+                        Duration.ofSeconds(1),
+                        () -> {
+                            JsonNode s =
+                                    json(cluster.insightGet(
+                                                    Role.JOBMANAGER,
+                                                    "/api/v1/series?metric=insight_vertex_latency_ms&from=-1h"))
+                                            .path("series");
+                            return s.size() > 0 ? Optional.of(s) : Optional.empty();
+                        },
+                        () -> cluster.diagnostics(List.of(Role.JOBMANAGER)));
         List<String> quantiles = new ArrayList<>();
         latency.forEach(s -> quantiles.add(s.path("labels").path("quantile").asText()));
         assertThat(quantiles).contains("0.5", "0.99");
@@ -178,9 +244,15 @@ class PluginOnSessionClusterITCase {
 
     @Test
     void overviewNamesTheRoleOfEachProcess() throws Exception {
-        assertThat(json(cluster.insightGet(Role.JOBMANAGER, "/api/v1/overview")).path("role").asText())
+        assertThat(
+                        json(cluster.insightGet(Role.JOBMANAGER, "/api/v1/overview"))
+                                .path("role")
+                                .asText())
                 .isEqualTo("jobmanager");
-        assertThat(json(cluster.insightGet(Role.TASKMANAGER, "/api/v1/overview")).path("role").asText())
+        assertThat(
+                        json(cluster.insightGet(Role.TASKMANAGER, "/api/v1/overview"))
+                                .path("role")
+                                .asText())
                 .isEqualTo("taskmanager");
     }
 

@@ -18,9 +18,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A kept-alive HTTP/1.1 client over one raw socket that sends the request line exactly as given: every HTTP library
- * normalises or re-encodes the target ({@code %2d} to {@code -}, {@code /./} away, a backslash refused), and those
- * spellings are what a path check must be tested with. No request body; one request at a time.
+ * A kept-alive HTTP/1.1 client over one raw socket that sends the request line exactly as given:
+ * every HTTP library normalises or re-encodes the target ({@code %2d} to {@code -}, {@code /./}
+ * away, a backslash refused), and those spellings are what a path check must be tested with. No
+ * request body; one request at a time.
  */
 final class RawHttpClient implements AutoCloseable {
 
@@ -58,8 +59,9 @@ final class RawHttpClient implements AutoCloseable {
     }
 
     /**
-     * A client whose connections leave from {@code from}: one of this machine's own non-loopback addresses makes it
-     * a non-loopback peer of a server bound to loopback, with no packet leaving the machine.
+     * A client whose connections leave from {@code from}: one of this machine's own non-loopback
+     * addresses makes it a non-loopback peer of a server bound to loopback, with no packet leaving
+     * the machine.
      */
     RawHttpClient(String host, int port, InetAddress from) {
         this.host = host;
@@ -67,24 +69,32 @@ final class RawHttpClient implements AutoCloseable {
         this.from = from;
     }
 
-    /** How many TCP connections were opened so far (1 when the server kept the connection alive throughout). */
+    /**
+     * How many TCP connections were opened so far (1 when the server kept the connection alive
+     * throughout).
+     */
     int connections() {
         return connections;
     }
 
     /**
-     * Sends {@code method target HTTP/1.1} with a Host header and returns the answer. When a kept-alive connection
-     * turns out closed by the server before any answer byte, the request is sent once more on a new connection: the
-     * server closed it between requests (idle timeout, or after an answer it sent with {@code Connection: close}).
+     * Sends {@code method target HTTP/1.1} with a Host header and returns the answer. When a
+     * kept-alive connection turns out closed by the server before any answer byte, the request is
+     * sent once more on a new connection: the server closed it between requests (idle timeout, or
+     * after an answer it sent with {@code Connection: close}).
      */
     Response send(String method, String target) throws IOException {
         return send(method, target, "Host: " + host + ":" + port + "\r\n");
     }
 
-    /** Like {@link #send(String, String)}, with {@code headerLines} (each ending in CRLF) as the only headers. */
+    /**
+     * Like {@link #send(String, String)}, with {@code headerLines} (each ending in CRLF) as the
+     * only headers.
+     */
     Response send(String method, String target, String headerLines) throws IOException {
-        byte[] request = (method + " " + target + " HTTP/1.1\r\n" + headerLines + "\r\n")
-                .getBytes(StandardCharsets.ISO_8859_1);
+        byte[] request =
+                (method + " " + target + " HTTP/1.1\r\n" + headerLines + "\r\n")
+                        .getBytes(StandardCharsets.ISO_8859_1);
         boolean reused = socket != null;
         try {
             return exchange(method, request);
@@ -117,7 +127,9 @@ final class RawHttpClient implements AutoCloseable {
                 statusLine = readLine(); // Tolerated before a status line (RFC 9112 2.2).
             }
             String[] parts = statusLine.split(" ", 3);
-            if (parts.length < 2 || !parts[0].startsWith("HTTP/1.") || !parts[1].matches("\\d{3}")) {
+            if (parts.length < 2
+                    || !parts[0].startsWith("HTTP/1.")
+                    || !parts[1].matches("\\d{3}")) {
                 close();
                 throw new IOException("not an HTTP status line: " + statusLine);
             }
@@ -154,13 +166,15 @@ final class RawHttpClient implements AutoCloseable {
             int colon = line.indexOf(':');
             if (colon > 0) {
                 String name = line.substring(0, colon).trim().toLowerCase(Locale.ROOT);
-                headers.computeIfAbsent(name, k -> new ArrayList<>()).add(line.substring(colon + 1).trim());
+                headers.computeIfAbsent(name, k -> new ArrayList<>())
+                        .add(line.substring(colon + 1).trim());
             }
         }
         return headers;
     }
 
-    private byte[] readBody(String method, int status, Map<String, List<String>> headers) throws IOException {
+    private byte[] readBody(String method, int status, Map<String, List<String>> headers)
+            throws IOException {
         if (method.equals("HEAD") || status == 204 || status == 304) {
             return new byte[0];
         }
@@ -183,7 +197,10 @@ final class RawHttpClient implements AutoCloseable {
         while (true) {
             String sizeLine = readLine();
             int semicolon = sizeLine.indexOf(';');
-            int size = Integer.parseInt((semicolon >= 0 ? sizeLine.substring(0, semicolon) : sizeLine).trim(), 16);
+            int size =
+                    Integer.parseInt(
+                            (semicolon >= 0 ? sizeLine.substring(0, semicolon) : sizeLine).trim(),
+                            16);
             if (size == 0) {
                 while (!readLine().isEmpty()) {
                     // Trailer fields: not needed.
@@ -205,7 +222,9 @@ final class RawHttpClient implements AutoCloseable {
             }
             if (b == '\n') {
                 int end = line.length();
-                return end > 0 && line.charAt(end - 1) == '\r' ? line.substring(0, end - 1) : line.toString();
+                return end > 0 && line.charAt(end - 1) == '\r'
+                        ? line.substring(0, end - 1)
+                        : line.toString();
             }
             if (line.length() >= MAX_LINE) {
                 throw new IOException("line longer than " + MAX_LINE + " bytes");

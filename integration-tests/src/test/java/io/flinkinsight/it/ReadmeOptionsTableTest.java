@@ -1,22 +1,25 @@
 package io.flinkinsight.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.flinkinsight.client.config.InteractiveClientOptions;
 import io.flinkinsight.plugin.InsightOptions;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
+
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.description.BlockElement;
 import org.apache.flink.configuration.description.TextElement;
 import org.apache.flink.util.TimeUtils;
+
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
- * The README's option tables are exactly {@link InsightOptions} and {@link InteractiveClientOptions}: every key,
- * default and description, in order.
+ * The README's option tables are exactly {@link InsightOptions} and {@link
+ * InteractiveClientOptions}: every key, default and description, in order.
  */
 class ReadmeOptionsTableTest {
 
@@ -32,7 +35,8 @@ class ReadmeOptionsTableTest {
 
     private static void assertTable(String marker, String keyPrefix, List<ConfigOption<?>> options)
             throws Exception {
-        String readme = Files.readString(Path.of(System.getProperty("insight.readme", "../README.md")));
+        String readme =
+                Files.readString(Path.of(System.getProperty("insight.readme", "../README.md")));
         String startMarker = "<!-- " + marker + ":start -->";
         String endMarker = "<!-- " + marker + ":end -->";
         int start = readme.indexOf(startMarker);
@@ -49,9 +53,14 @@ class ReadmeOptionsTableTest {
     static String table(String keyPrefix, List<ConfigOption<?>> options) {
         StringBuilder out = new StringBuilder("| key | default | description |\n|---|---|---|\n");
         for (ConfigOption<?> option : options) {
-            out.append("| `").append(keyPrefix).append(option.key()).append("` | ")
-                    .append(defaultValue(option)).append(" | ")
-                    .append(description(option).replace("|", "\\|")).append(" |\n");
+            out.append("| `")
+                    .append(keyPrefix)
+                    .append(option.key())
+                    .append("` | ")
+                    .append(defaultValue(option))
+                    .append(" | ")
+                    .append(description(option).replace("|", "\\|"))
+                    .append(" |\n");
         }
         return out.toString().strip();
     }

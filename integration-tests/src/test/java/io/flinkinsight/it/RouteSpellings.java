@@ -7,27 +7,42 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The ways one Flink REST path can be written in a request target that some decoder on the way (the plugin's, the
- * proxy's HTTP client, Flink's router) may read as that path: percent-encodings in either case, double encoding,
- * case, dot segments, doubled or other separators, overlong and invalid UTF-8, trailing characters, queries, Flink's
- * versioned prefix, and the plugin's prefixes spelled differently. A deny list misses some of them; an allowlist
- * must refuse them all.
+ * The ways one Flink REST path can be written in a request target that some decoder on the way (the
+ * plugin's, the proxy's HTTP client, Flink's router) may read as that path: percent-encodings in
+ * either case, double encoding, case, dot segments, doubled or other separators, overlong and
+ * invalid UTF-8, trailing characters, queries, Flink's versioned prefix, and the plugin's prefixes
+ * spelled differently. A deny list misses some of them; an allowlist must refuse them all.
  */
 final class RouteSpellings {
 
-    /** Every prefix the plugin's port serves: the proxy, the panel, the JSON API, the tab's script. */
+    /**
+     * Every prefix the plugin's port serves: the proxy, the panel, the JSON API, the tab's script.
+     */
     static final List<String> PREFIXES = List.of("/flink/", "/", "/api/v1/", "/insight-tab/");
 
     /** The proxy's prefix as a decoder might still read it; sent with the path as is. */
-    static final List<String> PREFIX_VARIANTS = List.of("/flink//", "/flink/./", "/FLINK/", "/%66link/", "/flink%2F");
+    static final List<String> PREFIX_VARIANTS =
+            List.of("/flink//", "/flink/./", "/FLINK/", "/%66link/", "/flink%2F");
 
     /** What may stand where a {@code /} between two segments is. */
-    private static final List<String> SEPARATORS = List.of(
-            "//", "/./", "/x/../", "/x/%2e%2e/", "/x/%2E%2E/", "\\", "%5C", "%5c", "%2F", "%C0%AF", "/%C0%AE/",
-            "/x/%C0%AE%C0%AE/");
+    private static final List<String> SEPARATORS =
+            List.of(
+                    "//",
+                    "/./",
+                    "/x/../",
+                    "/x/%2e%2e/",
+                    "/x/%2E%2E/",
+                    "\\",
+                    "%5C",
+                    "%5c",
+                    "%2F",
+                    "%C0%AF",
+                    "/%C0%AE/",
+                    "/x/%C0%AE%C0%AE/");
 
     /** What may follow the path. */
-    private static final List<String> SUFFIXES = List.of("/", ".", "%2F", "/.", "?a=1", ";a=1", "#x", "%FF");
+    private static final List<String> SUFFIXES =
+            List.of("/", ".", "%2F", "/.", "?a=1", ";a=1", "#x", "%FF");
 
     /** One segment of a filled-in route: literal (from the template) or a parameter's value. */
     record Segment(String text, boolean literal) {}
@@ -37,12 +52,18 @@ final class RouteSpellings {
 
     private RouteSpellings() {}
 
-    /** The template's segments with parameters ({@code :name}) replaced by {@code values}, else by {@code other}. */
+    /**
+     * The template's segments with parameters ({@code :name}) replaced by {@code values}, else by
+     * {@code other}.
+     */
     static List<Segment> fill(String template, Map<String, String> values, String other) {
         List<Segment> segments = new ArrayList<>();
         for (String part : template.substring(1).split("/")) {
             boolean parameter = part.startsWith(":");
-            segments.add(new Segment(parameter ? values.getOrDefault(part.substring(1), other) : part, !parameter));
+            segments.add(
+                    new Segment(
+                            parameter ? values.getOrDefault(part.substring(1), other) : part,
+                            !parameter));
         }
         return segments;
     }
@@ -51,7 +72,10 @@ final class RouteSpellings {
         return String.join("/", path.stream().map(Segment::text).toList());
     }
 
-    /** The path under every prefix in every spelling, the canonical one first; then under the prefix variants. */
+    /**
+     * The path under every prefix in every spelling, the canonical one first; then under the prefix
+     * variants.
+     */
     static List<Spelling> all(List<Segment> path) {
         List<Spelling> paths = pathSpellings(path);
         List<Spelling> all = new ArrayList<>();
@@ -86,7 +110,10 @@ final class RouteSpellings {
                 if (!lower.equals(upper)) {
                     out.add(new Spelling(where + " as " + lower, replaceChar(path, i, k, lower)));
                 }
-                out.add(new Spelling(where + " double-encoded", replaceChar(path, i, k, "%25" + upper.substring(1))));
+                out.add(
+                        new Spelling(
+                                where + " double-encoded",
+                                replaceChar(path, i, k, "%25" + upper.substring(1))));
             }
             String upperCase = text.toUpperCase(Locale.ROOT);
             if (!upperCase.equals(text)) {
@@ -113,9 +140,11 @@ final class RouteSpellings {
         return out;
     }
 
-    private static String replaceChar(List<Segment> path, int segment, int index, String replacement) {
+    private static String replaceChar(
+            List<Segment> path, int segment, int index, String replacement) {
         String text = path.get(segment).text();
-        return replaceSegment(path, segment, text.substring(0, index) + replacement + text.substring(index + 1));
+        return replaceSegment(
+                path, segment, text.substring(0, index) + replacement + text.substring(index + 1));
     }
 
     private static String replaceSegment(List<Segment> path, int segment, String replacement) {

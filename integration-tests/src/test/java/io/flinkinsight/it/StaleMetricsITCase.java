@@ -1,14 +1,15 @@
 package io.flinkinsight.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import com.fasterxml.jackson.databind.JsonNode;
 import io.flinkinsight.harness.JvmHeap;
 import io.flinkinsight.harness.LocalFlinkCluster;
 import io.flinkinsight.harness.Role;
 import io.flinkinsight.harness.SqlSession;
 import io.flinkinsight.harness.Waits;
 import io.flinkinsight.harness.demo.DemoWorkload;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,12 +19,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A thousand short jobs through the SQL Gateway: afterwards no series of a finished job is left in any scrape, the
- * number of series is back at its baseline, the TaskManager's heap after a GC is back near its baseline, and the
- * JobManager's stores stay within their bounds.
+ * A thousand short jobs through the SQL Gateway: afterwards no series of a finished job is left in
+ * any scrape, the number of series is back at its baseline, the TaskManager's heap after a GC is
+ * back near its baseline, and the JobManager's stores stay within their bounds.
  */
 class StaleMetricsITCase {
 
@@ -32,9 +34,10 @@ class StaleMetricsITCase {
 
     @Test
     void finishedJobsLeaveNoSeriesBehind() throws Exception {
-        try (LocalFlinkCluster cluster = TestClusters.withPlugin("stale-metrics")
-                .config("metrics.reporter.insight.jobs.max", "200")
-                .start()) {
+        try (LocalFlinkCluster cluster =
+                TestClusters.withPlugin("stale-metrics")
+                        .config("metrics.reporter.insight.jobs.max", "200")
+                        .start()) {
             // Warm up with a few jobs, so class loading and JIT do not count as growth.
             runShortJobs(cluster, 20);
             awaitNoJobSeries(cluster);
@@ -45,18 +48,30 @@ class StaleMetricsITCase {
             runShortJobs(cluster, JOBS);
 
             awaitNoJobSeries(cluster);
-            assertThat(seriesCount(cluster, Role.JOBMANAGER)).as("JobManager series vs baseline")
+            assertThat(seriesCount(cluster, Role.JOBMANAGER))
+                    .as("JobManager series vs baseline")
                     .isLessThanOrEqualTo(jmBaseline + 5);
-            assertThat(seriesCount(cluster, Role.TASKMANAGER)).as("TaskManager series vs baseline")
+            assertThat(seriesCount(cluster, Role.TASKMANAGER))
+                    .as("TaskManager series vs baseline")
                     .isLessThanOrEqualTo(tmBaseline + 5);
             double heapAfter = JvmHeap.usedAfterFullGc(cluster, Role.TASKMANAGER);
-            System.out.printf("after %d jobs: JM series %d -> %d, TM series %d -> %d, TM heap after GC %.1f -> %.1f MiB%n",
-                    JOBS, jmBaseline, seriesCount(cluster, Role.JOBMANAGER), tmBaseline,
-                    seriesCount(cluster, Role.TASKMANAGER), heapBaseline / 1048576, heapAfter / 1048576);
-            assertThat(heapAfter - heapBaseline).as("TaskManager heap growth after %s jobs (bytes)", JOBS)
+            System.out.printf(
+                    "after %d jobs: JM series %d -> %d, TM series %d -> %d, TM heap after GC %.1f -> %.1f MiB%n",
+                    JOBS,
+                    jmBaseline,
+                    seriesCount(cluster, Role.JOBMANAGER),
+                    tmBaseline,
+                    seriesCount(cluster, Role.TASKMANAGER),
+                    heapBaseline / 1048576,
+                    heapAfter / 1048576);
+            assertThat(heapAfter - heapBaseline)
+                    .as("TaskManager heap growth after %s jobs (bytes)", JOBS)
                     .isLessThan(32.0 * 1024 * 1024);
-            JsonNode jobs = PluginOnSessionClusterITCase.json(cluster.insightGet(Role.JOBMANAGER, "/api/v1/jobs"));
-            assertThat(jobs.path("total").asInt()).as("jobs kept by the hub (jobs.max = 200)")
+            JsonNode jobs =
+                    PluginOnSessionClusterITCase.json(
+                            cluster.insightGet(Role.JOBMANAGER, "/api/v1/jobs"));
+            assertThat(jobs.path("total").asInt())
+                    .as("jobs kept by the hub (jobs.max = 200)")
                     .isBetween(1, 200);
         }
     }
@@ -67,17 +82,23 @@ class StaleMetricsITCase {
         try {
             List<Future<?>> sessions = new ArrayList<>();
             for (int s = 0; s < SESSIONS; s++) {
-                sessions.add(pool.submit(() -> {
-                    try (SqlSession session = cluster.sqlSession()) {
-                        DemoWorkload.prepareShortQueries(session);
-                        List<String> queries = DemoWorkload.shortQueries();
-                        int i;
-                        while ((i = next.getAndIncrement()) < count) {
-                            assertThat(session.query(queries.get(i % queries.size()))).hasSize(1);
-                        }
-                    }
-                    return null;
-                }));
+                sessions.add(
+                        pool.submit(
+                                () -> {
+                                    try (SqlSession session = cluster.sqlSession()) {
+                                        DemoWorkload.prepareShortQueries(session);
+                                        List<String> queries = DemoWorkload.shortQueries();
+                                        int i;
+                                        while ((i = next.getAndIncrement()) < count) {
+                                            assertThat(
+                                                            session.query(
+                                                                    queries.get(
+                                                                            i % queries.size())))
+                                                    .hasSize(1);
+                                        }
+                                    }
+                                    return null;
+                                }));
             }
             for (Future<?> session : sessions) {
                 session.get(15, TimeUnit.MINUTES);
@@ -90,11 +111,15 @@ class StaleMetricsITCase {
     /** Job metrics go when the job ends; the JobManager drops its job group a little later. */
     private static void awaitNoJobSeries(LocalFlinkCluster cluster) {
         for (Role role : List.of(Role.JOBMANAGER, Role.TASKMANAGER)) {
-            Waits.until("no series with a job_id label in the " + role + " scrape", Duration.ofSeconds(60),
-                    Duration.ofSeconds(1), () -> {
+            Waits.until(
+                    "no series with a job_id label in the " + role + " scrape",
+                    Duration.ofSeconds(60),
+                    Duration.ofSeconds(1),
+                    () -> {
                         String body = cluster.insightGet(role, "/metrics");
                         return body.contains("job_id=\"") ? Optional.empty() : Optional.of(true);
-                    }, () -> firstJobLines(cluster.insightGet(role, "/metrics")));
+                    },
+                    () -> firstJobLines(cluster.insightGet(role, "/metrics")));
         }
     }
 

@@ -14,9 +14,10 @@ import java.util.ServiceLoader;
 import java.util.function.Function;
 
 /**
- * This jar's Flink line: its {@link FlinkApi}, which the entry points hand to the client's mechanisms, plus the two
- * objects whose classes must implement an interface of this Flink line (so they are subclassed per line). The one
- * implementation is named in this jar's {@code META-INF/services} and looked up once, here, at the top.
+ * This jar's Flink line: its {@link FlinkApi}, which the entry points hand to the client's
+ * mechanisms, plus the two objects whose classes must implement an interface of this Flink line (so
+ * they are subclassed per line). The one implementation is named in this jar's {@code
+ * META-INF/services} and looked up once, here, at the top.
  */
 public interface FlinkLine extends FlinkApi {
 
@@ -26,13 +27,17 @@ public interface FlinkLine extends FlinkApi {
     }
 
     /**
-     * The job client a query's caller gets: an {@link InstrumentedJobClient} that also takes coordination requests
-     * as this Flink's collect fetcher sends them.
+     * The job client a query's caller gets: an {@link InstrumentedJobClient} that also takes
+     * coordination requests as this Flink's collect fetcher sends them.
      */
     InstrumentedJobClient newJobClient(
-            JobClientGateway delegate, QueryRecord record, Function<CollectLongPoll.Job, CollectLongPoll> longPoll);
+            JobClientGateway delegate,
+            QueryRecord record,
+            Function<CollectLongPoll.Job, CollectLongPoll> longPoll);
 
-    /** A cluster client for Flink code that closes what it gets: every call on the lease's client. */
+    /**
+     * A cluster client for Flink code that closes what it gets: every call on the lease's client.
+     */
     ClusterClient<StandaloneClusterId> leasedClusterClient(ClusterClientPool.Lease lease);
 
     /** Loads the implementation once, from this jar. */
@@ -44,8 +49,12 @@ public interface FlinkLine extends FlinkApi {
         private static FlinkLine load() {
             return ServiceLoader.load(FlinkLine.class, FlinkLine.class.getClassLoader())
                     .findFirst()
-                    .orElseThrow(() -> new IllegalStateException(
-                            "No " + FlinkLine.class.getName() + " in this jar's META-INF/services: it was built wrong."));
+                    .orElseThrow(
+                            () ->
+                                    new IllegalStateException(
+                                            "No "
+                                                    + FlinkLine.class.getName()
+                                                    + " in this jar's META-INF/services: it was built wrong."));
         }
     }
 }

@@ -11,22 +11,27 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.DeploymentOptions;
 
 /**
- * The cluster client factory of {@code execution.target: remote-interactive}, which Flink code uses for cluster
- * actions outside a query (the SQL Gateway's STOP JOB, SHOW JOBS, DESCRIBE JOB): clients are leases on the pooled
- * client, so closing them after one action costs nothing.
+ * The cluster client factory of {@code execution.target: remote-interactive}, which Flink code uses
+ * for cluster actions outside a query (the SQL Gateway's STOP JOB, SHOW JOBS, DESCRIBE JOB):
+ * clients are leases on the pooled client, so closing them after one action costs nothing.
  */
-public final class InteractiveClusterClientFactory implements ClusterClientFactory<StandaloneClusterId> {
+public final class InteractiveClusterClientFactory
+        implements ClusterClientFactory<StandaloneClusterId> {
 
     @Override
     public boolean isCompatibleWith(Configuration configuration) {
-        return InteractiveClientOptions.TARGET.equalsIgnoreCase(configuration.get(DeploymentOptions.TARGET));
+        return InteractiveClientOptions.TARGET.equalsIgnoreCase(
+                configuration.get(DeploymentOptions.TARGET));
     }
 
     @Override
-    public ClusterDescriptor<StandaloneClusterId> createClusterDescriptor(Configuration configuration) {
+    public ClusterDescriptor<StandaloneClusterId> createClusterDescriptor(
+            Configuration configuration) {
         // a bad value fails the cluster action with a clear message, as it fails a query
         return new InteractiveClusterDescriptor(
-                configuration, InteractiveClientSettings.fromConfiguration(configuration), FlinkLine.get());
+                configuration,
+                InteractiveClientSettings.fromConfiguration(configuration),
+                FlinkLine.get());
     }
 
     @Override

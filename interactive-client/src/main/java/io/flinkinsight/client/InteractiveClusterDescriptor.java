@@ -1,7 +1,6 @@
 package io.flinkinsight.client;
 
 import io.flinkinsight.client.config.InteractiveClientSettings;
-
 import io.flinkinsight.client.pool.ClusterIdentity;
 
 import org.apache.flink.client.deployment.ClusterDescriptor;
@@ -15,8 +14,8 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 
 /**
- * Describes an existing session cluster; every client it hands out is a new lease on the cluster's pooled client,
- * which its user closes after use (closing ends the lease only).
+ * Describes an existing session cluster; every client it hands out is a new lease on the cluster's
+ * pooled client, which its user closes after use (closing ends the lease only).
  */
 final class InteractiveClusterDescriptor implements ClusterDescriptor<StandaloneClusterId> {
 
@@ -24,7 +23,8 @@ final class InteractiveClusterDescriptor implements ClusterDescriptor<Standalone
     private final InteractiveClientSettings settings;
     private final FlinkLine line;
 
-    InteractiveClusterDescriptor(Configuration configuration, InteractiveClientSettings settings, FlinkLine line) {
+    InteractiveClusterDescriptor(
+            Configuration configuration, InteractiveClientSettings settings, FlinkLine line) {
         this.configuration = configuration;
         this.settings = settings;
         this.line = line;
@@ -32,7 +32,9 @@ final class InteractiveClusterDescriptor implements ClusterDescriptor<Standalone
 
     @Override
     public String getClusterDescription() {
-        return "Session " + ClusterIdentity.of(configuration, settings) + " (pooled interactive client)";
+        return "Session "
+                + ClusterIdentity.of(configuration, settings)
+                + " (pooled interactive client)";
     }
 
     @Override
@@ -45,9 +47,12 @@ final class InteractiveClusterDescriptor implements ClusterDescriptor<Standalone
             }
             try {
                 return line.leasedClusterClient(
-                        InteractiveClientRuntime.get(configuration, settings, line).pool().lease(cluster));
+                        InteractiveClientRuntime.get(configuration, settings, line)
+                                .pool()
+                                .lease(cluster));
             } catch (LinkageError e) {
-                // not foreseen by FlinkLine's probes: Flink's own client, as the executor falls back to
+                // not foreseen by FlinkLine's probes: Flink's own client, as the executor falls
+                // back to
                 FlinkClientFallback.warnOnce(e);
                 return flinkClient(clusterId);
             } catch (Exception e) {
@@ -59,24 +64,31 @@ final class InteractiveClusterDescriptor implements ClusterDescriptor<Standalone
 
     private ClusterClient<StandaloneClusterId> flinkClient(StandaloneClusterId clusterId) {
         try {
-            return new StandaloneClusterDescriptor(configuration).retrieve(clusterId).getClusterClient();
+            return new StandaloneClusterDescriptor(configuration)
+                    .retrieve(clusterId)
+                    .getClusterClient();
         } catch (Exception e) {
             throw new RuntimeException("Couldn't retrieve standalone cluster", e);
         }
     }
 
     @Override
-    public ClusterClientProvider<StandaloneClusterId> deploySessionCluster(ClusterSpecification spec) {
+    public ClusterClientProvider<StandaloneClusterId> deploySessionCluster(
+            ClusterSpecification spec) {
         throw new UnsupportedOperationException("Can't deploy a standalone cluster.");
     }
 
     @Override
     public ClusterClientProvider<StandaloneClusterId> deployApplicationCluster(
             ClusterSpecification spec, ApplicationConfiguration applicationConfiguration) {
-        throw new UnsupportedOperationException("Application Mode not supported by standalone deployments.");
+        throw new UnsupportedOperationException(
+                "Application Mode not supported by standalone deployments.");
     }
 
-    /** Abstract in Flink 1.20's ClusterDescriptor (per-job mode, gone in 2.x); standalone has no per-job mode. */
+    /**
+     * Abstract in Flink 1.20's ClusterDescriptor (per-job mode, gone in 2.x); standalone has no
+     * per-job mode.
+     */
     public ClusterClientProvider<StandaloneClusterId> deployJobCluster(
             ClusterSpecification spec, JobGraph jobGraph, boolean detached) {
         throw new UnsupportedOperationException("Can't deploy a standalone per-job cluster.");

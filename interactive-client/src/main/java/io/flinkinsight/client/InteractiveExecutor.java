@@ -1,16 +1,14 @@
 package io.flinkinsight.client;
 
-import io.flinkinsight.client.config.JobHandOver;
-
-import io.flinkinsight.client.flink.FlinkApi;
-import io.flinkinsight.client.config.InteractiveClientSettings;
 import io.flinkinsight.client.admission.QueryAdmission;
-import io.flinkinsight.client.collect.QueryRecord;
-
 import io.flinkinsight.client.collect.CollectLongPoll;
 import io.flinkinsight.client.collect.InstrumentedJobClient;
 import io.flinkinsight.client.collect.PooledJobClient;
+import io.flinkinsight.client.collect.QueryRecord;
 import io.flinkinsight.client.collect.RecentJobRuns;
+import io.flinkinsight.client.config.InteractiveClientSettings;
+import io.flinkinsight.client.config.JobHandOver;
+import io.flinkinsight.client.flink.FlinkApi;
 import io.flinkinsight.client.pool.ClusterClientPool;
 import io.flinkinsight.client.pool.ClusterIdentity;
 import io.flinkinsight.client.transport.ServerErrors;
@@ -42,12 +40,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * Runs a pipeline on a session cluster like Flink's {@code AbstractSessionClusterExecutor}, but on the pooled client
- * of that cluster, waiting for the job's initialization without blocking a thread (only for jobs that do not collect
- * results: a query learns of a failed initialization from its results), and returning an {@link
- * InstrumentedJobClient}. A query (a job that collects results) first takes a place under the cap on queries in
- * flight ({@link QueryAdmission}) and may be handed over only once its first results are in ({@link JobHandOver}).
- * Holds no state: Flink creates an executor per query.
+ * Runs a pipeline on a session cluster like Flink's {@code AbstractSessionClusterExecutor}, but on
+ * the pooled client of that cluster, waiting for the job's initialization without blocking a thread
+ * (only for jobs that do not collect results: a query learns of a failed initialization from its
+ * results), and returning an {@link InstrumentedJobClient}. A query (a job that collects results)
+ * first takes a place under the cap on queries in flight ({@link QueryAdmission}) and may be handed
+ * over only once its first results are in ({@link JobHandOver}). Holds no state: Flink creates an
+ * executor per query.
  */
 public final class InteractiveExecutor implements CacheSupportedPipelineExecutor {
 
@@ -58,19 +57,23 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
 
     private final FlinkLine line;
 
-    /** @param line this jar's Flink line, looked up once by the factory Flink loads */
+    /**
+     * @param line this jar's Flink line, looked up once by the factory Flink loads
+     */
     InteractiveExecutor(FlinkLine line) {
         this.line = line;
     }
 
     /**
-     * Runs the pipeline on the pooled client; if this Flink unexpectedly cannot link a call of the interactive
-     * client (version differences are probed up front, see {@link FlinkLine}) before the job was submitted, runs it
-     * with Flink's own session executor instead, which the log says once.
+     * Runs the pipeline on the pooled client; if this Flink unexpectedly cannot link a call of the
+     * interactive client (version differences are probed up front, see {@link FlinkLine}) before
+     * the job was submitted, runs it with Flink's own session executor instead, which the log says
+     * once.
      */
     @Override
     public CompletableFuture<JobClient> execute(
-            Pipeline pipeline, Configuration configuration, ClassLoader userCodeClassloader) throws Exception {
+            Pipeline pipeline, Configuration configuration, ClassLoader userCodeClassloader)
+            throws Exception {
         if (!line.runsOnThisFlink()) {
             FlinkClientFallback.wrongJarOnce(line);
             return flinkExecutor(pipeline, configuration, userCodeClassloader);
@@ -89,41 +92,54 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
 
     /** Flink's own session executor (target remote), as if the query had not asked for this one. */
     private static CompletableFuture<JobClient> flinkExecutor(
-            Pipeline pipeline, Configuration configuration, ClassLoader userCodeClassloader) throws Exception {
-        return new RemoteExecutorFactory().getExecutor(configuration)
+            Pipeline pipeline, Configuration configuration, ClassLoader userCodeClassloader)
+            throws Exception {
+        return new RemoteExecutorFactory()
+                .getExecutor(configuration)
                 .execute(pipeline, configuration, userCodeClassloader);
     }
 
     private CompletableFuture<JobClient> executePooled(
-            Pipeline pipeline, Configuration configuration, ClassLoader userCodeClassloader) throws Exception {
-        // Options are checked before the runtime exists, so a bad value never leaves half-built state behind.
-        InteractiveClientSettings settings = InteractiveClientSettings.fromConfiguration(configuration);
-        InteractiveClientRuntime runtime = InteractiveClientRuntime.get(configuration, settings, line);
+            Pipeline pipeline, Configuration configuration, ClassLoader userCodeClassloader)
+            throws Exception {
+        // Options are checked before the runtime exists, so a bad value never leaves half-built
+        // state behind.
+        InteractiveClientSettings settings =
+                InteractiveClientSettings.fromConfiguration(configuration);
+        InteractiveClientRuntime runtime =
+                InteractiveClientRuntime.get(configuration, settings, line);
         QueryRecord record = new QueryRecord(runtime.metrics(), System::nanoTime);
         try {
             return submit(runtime, pipeline, configuration, userCodeClassloader, settings, record);
         } catch (Throwable t) {
-            // a query that failed before its job was submitted still ends in the figures and gives back its
+            // a query that failed before its job was submitted still ends in the figures and gives
+            // back its
             // admission place, whatever failed; the failure goes to Flink as it was
             record.finish(false);
             throw t;
         }
     }
 
-    /** What the Dispatcher answers a second submission of a job (or, since 2.3, of its application) it has. */
-    private static final List<String> DUPLICATE_SUBMISSION = List.of(
-            "DuplicateJobSubmissionException", "DuplicateApplicationSubmissionException");
+    /**
+     * What the Dispatcher answers a second submission of a job (or, since 2.3, of its application)
+     * it has.
+     */
+    private static final List<String> DUPLICATE_SUBMISSION =
+            List.of("DuplicateJobSubmissionException", "DuplicateApplicationSubmissionException");
 
     /**
-     * Whether a submission failed only because the cluster already has the job: the submission is retried when its
-     * connection fails (a JobManager lost during failover), and the first attempt may have reached the leader,
-     * which stored the job in its HA store before it went away; the new leader recovers the job and refuses the retry.
-     * The job is then the query's own (its id was made for this submission) and runs: the query reads its results.
+     * Whether a submission failed only because the cluster already has the job: the submission is
+     * retried when its connection fails (a JobManager lost during failover), and the first attempt
+     * may have reached the leader, which stored the job in its HA store before it went away; the
+     * new leader recovers the job and refuses the retry. The job is then the query's own (its id
+     * was made for this submission) and runs: the query reads its results.
      */
     static boolean acceptedByAnEarlierAttempt(Throwable failure) {
         return ServerErrors.mentionsAny(failure, DUPLICATE_SUBMISSION)
                 || ExceptionUtils.findThrowable(
-                        failure, t -> DUPLICATE_SUBMISSION.contains(t.getClass().getSimpleName())).isPresent();
+                                failure,
+                                t -> DUPLICATE_SUBMISSION.contains(t.getClass().getSimpleName()))
+                        .isPresent();
     }
 
     private CompletableFuture<JobClient> submit(
@@ -143,7 +159,9 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         boolean collectsResults = collectSinkUid != null;
         // only queries take a place under the cap (and so only they have an admission wait)
         QueryAdmission.Place place =
-                collectsResults ? runtime.admission().enter(cluster, settings.admission()) : QueryAdmission.NONE;
+                collectsResults
+                        ? runtime.admission().enter(cluster, settings.admission())
+                        : QueryAdmission.NONE;
         if (collectsResults) {
             record.admitted(place);
         }
@@ -158,72 +176,102 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         CompletableFuture<JobID> submitted;
         try {
             record.requestSent();
-            boolean ownJobId = configuration.getOptional(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID).isEmpty();
-            submitted = prepared.submit(lease.client()).exceptionallyCompose(failure -> {
-                JobID jobId = prepared.jobId();
-                return ownJobId && jobId != null && acceptedByAnEarlierAttempt(failure)
-                        ? CompletableFuture.completedFuture(jobId)
-                        : CompletableFuture.failedFuture(failure);
-            });
+            boolean ownJobId =
+                    configuration
+                            .getOptional(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID)
+                            .isEmpty();
+            submitted =
+                    prepared.submit(lease.client())
+                            .exceptionallyCompose(
+                                    failure -> {
+                                        JobID jobId = prepared.jobId();
+                                        return ownJobId
+                                                        && jobId != null
+                                                        && acceptedByAnEarlierAttempt(failure)
+                                                ? CompletableFuture.completedFuture(jobId)
+                                                : CompletableFuture.failedFuture(failure);
+                                    });
         } catch (Throwable t) {
             // the lease goes back, whatever failed, before the failure goes to Flink
             lease.failed(t);
             lease.close();
             throw t;
         }
-        CompletableFuture<JobID> initialized = submitted.thenCompose(jobId -> {
-            record.accepted();
-            if (collectsResults) {
-                // A query: its caller reads results next, and a failed initialization reaches it there as the job's
-                // failure. Not waiting lets the SQL Gateway answer sooner; its JDBC clients poll it every 100 ms.
-                return CompletableFuture.completedFuture(jobId);
-            }
-            CompletableFuture<JobID> done = new CompletableFuture<>();
-            awaitInitialization(runtime, lease, jobId, userCodeClassloader, record, 0, done);
-            return done;
-        });
+        CompletableFuture<JobID> initialized =
+                submitted.thenCompose(
+                        jobId -> {
+                            record.accepted();
+                            if (collectsResults) {
+                                // A query: its caller reads results next, and a failed
+                                // initialization reaches it there as the job's
+                                // failure. Not waiting lets the SQL Gateway answer sooner; its JDBC
+                                // clients poll it every 100 ms.
+                                return CompletableFuture.completedFuture(jobId);
+                            }
+                            CompletableFuture<JobID> done = new CompletableFuture<>();
+                            awaitInitialization(
+                                    runtime, lease, jobId, userCodeClassloader, record, 0, done);
+                            return done;
+                        });
         return lease.track(initialized)
-                .thenCompose(jobId -> {
-                    long fastPollsFromDelayNanos = runtime.recentJobRuns().shortestUsualRunNanos(shape);
-                    long firstPollDelayNanos = RecentJobRuns.firstPollDelayNanos(fastPollsFromDelayNanos);
-                    InstrumentedJobClient jobClient = line.newJobClient(
-                            new PooledJobClient(pool, cluster, jobId, userCodeClassloader, line),
-                            record,
-                            job -> new CollectLongPoll(
-                                    job,
-                                    settings.collectStrategy(),
-                                    runtime.scheduler(),
-                                    runtime.metrics(),
-                                    record,
-                                    System::nanoTime,
-                                    CollectLongPoll.BUDGET,
-                                    fastPolls,
-                                    firstPollDelayNanos,
-                                    fastPollsFromDelayNanos));
-                    if (collectSinkUid != null) {
-                        // a query's job was accepted just now; another job's client was told its status above
-                        jobClient.accepted();
-                    }
-                    if (collectSinkUid != null && settings.jobHandOver().awaitsResults(place.othersInFlight())) {
-                        return jobClient.prefetchFirstResults(collectSinkUid).thenApply(ignored -> jobClient);
-                    }
-                    return CompletableFuture.completedFuture(jobClient);
-                })
+                .thenCompose(
+                        jobId -> {
+                            long fastPollsFromDelayNanos =
+                                    runtime.recentJobRuns().shortestUsualRunNanos(shape);
+                            long firstPollDelayNanos =
+                                    RecentJobRuns.firstPollDelayNanos(fastPollsFromDelayNanos);
+                            InstrumentedJobClient jobClient =
+                                    line.newJobClient(
+                                            new PooledJobClient(
+                                                    pool,
+                                                    cluster,
+                                                    jobId,
+                                                    userCodeClassloader,
+                                                    line),
+                                            record,
+                                            job ->
+                                                    new CollectLongPoll(
+                                                            job,
+                                                            settings.collectStrategy(),
+                                                            runtime.scheduler(),
+                                                            runtime.metrics(),
+                                                            record,
+                                                            System::nanoTime,
+                                                            CollectLongPoll.BUDGET,
+                                                            fastPolls,
+                                                            firstPollDelayNanos,
+                                                            fastPollsFromDelayNanos));
+                            if (collectSinkUid != null) {
+                                // a query's job was accepted just now; another job's client was
+                                // told its status above
+                                jobClient.accepted();
+                            }
+                            if (collectSinkUid != null
+                                    && settings.jobHandOver()
+                                            .awaitsResults(place.othersInFlight())) {
+                                return jobClient
+                                        .prefetchFirstResults(collectSinkUid)
+                                        .thenApply(ignored -> jobClient);
+                            }
+                            return CompletableFuture.completedFuture(jobClient);
+                        })
                 .thenApply(jobClient -> (JobClient) jobClient)
-                .whenComplete((jobClient, failure) -> {
-                    if (failure == null) {
-                        prepared.submitted();
-                    } else {
-                        record.finish(false);
-                        LOG.error("Failed to submit job to the session cluster.", failure);
-                    }
-                });
+                .whenComplete(
+                        (jobClient, failure) -> {
+                            if (failure == null) {
+                                prepared.submitted();
+                            } else {
+                                record.finish(false);
+                                LOG.error("Failed to submit job to the session cluster.", failure);
+                            }
+                        });
     }
 
     /**
      * Polls the job status until it is past INITIALIZING, like Flink's {@code
-     * ClientUtils.waitUntilJobInitializationFinished}, but with short waits on the shared scheduler instead of
-     * sleeping on the common pool: 5 ms, doubling, at most {@value #MAX_INITIALIZATION_POLL_MILLIS} ms.
+     * ClientUtils.waitUntilJobInitializationFinished}, but with short waits on the shared scheduler
+     * instead of sleeping on the common pool: 5 ms, doubling, at most {@value
+     * #MAX_INITIALIZATION_POLL_MILLIS} ms.
      */
     private static void awaitInitialization(
             InteractiveClientRuntime runtime,
@@ -238,48 +286,69 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         try {
             statusRequest = lease.client().getJobStatus(jobId);
         } catch (Throwable t) {
-            // a request that fails at once fails the submission like any other, rather than leaving it waiting
+            // a request that fails at once fails the submission like any other, rather than leaving
+            // it waiting
             statusRequest = CompletableFuture.failedFuture(t);
         }
-        statusRequest.whenComplete((status, failure) -> {
-            if (failure != null) {
-                lease.failed(failure);
-                done.completeExceptionally(
-                        new RuntimeException("Error while waiting for job to be initialized", failure));
-                return;
-            }
-            record.statusSeen(status);
-            if (status == JobStatus.INITIALIZING) {
-                long delay = Math.min(MAX_INITIALIZATION_POLL_MILLIS, 5L << Math.min(attempt, 10));
-                try {
-                    runtime.scheduler().schedule(
-                            () -> awaitInitialization(
-                                    runtime, lease, jobId, userCodeClassloader, record, attempt + 1, done),
-                            delay,
-                            TimeUnit.MILLISECONDS);
-                } catch (Throwable t) {
-                    // e.g. shutting down: the submission fails rather than waiting for ever
-                    done.completeExceptionally(t);
-                }
-            } else if (status == JobStatus.FAILED) {
-                record.requestSent();
-                lease.client().requestJobResult(jobId).whenComplete((result, resultFailure) -> {
-                    Throwable initFailure = resultFailure == null
-                            ? initializationFailure(result, userCodeClassloader)
-                            : null;
-                    if (initFailure != null) {
-                        done.completeExceptionally(new CompletionException(initFailure));
+        statusRequest.whenComplete(
+                (status, failure) -> {
+                    if (failure != null) {
+                        lease.failed(failure);
+                        done.completeExceptionally(
+                                new RuntimeException(
+                                        "Error while waiting for job to be initialized", failure));
+                        return;
+                    }
+                    record.statusSeen(status);
+                    if (status == JobStatus.INITIALIZING) {
+                        long delay =
+                                Math.min(
+                                        MAX_INITIALIZATION_POLL_MILLIS,
+                                        5L << Math.min(attempt, 10));
+                        try {
+                            runtime.scheduler()
+                                    .schedule(
+                                            () ->
+                                                    awaitInitialization(
+                                                            runtime,
+                                                            lease,
+                                                            jobId,
+                                                            userCodeClassloader,
+                                                            record,
+                                                            attempt + 1,
+                                                            done),
+                                            delay,
+                                            TimeUnit.MILLISECONDS);
+                        } catch (Throwable t) {
+                            // e.g. shutting down: the submission fails rather than waiting for ever
+                            done.completeExceptionally(t);
+                        }
+                    } else if (status == JobStatus.FAILED) {
+                        record.requestSent();
+                        lease.client()
+                                .requestJobResult(jobId)
+                                .whenComplete(
+                                        (result, resultFailure) -> {
+                                            Throwable initFailure =
+                                                    resultFailure == null
+                                                            ? initializationFailure(
+                                                                    result, userCodeClassloader)
+                                                            : null;
+                                            if (initFailure != null) {
+                                                done.completeExceptionally(
+                                                        new CompletionException(initFailure));
+                                            } else {
+                                                done.complete(jobId);
+                                            }
+                                        });
                     } else {
                         done.complete(jobId);
                     }
                 });
-            } else {
-                done.complete(jobId);
-            }
-        });
     }
 
-    private static Throwable initializationFailure(JobResult result, ClassLoader userCodeClassloader) {
+    private static Throwable initializationFailure(
+            JobResult result, ClassLoader userCodeClassloader) {
         Optional<SerializedThrowable> serialized = result.getSerializedThrowable();
         if (serialized.isEmpty()) {
             return null;
@@ -291,20 +360,29 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
     @Override
     public CompletableFuture<Set<AbstractID>> listCompletedClusterDatasetIds(
             Configuration configuration, ClassLoader userCodeClassloader) {
-        InteractiveClientSettings settings = InteractiveClientSettings.fromConfiguration(configuration);
+        InteractiveClientSettings settings =
+                InteractiveClientSettings.fromConfiguration(configuration);
         return InteractiveClientRuntime.get(configuration, settings, line)
                 .pool()
-                .call(ClusterIdentity.of(configuration, settings), client -> client.listCompletedClusterDatasetIds());
+                .call(
+                        ClusterIdentity.of(configuration, settings),
+                        client -> client.listCompletedClusterDatasetIds());
     }
 
     @Override
     public CompletableFuture<Void> invalidateClusterDataset(
-            AbstractID clusterDatasetId, Configuration configuration, ClassLoader userCodeClassloader) {
-        InteractiveClientSettings settings = InteractiveClientSettings.fromConfiguration(configuration);
+            AbstractID clusterDatasetId,
+            Configuration configuration,
+            ClassLoader userCodeClassloader) {
+        InteractiveClientSettings settings =
+                InteractiveClientSettings.fromConfiguration(configuration);
         return InteractiveClientRuntime.get(configuration, settings, line)
                 .pool()
-                .call(ClusterIdentity.of(configuration, settings),
-                        client -> client.invalidateClusterDataset(new IntermediateDataSetID(clusterDatasetId))
-                                .thenApply(ignored -> null));
+                .call(
+                        ClusterIdentity.of(configuration, settings),
+                        client ->
+                                client.invalidateClusterDataset(
+                                                new IntermediateDataSetID(clusterDatasetId))
+                                        .thenApply(ignored -> null));
     }
 }

@@ -7,7 +7,10 @@ import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.core.execution.PipelineExecutor;
 import org.apache.flink.core.execution.PipelineExecutorFactory;
 
-/** Selected by {@code execution.target: remote-interactive}; hands out the stateless {@link InteractiveExecutor}. */
+/**
+ * Selected by {@code execution.target: remote-interactive}; hands out the stateless {@link
+ * InteractiveExecutor}.
+ */
 public final class InteractivePipelineExecutorFactory implements PipelineExecutorFactory {
 
     @Override
@@ -17,7 +20,8 @@ public final class InteractivePipelineExecutorFactory implements PipelineExecuto
 
     @Override
     public boolean isCompatibleWith(Configuration configuration) {
-        return InteractiveClientOptions.TARGET.equalsIgnoreCase(configuration.get(DeploymentOptions.TARGET));
+        return InteractiveClientOptions.TARGET.equalsIgnoreCase(
+                configuration.get(DeploymentOptions.TARGET));
     }
 
     @Override

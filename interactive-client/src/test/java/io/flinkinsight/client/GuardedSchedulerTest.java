@@ -13,12 +13,17 @@ class GuardedSchedulerTest {
     void aFailingTaskOfTheClientsSchedulerIsGuardedRatherThanLostInItsFuture() {
         InteractiveClientRuntime.GuardedScheduler scheduler =
                 new InteractiveClientRuntime.GuardedScheduler(Executors.defaultThreadFactory());
-        Runnable failing = () -> {
-            throw new IllegalStateException("a task's bug");
-        };
+        Runnable failing =
+                () -> {
+                    throw new IllegalStateException("a task's bug");
+                };
         try {
-            assertThatNoException().isThrownBy(
-                    () -> scheduler.schedule(failing, 0, TimeUnit.MILLISECONDS).get(10, TimeUnit.SECONDS));
+            assertThatNoException()
+                    .isThrownBy(
+                            () ->
+                                    scheduler
+                                            .schedule(failing, 0, TimeUnit.MILLISECONDS)
+                                            .get(10, TimeUnit.SECONDS));
         } finally {
             scheduler.shutdownNow();
         }

@@ -1,7 +1,5 @@
 package io.flinkinsight.client;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import org.apache.flink.client.deployment.ClusterClientFactory;
 import org.apache.flink.client.deployment.DefaultClusterClientServiceLoader;
 import org.apache.flink.client.deployment.StandaloneClientFactory;
@@ -10,7 +8,10 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.core.execution.DefaultExecutorServiceLoader;
 import org.apache.flink.core.execution.PipelineExecutorFactory;
+
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class InteractiveFactoriesTest {
 
@@ -26,13 +27,15 @@ class InteractiveFactoriesTest {
                 new DefaultExecutorServiceLoader().getExecutorFactory(target("remote-interactive"));
 
         assertThat(factory).isInstanceOf(InteractivePipelineExecutorFactory.class);
-        assertThat(factory.getExecutor(target("remote-interactive"))).isInstanceOf(InteractiveExecutor.class);
+        assertThat(factory.getExecutor(target("remote-interactive")))
+                .isInstanceOf(InteractiveExecutor.class);
     }
 
     @Test
     void flinkFindsTheClusterClientFactoryForRemoteInteractive() {
         ClusterClientFactory<?> factory =
-                new DefaultClusterClientServiceLoader().getClusterClientFactory(target("REMOTE-INTERACTIVE"));
+                new DefaultClusterClientServiceLoader()
+                        .getClusterClientFactory(target("REMOTE-INTERACTIVE"));
 
         assertThat(factory).isInstanceOf(InteractiveClusterClientFactory.class);
     }
@@ -42,9 +45,13 @@ class InteractiveFactoriesTest {
         // a second factory compatible with "remote" would make every stock query fail
         assertThat(new DefaultExecutorServiceLoader().getExecutorFactory(target("remote")))
                 .isInstanceOf(RemoteExecutorFactory.class);
-        assertThat(new DefaultClusterClientServiceLoader().getClusterClientFactory(target("remote")))
+        assertThat(
+                        new DefaultClusterClientServiceLoader()
+                                .getClusterClientFactory(target("remote")))
                 .isInstanceOf(StandaloneClientFactory.class);
-        assertThat(new InteractivePipelineExecutorFactory().isCompatibleWith(target("remote"))).isFalse();
-        assertThat(new InteractiveClusterClientFactory().isCompatibleWith(target("local"))).isFalse();
+        assertThat(new InteractivePipelineExecutorFactory().isCompatibleWith(target("remote")))
+                .isFalse();
+        assertThat(new InteractiveClusterClientFactory().isCompatibleWith(target("local")))
+                .isFalse();
     }
 }

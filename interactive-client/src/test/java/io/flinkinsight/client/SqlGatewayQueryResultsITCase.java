@@ -1,31 +1,35 @@
 package io.flinkinsight.client;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.flinkinsight.harness.LocalFlinkCluster;
 import io.flinkinsight.harness.Role;
 import io.flinkinsight.harness.SqlSession;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Query results through the executor: the built jar on a real SQL Gateway's classpath (as if in its lib/; JobManager,
- * TaskManager and gateway as separate JVMs on 127.0.0.1), driven over JDBC with {@code execution.target:
- * remote-interactive}. Three short queries over 1-row tables (a scan, a count, and a count over two LEFT JOINs) return
- * their rows in streaming mode, queries return exactly their rows in batch mode, and sequential queries return the same
- * rows with the stock client and this one (the gateway's figures checked too when the plugin jar is built). What the
- * client does beyond results (its figures as the hub sees them, reuse, the cap on queries, cluster actions such as STOP
- * JOB, errors for bad options) is integration-tests' InteractiveClientOnInsightClusterITCase.
+ * Query results through the executor: the built jar on a real SQL Gateway's classpath (as if in its
+ * lib/; JobManager, TaskManager and gateway as separate JVMs on 127.0.0.1), driven over JDBC with
+ * {@code execution.target: remote-interactive}. Three short queries over 1-row tables (a scan, a
+ * count, and a count over two LEFT JOINs) return their rows in streaming mode, queries return
+ * exactly their rows in batch mode, and sequential queries return the same rows with the stock
+ * client and this one (the gateway's figures checked too when the plugin jar is built). What the
+ * client does beyond results (its figures as the hub sees them, reuse, the cap on queries, cluster
+ * actions such as STOP JOB, errors for bad options) is integration-tests'
+ * InteractiveClientOnInsightClusterITCase.
  */
 class SqlGatewayQueryResultsITCase {
 
@@ -37,21 +41,26 @@ class SqlGatewayQueryResultsITCase {
 
     @BeforeAll
     static void startCluster() throws Exception {
-        Path clientJar = Path.of(System.getProperty("insight.client.jar", "target/interactive-client.jar"));
+        Path clientJar =
+                Path.of(System.getProperty("insight.client.jar", "target/interactive-client.jar"));
         assertThat(clientJar).as("the built interactive-client jar (run the build first)").exists();
-        Path pluginJar = Path.of(System.getProperty("insight.plugin.jar",
-                "../metrics-plugin/target/metrics-plugin-0.1.0-SNAPSHOT.jar"));
+        Path pluginJar =
+                Path.of(
+                        System.getProperty(
+                                "insight.plugin.jar",
+                                "../metrics-plugin/target/metrics-plugin-0.1.0-SNAPSHOT.jar"));
         withPlugin = Files.exists(pluginJar);
         Path work = Path.of(System.getProperty("insight.work", "target/clusters"));
         Files.createDirectories(work);
-        cluster = LocalFlinkCluster.builder()
-                .workDir(Files.createTempDirectory(work, "interactive-"))
-                .pluginJar(withPlugin ? pluginJar : null)
-                .insightPortRange(INSIGHT_PORTS)
-                .sqlGateway(true)
-                .gatewayClasspath(clientJar)
-                .slotsPerTaskManager(4)
-                .start();
+        cluster =
+                LocalFlinkCluster.builder()
+                        .workDir(Files.createTempDirectory(work, "interactive-"))
+                        .pluginJar(withPlugin ? pluginJar : null)
+                        .insightPortRange(INSIGHT_PORTS)
+                        .sqlGateway(true)
+                        .gatewayClasspath(clientJar)
+                        .slotsPerTaskManager(4)
+                        .start();
     }
 
     @AfterAll
@@ -62,15 +71,31 @@ class SqlGatewayQueryResultsITCase {
     }
 
     private static SqlSession interactiveSession() {
-        return cluster.sqlSession(
-                Map.of("execution.target", "remote-interactive"));
+        return cluster.sqlSession(Map.of("execution.target", "remote-interactive"));
     }
 
-    /** A table whose single STRING column counts from 1 to {@code rows}, so results are known in advance. */
+    /**
+     * A table whose single STRING column counts from 1 to {@code rows}, so results are known in
+     * advance.
+     */
     private static String sequenceTable(String name, String column, int rows) {
-        return "CREATE TEMPORARY TABLE " + name + " (" + column + " STRING) WITH ('connector' = 'datagen',"
-                + " 'number-of-rows' = '" + rows + "', 'fields." + column + ".kind' = 'sequence',"
-                + " 'fields." + column + ".start' = '1', 'fields." + column + ".end' = '" + rows + "')";
+        return "CREATE TEMPORARY TABLE "
+                + name
+                + " ("
+                + column
+                + " STRING) WITH ('connector' = 'datagen',"
+                + " 'number-of-rows' = '"
+                + rows
+                + "', 'fields."
+                + column
+                + ".kind' = 'sequence',"
+                + " 'fields."
+                + column
+                + ".start' = '1', 'fields."
+                + column
+                + ".end' = '"
+                + rows
+                + "')";
     }
 
     private static void createOneRowTables(SqlSession session) {
@@ -82,18 +107,26 @@ class SqlGatewayQueryResultsITCase {
     @Test
     void shortQueriesReturnTheirRowsInStreamingMode() {
         try (SqlSession session = interactiveSession()) {
-            // three 1-row tables of one random value each, so the LEFT JOINs find no partner and nothing is retracted
+            // three 1-row tables of one random value each, so the LEFT JOINs find no partner and
+            // nothing is retracted
             for (String table : List.of("table1 (val1", "table2 (val2", "table3 (val3")) {
-                session.execute("CREATE TEMPORARY TABLE " + table + " STRING) WITH ('connector' = 'datagen',"
-                        + " 'number-of-rows' = '1')");
+                session.execute(
+                        "CREATE TEMPORARY TABLE "
+                                + table
+                                + " STRING) WITH ('connector' = 'datagen',"
+                                + " 'number-of-rows' = '1')");
             }
             for (int i = 0; i < 3; i++) {
                 assertThat(session.query("SELECT val1 FROM table1")).hasSize(1);
                 assertThat(session.query("SELECT val1, COUNT(*) FROM table1 GROUP BY val1"))
-                        .singleElement().satisfies(row -> assertThat(row.get(1)).isEqualTo(1L));
-                assertThat(session.query("SELECT val1, COUNT(*) FROM table1 LEFT JOIN table2 ON val1 = val2"
-                                + " LEFT JOIN table3 ON val2 = val3 GROUP BY val1"))
-                        .singleElement().satisfies(row -> assertThat(row.get(1)).isEqualTo(1L));
+                        .singleElement()
+                        .satisfies(row -> assertThat(row.get(1)).isEqualTo(1L));
+                assertThat(
+                                session.query(
+                                        "SELECT val1, COUNT(*) FROM table1 LEFT JOIN table2 ON val1 = val2"
+                                                + " LEFT JOIN table3 ON val2 = val3 GROUP BY val1"))
+                        .singleElement()
+                        .satisfies(row -> assertThat(row.get(1)).isEqualTo(1L));
             }
         }
     }
@@ -108,8 +141,10 @@ class SqlGatewayQueryResultsITCase {
             assertThat(session.query("SELECT val1 FROM table1")).containsExactly(List.of("1"));
             assertThat(session.query("SELECT val1, COUNT(*) FROM table1 GROUP BY val1"))
                     .containsExactly(List.of("1", 1L));
-            assertThat(session.query("SELECT val1, COUNT(*) FROM table1 LEFT JOIN table2 ON val1 = val2"
-                            + " LEFT JOIN table3 ON val2 = val3 GROUP BY val1"))
+            assertThat(
+                            session.query(
+                                    "SELECT val1, COUNT(*) FROM table1 LEFT JOIN table2 ON val1 = val2"
+                                            + " LEFT JOIN table3 ON val2 = val3 GROUP BY val1"))
                     .containsExactly(List.of("1", 1L));
             List<String> many = new ArrayList<>();
             session.query("SELECT v FROM many").forEach(row -> many.add((String) row.get(0)));
@@ -122,19 +157,26 @@ class SqlGatewayQueryResultsITCase {
     }
 
     /**
-     * Not a benchmark (see flink-harness's InteractiveQueryBenchmark): the same sequential source query with the
-     * stock client and with this one, printed for the record. Only the rows are asserted.
+     * Not a benchmark (see flink-harness's InteractiveQueryBenchmark): the same sequential source
+     * query with the stock client and with this one, printed for the record. Only the rows are
+     * asserted.
      */
     @Test
     void sequentialQueriesWithBothClients() {
         List<Double> stock = timeSourceQueries("remote");
         List<Double> interactive = timeSourceQueries("remote-interactive");
-        System.out.printf(Locale.ROOT, "%d sequential source queries, JDBC E2E median: stock %.1f ms,"
-                + " interactive %.1f ms%n", LATENCY_SAMPLES, median(stock), median(interactive));
+        System.out.printf(
+                Locale.ROOT,
+                "%d sequential source queries, JDBC E2E median: stock %.1f ms,"
+                        + " interactive %.1f ms%n",
+                LATENCY_SAMPLES,
+                median(stock),
+                median(interactive));
         if (withPlugin) {
             String metrics = cluster.insightGet(Role.SQL_GATEWAY, "/metrics");
             assertThat(counter(metrics, "flink_insight_client_queries_succeeded"))
-                    .as("queries counted by the gateway's own reporter").isGreaterThanOrEqualTo(LATENCY_SAMPLES);
+                    .as("queries counted by the gateway's own reporter")
+                    .isGreaterThanOrEqualTo(LATENCY_SAMPLES);
             assertThat(counter(metrics, "flink_insight_client_pool_hits")).isGreaterThan(0);
             System.out.println("Gateway figures:\n" + grep(metrics, "flink_insight_client_"));
         }
@@ -142,8 +184,7 @@ class SqlGatewayQueryResultsITCase {
 
     private static List<Double> timeSourceQueries(String target) {
         List<Double> millis = new ArrayList<>();
-        try (SqlSession session = cluster.sqlSession(
-                Map.of("execution.target", target))) {
+        try (SqlSession session = cluster.sqlSession(Map.of("execution.target", target))) {
             createOneRowTables(session);
             for (int i = 0; i < LATENCY_SAMPLES + 5; i++) {
                 long start = System.nanoTime();
@@ -164,7 +205,9 @@ class SqlGatewayQueryResultsITCase {
 
     private static double counter(String exposition, String family) {
         double sum = 0;
-        Matcher m = Pattern.compile("(?m)^" + family + "(?:_total)?(?:\\{[^}]*})? ([0-9.eE+-]+)$").matcher(exposition);
+        Matcher m =
+                Pattern.compile("(?m)^" + family + "(?:_total)?(?:\\{[^}]*})? ([0-9.eE+-]+)$")
+                        .matcher(exposition);
         while (m.find()) {
             sum += Double.parseDouble(m.group(1));
         }

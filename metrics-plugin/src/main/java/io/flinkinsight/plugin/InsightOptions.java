@@ -1,6 +1,7 @@
 package io.flinkinsight.plugin;
 
 import io.flinkinsight.common.OptionRange;
+
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.MemorySize;
@@ -9,16 +10,20 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Every option of the Flink Insight reporters, as Flink {@link ConfigOption}s. Keys are relative to the reporter:
- * users write {@code metrics.reporter.insight.<key>} in Flink's configuration; Flink strips the prefix before the
- * reporter sees it. The three reporters (metric, trace, event) share one HTTP server and one set of stores per
- * process, configured by the reporter that opens first, which in Flink 2.2 is the metric reporter. Each numeric
- * option's accepted range is declared just before it ({@code *_RANGE}), said in its description and enforced by
- * {@code InsightConfiguration}.
+ * Every option of the Flink Insight reporters, as Flink {@link ConfigOption}s. Keys are relative to
+ * the reporter: users write {@code metrics.reporter.insight.<key>} in Flink's configuration; Flink
+ * strips the prefix before the reporter sees it. The three reporters (metric, trace, event) share
+ * one HTTP server and one set of stores per process, configured by the reporter that opens first,
+ * which in Flink 2.2 is the metric reporter. Each numeric option's accepted range is declared just
+ * before it ({@code *_RANGE}), said in its description and enforced by {@code
+ * InsightConfiguration}.
  */
 public final class InsightOptions {
 
-    /** The prefix users put in front of every key; used in error messages so they name the key users wrote. */
+    /**
+     * The prefix users put in front of every key; used in error messages so they name the key users
+     * wrote.
+     */
     public static final String USER_PREFIX = "metrics.reporter.insight.";
 
     public static final ConfigOption<String> PORT =
@@ -45,12 +50,18 @@ public final class InsightOptions {
             ConfigOptions.key("history.retention")
                     .durationType()
                     .defaultValue(Duration.ofHours(1))
-                    .withDescription("How long sampled metric history is kept (" + HISTORY_RETENTION_RANGE + ").");
+                    .withDescription(
+                            "How long sampled metric history is kept ("
+                                    + HISTORY_RETENTION_RANGE
+                                    + ").");
 
     public static final OptionRange<Duration> HISTORY_RESOLUTION_RANGE =
             OptionRange.durations(Duration.ofSeconds(1), Duration.ofHours(1));
 
-    /** Caps samples per series so a long retention with a fine resolution cannot take the host's heap. */
+    /**
+     * Caps samples per series so a long retention with a fine resolution cannot take the host's
+     * heap.
+     */
     public static final long HISTORY_MAX_SAMPLES_PER_SERIES = 100_000;
 
     public static final ConfigOption<Duration> HISTORY_RESOLUTION =
@@ -59,17 +70,23 @@ public final class InsightOptions {
                     .defaultValue(Duration.ofSeconds(5))
                     .withDescription(
                             "Interval at which current metric values are sampled into the history"
-                                    + " (" + HISTORY_RESOLUTION_RANGE + ", at most " + HISTORY_MAX_SAMPLES_PER_SERIES
+                                    + " ("
+                                    + HISTORY_RESOLUTION_RANGE
+                                    + ", at most "
+                                    + HISTORY_MAX_SAMPLES_PER_SERIES
                                     + " samples per retention).");
 
-    public static final OptionRange<Integer> HISTORY_MAX_SERIES_RANGE = OptionRange.integers(1, 1_000_000);
+    public static final OptionRange<Integer> HISTORY_MAX_SERIES_RANGE =
+            OptionRange.integers(1, 1_000_000);
 
     public static final ConfigOption<Integer> HISTORY_MAX_SERIES =
             ConfigOptions.key("history.max-series")
                     .intType()
                     .defaultValue(20000)
                     .withDescription(
-                            "Most time series kept in the history (" + HISTORY_MAX_SERIES_RANGE + "). When it is full,"
+                            "Most time series kept in the history ("
+                                    + HISTORY_MAX_SERIES_RANGE
+                                    + "). When it is full,"
                                     + " the series written longest ago (a finished job's) make room for new ones, so a"
                                     + " new job always gets history; counted in"
                                     + " flink_insight_history_series_evicted_total.");
@@ -84,14 +101,17 @@ public final class InsightOptions {
                                     + " by default TaskManagers keep none and spend no heap or CPU on it; /metrics is"
                                     + " served either way.");
 
-    public static final OptionRange<Integer> CHECKPOINTS_MAX_PER_JOB_RANGE = OptionRange.integers(1, 100_000);
+    public static final OptionRange<Integer> CHECKPOINTS_MAX_PER_JOB_RANGE =
+            OptionRange.integers(1, 100_000);
 
     public static final ConfigOption<Integer> CHECKPOINTS_MAX_PER_JOB =
             ConfigOptions.key("checkpoints.max-per-job")
                     .intType()
                     .defaultValue(1000)
                     .withDescription(
-                            "Most checkpoints remembered per job (" + CHECKPOINTS_MAX_PER_JOB_RANGE + "); the oldest"
+                            "Most checkpoints remembered per job ("
+                                    + CHECKPOINTS_MAX_PER_JOB_RANGE
+                                    + "); the oldest"
                                     + " are dropped.");
 
     public static final OptionRange<MemorySize> CHECKPOINTS_MAX_BYTES_RANGE = sizes("1 mb", "4 gb");
@@ -101,7 +121,8 @@ public final class InsightOptions {
                     .memoryType()
                     .defaultValue(MemorySize.ofMebiBytes(64))
                     .withDescription(
-                            "Most heap the remembered checkpoints may take, estimated (" + CHECKPOINTS_MAX_BYTES_RANGE
+                            "Most heap the remembered checkpoints may take, estimated ("
+                                    + CHECKPOINTS_MAX_BYTES_RANGE
                                     + "), within stores.max-bytes: half of its default. When over, finished jobs'"
                                     + " checkpoints go first, then running jobs' oldest; each running job keeps its"
                                     + " newest.");
@@ -114,7 +135,9 @@ public final class InsightOptions {
                     .defaultValue(MemorySize.ofMebiBytes(128))
                     .withDescription(
                             "Most heap the process's stores may take together, estimated: metric history,"
-                                    + " checkpoints and jobs (" + STORES_MAX_BYTES_RANGE + "). 128 mb is an eighth"
+                                    + " checkpoints and jobs ("
+                                    + STORES_MAX_BYTES_RANGE
+                                    + "). 128 mb is an eighth"
                                     + " of the 1 GB heap Flink gives a JobManager by default"
                                     + " (jobmanager.memory.process.size 1600m). Checked every history.resolution;"
                                     + " when over, the jobs that finished longest ago lose their data first"
@@ -130,7 +153,9 @@ public final class InsightOptions {
                     .intType()
                     .defaultValue(1000)
                     .withDescription(
-                            "Most jobs remembered (" + JOBS_MAX_RANGE + "); the oldest finished jobs are dropped"
+                            "Most jobs remembered ("
+                                    + JOBS_MAX_RANGE
+                                    + "); the oldest finished jobs are dropped"
                                     + " first.");
 
     public static final ConfigOption<Boolean> HUB_ENABLED =
@@ -156,10 +181,14 @@ public final class InsightOptions {
             ConfigOptions.key("hub.poll-interval")
                     .durationType()
                     .defaultValue(Duration.ofSeconds(10))
-                    .withDescription("How often the hub polls Flink's REST API (" + HUB_POLL_INTERVAL_RANGE + ").");
+                    .withDescription(
+                            "How often the hub polls Flink's REST API ("
+                                    + HUB_POLL_INTERVAL_RANGE
+                                    + ").");
 
     /** Bounds of {@link #HUB_CLIENTS}: the hub scans each port of every entry every poll. */
     public static final int HUB_CLIENTS_MAX_ENTRIES = 16;
+
     public static final int HUB_CLIENTS_MAX_PORTS_PER_ENTRY = 32;
 
     public static final ConfigOption<String> HUB_CLIENTS =
@@ -170,8 +199,10 @@ public final class InsightOptions {
                             "Insight endpoints of client processes (SQL Gateways running the interactive client)"
                                     + " whose figures the hub gathers every poll, as a comma-separated list of"
                                     + " host:port or host:first-last, e.g. gateway-1:9250-9260 (at most "
-                                    + HUB_CLIENTS_MAX_ENTRIES + " entries of at most "
-                                    + HUB_CLIENTS_MAX_PORTS_PER_ENTRY + " ports; a range is scanned for the plugin"
+                                    + HUB_CLIENTS_MAX_ENTRIES
+                                    + " entries of at most "
+                                    + HUB_CLIENTS_MAX_PORTS_PER_ENTRY
+                                    + " ports; a range is scanned for the plugin"
                                     + " whose role is client). They must be listed because the JobManager does not know its"
                                     + " clients: they call its REST API but never register with it. Empty gathers"
                                     + " none. Has no effect in other processes.");
@@ -195,14 +226,17 @@ public final class InsightOptions {
                                     + " appear), jobmanager, taskmanager or client. When auto, the system property"
                                     + " flink.insight.role is honoured, so a client process can declare itself.");
 
-    public static final OptionRange<Integer> HTTP_MAX_REQUEST_HEADER_BYTES_RANGE = OptionRange.integers(1024, 65536);
+    public static final OptionRange<Integer> HTTP_MAX_REQUEST_HEADER_BYTES_RANGE =
+            OptionRange.integers(1024, 65536);
 
     public static final ConfigOption<Integer> HTTP_MAX_REQUEST_HEADER_BYTES =
             ConfigOptions.key("http.max-request-header-bytes")
                     .intType()
                     .defaultValue(8192)
                     .withDescription(
-                            "Largest request header block accepted (" + HTTP_MAX_REQUEST_HEADER_BYTES_RANGE + ");"
+                            "Largest request header block accepted ("
+                                    + HTTP_MAX_REQUEST_HEADER_BYTES_RANGE
+                                    + ");"
                                     + " larger requests get 431.");
 
     public static final OptionRange<Duration> HTTP_IDLE_TIMEOUT_RANGE =
@@ -212,16 +246,22 @@ public final class InsightOptions {
             ConfigOptions.key("http.idle-timeout")
                     .durationType()
                     .defaultValue(Duration.ofSeconds(60))
-                    .withDescription("Connections idle this long are closed (" + HTTP_IDLE_TIMEOUT_RANGE + ").");
+                    .withDescription(
+                            "Connections idle this long are closed ("
+                                    + HTTP_IDLE_TIMEOUT_RANGE
+                                    + ").");
 
-    public static final OptionRange<Integer> HTTP_MAX_CONNECTIONS_RANGE = OptionRange.integers(1, 10_000);
+    public static final OptionRange<Integer> HTTP_MAX_CONNECTIONS_RANGE =
+            OptionRange.integers(1, 10_000);
 
     public static final ConfigOption<Integer> HTTP_MAX_CONNECTIONS =
             ConfigOptions.key("http.max-connections")
                     .intType()
                     .defaultValue(128)
                     .withDescription(
-                            "Most open HTTP connections (" + HTTP_MAX_CONNECTIONS_RANGE + "); further ones are closed"
+                            "Most open HTTP connections ("
+                                    + HTTP_MAX_CONNECTIONS_RANGE
+                                    + "); further ones are closed"
                                     + " at once, so the server never takes the Flink process's file descriptors.");
 
     public static final OptionRange<Integer> HTTP_THREADS_RANGE = OptionRange.integers(1, 16);
@@ -231,37 +271,45 @@ public final class InsightOptions {
                     .intType()
                     .defaultValue(2)
                     .withDescription(
-                            "Threads that render responses off the network thread (" + HTTP_THREADS_RANGE + ");"
+                            "Threads that render responses off the network thread ("
+                                    + HTTP_THREADS_RANGE
+                                    + ");"
                                     + " requests beyond what they and a short queue can take get 503.");
 
-    public static final OptionRange<Integer> HTTP_MAX_CONCURRENT_SCRAPES_RANGE = OptionRange.integers(1, 16);
+    public static final OptionRange<Integer> HTTP_MAX_CONCURRENT_SCRAPES_RANGE =
+            OptionRange.integers(1, 16);
 
     public static final ConfigOption<Integer> HTTP_MAX_CONCURRENT_SCRAPES =
             ConfigOptions.key("http.max-concurrent-scrapes")
                     .intType()
                     .defaultValue(2)
                     .withDescription(
-                            "Scrapes of /metrics rendered at once (" + HTTP_MAX_CONCURRENT_SCRAPES_RANGE
+                            "Scrapes of /metrics rendered at once ("
+                                    + HTTP_MAX_CONCURRENT_SCRAPES_RANGE
                                     + "); each renders its whole answer in heap, never in direct memory. Further"
                                     + " scrapes wait up to 2 s for a turn, then get 503 with Retry-After. A scrape"
                                     + " within 1 s of its format's last render shares that answer. Rendered answers"
                                     + " held for readers are at most twice this many per format: beyond, a new render"
                                     + " closes the connections still being written the oldest.");
 
-    public static final OptionRange<MemorySize> HTTP_MAX_ANSWER_BYTES_RANGE = sizes("64 kb", "1 gb");
+    public static final OptionRange<MemorySize> HTTP_MAX_ANSWER_BYTES_RANGE =
+            sizes("64 kb", "1 gb");
 
     public static final ConfigOption<MemorySize> HTTP_MAX_ANSWER_BYTES =
             ConfigOptions.key("http.max-answer-bytes")
                     .memoryType()
                     .defaultValue(MemorySize.ofMebiBytes(16))
                     .withDescription(
-                            "Largest JSON answer of the API (" + HTTP_MAX_ANSWER_BYTES_RANGE + "): a larger one is"
+                            "Largest JSON answer of the API ("
+                                    + HTTP_MAX_ANSWER_BYTES_RANGE
+                                    + "): a larger one is"
                                     + " stopped while it is written and answered 413 naming the query parameters"
                                     + " that narrow it (such as from, step, limit, job or tasks=false). Answers"
                                     + " written to slow readers hold at most 4 times this in all; further large ones"
                                     + " get 503 with Retry-After.");
 
-    public static final OptionRange<Integer> HTTP_MAX_CONNECTIONS_PER_ADDRESS_RANGE = OptionRange.integers(1, 10_000);
+    public static final OptionRange<Integer> HTTP_MAX_CONNECTIONS_PER_ADDRESS_RANGE =
+            OptionRange.integers(1, 10_000);
 
     public static final ConfigOption<Integer> HTTP_MAX_CONNECTIONS_PER_ADDRESS =
             ConfigOptions.key("http.max-connections-per-address")
@@ -269,7 +317,8 @@ public final class InsightOptions {
                     .defaultValue(32)
                     .withDescription(
                             "Most open HTTP connections from one client address ("
-                                    + HTTP_MAX_CONNECTIONS_PER_ADDRESS_RANGE + "; an IPv6 client's /64 network counts"
+                                    + HTTP_MAX_CONNECTIONS_PER_ADDRESS_RANGE
+                                    + "; an IPv6 client's /64 network counts"
                                     + " as one address); further ones are closed at once, so one client cannot hold"
                                     + " every connection and starve Prometheus.");
 
@@ -283,7 +332,8 @@ public final class InsightOptions {
                     .withDescription(
                             "Time a client has to send a request's whole head (request line and headers), counted"
                                     + " from its first byte or from the connection's opening ("
-                                    + HTTP_REQUEST_HEAD_TIMEOUT_RANGE + "); a client that trickles its headers is cut"
+                                    + HTTP_REQUEST_HEAD_TIMEOUT_RANGE
+                                    + "); a client that trickles its headers is cut"
                                     + " off when it runs out.");
 
     public static final ConfigOption<String> HTTP_ACCESS =
@@ -357,9 +407,13 @@ public final class InsightOptions {
 
     private InsightOptions() {}
 
-    /** Sizes from {@code min} to {@code max}, written as Flink writes a {@link MemorySize} ("64 mb"). */
+    /**
+     * Sizes from {@code min} to {@code max}, written as Flink writes a {@link MemorySize} ("64
+     * mb").
+     */
     private static OptionRange<MemorySize> sizes(String min, String max) {
-        return OptionRange.of("a size", MemorySize::toString, MemorySize.parse(min), MemorySize.parse(max));
+        return OptionRange.of(
+                "a size", MemorySize::toString, MemorySize.parse(min), MemorySize.parse(max));
     }
 
     /** Every option, in the order of the README's option table. */

@@ -3,11 +3,13 @@ package io.flinkinsight.plugin;
 import io.flinkinsight.plugin.events.InsightEventReporterFactory;
 import io.flinkinsight.plugin.metrics.InsightMetricReporterFactory;
 import io.flinkinsight.plugin.traces.InsightTraceReporterFactory;
+
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.plugin.PluginUtils;
 import org.apache.flink.runtime.metrics.ReporterSetup;
 import org.apache.flink.runtime.metrics.ReporterSetupBuilder;
 import org.apache.flink.runtime.metrics.filter.DefaultReporterFilters;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -25,10 +27,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * On a JVM older than 17 (Flink 1.20 runs on 8 and 11, 2.x on 11) the plugin must not stop Flink: Flink loads every
- * factory a plugin lists whether configured or not, and an {@code UnsupportedClassVersionError} from that loading
- * escapes Flink's reporter set-up. So what Flink loads is built for Java 8 and refuses to create a reporter, with one
- * message, on an older JVM; Flink logs it and carries on.
+ * On a JVM older than 17 (Flink 1.20 runs on 8 and 11, 2.x on 11) the plugin must not stop Flink:
+ * Flink loads every factory a plugin lists whether configured or not, and an {@code
+ * UnsupportedClassVersionError} from that loading escapes Flink's reporter set-up. So what Flink
+ * loads is built for Java 8 and refuses to create a reporter, with one message, on an older JVM;
+ * Flink logs it and carries on.
  */
 class OlderJavaTest {
 
@@ -56,7 +59,9 @@ class OlderJavaTest {
 
         assertThat(loaded).hasSize(SERVICES.length + 1);
         for (String className : loaded) {
-            assertThat(classFileVersion(className)).as(className).isLessThanOrEqualTo(JAVA_8_CLASS_FILE);
+            assertThat(classFileVersion(className))
+                    .as(className)
+                    .isLessThanOrEqualTo(JAVA_8_CLASS_FILE);
         }
     }
 
@@ -64,14 +69,23 @@ class OlderJavaTest {
     void onAnOlderJavaCreatingAReporterFailsWithOneClearMessage() {
         System.setProperty("java.specification.version", "11");
 
-        assertThatThrownBy(() -> new InsightMetricReporterFactory().createMetricReporter(new Properties()))
+        assertThatThrownBy(
+                        () ->
+                                new InsightMetricReporterFactory()
+                                        .createMetricReporter(new Properties()))
                 .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("needs Java 17")
                 .hasMessageContaining("Java 11")
                 .hasMessageContaining("metrics.reporter.insight is left out");
-        assertThatThrownBy(() -> new InsightTraceReporterFactory().createTraceReporter(new Properties()))
+        assertThatThrownBy(
+                        () ->
+                                new InsightTraceReporterFactory()
+                                        .createTraceReporter(new Properties()))
                 .hasMessageContaining("traces.reporter.insight");
-        assertThatThrownBy(() -> new InsightEventReporterFactory().createEventReporter(new Properties()))
+        assertThatThrownBy(
+                        () ->
+                                new InsightEventReporterFactory()
+                                        .createEventReporter(new Properties()))
                 .hasMessageContaining("events.reporter.insight");
     }
 
@@ -79,12 +93,16 @@ class OlderJavaTest {
     void flinksReporterSetUpCarriesOnWithoutTheReporterOnAnOlderJava() throws Exception {
         System.setProperty("java.specification.version", "11");
         Configuration config = new Configuration();
-        config.setString("metrics.reporter.insight.factory.class", InsightMetricReporterFactory.class.getName());
+        config.setString(
+                "metrics.reporter.insight.factory.class",
+                InsightMetricReporterFactory.class.getName());
         config.setString("metrics.reporter.insight.port", "0");
 
-        List<ReporterSetup> setups = ReporterSetupBuilder.METRIC_SETUP_BUILDER.fromConfiguration(
-                config, DefaultReporterFilters::metricsFromConfiguration,
-                PluginUtils.createPluginManagerFromRootFolder(config));
+        List<ReporterSetup> setups =
+                ReporterSetupBuilder.METRIC_SETUP_BUILDER.fromConfiguration(
+                        config,
+                        DefaultReporterFilters::metricsFromConfiguration,
+                        PluginUtils.createPluginManagerFromRootFolder(config));
 
         assertThat(setups).isEmpty();
     }
@@ -99,9 +117,11 @@ class OlderJavaTest {
 
     private static List<String> providers(String service) throws IOException {
         List<String> out = new ArrayList<>();
-        try (InputStream in = OlderJavaTest.class.getResourceAsStream("/META-INF/services/" + service)) {
+        try (InputStream in =
+                OlderJavaTest.class.getResourceAsStream("/META-INF/services/" + service)) {
             assertThat(in).as(service).isNotNull();
-            BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+            BufferedReader reader =
+                    new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
             for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                 if (!line.isBlank() && !line.startsWith("#")) {
                     out.add(line.trim());
@@ -112,7 +132,9 @@ class OlderJavaTest {
     }
 
     private static int classFileVersion(String className) throws IOException {
-        try (InputStream in = OlderJavaTest.class.getResourceAsStream("/" + className.replace('.', '/') + ".class")) {
+        try (InputStream in =
+                OlderJavaTest.class.getResourceAsStream(
+                        "/" + className.replace('.', '/') + ".class")) {
             DataInputStream data = new DataInputStream(in);
             data.readInt(); // 0xCAFEBABE
             data.readUnsignedShort(); // minor

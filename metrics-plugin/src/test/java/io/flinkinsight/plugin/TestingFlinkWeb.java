@@ -16,16 +16,26 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * A stand-in for Flink's web server on 127.0.0.1 (JDK {@code HttpServer}): answers registered paths with fixed
- * responses and records every request it receives, so tests see exactly what the proxy forwarded.
+ * A stand-in for Flink's web server on 127.0.0.1 (JDK {@code HttpServer}): answers registered paths
+ * with fixed responses and records every request it receives, so tests see exactly what the proxy
+ * forwarded.
  */
 public final class TestingFlinkWeb implements AutoCloseable {
 
-    /** One canned answer, sent after {@code delayMillis}; {@code chunked} announces no Content-Length. */
-    public record Answer(int status, String contentType, byte[] body, Map<String, String> headers, long delayMillis,
+    /**
+     * One canned answer, sent after {@code delayMillis}; {@code chunked} announces no
+     * Content-Length.
+     */
+    public record Answer(
+            int status,
+            String contentType,
+            byte[] body,
+            Map<String, String> headers,
+            long delayMillis,
             boolean chunked) {
         public static Answer of(String contentType, String body) {
-            return new Answer(200, contentType, body.getBytes(StandardCharsets.UTF_8), Map.of(), 0, false);
+            return new Answer(
+                    200, contentType, body.getBytes(StandardCharsets.UTF_8), Map.of(), 0, false);
         }
     }
 
@@ -59,10 +69,15 @@ public final class TestingFlinkWeb implements AutoCloseable {
 
     private void answer(HttpExchange exchange) throws IOException {
         String uri = exchange.getRequestURI().toString();
-        received.add(new Received(exchange.getRequestMethod(), uri, Map.copyOf(exchange.getRequestHeaders())));
+        received.add(
+                new Received(
+                        exchange.getRequestMethod(),
+                        uri,
+                        Map.copyOf(exchange.getRequestHeaders())));
         Answer a = answers.getOrDefault(uri, answers.get(exchange.getRequestURI().getPath()));
         if (a == null) {
-            byte[] notFound = ("{\"errors\":[\"Not found: " + uri + "\"]}").getBytes(StandardCharsets.UTF_8);
+            byte[] notFound =
+                    ("{\"errors\":[\"Not found: " + uri + "\"]}").getBytes(StandardCharsets.UTF_8);
             a = new Answer(404, "application/json", notFound, Map.of(), 0, false);
         }
         try {
@@ -73,8 +88,9 @@ public final class TestingFlinkWeb implements AutoCloseable {
         exchange.getResponseHeaders().set("Content-Type", a.contentType());
         a.headers().forEach((k, v) -> exchange.getResponseHeaders().set(k, v));
         boolean head = exchange.getRequestMethod().equals("HEAD");
-        exchange.sendResponseHeaders(a.status(), head ? -1 : a.chunked() ? 0 : a.body().length == 0 ? -1
-                : a.body().length);
+        exchange.sendResponseHeaders(
+                a.status(),
+                head ? -1 : a.chunked() ? 0 : a.body().length == 0 ? -1 : a.body().length);
         try (OutputStream out = exchange.getResponseBody()) {
             if (!head) {
                 out.write(a.body());

@@ -9,14 +9,20 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
-/** A raw-socket HTTP client for tests on 127.0.0.1: sends exact bytes and reads until the server closes. */
+/**
+ * A raw-socket HTTP client for tests on 127.0.0.1: sends exact bytes and reads until the server
+ * closes.
+ */
 public final class TestingHttpClient {
 
     private static final int TIMEOUT_MILLIS = 5000;
 
     private TestingHttpClient() {}
 
-    /** Sends {@code raw} and returns everything the server writes before closing (or the read timeout). */
+    /**
+     * Sends {@code raw} and returns everything the server writes before closing (or the read
+     * timeout).
+     */
     public static String exchange(int port, byte[] raw) throws IOException {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress("127.0.0.1", port), TIMEOUT_MILLIS);
@@ -30,8 +36,10 @@ public final class TestingHttpClient {
 
     /** {@code GET path} with {@code Connection: close}; returns the raw response. */
     public static String get(int port, String path) throws IOException {
-        return exchange(port, ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-                .getBytes(StandardCharsets.US_ASCII));
+        return exchange(
+                port,
+                ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
     }
 
     public static int status(String rawResponse) {

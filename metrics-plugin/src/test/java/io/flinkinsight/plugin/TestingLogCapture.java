@@ -20,12 +20,19 @@ public final class TestingLogCapture implements AutoCloseable {
     private final AbstractAppender appender;
 
     public TestingLogCapture() {
-        appender = new AbstractAppender("capture-" + IDS.incrementAndGet(), null, null, true, Property.EMPTY_ARRAY) {
-            @Override
-            public void append(LogEvent event) {
-                lines.add(event.getLevel() + " " + event.getMessage().getFormattedMessage());
-            }
-        };
+        appender =
+                new AbstractAppender(
+                        "capture-" + IDS.incrementAndGet(),
+                        null,
+                        null,
+                        true,
+                        Property.EMPTY_ARRAY) {
+                    @Override
+                    public void append(LogEvent event) {
+                        lines.add(
+                                event.getLevel() + " " + event.getMessage().getFormattedMessage());
+                    }
+                };
         appender.start();
         LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
         ctx.getConfiguration().getRootLogger().addAppender(appender, Level.ALL, null);

@@ -3,9 +3,10 @@ package io.flinkinsight.benchmarks.history;
 import java.util.Random;
 
 /**
- * Produces the next value of one series the way its Flink metric moves over time, so the history store compresses
- * realistic data rather than constants: counters grow, watermarks advance, rates and loads are noisy doubles,
- * some gauges never change, and a rare sample is NaN (a gauge not yet initialised, a histogram with no samples).
+ * Produces the next value of one series the way its Flink metric moves over time, so the history
+ * store compresses realistic data rather than constants: counters grow, watermarks advance, rates
+ * and loads are noisy doubles, some gauges never change, and a rare sample is NaN (a gauge not yet
+ * initialised, a histogram with no samples).
  */
 final class SampleGenerator {
 
@@ -36,7 +37,9 @@ final class SampleGenerator {
             if (metricName.startsWith("mailboxQueue") || metricName.startsWith("is")) {
                 return SMALL_INTEGER;
             }
-            if (metricName.endsWith("Ms") || metricName.endsWith("Nanos") || metricName.endsWith("Drift")) {
+            if (metricName.endsWith("Ms")
+                    || metricName.endsWith("Nanos")
+                    || metricName.endsWith("Drift")) {
                 return LATENCY_QUANTILE;
             }
             return CONSTANT;
@@ -55,12 +58,13 @@ final class SampleGenerator {
         this.shape = shape;
         this.random = new Random(seed);
         this.scale = 1 + random.nextInt(10_000);
-        this.value = switch (shape) {
-            case GROWING_COUNTER -> random.nextInt(50_000_000);
-            case ADVANCING_WATERMARK -> startMillis - random.nextInt(10_000);
-            case CONSTANT -> random.nextInt(3) == 0 ? 0 : scale;
-            default -> scale;
-        };
+        this.value =
+                switch (shape) {
+                    case GROWING_COUNTER -> random.nextInt(50_000_000);
+                    case ADVANCING_WATERMARK -> startMillis - random.nextInt(10_000);
+                    case CONSTANT -> random.nextInt(3) == 0 ? 0 : scale;
+                    default -> scale;
+                };
     }
 
     /** The value at the next sample, {@code stepMillis} after the previous one. */
@@ -70,13 +74,15 @@ final class SampleGenerator {
         }
         double seconds = stepMillis / 1000.0;
         switch (shape) {
-            case GROWING_COUNTER -> value += Math.floor(scale * seconds * (0.8 + 0.4 * random.nextDouble()));
+            case GROWING_COUNTER ->
+                    value += Math.floor(scale * seconds * (0.8 + 0.4 * random.nextDouble()));
             case NOISY_RATE -> value = scale * (0.8 + 0.4 * random.nextDouble());
             case ADVANCING_WATERMARK -> value += stepMillis - 200 + random.nextInt(400);
             case NOISY_LOAD -> value = Math.max(0, value + scale * 0.05 * random.nextGaussian());
             case SMALL_INTEGER -> value = random.nextInt(10) < 8 ? 0 : random.nextInt(4);
-            case LATENCY_QUANTILE -> value = scale / 100 * -Math.log1p(-random.nextDouble() * 0.999);
-            case CONSTANT -> { }
+            case LATENCY_QUANTILE ->
+                    value = scale / 100 * -Math.log1p(-random.nextDouble() * 0.999);
+            case CONSTANT -> {}
         }
         return value;
     }

@@ -5,7 +5,10 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock the benchmark moves by hand, so an hour of history is written in seconds with the store's own clock. */
+/**
+ * A clock the benchmark moves by hand, so an hour of history is written in seconds with the store's
+ * own clock.
+ */
 final class SteppingClock extends Clock {
 
     private volatile long millis;

@@ -14,17 +14,20 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * The peak of the JVM's direct buffer pool ({@code BufferPoolMXBean} "direct", what
- * {@code -XX:MaxDirectMemorySize} caps) during each iteration, read every millisecond by a daemon thread. Netty's
- * pooled arenas count there too when Netty allocates through {@code ByteBuffer.allocateDirect}.
+ * The peak of the JVM's direct buffer pool ({@code BufferPoolMXBean} "direct", what {@code
+ * -XX:MaxDirectMemorySize} caps) during each iteration, read every millisecond by a daemon thread.
+ * Netty's pooled arenas count there too when Netty allocates through {@code
+ * ByteBuffer.allocateDirect}.
  *
  * <p>Use with {@code -prof io.flinkinsight.benchmarks.scrape.DirectMemoryProfiler}.
  */
 public final class DirectMemoryProfiler implements InternalProfiler {
 
-    private final BufferPoolMXBean direct = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
-            .filter(pool -> pool.getName().equals("direct")).findFirst()
-            .orElseThrow(() -> new IllegalStateException("no direct buffer pool MXBean"));
+    private final BufferPoolMXBean direct =
+            ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+                    .filter(pool -> pool.getName().equals("direct"))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no direct buffer pool MXBean"));
     private volatile boolean sampling;
     private volatile long peak;
     private Thread sampler;
@@ -38,23 +41,28 @@ public final class DirectMemoryProfiler implements InternalProfiler {
     public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
         peak = direct.getMemoryUsed();
         sampling = true;
-        sampler = new Thread(() -> {
-            while (sampling) {
-                peak = Math.max(peak, direct.getMemoryUsed());
-                try {
-                    Thread.sleep(1);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "direct-memory-sampler");
+        sampler =
+                new Thread(
+                        () -> {
+                            while (sampling) {
+                                peak = Math.max(peak, direct.getMemoryUsed());
+                                try {
+                                    Thread.sleep(1);
+                                } catch (InterruptedException e) {
+                                    return;
+                                }
+                            }
+                        },
+                        "direct-memory-sampler");
         sampler.setDaemon(true);
         sampler.start();
     }
 
     @Override
     public Collection<? extends Result> afterIteration(
-            BenchmarkParams benchmarkParams, IterationParams iterationParams, IterationResult result) {
+            BenchmarkParams benchmarkParams,
+            IterationParams iterationParams,
+            IterationResult result) {
         sampling = false;
         try {
             sampler.join(1000);
@@ -66,12 +74,18 @@ public final class DirectMemoryProfiler implements InternalProfiler {
                 new ScalarResult("direct.max", maxDirectMemory(), "B", AggregationPolicy.MAX));
     }
 
-    /** The cap in force: -XX:MaxDirectMemorySize, or the heap's maximum when not set (the JDK's default). */
+    /**
+     * The cap in force: -XX:MaxDirectMemorySize, or the heap's maximum when not set (the JDK's
+     * default).
+     */
     private static long maxDirectMemory() {
         for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
             if (arg.startsWith("-XX:MaxDirectMemorySize=")) {
                 String v = arg.substring(arg.indexOf('=') + 1).toLowerCase(java.util.Locale.ROOT);
-                long unit = v.endsWith("g") ? 1L << 30 : v.endsWith("m") ? 1L << 20 : v.endsWith("k") ? 1L << 10 : 1;
+                long unit =
+                        v.endsWith("g")
+                                ? 1L << 30
+                                : v.endsWith("m") ? 1L << 20 : v.endsWith("k") ? 1L << 10 : 1;
                 return Long.parseLong(unit == 1 ? v : v.substring(0, v.length() - 1)) * unit;
             }
         }

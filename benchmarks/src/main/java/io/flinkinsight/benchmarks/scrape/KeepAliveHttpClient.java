@@ -12,9 +12,9 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A minimal HTTP/1.1 client for one path on one keep-alive connection, like a Prometheus scraper: it reads the whole
- * body (Content-Length or chunked) into a reused buffer and counts its bytes, so the client itself allocates almost
- * nothing and the allocation figures belong to the server.
+ * A minimal HTTP/1.1 client for one path on one keep-alive connection, like a Prometheus scraper:
+ * it reads the whole body (Content-Length or chunked) into a reused buffer and counts its bytes, so
+ * the client itself allocates almost nothing and the allocation figures belong to the server.
  */
 final class KeepAliveHttpClient implements Closeable {
 
@@ -32,12 +32,20 @@ final class KeepAliveHttpClient implements Closeable {
 
     KeepAliveHttpClient(String host, int port, String path) {
         this.address = new InetSocketAddress(host, port);
-        // Prometheus asks for OpenMetrics first; both reporters are compared on text 0.0.4, so ask for that only.
-        this.request = ("GET " + path + " HTTP/1.1\r\n"
-                        + "Host: " + host + ":" + port + "\r\n"
-                        + "Accept: text/plain; version=0.0.4\r\n"
-                        + "Connection: keep-alive\r\n\r\n")
-                .getBytes(StandardCharsets.US_ASCII);
+        // Prometheus asks for OpenMetrics first; both reporters are compared on text 0.0.4, so ask
+        // for that only.
+        this.request =
+                ("GET "
+                                + path
+                                + " HTTP/1.1\r\n"
+                                + "Host: "
+                                + host
+                                + ":"
+                                + port
+                                + "\r\n"
+                                + "Accept: text/plain; version=0.0.4\r\n"
+                                + "Connection: keep-alive\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII);
     }
 
     /**
@@ -68,7 +76,7 @@ final class KeepAliveHttpClient implements Closeable {
                 case "content-length" -> contentLength = Long.parseLong(value);
                 case "transfer-encoding" -> chunked = value.contains("chunked");
                 case "connection" -> closeAfter = value.contains("close");
-                default -> { }
+                default -> {}
             }
         }
 
@@ -81,7 +89,8 @@ final class KeepAliveHttpClient implements Closeable {
             throw new IOException("response has neither Content-Length nor chunked encoding");
         }
         if (closeAfter) {
-            // The server will not keep the connection; a scraper would reconnect on the next scrape.
+            // The server will not keep the connection; a scraper would reconnect on the next
+            // scrape.
             close();
         }
         return bodyBytes;
@@ -92,7 +101,12 @@ final class KeepAliveHttpClient implements Closeable {
         while (true) {
             String sizeLine = readLine();
             int extension = sizeLine.indexOf(';');
-            long size = Long.parseLong(extension < 0 ? sizeLine.trim() : sizeLine.substring(0, extension).trim(), 16);
+            long size =
+                    Long.parseLong(
+                            extension < 0
+                                    ? sizeLine.trim()
+                                    : sizeLine.substring(0, extension).trim(),
+                            16);
             if (size == 0) {
                 // Trailers, if any, end with an empty line.
                 while (!readLine().isEmpty()) {
@@ -151,8 +165,8 @@ final class KeepAliveHttpClient implements Closeable {
     }
 
     /**
-     * The first GET of a server that may still be binding: retried on a new connection every 100 ms for at most
-     * 15 s, {@code body} holding only the answer that came.
+     * The first GET of a server that may still be binding: retried on a new connection every 100 ms
+     * for at most 15 s, {@code body} holding only the answer that came.
      */
     void firstGet(ByteArrayOutputStream body) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);

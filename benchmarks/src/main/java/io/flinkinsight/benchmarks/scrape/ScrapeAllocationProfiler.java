@@ -16,9 +16,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Splits allocation per scrape between the scraping client (JMH's worker thread) and everything else in the JVM,
- * which is the reporter's HTTP server threads: JMH's {@code gc.alloc.rate.norm} sums all threads without saying
- * whose bytes they are. Also reports the body size the benchmark last read.
+ * Splits allocation per scrape between the scraping client (JMH's worker thread) and everything
+ * else in the JVM, which is the reporter's HTTP server threads: JMH's {@code gc.alloc.rate.norm}
+ * sums all threads without saying whose bytes they are. Also reports the body size the benchmark
+ * last read.
  *
  * <p>Use with {@code -prof io.flinkinsight.benchmarks.scrape.ScrapeAllocationProfiler}.
  */
@@ -45,7 +46,9 @@ public final class ScrapeAllocationProfiler implements InternalProfiler {
 
     @Override
     public Collection<? extends Result> afterIteration(
-            BenchmarkParams benchmarkParams, IterationParams iterationParams, IterationResult result) {
+            BenchmarkParams benchmarkParams,
+            IterationParams iterationParams,
+            IterationResult result) {
         long total = threads.getTotalThreadAllocatedBytes() - totalBefore;
         long client = 0;
         for (Map.Entry<Long, Long> worker : workerAllocations().entrySet()) {
@@ -53,9 +56,15 @@ public final class ScrapeAllocationProfiler implements InternalProfiler {
         }
         double operations = Math.max(1, result.getMetadata().getAllOps());
         return List.of(
-                new ScalarResult("alloc.client.norm", client / operations, "B/op", AggregationPolicy.AVG),
-                new ScalarResult("alloc.server.norm", (total - client) / operations, "B/op", AggregationPolicy.AVG),
-                new ScalarResult("body.bytes", ScrapeBenchmark.lastBodyBytes(), "B", AggregationPolicy.MAX));
+                new ScalarResult(
+                        "alloc.client.norm", client / operations, "B/op", AggregationPolicy.AVG),
+                new ScalarResult(
+                        "alloc.server.norm",
+                        (total - client) / operations,
+                        "B/op",
+                        AggregationPolicy.AVG),
+                new ScalarResult(
+                        "body.bytes", ScrapeBenchmark.lastBodyBytes(), "B", AggregationPolicy.MAX));
     }
 
     private Map<Long, Long> workerAllocations() {
@@ -64,7 +73,9 @@ public final class ScrapeAllocationProfiler implements InternalProfiler {
         ThreadInfo[] infos = threads.getThreadInfo(ids);
         Map<Long, Long> workers = new HashMap<>();
         for (int i = 0; i < ids.length; i++) {
-            if (infos[i] != null && infos[i].getThreadName().contains(WORKER_THREAD_MARKER) && allocated[i] >= 0) {
+            if (infos[i] != null
+                    && infos[i].getThreadName().contains(WORKER_THREAD_MARKER)
+                    && allocated[i] >= 0) {
                 workers.put(ids[i], allocated[i]);
             }
         }

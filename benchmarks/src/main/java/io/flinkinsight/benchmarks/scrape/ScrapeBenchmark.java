@@ -1,6 +1,7 @@
 package io.flinkinsight.benchmarks.scrape;
 
 import io.flinkinsight.benchmarks.fixture.OperatorMetricsFixture;
+
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -20,14 +21,17 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Time and allocation of one full {@code GET /metrics} over a keep-alive connection, for the same operator metrics
- * registered into Flink's PrometheusReporter (of the primary version) or into Flink Insight's metric reporter. Each parameter pair runs
- * in its own forked JVM, so the two HTTP servers never share a process.
+ * Time and allocation of one full {@code GET /metrics} over a keep-alive connection, for the same
+ * operator metrics registered into Flink's PrometheusReporter (of the primary version) or into
+ * Flink Insight's metric reporter. Each parameter pair runs in its own forked JVM, so the two HTTP
+ * servers never share a process.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 @Warmup(iterations = 3, time = 5)
 @Measurement(iterations = 8, time = 5)
 public class ScrapeBenchmark {
@@ -57,7 +61,8 @@ public class ScrapeBenchmark {
         ScrapeBodyCheck.Result check = ScrapeBodyCheck.check(body.toByteArray(), fixture);
         System.out.println("[" + reporter + ", " + series + " metrics] first scrape: " + check);
         if (!check.holdsEveryMetricOnce()) {
-            throw new IllegalStateException(reporter + " does not expose every registered metric once: " + check);
+            throw new IllegalStateException(
+                    reporter + " does not expose every registered metric once: " + check);
         }
         lastBodyBytes = check.bodyBytes();
     }

@@ -9,16 +9,24 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Checks that a Prometheus text body holds every registered metric, each series once: a metric is identified by
- * its base name (histogram suffixes stripped), {@code operator_id} and {@code subtask_index}; a series by its full
- * name and label set. Lines from metrics the fixture did not register (a reporter's own figures) are only counted.
+ * Checks that a Prometheus text body holds every registered metric, each series once: a metric is
+ * identified by its base name (histogram suffixes stripped), {@code operator_id} and {@code
+ * subtask_index}; a series by its full name and label set. Lines from metrics the fixture did not
+ * register (a reporter's own figures) are only counted.
  */
 final class ScrapeBodyCheck {
 
-    private static final List<String> SUFFIXES = List.of("_count", "_sum", "_bucket", "_total", "_created");
+    private static final List<String> SUFFIXES =
+            List.of("_count", "_sum", "_bucket", "_total", "_created");
 
     /** What one body held. */
-    record Result(long bodyBytes, int sampleLines, int metricsFound, int missing, int duplicateSeries, int otherLines) {
+    record Result(
+            long bodyBytes,
+            int sampleLines,
+            int metricsFound,
+            int missing,
+            int duplicateSeries,
+            int otherLines) {
 
         boolean holdsEveryMetricOnce() {
             return missing == 0 && duplicateSeries == 0;
@@ -49,7 +57,10 @@ final class ScrapeBodyCheck {
             }
             sampleLines++;
             int labelsEnd = line.lastIndexOf('}');
-            String series = labelsEnd < 0 ? line.substring(0, line.indexOf(' ')) : line.substring(0, labelsEnd + 1);
+            String series =
+                    labelsEnd < 0
+                            ? line.substring(0, line.indexOf(' '))
+                            : line.substring(0, labelsEnd + 1);
             if (!seriesSeen.add(series)) {
                 duplicates++;
             }
@@ -65,13 +76,18 @@ final class ScrapeBodyCheck {
         }
         int missing = 0;
         for (RegisteredMetric registered : fixture.metrics()) {
-            String key = OperatorMetricsFixture.prometheusName(registered.name())
-                    + '|' + registered.operatorId() + '|' + registered.subtaskIndex();
+            String key =
+                    OperatorMetricsFixture.prometheusName(registered.name())
+                            + '|'
+                            + registered.operatorId()
+                            + '|'
+                            + registered.subtaskIndex();
             if (!metricsSeen.contains(key)) {
                 missing++;
             }
         }
-        return new Result(bodyBytes.length, sampleLines, metricsSeen.size(), missing, duplicates, other);
+        return new Result(
+                bodyBytes.length, sampleLines, metricsSeen.size(), missing, duplicates, other);
     }
 
     private static String baseName(String name, Set<String> names) {

@@ -12,7 +12,8 @@ import java.util.ServiceLoader;
 
 /**
  * One reporter under test, started the way Flink starts a reporter: its factory found through
- * {@code META-INF/services} by class name, {@code createMetricReporter(options)}, then {@code open(options)}.
+ * {@code META-INF/services} by class name, {@code createMetricReporter(options)}, then {@code
+ * open(options)}.
  */
 final class ScrapeTarget implements AutoCloseable {
 
@@ -45,7 +46,8 @@ final class ScrapeTarget implements AutoCloseable {
         if (kind == Kind.INSIGHT) {
             options.setProperty("bind-host", LOOPBACK);
         }
-        // Flink's PrometheusReporter ignores a bind host and listens on every interface; acceptable for a
+        // Flink's PrometheusReporter ignores a bind host and listens on every interface; acceptable
+        // for a
         // benchmark run, and the reason the comparison's client always goes to 127.0.0.1.
         MetricReporter reporter = factory(kind).createMetricReporter(options);
         reporter.open(options);
@@ -60,7 +62,10 @@ final class ScrapeTarget implements AutoCloseable {
         return port;
     }
 
-    /** Lets a scheduled reporter take the snapshot Flink's registry would trigger every reporting interval. */
+    /**
+     * Lets a scheduled reporter take the snapshot Flink's registry would trigger every reporting
+     * interval.
+     */
     void reportOnceIfScheduled() {
         if (reporter instanceof Scheduled scheduled) {
             scheduled.report();
@@ -78,7 +83,8 @@ final class ScrapeTarget implements AutoCloseable {
                 return factory;
             }
         }
-        throw new IllegalStateException(kind.factoryClassName + " is not on the class path as a MetricReporterFactory");
+        throw new IllegalStateException(
+                kind.factoryClassName + " is not on the class path as a MetricReporterFactory");
     }
 
     private static int freeLoopbackPort() throws IOException {

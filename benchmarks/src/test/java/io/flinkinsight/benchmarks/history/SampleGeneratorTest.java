@@ -42,12 +42,17 @@ class SampleGeneratorTest {
 
     @Test
     void flinkMetricNamesMapToTheirShapes() {
-        assertThat(SampleGenerator.Shape.of("numRecordsIn")).isEqualTo(SampleGenerator.Shape.GROWING_COUNTER);
-        assertThat(SampleGenerator.Shape.of("numRecordsOutPerSecond")).isEqualTo(SampleGenerator.Shape.NOISY_RATE);
+        assertThat(SampleGenerator.Shape.of("numRecordsIn"))
+                .isEqualTo(SampleGenerator.Shape.GROWING_COUNTER);
+        assertThat(SampleGenerator.Shape.of("numRecordsOutPerSecond"))
+                .isEqualTo(SampleGenerator.Shape.NOISY_RATE);
         assertThat(SampleGenerator.Shape.of("currentInputWatermark"))
                 .isEqualTo(SampleGenerator.Shape.ADVANCING_WATERMARK);
-        assertThat(SampleGenerator.Shape.of("busyTimeMsPerSecond")).isEqualTo(SampleGenerator.Shape.NOISY_LOAD);
-        assertThat(SampleGenerator.Shape.of("numRecordsInErrors")).isEqualTo(SampleGenerator.Shape.CONSTANT);
-        assertThat(SampleGenerator.Shape.of("mailboxLatencyMs")).isEqualTo(SampleGenerator.Shape.LATENCY_QUANTILE);
+        assertThat(SampleGenerator.Shape.of("busyTimeMsPerSecond"))
+                .isEqualTo(SampleGenerator.Shape.NOISY_LOAD);
+        assertThat(SampleGenerator.Shape.of("numRecordsInErrors"))
+                .isEqualTo(SampleGenerator.Shape.CONSTANT);
+        assertThat(SampleGenerator.Shape.of("mailboxLatencyMs"))
+                .isEqualTo(SampleGenerator.Shape.LATENCY_QUANTILE);
     }
 }

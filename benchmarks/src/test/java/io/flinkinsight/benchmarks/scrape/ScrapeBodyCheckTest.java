@@ -2,6 +2,7 @@ package io.flinkinsight.benchmarks.scrape;
 
 import io.flinkinsight.benchmarks.fixture.OperatorMetricsFixture;
 import io.flinkinsight.benchmarks.fixture.RegisteredMetric;
+
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -53,7 +54,8 @@ class ScrapeBodyCheckTest {
 
     @Test
     void linesOfUnregisteredMetricsAreOnlyCounted() {
-        String own = "# TYPE flink_insight_scrape_seconds gauge\nflink_insight_scrape_seconds 0.01\n";
+        String own =
+                "# TYPE flink_insight_scrape_seconds gauge\nflink_insight_scrape_seconds 0.01\n";
 
         ScrapeBodyCheck.Result result = ScrapeBodyCheck.check(body(fixture, own), fixture);
 
@@ -61,7 +63,10 @@ class ScrapeBodyCheckTest {
         assertThat(result.holdsEveryMetricOnce()).isTrue();
     }
 
-    /** A body the way Flink's reporter writes it: histograms as a _count line and one line per quantile. */
+    /**
+     * A body the way Flink's reporter writes it: histograms as a _count line and one line per
+     * quantile.
+     */
     private static byte[] body(OperatorMetricsFixture fixture, String extra) {
         StringBuilder body = new StringBuilder();
         for (RegisteredMetric metric : fixture.metrics()) {
@@ -76,8 +81,14 @@ class ScrapeBodyCheckTest {
     }
 
     private static String line(RegisteredMetric metric, String suffix, String extraLabels) {
-        return OperatorMetricsFixture.prometheusName(metric.name()) + suffix
-                + "{operator_id=\"" + metric.operatorId() + "\",subtask_index=\"" + metric.subtaskIndex() + "\""
-                + extraLabels + "} 1.0";
+        return OperatorMetricsFixture.prometheusName(metric.name())
+                + suffix
+                + "{operator_id=\""
+                + metric.operatorId()
+                + "\",subtask_index=\""
+                + metric.subtaskIndex()
+                + "\""
+                + extraLabels
+                + "} 1.0";
     }
 }

@@ -4,18 +4,26 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Command line of the overhead benchmark: {@code --workload-jar <jar> --plugin-jar <jar> [--rounds n]
- * [--records n] [--warmup-records n] [--scrape true|false] [--work-dir dir] [--output file.md]}.
+ * Command line of the overhead benchmark: {@code --workload-jar <jar> --plugin-jar <jar> [--rounds
+ * n] [--records n] [--warmup-records n] [--scrape true|false] [--work-dir dir] [--output file.md]}.
  *
- * @param scrape whether a scraper fetches {@code /metrics} at 1 Hz in the runs with the plugin; false measures the
- *     plugin alone, to tell its own cost from the scrapes'
+ * @param scrape whether a scraper fetches {@code /metrics} at 1 Hz in the runs with the plugin;
+ *     false measures the plugin alone, to tell its own cost from the scrapes'
  */
-record BenchOptions(Path workloadJar, Path pluginJar, int rounds, long records, long warmupRecords, boolean scrape,
-        Path workDir, Path output) {
+record BenchOptions(
+        Path workloadJar,
+        Path pluginJar,
+        int rounds,
+        long records,
+        long warmupRecords,
+        boolean scrape,
+        Path workDir,
+        Path output) {
 
-    static final String USAGE = "usage: OverheadBenchmark --workload-jar <jar> --plugin-jar <jar> [--rounds 5]"
-            + " [--records 200000000] [--warmup-records 20000000] [--scrape true|false] [--work-dir dir]"
-            + " [--output file.md]";
+    static final String USAGE =
+            "usage: OverheadBenchmark --workload-jar <jar> --plugin-jar <jar> [--rounds 5]"
+                    + " [--records 200000000] [--warmup-records 20000000] [--scrape true|false] [--work-dir dir]"
+                    + " [--output file.md]";
 
     static BenchOptions parse(String... args) {
         Path workloadJar = null;
@@ -39,19 +47,29 @@ record BenchOptions(Path workloadJar, Path pluginJar, int rounds, long records, 
                 case "--warmup-records" -> warmupRecords = positive(args[i], value);
                 case "--scrape" -> {
                     if (!value.equals("true") && !value.equals("false")) {
-                        throw new IllegalArgumentException("--scrape needs true or false, got " + value + "\n" + USAGE);
+                        throw new IllegalArgumentException(
+                                "--scrape needs true or false, got " + value + "\n" + USAGE);
                     }
                     scrape = Boolean.parseBoolean(value);
                 }
                 case "--work-dir" -> workDir = Path.of(value);
                 case "--output" -> output = Path.of(value);
-                default -> throw new IllegalArgumentException("unknown option " + args[i] + "\n" + USAGE);
+                default ->
+                        throw new IllegalArgumentException(
+                                "unknown option " + args[i] + "\n" + USAGE);
             }
         }
         requireFile("--workload-jar", workloadJar, "mvn -pl workloads package");
         requireFile("--plugin-jar", pluginJar, "mvn -pl metrics-plugin -DskipTests package");
-        return new BenchOptions(workloadJar, pluginJar, rounds, records, warmupRecords, scrape,
-                workDir.toAbsolutePath(), output);
+        return new BenchOptions(
+                workloadJar,
+                pluginJar,
+                rounds,
+                records,
+                warmupRecords,
+                scrape,
+                workDir.toAbsolutePath(),
+                output);
     }
 
     private static long positive(String option, String value) {
@@ -63,7 +81,8 @@ record BenchOptions(Path workloadJar, Path pluginJar, int rounds, long records, 
         } catch (NumberFormatException e) {
             // Reported below.
         }
-        throw new IllegalArgumentException(option + " needs a positive number, got " + value + "\n" + USAGE);
+        throw new IllegalArgumentException(
+                option + " needs a positive number, got " + value + "\n" + USAGE);
     }
 
     private static void requireFile(String option, Path file, String build) {
@@ -71,7 +90,8 @@ record BenchOptions(Path workloadJar, Path pluginJar, int rounds, long records, 
             throw new IllegalArgumentException(option + " is required\n" + USAGE);
         }
         if (!Files.isRegularFile(file)) {
-            throw new IllegalArgumentException(option + " " + file + " does not exist; build it with: " + build);
+            throw new IllegalArgumentException(
+                    option + " " + file + " does not exist; build it with: " + build);
         }
     }
 }

@@ -7,11 +7,19 @@ package io.flinkinsight.harness.bench;
  * @param jobMillis the job's duration as Flink reports it, scheduling included
  * @param scraped whether a scraper fetched {@code /metrics} at 1 Hz during the run
  * @param scrapes successful {@code /metrics} scrapes during the run (0 without the plugin)
- * @param loadAverage the machine's 1-minute load average when the run ended (negative if unknown): on a shared
- *     machine it tells a slow run from a noisy neighbour
+ * @param loadAverage the machine's 1-minute load average when the run ended (negative if unknown):
+ *     on a shared machine it tells a slow run from a noisy neighbour
  */
-record BenchRun(int round, boolean withPlugin, boolean scraped, long records, long taskMillis, long jobMillis,
-        long scrapes, long scrapeFailures, double loadAverage) {
+record BenchRun(
+        int round,
+        boolean withPlugin,
+        boolean scraped,
+        long records,
+        long taskMillis,
+        long jobMillis,
+        long scrapes,
+        long scrapeFailures,
+        double loadAverage) {
 
     /** Records per second of task time. */
     double throughput() {
@@ -23,6 +31,8 @@ record BenchRun(int round, boolean withPlugin, boolean scraped, long records, lo
     }
 
     static String conditionName(boolean withPlugin, boolean scraped) {
-        return !withPlugin ? "without plugin" : scraped ? "with plugin + 1 Hz scrape" : "with plugin, no scrape";
+        return !withPlugin
+                ? "without plugin"
+                : scraped ? "with plugin + 1 Hz scrape" : "with plugin, no scrape";
     }
 }

@@ -1,6 +1,7 @@
 package io.flinkinsight.harness.bench;
 
 import io.flinkinsight.harness.bench.InteractiveQueryBenchmark.GatewayClient;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,21 +11,32 @@ import java.util.Map;
 
 /**
  * Command line of the interactive-client benchmark: {@code --client-jar <jar> [--plugin-jar <jar>]
- * [--gateway-clients jdbc,rest] [--concurrency 1,8,32] [--queries source,wordcount,join] [--seconds 20]
- * [--rounds 2] [--warmup 300] [--set key=value]... [--cluster-set key=value]... [--profile] [--work-dir dir]
- * [--output file.md]}. Each {@code --set} is a
- * session setting of the {@code remote-interactive} sessions only; each {@code --cluster-set} a line of the
- * cluster's {@code config.yaml}, for both clients. {@code --profile} records a CPU profile of the JobManager,
+ * [--gateway-clients jdbc,rest] [--concurrency 1,8,32] [--queries source,wordcount,join] [--seconds
+ * 20] [--rounds 2] [--warmup 300] [--set key=value]... [--cluster-set key=value]... [--profile]
+ * [--work-dir dir] [--output file.md]}. Each {@code --set} is a session setting of the {@code
+ * remote-interactive} sessions only; each {@code --cluster-set} a line of the cluster's {@code
+ * config.yaml}, for both clients. {@code --profile} records a CPU profile of the JobManager,
  * TaskManager and gateway in each measured block ({@link CpuProfile}).
  */
-record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<GatewayClient> gatewayClients,
-        List<Integer> concurrency, List<Integer> queries,
-        int seconds, int rounds, int warmupQueries, Map<String, String> interactiveSettings,
-        Map<String, String> clusterSettings, boolean profile, Path workDir, Path output) {
+record InteractiveBenchOptions(
+        Path clientJar,
+        Path pluginJar,
+        List<GatewayClient> gatewayClients,
+        List<Integer> concurrency,
+        List<Integer> queries,
+        int seconds,
+        int rounds,
+        int warmupQueries,
+        Map<String, String> interactiveSettings,
+        Map<String, String> clusterSettings,
+        boolean profile,
+        Path workDir,
+        Path output) {
 
-    static final String USAGE = "usage: InteractiveQueryBenchmark --client-jar <jar> [--plugin-jar <jar>]"
-            + " [--gateway-clients jdbc,rest] [--concurrency 1,8,32] [--queries source,wordcount,join] [--seconds 20] [--rounds 2] [--warmup 300]"
-            + " [--set key=value]... [--cluster-set key=value]... [--profile] [--work-dir dir] [--output file.md]";
+    static final String USAGE =
+            "usage: InteractiveQueryBenchmark --client-jar <jar> [--plugin-jar <jar>]"
+                    + " [--gateway-clients jdbc,rest] [--concurrency 1,8,32] [--queries source,wordcount,join] [--seconds 20] [--rounds 2] [--warmup 300]"
+                    + " [--set key=value]... [--cluster-set key=value]... [--profile] [--work-dir dir] [--output file.md]";
 
     static InteractiveBenchOptions parse(String... args) {
         Path clientJar = null;
@@ -63,29 +75,50 @@ record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<GatewayClien
                 case "--cluster-set" -> putSetting(clusterSettings, option, value);
                 case "--work-dir" -> workDir = Path.of(value);
                 case "--output" -> output = Path.of(value);
-                default -> throw new IllegalArgumentException("unknown option " + option + "\n" + USAGE);
+                default ->
+                        throw new IllegalArgumentException(
+                                "unknown option " + option + "\n" + USAGE);
             }
         }
         if (clientJar == null || !Files.isRegularFile(clientJar)) {
-            throw new IllegalArgumentException("--client-jar: no file " + clientJar
-                    + " (build it: mvn -pl interactive-client -DskipTests package)\n" + USAGE);
+            throw new IllegalArgumentException(
+                    "--client-jar: no file "
+                            + clientJar
+                            + " (build it: mvn -pl interactive-client -DskipTests package)\n"
+                            + USAGE);
         }
         if (pluginJar != null && !Files.isRegularFile(pluginJar)) {
             throw new IllegalArgumentException("--plugin-jar: no file " + pluginJar + "\n" + USAGE);
         }
-        return new InteractiveBenchOptions(clientJar, pluginJar, gatewayClients, concurrency, queries, seconds, rounds, warmup,
-                settings, clusterSettings, profile, workDir.toAbsolutePath(), output);
+        return new InteractiveBenchOptions(
+                clientJar,
+                pluginJar,
+                gatewayClients,
+                concurrency,
+                queries,
+                seconds,
+                rounds,
+                warmup,
+                settings,
+                clusterSettings,
+                profile,
+                workDir.toAbsolutePath(),
+                output);
     }
 
     private static void putSetting(Map<String, String> settings, String option, String value) {
         int eq = value.indexOf('=');
         if (eq <= 0) {
-            throw new IllegalArgumentException(option + " needs key=value, got " + value + "\n" + USAGE);
+            throw new IllegalArgumentException(
+                    option + " needs key=value, got " + value + "\n" + USAGE);
         }
         settings.put(value.substring(0, eq).trim(), value.substring(eq + 1).trim());
     }
 
-    /** The names of the queries to run, in the order of {@link InteractiveQueryBenchmark#QUERY_NAMES}. */
+    /**
+     * The names of the queries to run, in the order of {@link
+     * InteractiveQueryBenchmark#QUERY_NAMES}.
+     */
     List<String> queryNames() {
         return queries.stream().map(InteractiveQueryBenchmark.QUERY_NAMES::get).toList();
     }
@@ -95,8 +128,13 @@ record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<GatewayClien
         for (String part : value.split(",")) {
             int index = InteractiveQueryBenchmark.QUERY_NAMES.indexOf(part.trim());
             if (index < 0) {
-                throw new IllegalArgumentException("--queries: unknown query " + part.trim() + ", expected some of "
-                        + String.join(",", InteractiveQueryBenchmark.QUERY_NAMES) + "\n" + USAGE);
+                throw new IllegalArgumentException(
+                        "--queries: unknown query "
+                                + part.trim()
+                                + ", expected some of "
+                                + String.join(",", InteractiveQueryBenchmark.QUERY_NAMES)
+                                + "\n"
+                                + USAGE);
             }
             if (!list.contains(index)) {
                 list.add(index);
@@ -114,7 +152,8 @@ record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<GatewayClien
                     list.add(client);
                 }
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("--gateway-clients: " + e.getMessage() + "\n" + USAGE);
+                throw new IllegalArgumentException(
+                        "--gateway-clients: " + e.getMessage() + "\n" + USAGE);
             }
         }
         return List.copyOf(list);
@@ -137,6 +176,7 @@ record InteractiveBenchOptions(Path clientJar, Path pluginJar, List<GatewayClien
         } catch (NumberFormatException e) {
             // Reported below.
         }
-        throw new IllegalArgumentException(option + " needs a positive number, got " + value + "\n" + USAGE);
+        throw new IllegalArgumentException(
+                option + " needs a positive number, got " + value + "\n" + USAGE);
     }
 }

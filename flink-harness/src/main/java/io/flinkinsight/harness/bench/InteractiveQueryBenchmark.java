@@ -1,12 +1,14 @@
 package io.flinkinsight.harness.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.flinkinsight.harness.GatewayRestSession;
 import io.flinkinsight.harness.GatewaySession;
 import io.flinkinsight.harness.LocalFlinkCluster;
 import io.flinkinsight.harness.LocalFlinkClusterBuilder;
 import io.flinkinsight.harness.Role;
 import io.flinkinsight.harness.demo.DemoWorkload;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,16 +27,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The short-query benchmark: how fast short queries run through the SQL Gateway with Flink's stock {@code remote}
- * executor and with {@code remote-interactive}, on this machine. A gateway client (Flink's JDBC driver, or a client
- * of the gateway's REST API polling every 10 ms) → SQL Gateway → session cluster, the three queries (source,
- * wordcount, join over 1-row {@code datagen} tables, streaming mode), at each concurrency, with either executor, in
- * one run on one cluster: blocks of a fixed duration, the two executors interleaved (ABBA across rounds) after a
- * warm-up of both. Per block: E2E latency of every query as the gateway client sees it (execute → last row read), QPS, the cluster-side duration of the same jobs (Flink's REST
- * {@code /jobs/overview}, jobs found by a per-block and per-session {@code pipeline.name}), the time before each
- * query's job started and after it ended (a session runs its queries one after another, so its queries and jobs pair
- * up in order), and the CPU time of the JobManager, TaskManager and gateway processes ({@code /proc/<pid>/stat}).
- * Prints and writes a Markdown report.
+ * The short-query benchmark: how fast short queries run through the SQL Gateway with Flink's stock
+ * {@code remote} executor and with {@code remote-interactive}, on this machine. A gateway client
+ * (Flink's JDBC driver, or a client of the gateway's REST API polling every 10 ms) → SQL Gateway →
+ * session cluster, the three queries (source, wordcount, join over 1-row {@code datagen} tables,
+ * streaming mode), at each concurrency, with either executor, in one run on one cluster: blocks of
+ * a fixed duration, the two executors interleaved (ABBA across rounds) after a warm-up of both. Per
+ * block: E2E latency of every query as the gateway client sees it (execute → last row read), QPS,
+ * the cluster-side duration of the same jobs (Flink's REST {@code /jobs/overview}, jobs found by a
+ * per-block and per-session {@code pipeline.name}), the time before each query's job started and
+ * after it ended (a session runs its queries one after another, so its queries and jobs pair up in
+ * order), and the CPU time of the JobManager, TaskManager and gateway processes ({@code
+ * /proc/<pid>/stat}). Prints and writes a Markdown report.
  */
 public final class InteractiveQueryBenchmark {
 
@@ -54,7 +58,10 @@ public final class InteractiveQueryBenchmark {
     enum GatewayClient {
         /** Flink's JDBC driver. */
         JDBC("jdbc"),
-        /** The gateway's REST API: submit, poll the result every 10 ms, close ({@link GatewayRestSession}). */
+        /**
+         * The gateway's REST API: submit, poll the result every 10 ms, close ({@link
+         * GatewayRestSession}).
+         */
         REST("rest");
 
         final String label;
@@ -69,13 +76,16 @@ public final class InteractiveQueryBenchmark {
                     return client;
                 }
             }
-            throw new IllegalArgumentException("unknown gateway client " + label + ", expected jdbc or rest");
+            throw new IllegalArgumentException(
+                    "unknown gateway client " + label + ", expected jdbc or rest");
         }
     }
 
     static final List<String> QUERY_NAMES = List.of("source", "wordcount", "join");
+
     /** Columns of the CPU figures, one per process. */
     static final String JM_CPU = "JobManager";
+
     static final String TM_CPU = "TaskManager";
     static final String GATEWAY_CPU = "gateway";
     static final String DRIVER_CPU = "gateway client";
@@ -83,6 +93,7 @@ public final class InteractiveQueryBenchmark {
 
     private final InteractiveBenchOptions options;
     private final List<Block> blocks = new ArrayList<>();
+
     /** With {@code --profile}: the CPU profiles of the blocks, else null. */
     private CpuProfile profile;
 
@@ -103,7 +114,11 @@ public final class InteractiveQueryBenchmark {
         String markdown = benchmark.run();
         write(markdown, options.output());
         if (benchmark.profile != null) {
-            String name = options.output().getFileName().toString().replaceFirst("(\\.md)?$", "-profile.md");
+            String name =
+                    options.output()
+                            .getFileName()
+                            .toString()
+                            .replaceFirst("(\\.md)?$", "-profile.md");
             write(benchmark.profile.markdown(), options.output().resolveSibling(name));
         }
     }
@@ -122,27 +137,31 @@ public final class InteractiveQueryBenchmark {
     }
 
     String run() throws Exception {
-        LocalFlinkClusterBuilder builder = LocalFlinkCluster.builder()
-                .workDir(options.workDir())
-                .pluginJar(options.pluginJar())
-                .sqlGateway(true)
-                .gatewayClasspath(options.clientJar())
-                .taskManagers(1)
-                // Every concurrent query gets a slot, also while the previous job of its client still releases its
-                // own (Flink fails a job at once when no slot is free): the benchmark measures the client path, not
-                // slot queueing.
-                .slotsPerTaskManager(slots(options))
-                .taskManagerProcessSize("2g")
-                .gatewayHeap("1g")
-                .config("rest.server.numThreads", "32")
-                .config(options.clusterSettings());
+        LocalFlinkClusterBuilder builder =
+                LocalFlinkCluster.builder()
+                        .workDir(options.workDir())
+                        .pluginJar(options.pluginJar())
+                        .sqlGateway(true)
+                        .gatewayClasspath(options.clientJar())
+                        .taskManagers(1)
+                        // Every concurrent query gets a slot, also while the previous job of its
+                        // client still releases its
+                        // own (Flink fails a job at once when no slot is free): the benchmark
+                        // measures the client path, not
+                        // slot queueing.
+                        .slotsPerTaskManager(slots(options))
+                        .taskManagerProcessSize("2g")
+                        .gatewayHeap("1g")
+                        .config("rest.server.numThreads", "32")
+                        .config(options.clusterSettings());
         System.out.println("Starting the cluster in " + options.workDir() + " ...");
         try (LocalFlinkCluster cluster = builder.start()) {
             Map<String, Long> pids = new LinkedHashMap<>();
             pids.put(JM_CPU, cluster.process(Role.JOBMANAGER).pid());
             pids.put(TM_CPU, cluster.process(Role.TASKMANAGER).pid());
             pids.put(GATEWAY_CPU, cluster.process(Role.SQL_GATEWAY).pid());
-            // this process: the gateway client's threads (the JDBC driver fetches results in a tight loop while a job
+            // this process: the gateway client's threads (the JDBC driver fetches results in a
+            // tight loop while a job
             // runs)
             pids.put(DRIVER_CPU, ProcessHandle.current().pid());
             ProcessCpu cpu = new ProcessCpu(pids);
@@ -162,13 +181,17 @@ public final class InteractiveQueryBenchmark {
     }
 
     /**
-     * Both executors with each gateway client, all three queries, until the JIT has seen several hundred queries (a
-     * fresh cluster is slow).
+     * Both executors with each gateway client, all three queries, until the JIT has seen several
+     * hundred queries (a fresh cluster is slow).
      */
     private void warmUp(LocalFlinkCluster cluster) throws Exception {
-        int concurrency = Math.min(4, options.concurrency().stream().max(Integer::compare).orElse(1));
-        System.out.printf(Locale.ROOT, "Warm-up: %d queries, both executors, concurrency %d ...%n",
-                options.warmupQueries(), concurrency);
+        int concurrency =
+                Math.min(4, options.concurrency().stream().max(Integer::compare).orElse(1));
+        System.out.printf(
+                Locale.ROOT,
+                "Warm-up: %d queries, both executors, concurrency %d ...%n",
+                options.warmupQueries(),
+                concurrency);
         int perRun = Math.max(1, options.warmupQueries() / (2 * options.gatewayClients().size()));
         for (GatewayClient gatewayClient : options.gatewayClients()) {
             for (Client client : Client.values()) {
@@ -184,12 +207,19 @@ public final class InteractiveQueryBenchmark {
             AtomicInteger next = new AtomicInteger();
             List<Future<?>> done = new ArrayList<>();
             for (GatewaySession session : sessions) {
-                done.add(workers.submit(() -> {
-                    for (int i = next.getAndIncrement(); i < queries; i = next.getAndIncrement()) {
-                        checkRows(session.query(DemoWorkload.shortQueries().get(i % 3)), i % 3);
-                    }
-                    return null;
-                }));
+                done.add(
+                        workers.submit(
+                                () -> {
+                                    for (int i = next.getAndIncrement();
+                                            i < queries;
+                                            i = next.getAndIncrement()) {
+                                        checkRows(
+                                                session.query(
+                                                        DemoWorkload.shortQueries().get(i % 3)),
+                                                i % 3);
+                                    }
+                                    return null;
+                                }));
             }
             for (Future<?> f : done) {
                 f.get(30, TimeUnit.MINUTES);
@@ -200,7 +230,8 @@ public final class InteractiveQueryBenchmark {
         }
     }
 
-    private void measure(LocalFlinkCluster cluster, ProcessCpu cpu, GatewayClient gatewayClient, int concurrency)
+    private void measure(
+            LocalFlinkCluster cluster, ProcessCpu cpu, GatewayClient gatewayClient, int concurrency)
             throws Exception {
         Map<Client, List<GatewaySession>> sessions = new EnumMap<>(Client.class);
         ExecutorService workers = Executors.newFixedThreadPool(concurrency);
@@ -210,13 +241,24 @@ public final class InteractiveQueryBenchmark {
             }
             for (int round = 1; round <= options.rounds(); round++) {
                 for (int q : options.queries()) {
-                    // ABBA: the client that runs first alternates, so drift in machine load hits both alike.
+                    // ABBA: the client that runs first alternates, so drift in machine load hits
+                    // both alike.
                     boolean stockFirst = (round + q) % 2 == 1;
-                    for (Client client : stockFirst
-                            ? List.of(Client.STOCK, Client.INTERACTIVE)
-                            : List.of(Client.INTERACTIVE, Client.STOCK)) {
-                        Block block = runBlock(cluster, cpu, workers, sessions.get(client), gatewayClient, client,
-                                concurrency, q, round);
+                    for (Client client :
+                            stockFirst
+                                    ? List.of(Client.STOCK, Client.INTERACTIVE)
+                                    : List.of(Client.INTERACTIVE, Client.STOCK)) {
+                        Block block =
+                                runBlock(
+                                        cluster,
+                                        cpu,
+                                        workers,
+                                        sessions.get(client),
+                                        gatewayClient,
+                                        client,
+                                        concurrency,
+                                        q,
+                                        round);
                         blocks.add(block);
                         System.out.println(block.summary());
                     }
@@ -228,17 +270,33 @@ public final class InteractiveQueryBenchmark {
         }
     }
 
-    private Block runBlock(LocalFlinkCluster cluster, ProcessCpu cpu, ExecutorService workers,
-            List<GatewaySession> sessions, GatewayClient gatewayClient, Client client, int concurrency, int query,
-            int round) throws Exception {
-        String tag = String.format(Locale.ROOT, "bench-%s-%s-%s-c%d-r%d", gatewayClient.label, client.target,
-                QUERY_NAMES.get(query), concurrency, round);
+    private Block runBlock(
+            LocalFlinkCluster cluster,
+            ProcessCpu cpu,
+            ExecutorService workers,
+            List<GatewaySession> sessions,
+            GatewayClient gatewayClient,
+            Client client,
+            int concurrency,
+            int query,
+            int round)
+            throws Exception {
+        String tag =
+                String.format(
+                        Locale.ROOT,
+                        "bench-%s-%s-%s-c%d-r%d",
+                        gatewayClient.label,
+                        client.target,
+                        QUERY_NAMES.get(query),
+                        concurrency,
+                        round);
         for (int i = 0; i < sessions.size(); i++) {
             sessions.get(i).execute("SET 'pipeline.name' = '" + sessionTag(tag, i) + "'");
         }
         String sql = DemoWorkload.shortQueries().get(query);
         ConcurrentLinkedQueue<Double> latencies = new ConcurrentLinkedQueue<>();
-        // per session, the wall-clock start and end (ms) of each query, or null once one of its queries failed
+        // per session, the wall-clock start and end (ms) of each query, or null once one of its
+        // queries failed
         List<List<long[]>> spans = new ArrayList<>();
         AtomicInteger failures = new AtomicInteger();
         if (profile != null) {
@@ -251,26 +309,33 @@ public final class InteractiveQueryBenchmark {
         for (GatewaySession session : sessions) {
             List<long[]> sessionSpans = new ArrayList<>();
             spans.add(sessionSpans);
-            done.add(workers.submit(() -> {
-                long lastEnd = System.nanoTime();
-                while (System.nanoTime() < deadline) {
-                    long t0 = System.nanoTime();
-                    long wall0 = System.currentTimeMillis();
-                    try {
-                        checkRows(session.query(sql), query);
-                        lastEnd = System.nanoTime();
-                        latencies.add((lastEnd - t0) / 1e6);
-                        sessionSpans.add(new long[] {wall0, System.currentTimeMillis()});
-                    } catch (RuntimeException e) {
-                        lastEnd = System.nanoTime();
-                        sessionSpans.add(null);
-                        if (failures.incrementAndGet() <= 3) {
-                            System.out.println("  query failed (" + tag + "): " + e.getMessage());
-                        }
-                    }
-                }
-                return lastEnd;
-            }));
+            done.add(
+                    workers.submit(
+                            () -> {
+                                long lastEnd = System.nanoTime();
+                                while (System.nanoTime() < deadline) {
+                                    long t0 = System.nanoTime();
+                                    long wall0 = System.currentTimeMillis();
+                                    try {
+                                        checkRows(session.query(sql), query);
+                                        lastEnd = System.nanoTime();
+                                        latencies.add((lastEnd - t0) / 1e6);
+                                        sessionSpans.add(
+                                                new long[] {wall0, System.currentTimeMillis()});
+                                    } catch (RuntimeException e) {
+                                        lastEnd = System.nanoTime();
+                                        sessionSpans.add(null);
+                                        if (failures.incrementAndGet() <= 3) {
+                                            System.out.println(
+                                                    "  query failed ("
+                                                            + tag
+                                                            + "): "
+                                                            + e.getMessage());
+                                        }
+                                    }
+                                }
+                                return lastEnd;
+                            }));
         }
         long end = start;
         for (Future<Long> f : done) {
@@ -280,15 +345,35 @@ public final class InteractiveQueryBenchmark {
         Map<String, Double> cpuSeconds = new LinkedHashMap<>();
         cpuAfter.forEach((role, after) -> cpuSeconds.put(role, after - cpuBefore.get(role)));
         if (profile != null) {
-            profile.stop(tag, String.format(Locale.ROOT, "%s, concurrency %d, %s", gatewayClient.label, concurrency,
-                    QUERY_NAMES.get(query)), client, latencies.size(), cpuSeconds);
+            profile.stop(
+                    tag,
+                    String.format(
+                            Locale.ROOT,
+                            "%s, concurrency %d, %s",
+                            gatewayClient.label,
+                            concurrency,
+                            QUERY_NAMES.get(query)),
+                    client,
+                    latencies.size(),
+                    cpuSeconds);
         }
         double wallSeconds = (end - start) / 1e9;
         Map<String, Double> cpuPercent = new LinkedHashMap<>();
         cpuSeconds.forEach((role, seconds) -> cpuPercent.put(role, 100 * seconds / wallSeconds));
         JobTimes jobs = jobTimes(cluster, tag, spans);
-        return new Block(gatewayClient, client, concurrency, QUERY_NAMES.get(query), round, List.copyOf(latencies), failures.get(),
-                wallSeconds, jobs.durations(), jobs.before(), jobs.after(), cpuPercent);
+        return new Block(
+                gatewayClient,
+                client,
+                concurrency,
+                QUERY_NAMES.get(query),
+                round,
+                List.copyOf(latencies),
+                failures.get(),
+                wallSeconds,
+                jobs.durations(),
+                jobs.before(),
+                jobs.after(),
+                cpuPercent);
     }
 
     private static String sessionTag(String tag, int session) {
@@ -296,13 +381,15 @@ public final class InteractiveQueryBenchmark {
     }
 
     /**
-     * Cluster-side durations (ms) of the block's finished jobs; and, for the sessions whose queries all succeeded
-     * and match their jobs one to one, each query's time before its job started and after its job ended (the
-     * JobManager's {@code start-time} and {@code end-time}: same host, same clock).
+     * Cluster-side durations (ms) of the block's finished jobs; and, for the sessions whose queries
+     * all succeeded and match their jobs one to one, each query's time before its job started and
+     * after its job ended (the JobManager's {@code start-time} and {@code end-time}: same host,
+     * same clock).
      */
     record JobTimes(List<Double> durations, List<Double> before, List<Double> after) {}
 
-    private static JobTimes jobTimes(LocalFlinkCluster cluster, String tag, List<List<long[]>> spans) {
+    private static JobTimes jobTimes(
+            LocalFlinkCluster cluster, String tag, List<List<long[]>> spans) {
         Map<String, List<JsonNode>> bySession = new LinkedHashMap<>();
         List<Double> durations = new ArrayList<>();
         for (JsonNode job : cluster.restGet("/jobs/overview").path("jobs")) {
@@ -329,16 +416,22 @@ public final class InteractiveQueryBenchmark {
         return new JobTimes(durations, before, after);
     }
 
-    private List<GatewaySession> openSessions(LocalFlinkCluster cluster, GatewayClient gatewayClient, Client client,
-            int count) {
+    private List<GatewaySession> openSessions(
+            LocalFlinkCluster cluster, GatewayClient gatewayClient, Client client, int count) {
         List<GatewaySession> sessions = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            GatewaySession session = gatewayClient == GatewayClient.JDBC
-                    ? cluster.sqlSession()
-                    : cluster.gatewayRestSession();
+            GatewaySession session =
+                    gatewayClient == GatewayClient.JDBC
+                            ? cluster.sqlSession()
+                            : cluster.gatewayRestSession();
             sessions.add(session);
             DemoWorkload.shortQueryTables().forEach(session::execute);
-            session.set(Map.of("execution.runtime-mode", "streaming", "execution.target", client.target));
+            session.set(
+                    Map.of(
+                            "execution.runtime-mode",
+                            "streaming",
+                            "execution.target",
+                            client.target));
             if (client == Client.INTERACTIVE) {
                 session.set(options.interactiveSettings());
             }
@@ -349,13 +442,24 @@ public final class InteractiveQueryBenchmark {
     /** Each of the short queries returns exactly one row over its 1-row tables. */
     private static void checkRows(List<List<Object>> rows, int query) {
         if (rows.size() != 1) {
-            throw new IllegalStateException(QUERY_NAMES.get(query) + " returned " + rows.size() + " rows: " + rows);
+            throw new IllegalStateException(
+                    QUERY_NAMES.get(query) + " returned " + rows.size() + " rows: " + rows);
         }
     }
 
     /** One measured block: one client, one query, one concurrency, a fixed duration. */
-    record Block(GatewayClient gatewayClient, Client client, int concurrency, String query, int round, List<Double> latenciesMs, int failures,
-            double wallSeconds, List<Double> jobMs, List<Double> beforeJobMs, List<Double> afterJobMs,
+    record Block(
+            GatewayClient gatewayClient,
+            Client client,
+            int concurrency,
+            String query,
+            int round,
+            List<Double> latenciesMs,
+            int failures,
+            double wallSeconds,
+            List<Double> jobMs,
+            List<Double> beforeJobMs,
+            List<Double> afterJobMs,
             Map<String, Double> cpuPercent) {
 
         double qps() {
@@ -363,16 +467,29 @@ public final class InteractiveQueryBenchmark {
         }
 
         String summary() {
-            return String.format(Locale.ROOT,
+            return String.format(
+                    Locale.ROOT,
                     "%-4s c=%-2d %-9s %-18s round %d: %4d queries, %5.1f QPS, E2E p50 %6.1f ms, p99 %6.1f ms,"
                             + " job p50 %6.1f ms (%d jobs), before/after job p50 %.0f/%.0f ms, %d failed;"
                             + " CPU JM %.0f%%, TM %.0f%%, gateway %.0f%%,"
                             + " gateway client %.0f%%",
-                    gatewayClient.label, concurrency, query, client.target, round, latenciesMs.size(), qps(),
-                    Stats.percentile(latenciesMs, 50), Stats.percentile(latenciesMs, 99),
-                    Stats.percentile(jobMs, 50), jobMs.size(), Stats.percentile(beforeJobMs, 50),
-                    Stats.percentile(afterJobMs, 50), failures,
-                    cpuPercent.get(JM_CPU), cpuPercent.get(TM_CPU), cpuPercent.get(GATEWAY_CPU),
+                    gatewayClient.label,
+                    concurrency,
+                    query,
+                    client.target,
+                    round,
+                    latenciesMs.size(),
+                    qps(),
+                    Stats.percentile(latenciesMs, 50),
+                    Stats.percentile(latenciesMs, 99),
+                    Stats.percentile(jobMs, 50),
+                    jobMs.size(),
+                    Stats.percentile(beforeJobMs, 50),
+                    Stats.percentile(afterJobMs, 50),
+                    failures,
+                    cpuPercent.get(JM_CPU),
+                    cpuPercent.get(TM_CPU),
+                    cpuPercent.get(GATEWAY_CPU),
                     cpuPercent.get(DRIVER_CPU));
         }
     }
@@ -396,9 +513,13 @@ public final class InteractiveQueryBenchmark {
             return out;
         }
 
-        /** User + system CPU ticks of a {@code /proc/<pid>/stat} or {@code /proc/<pid>/task/<tid>/stat} line. */
+        /**
+         * User + system CPU ticks of a {@code /proc/<pid>/stat} or {@code
+         * /proc/<pid>/task/<tid>/stat} line.
+         */
         static long ticks(String stat) {
-            // Fields after the command name in parentheses (which may hold spaces): utime is field 14, stime 15.
+            // Fields after the command name in parentheses (which may hold spaces): utime is field
+            // 14, stime 15.
             String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
             return Long.parseLong(f[11]) + Long.parseLong(f[12]);
         }

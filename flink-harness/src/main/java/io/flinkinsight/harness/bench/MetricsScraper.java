@@ -1,12 +1,16 @@
 package io.flinkinsight.harness.bench;
 
 import io.flinkinsight.harness.FlinkRestClient;
+
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Scrapes {@code /metrics} URLs at a fixed rate, like a Prometheus server would, and counts what it got. */
+/**
+ * Scrapes {@code /metrics} URLs at a fixed rate, like a Prometheus server would, and counts what it
+ * got.
+ */
 final class MetricsScraper implements AutoCloseable {
 
     private final FlinkRestClient http;

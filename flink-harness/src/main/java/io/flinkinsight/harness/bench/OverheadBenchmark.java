@@ -1,9 +1,11 @@
 package io.flinkinsight.harness.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.flinkinsight.harness.JvmOptions;
 import io.flinkinsight.harness.LocalFlinkCluster;
 import io.flinkinsight.harness.Role;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -16,10 +18,11 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The per-record cost of the plugin: the chained-maps job ({@code io.flinkinsight.workloads.ChainedMapsJob}, CPU-bound,
- * one task) on a real cluster with the plugin (and a 1 Hz scraper on the JobManager's and TaskManager's
- * {@code /metrics}) and without it: interleaved rounds, a fresh cluster per run, a warm-up job before each measured
- * one, throughput = records / task time; prints and writes a Markdown table with the ratio of medians.
+ * The per-record cost of the plugin: the chained-maps job ({@code
+ * io.flinkinsight.workloads.ChainedMapsJob}, CPU-bound, one task) on a real cluster with the plugin
+ * (and a 1 Hz scraper on the JobManager's and TaskManager's {@code /metrics}) and without it:
+ * interleaved rounds, a fresh cluster per run, a warm-up job before each measured one, throughput =
+ * records / task time; prints and writes a Markdown table with the ratio of medians.
  */
 public final class OverheadBenchmark {
 
@@ -53,12 +56,18 @@ public final class OverheadBenchmark {
     OverheadReport run() {
         List<BenchRun> runs = new ArrayList<>();
         for (int round = 1; round <= options.rounds(); round++) {
-            // ABBA order: neither condition always runs first, so a drift in machine load hits both alike.
+            // ABBA order: neither condition always runs first, so a drift in machine load hits both
+            // alike.
             boolean pluginFirst = round % 2 == 1;
             for (boolean withPlugin : new boolean[] {pluginFirst, !pluginFirst}) {
                 BenchRun run = runOnce(round, withPlugin);
-                System.out.printf(Locale.ROOT, "round %d, %s: %.3f M records/s (task %.2f s)%n", round,
-                        run.condition(), run.throughput() / 1e6, run.taskMillis() / 1000.0);
+                System.out.printf(
+                        Locale.ROOT,
+                        "round %d, %s: %.3f M records/s (task %.2f s)%n",
+                        round,
+                        run.condition(),
+                        run.throughput() / 1e6,
+                        run.taskMillis() / 1000.0);
                 runs.add(run);
             }
         }
@@ -66,19 +75,27 @@ public final class OverheadBenchmark {
     }
 
     private BenchRun runOnce(int round, boolean withPlugin) {
-        Path work = options.workDir().resolve("round-" + round + (withPlugin ? "-plugin" : "-baseline"));
-        try (LocalFlinkCluster cluster = LocalFlinkCluster.builder()
-                .workDir(work)
-                .pluginJar(withPlugin ? options.pluginJar() : null)
-                .taskManagers(1)
-                .slotsPerTaskManager(1)
-                .start()) {
+        Path work =
+                options.workDir()
+                        .resolve("round-" + round + (withPlugin ? "-plugin" : "-baseline"));
+        try (LocalFlinkCluster cluster =
+                LocalFlinkCluster.builder()
+                        .workDir(work)
+                        .pluginJar(withPlugin ? options.pluginJar() : null)
+                        .taskManagers(1)
+                        .slotsPerTaskManager(1)
+                        .start()) {
             String jarId = cluster.uploadJar(options.workloadJar());
             MetricsScraper scraper = null;
             if (withPlugin && options.scrape()) {
-                scraper = new MetricsScraper(cluster.http(), List.of(
-                        cluster.insightUrl(Role.JOBMANAGER) + "/metrics",
-                        cluster.insightUrl(Role.TASKMANAGER) + "/metrics"), Duration.ofSeconds(1)).start();
+                scraper =
+                        new MetricsScraper(
+                                        cluster.http(),
+                                        List.of(
+                                                cluster.insightUrl(Role.JOBMANAGER) + "/metrics",
+                                                cluster.insightUrl(Role.TASKMANAGER) + "/metrics"),
+                                        Duration.ofSeconds(1))
+                                .start();
             }
             try {
                 // The warm-up lets the TaskManager's JIT compile the chain before the measured run.
@@ -88,11 +105,19 @@ public final class OverheadBenchmark {
                 JsonNode job = runJob(cluster, jarId, options.records(), "measured");
                 // Task time is only the records' time if everything chained into one task.
                 if (job.path("vertices").size() != 1) {
-                    throw new IllegalStateException("Expected the job to chain into 1 task, got "
-                            + job.path("vertices").size() + " vertices: " + job.path("vertices"));
+                    throw new IllegalStateException(
+                            "Expected the job to chain into 1 task, got "
+                                    + job.path("vertices").size()
+                                    + " vertices: "
+                                    + job.path("vertices"));
                 }
                 long taskMillis = job.path("vertices").get(0).path("duration").asLong();
-                return new BenchRun(round, withPlugin, scraper != null, options.records(), taskMillis,
+                return new BenchRun(
+                        round,
+                        withPlugin,
+                        scraper != null,
+                        options.records(),
+                        taskMillis,
                         job.path("duration").asLong(),
                         scraper == null ? 0 : scraper.scrapes() - scrapesBefore,
                         scraper == null ? 0 : scraper.failures() - failuresBefore,
@@ -105,19 +130,29 @@ public final class OverheadBenchmark {
         }
     }
 
-    private static JsonNode runJob(LocalFlinkCluster cluster, String jarId, long records, String label) {
-        String jobId = cluster.runJar(jarId, JOB_CLASS, List.of(Long.toString(records), "chained-maps-" + label));
+    private static JsonNode runJob(
+            LocalFlinkCluster cluster, String jarId, long records, String label) {
+        String jobId =
+                cluster.runJar(
+                        jarId, JOB_CLASS, List.of(Long.toString(records), "chained-maps-" + label));
         return cluster.awaitJobState(jobId, "FINISHED", JOB_TIMEOUT);
     }
 
     private String setup() {
-        return String.format(Locale.ROOT, "Job: `fromSequence(1, %,d)` -> %d chained `map(x -> x)` -> discarding"
+        return String.format(
+                Locale.ROOT,
+                "Job: `fromSequence(1, %,d)` -> %d chained `map(x -> x)` -> discarding"
                         + " sink, parallelism 1, object reuse (`workloads` module, `%s`). Each run on a fresh cluster"
                         + " (1 JobManager, 1 TaskManager with 1 slot, separate JVMs on 127.0.0.1), after a warm-up"
                         + " job of %,d records; %d rounds, the order of the two conditions alternating (ABBA)."
                         + " Throughput = records / task time (the single chained task's duration from REST"
                         + " `/jobs/:id`). %s",
-                options.records(), 10, JOB_CLASS, options.warmupRecords(), options.rounds(), options.scrape()
+                options.records(),
+                10,
+                JOB_CLASS,
+                options.warmupRecords(),
+                options.rounds(),
+                options.scrape()
                         ? "With the plugin, a scraper fetches `/metrics` of the JobManager and the TaskManager every"
                                 + " second during the runs."
                         : "With the plugin, nothing scrapes it (`--scrape false`): the plugin's own cost.");
@@ -125,18 +160,31 @@ public final class OverheadBenchmark {
 
     /** What {@code nproc} and {@code java -version} say, plus the OS. */
     static String machine() {
-        String cores = command(List.of("nproc")).orElse(Runtime.getRuntime().availableProcessors() + "");
-        String java = command(List.of(JvmOptions.javaExecutable(), "-version")).orElse(
-                System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
-        return "`nproc` = " + cores.trim() + "; `java -version`: " + String.join(" / ", java.trim().lines().toList())
-                + "; " + System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+        String cores =
+                command(List.of("nproc")).orElse(Runtime.getRuntime().availableProcessors() + "");
+        String java =
+                command(List.of(JvmOptions.javaExecutable(), "-version"))
+                        .orElse(
+                                System.getProperty("java.vm.name")
+                                        + " "
+                                        + System.getProperty("java.runtime.version"));
+        return "`nproc` = "
+                + cores.trim()
+                + "; `java -version`: "
+                + String.join(" / ", java.trim().lines().toList())
+                + "; "
+                + System.getProperty("os.name")
+                + " "
+                + System.getProperty("os.version")
+                + " "
                 + System.getProperty("os.arch");
     }
 
     private static java.util.Optional<String> command(List<String> cmd) {
         try {
             Process process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            String output =
+                    new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0) {
                 return java.util.Optional.of(output);
             }

@@ -2,6 +2,7 @@ package io.flinkinsight.harness.demo;
 
 import io.flinkinsight.harness.LocalFlinkCluster;
 import io.flinkinsight.harness.SqlSession;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -9,10 +10,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Two copies of one keyed aggregation with RocksDB incremental checkpoints, the second with the changelog state
- * backend on (file-system changelog storage): the pair the compare view puts side by side, as in the evaluations of
- * log-based incremental checkpoints. Each job takes one task slot. Its state grows by a wide row per new key, so
- * the difference in what each checkpoint uploads shows within minutes.
+ * Two copies of one keyed aggregation with RocksDB incremental checkpoints, the second with the
+ * changelog state backend on (file-system changelog storage): the pair the compare view puts side
+ * by side, as in the evaluations of log-based incremental checkpoints. Each job takes one task
+ * slot. Its state grows by a wide row per new key, so the difference in what each checkpoint
+ * uploads shows within minutes.
  */
 public final class ChangelogPair {
 
@@ -30,13 +32,15 @@ public final class ChangelogPair {
     private ChangelogPair() {}
 
     /**
-     * Cluster options the changelog job needs: where its changelog goes ({@code <work>/changelog}). Harmless for
-     * jobs without the changelog.
+     * Cluster options the changelog job needs: where its changelog goes ({@code <work>/changelog}).
+     * Harmless for jobs without the changelog.
      */
     public static Map<String, String> clusterSettings(Path workDir) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("state.changelog.storage", "filesystem");
-        settings.put("state.changelog.dstl.dfs.base-path", workDir.toAbsolutePath().resolve("changelog").toUri().toString());
+        settings.put(
+                "state.changelog.dstl.dfs.base-path",
+                workDir.toAbsolutePath().resolve("changelog").toUri().toString());
         return settings;
     }
 
@@ -62,8 +66,12 @@ public final class ChangelogPair {
         return List.of(
                 "CREATE TEMPORARY TABLE pair_src (k BIGINT, v BIGINT, s STRING) WITH ("
                         + "'connector' = 'datagen', "
-                        + "'rows-per-second' = '" + ROWS_PER_SECOND + "', "
-                        + "'fields.k.kind' = 'random', 'fields.k.min' = '1', 'fields.k.max' = '" + KEYS + "', "
+                        + "'rows-per-second' = '"
+                        + ROWS_PER_SECOND
+                        + "', "
+                        + "'fields.k.kind' = 'random', 'fields.k.min' = '1', 'fields.k.max' = '"
+                        + KEYS
+                        + "', "
                         + "'fields.v.kind' = 'random', 'fields.v.min' = '0', 'fields.v.max' = '1000', "
                         + "'fields.s.length' = '100')",
                 "CREATE TEMPORARY TABLE pair_sink (k BIGINT, cnt BIGINT, total BIGINT, last_s STRING) WITH ("
@@ -72,15 +80,17 @@ public final class ChangelogPair {
     }
 
     /**
-     * Submits both jobs, each through its own session (kept open by the caller), and returns their ids once Flink
-     * reports both RUNNING.
+     * Submits both jobs, each through its own session (kept open by the caller), and returns their
+     * ids once Flink reports both RUNNING.
      */
-    public static JobIds start(LocalFlinkCluster cluster, SqlSession rocksdb, SqlSession changelog, Duration timeout) {
+    public static JobIds start(
+            LocalFlinkCluster cluster, SqlSession rocksdb, SqlSession changelog, Duration timeout) {
         rocksdb.set(jobSettings(false));
         statements().forEach(rocksdb::execute);
         changelog.set(jobSettings(true));
         statements().forEach(changelog::execute);
-        return new JobIds(DemoWorkload.awaitRunning(cluster, ROCKSDB_JOB_NAME, timeout),
+        return new JobIds(
+                DemoWorkload.awaitRunning(cluster, ROCKSDB_JOB_NAME, timeout),
                 DemoWorkload.awaitRunning(cluster, CHANGELOG_JOB_NAME, timeout));
     }
 

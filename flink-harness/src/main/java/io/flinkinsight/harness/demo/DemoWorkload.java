@@ -1,10 +1,12 @@
 package io.flinkinsight.harness.demo;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.flinkinsight.harness.GatewaySession;
 import io.flinkinsight.harness.LocalFlinkCluster;
 import io.flinkinsight.harness.SqlSession;
 import io.flinkinsight.harness.Waits;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,9 +14,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The demo's SQL, reusable by the integration tests: a keyed streaming aggregation that checkpoints with RocksDB
- * incremental checkpoints every 2 s, and three short queries (source, wordcount, join on 1-row tables) of the kind
- * whose time goes mostly to Flink's client rather than to their job.
+ * The demo's SQL, reusable by the integration tests: a keyed streaming aggregation that checkpoints
+ * with RocksDB incremental checkpoints every 2 s, and three short queries (source, wordcount, join
+ * on 1-row tables) of the kind whose time goes mostly to Flink's client rather than to their job.
  */
 public final class DemoWorkload {
 
@@ -29,8 +31,9 @@ public final class DemoWorkload {
     private DemoWorkload() {}
 
     /**
-     * Session options of the streaming job. They are job-level options (since Flink 1.20), so they apply to this job only
-     * and not to the short queries; tests may also pass them to the cluster with {@code config(...)}.
+     * Session options of the streaming job. They are job-level options (since Flink 1.20), so they
+     * apply to this job only and not to the short queries; tests may also pass them to the cluster
+     * with {@code config(...)}.
      */
     public static Map<String, String> streamingJobSettings() {
         Map<String, String> settings = new LinkedHashMap<>();
@@ -49,8 +52,12 @@ public final class DemoWorkload {
         return List.of(
                 "CREATE TEMPORARY TABLE datagen_src (k BIGINT, v BIGINT) WITH ("
                         + "'connector' = 'datagen', "
-                        + "'rows-per-second' = '" + ROWS_PER_SECOND + "', "
-                        + "'fields.k.kind' = 'random', 'fields.k.min' = '1', 'fields.k.max' = '" + KEYS + "', "
+                        + "'rows-per-second' = '"
+                        + ROWS_PER_SECOND
+                        + "', "
+                        + "'fields.k.kind' = 'random', 'fields.k.min' = '1', 'fields.k.max' = '"
+                        + KEYS
+                        + "', "
                         + "'fields.v.kind' = 'random', 'fields.v.min' = '0', 'fields.v.max' = '1000')",
                 "CREATE TEMPORARY TABLE blackhole_sink (k BIGINT, cnt BIGINT, total BIGINT) WITH ("
                         + "'connector' = 'blackhole')",
@@ -58,8 +65,8 @@ public final class DemoWorkload {
     }
 
     /**
-     * Session options of the short queries: batch mode, as Flink's OLAP quickstart recommends, so each query is a
-     * bounded job that returns insert-only rows through JDBC.
+     * Session options of the short queries: batch mode, as Flink's OLAP quickstart recommends, so
+     * each query is a bounded job that returns insert-only rows through JDBC.
      */
     public static Map<String, String> shortQuerySettings() {
         return Map.of("execution.runtime-mode", "batch");
@@ -67,7 +74,10 @@ public final class DemoWorkload {
 
     /** The short queries' three 1-row datagen tables. */
     public static List<String> shortQueryTables() {
-        return List.of(oneRowTable("table1", "val1"), oneRowTable("table2", "val2"), oneRowTable("table3", "val3"));
+        return List.of(
+                oneRowTable("table1", "val1"),
+                oneRowTable("table2", "val2"),
+                oneRowTable("table3", "val3"));
     }
 
     /** The short queries, each answering one row over its 1-row tables: source, wordcount, join. */
@@ -86,35 +96,49 @@ public final class DemoWorkload {
     }
 
     /**
-     * Submits the streaming job through the session and returns its job id once Flink reports it RUNNING.
-     * The session must stay open as long as the caller wants to talk about the job's temporary tables.
+     * Submits the streaming job through the session and returns its job id once Flink reports it
+     * RUNNING. The session must stay open as long as the caller wants to talk about the job's
+     * temporary tables.
      */
-    public static String startStreamingJob(LocalFlinkCluster cluster, SqlSession session, Duration timeout) {
+    public static String startStreamingJob(
+            LocalFlinkCluster cluster, SqlSession session, Duration timeout) {
         session.set(streamingJobSettings());
         streamingJobStatements().forEach(session::execute);
         return awaitRunning(cluster, STREAMING_JOB_NAME, timeout);
     }
 
-    /** The id of the job named {@code name} once Flink reports it RUNNING; fails fast when it ended instead. */
+    /**
+     * The id of the job named {@code name} once Flink reports it RUNNING; fails fast when it ended
+     * instead.
+     */
     static String awaitRunning(LocalFlinkCluster cluster, String name, Duration timeout) {
-        return Waits.until("job " + name + " RUNNING", timeout, Duration.ofMillis(250), () -> {
-            for (JsonNode job : cluster.restGet("/jobs/overview").path("jobs")) {
-                if (name.equals(job.path("name").asText())) {
-                    String state = job.path("state").asText();
-                    if ("RUNNING".equals(state)) {
-                        return Optional.of(job.path("jid").asText());
+        return Waits.until(
+                "job " + name + " RUNNING",
+                timeout,
+                Duration.ofMillis(250),
+                () -> {
+                    for (JsonNode job : cluster.restGet("/jobs/overview").path("jobs")) {
+                        if (name.equals(job.path("name").asText())) {
+                            String state = job.path("state").asText();
+                            if ("RUNNING".equals(state)) {
+                                return Optional.of(job.path("jid").asText());
+                            }
+                            if (List.of("FAILED", "CANCELED", "FINISHED").contains(state)) {
+                                throw new Waits.AbortException("the job is " + state);
+                            }
+                        }
                     }
-                    if (List.of("FAILED", "CANCELED", "FINISHED").contains(state)) {
-                        throw new Waits.AbortException("the job is " + state);
-                    }
-                }
-            }
-            return Optional.empty();
-        }, () -> cluster.diagnostics(List.of()));
+                    return Optional.empty();
+                },
+                () -> cluster.diagnostics(List.of()));
     }
 
     private static String oneRowTable(String name, String column) {
-        return "CREATE TEMPORARY TABLE " + name + " (" + column + " STRING) WITH ("
+        return "CREATE TEMPORARY TABLE "
+                + name
+                + " ("
+                + column
+                + " STRING) WITH ("
                 + "'connector' = 'datagen', 'number-of-rows' = '1')";
     }
 }

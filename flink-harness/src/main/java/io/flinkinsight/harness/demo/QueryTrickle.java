@@ -1,14 +1,15 @@
 package io.flinkinsight.harness.demo;
 
 import io.flinkinsight.harness.SqlSession;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * Sends the demo's short queries (source, wordcount, join) through the gateway one after another, one every interval,
- * until stopped.
+ * Sends the demo's short queries (source, wordcount, join) through the gateway one after another,
+ * one every interval, until stopped.
  */
 final class QueryTrickle implements AutoCloseable {
 
@@ -59,8 +60,14 @@ final class QueryTrickle implements AutoCloseable {
     }
 
     String status() {
-        return "short queries: " + succeeded.get() + " ok, " + failed.get() + " failed"
-                + (lastLatencyMillis.get() >= 0 ? ", last took " + lastLatencyMillis.get() + " ms" : "")
+        return "short queries: "
+                + succeeded.get()
+                + " ok, "
+                + failed.get()
+                + " failed"
+                + (lastLatencyMillis.get() >= 0
+                        ? ", last took " + lastLatencyMillis.get() + " ms"
+                        : "")
                 + (failed.get() > 0 ? " (last error: " + abbreviate(lastError) + ")" : "");
     }
 

@@ -1,26 +1,29 @@
 package io.flinkinsight.harness.bench;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.flinkinsight.harness.bench.InteractiveQueryBenchmark.GatewayClient;
-import java.nio.file.Files;
-import java.nio.file.Path;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 class InteractiveBenchOptionsTest {
 
-    @TempDir
-    Path dir;
+    @TempDir Path dir;
 
     @Test
     void bothGatewayClientsAndTheClientsDefaultsUnlessToldOtherwise() throws Exception {
         Path jar = Files.createFile(dir.resolve("client.jar"));
 
-        InteractiveBenchOptions options = InteractiveBenchOptions.parse("--client-jar", jar.toString());
+        InteractiveBenchOptions options =
+                InteractiveBenchOptions.parse("--client-jar", jar.toString());
 
-        assertThat(options.gatewayClients()).containsExactly(GatewayClient.JDBC, GatewayClient.REST);
+        assertThat(options.gatewayClients())
+                .containsExactly(GatewayClient.JDBC, GatewayClient.REST);
         assertThat(options.interactiveSettings()).isEmpty();
     }
 
@@ -28,19 +31,32 @@ class InteractiveBenchOptionsTest {
     void gatewayClientsAndSettingsAreChosenOnTheCommandLine() throws Exception {
         Path jar = Files.createFile(dir.resolve("client.jar"));
 
-        InteractiveBenchOptions options = InteractiveBenchOptions.parse("--client-jar", jar.toString(),
-                "--gateway-clients", "rest", "--set", "collect-strategy.type=fixed");
+        InteractiveBenchOptions options =
+                InteractiveBenchOptions.parse(
+                        "--client-jar",
+                        jar.toString(),
+                        "--gateway-clients",
+                        "rest",
+                        "--set",
+                        "collect-strategy.type=fixed");
 
         assertThat(options.gatewayClients()).containsExactly(GatewayClient.REST);
-        assertThat(options.interactiveSettings()).containsEntry("collect-strategy.type", "fixed").hasSize(1);
+        assertThat(options.interactiveSettings())
+                .containsEntry("collect-strategy.type", "fixed")
+                .hasSize(1);
     }
 
     @Test
     void unknownGatewayClientIsRefused() throws Exception {
         Path jar = Files.createFile(dir.resolve("client.jar"));
 
-        assertThatThrownBy(() -> InteractiveBenchOptions.parse("--client-jar", jar.toString(),
-                        "--gateway-clients", "odbc"))
+        assertThatThrownBy(
+                        () ->
+                                InteractiveBenchOptions.parse(
+                                        "--client-jar",
+                                        jar.toString(),
+                                        "--gateway-clients",
+                                        "odbc"))
                 .hasMessageContaining("--gateway-clients")
                 .hasMessageContaining("odbc")
                 .hasMessageContaining("jdbc or rest");
@@ -50,9 +66,11 @@ class InteractiveBenchOptionsTest {
     void profileIsAFlagWithoutValue() throws Exception {
         Path jar = Files.createFile(dir.resolve("client.jar"));
 
-        assertThat(InteractiveBenchOptions.parse("--client-jar", jar.toString()).profile()).isFalse();
-        InteractiveBenchOptions options = InteractiveBenchOptions.parse("--client-jar", jar.toString(), "--profile",
-                "--rounds", "3");
+        assertThat(InteractiveBenchOptions.parse("--client-jar", jar.toString()).profile())
+                .isFalse();
+        InteractiveBenchOptions options =
+                InteractiveBenchOptions.parse(
+                        "--client-jar", jar.toString(), "--profile", "--rounds", "3");
         assertThat(options.profile()).isTrue();
         assertThat(options.rounds()).isEqualTo(3);
     }

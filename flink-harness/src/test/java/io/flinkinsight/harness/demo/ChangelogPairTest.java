@@ -1,9 +1,10 @@
 package io.flinkinsight.harness.demo;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class ChangelogPairTest {
 
@@ -11,7 +12,8 @@ class ChangelogPairTest {
     void thePairDiffersOnlyInTheChangelog() {
         var rocksdb = ChangelogPair.jobSettings(false);
         var changelog = ChangelogPair.jobSettings(true);
-        assertThat(rocksdb).containsEntry("state.backend.type", "rocksdb")
+        assertThat(rocksdb)
+                .containsEntry("state.backend.type", "rocksdb")
                 .containsEntry("execution.checkpointing.incremental", "true")
                 .containsEntry("state.changelog.enabled", "false")
                 .containsEntry("parallelism.default", "1");
@@ -32,8 +34,14 @@ class ChangelogPairTest {
 
     @Test
     void theCompareViewUrlSelectsThePairInTheApisSyntax() {
-        assertThat(ChangelogPair.compareViewUrl("http://127.0.0.1:9250",
-                new ChangelogPair.JobIds("a".repeat(32), "b".repeat(32))))
-                .isEqualTo("http://127.0.0.1:9250/#/compare?jobs=" + "a".repeat(32) + "," + "b".repeat(32));
+        assertThat(
+                        ChangelogPair.compareViewUrl(
+                                "http://127.0.0.1:9250",
+                                new ChangelogPair.JobIds("a".repeat(32), "b".repeat(32))))
+                .isEqualTo(
+                        "http://127.0.0.1:9250/#/compare?jobs="
+                                + "a".repeat(32)
+                                + ","
+                                + "b".repeat(32));
     }
 }

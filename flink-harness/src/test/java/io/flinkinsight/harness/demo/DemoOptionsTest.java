@@ -1,12 +1,14 @@
 package io.flinkinsight.harness.demo;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.flinkinsight.harness.FlinkDistribution;
+
+import org.junit.jupiter.api.Test;
+
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class DemoOptionsTest {
 
@@ -22,15 +24,19 @@ class DemoOptionsTest {
 
     @Test
     void flinkVersionIsOneTheHarnessKnows() {
-        assertThat(DemoOptions.parse("--flink-version", "1.20.3").flinkVersion()).isEqualTo("1.20.3");
+        assertThat(DemoOptions.parse("--flink-version", "1.20.3").flinkVersion())
+                .isEqualTo("1.20.3");
         assertThatThrownBy(() -> DemoOptions.parse("--flink-version", "1.19.0"))
-                .hasMessageContaining("--flink-version must be one of " + FlinkDistribution.VERSIONS)
+                .hasMessageContaining(
+                        "--flink-version must be one of " + FlinkDistribution.VERSIONS)
                 .hasMessageContaining("usage:");
     }
 
     @Test
     void durationWorkDirAndPluginAreRead() {
-        DemoOptions options = DemoOptions.parse("--duration", "60", "--work-dir", "/tmp/d", "--plugin-jar", "p.jar");
+        DemoOptions options =
+                DemoOptions.parse(
+                        "--duration", "60", "--work-dir", "/tmp/d", "--plugin-jar", "p.jar");
 
         assertThat(options.duration()).isEqualTo(Duration.ofSeconds(60));
         assertThat(options.workDir()).isEqualTo(Path.of("/tmp/d"));
@@ -44,12 +50,15 @@ class DemoOptionsTest {
 
     @Test
     void nonPositiveDurationIsRejectedWithUsage() {
-        assertThatThrownBy(() -> DemoOptions.parse("--duration", "0")).hasMessageContaining("usage:");
-        assertThatThrownBy(() -> DemoOptions.parse("--duration", "soon")).hasMessageContaining("positive");
+        assertThatThrownBy(() -> DemoOptions.parse("--duration", "0"))
+                .hasMessageContaining("usage:");
+        assertThatThrownBy(() -> DemoOptions.parse("--duration", "soon"))
+                .hasMessageContaining("positive");
     }
 
     @Test
     void unknownOptionIsRejected() {
-        assertThatThrownBy(() -> DemoOptions.parse("--fast")).hasMessageContaining("unknown option --fast");
+        assertThatThrownBy(() -> DemoOptions.parse("--fast"))
+                .hasMessageContaining("unknown option --fast");
     }
 }

@@ -1,8 +1,8 @@
 package io.flinkinsight.harness.demo;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class DemoWorkloadTest {
 
@@ -17,8 +17,11 @@ class DemoWorkloadTest {
 
     @Test
     void streamingJobAggregatesByKeyIntoTheBlackhole() {
-        assertThat(DemoWorkload.streamingJobStatements()).last().asString()
-                .isEqualTo("INSERT INTO blackhole_sink SELECT k, COUNT(*), SUM(v) FROM datagen_src GROUP BY k");
+        assertThat(DemoWorkload.streamingJobStatements())
+                .last()
+                .asString()
+                .isEqualTo(
+                        "INSERT INTO blackhole_sink SELECT k, COUNT(*), SUM(v) FROM datagen_src GROUP BY k");
         assertThat(DemoWorkload.streamingJobStatements().get(0))
                 .contains("'rows-per-second' = '2000'")
                 .contains("'fields.k.max' = '100000'");
@@ -27,7 +30,10 @@ class DemoWorkloadTest {
     @Test
     void shortQueriesAreSourceWordcountAndJoinOnOneRowTables() {
         assertThat(DemoWorkload.shortQueries()).hasSize(3);
-        assertThat(DemoWorkload.shortQueryTables()).allMatch(ddl -> ddl.contains("'number-of-rows' = '1'"));
-        assertThat(DemoWorkload.shortQueries().get(2)).contains("LEFT JOIN table2").contains("LEFT JOIN table3");
+        assertThat(DemoWorkload.shortQueryTables())
+                .allMatch(ddl -> ddl.contains("'number-of-rows' = '1'"));
+        assertThat(DemoWorkload.shortQueries().get(2))
+                .contains("LEFT JOIN table2")
+                .contains("LEFT JOIN table3");
     }
 }

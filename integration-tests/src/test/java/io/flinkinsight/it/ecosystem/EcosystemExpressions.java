@@ -2,6 +2,7 @@ package io.flinkinsight.it.ecosystem;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,34 +15,59 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Every PromQL expression of the ecosystem files, and the metric names in each. Names are found by a small lexer,
- * enough for the PromQL written here: string literals, label matchers {@code {...}}, ranges {@code [...]} and the
- * label lists of {@code by/without/on/ignoring/group_left/group_right (...)} are removed first; of the identifiers
- * left, those followed by {@code (} are functions or aggregations, the PromQL keywords are dropped, and the rest are
- * metric names.
+ * Every PromQL expression of the ecosystem files, and the metric names in each. Names are found by
+ * a small lexer, enough for the PromQL written here: string literals, label matchers {@code {...}},
+ * ranges {@code [...]} and the label lists of {@code by/without/on/ignoring/group_left/group_right
+ * (...)} are removed first; of the identifiers left, those followed by {@code (} are functions or
+ * aggregations, the PromQL keywords are dropped, and the rest are metric names.
  */
 final class EcosystemExpressions {
 
-    private static final Pattern STRING = Pattern.compile("\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'|`[^`]*`");
+    private static final Pattern STRING =
+            Pattern.compile("\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'|`[^`]*`");
     private static final Pattern MATCHERS = Pattern.compile("\\{[^}]*}");
     private static final Pattern RANGE = Pattern.compile("\\[[^]]*]");
     private static final Pattern LABEL_LIST =
             Pattern.compile("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)");
-    private static final Pattern IDENTIFIER = Pattern.compile("(?<![\\w.$])[a-zA-Z_:][a-zA-Z0-9_:]*");
-    private static final Set<String> KEYWORDS = Set.of("and", "or", "unless", "offset", "bool", "by", "without", "on",
-            "ignoring", "group_left", "group_right", "inf", "nan", "Inf", "NaN", "atan2");
-    private static final Pattern LABEL_VALUES = Pattern.compile("^\\s*label_values\\((.*),\\s*\\w+\\s*\\)\\s*$");
+    private static final Pattern IDENTIFIER =
+            Pattern.compile("(?<![\\w.$])[a-zA-Z_:][a-zA-Z0-9_:]*");
+    private static final Set<String> KEYWORDS =
+            Set.of(
+                    "and",
+                    "or",
+                    "unless",
+                    "offset",
+                    "bool",
+                    "by",
+                    "without",
+                    "on",
+                    "ignoring",
+                    "group_left",
+                    "group_right",
+                    "inf",
+                    "nan",
+                    "Inf",
+                    "NaN",
+                    "atan2");
+    private static final Pattern LABEL_VALUES =
+            Pattern.compile("^\\s*label_values\\((.*),\\s*\\w+\\s*\\)\\s*$");
 
     private EcosystemExpressions() {}
 
     /** The alerting rules' expressions, keyed by alert name. */
     static Map<String, String> rules() throws Exception {
-        JsonNode root = Yaml.document(
-                Files.readString(Promtool.ecosystem().resolve("prometheus/flink-insight-alerts.yml")));
+        JsonNode root =
+                Yaml.document(
+                        Files.readString(
+                                Promtool.ecosystem()
+                                        .resolve("prometheus/flink-insight-alerts.yml")));
         Map<String, String> out = new LinkedHashMap<>();
         for (JsonNode group : root.path("groups")) {
             for (JsonNode rule : group.path("rules")) {
-                String name = rule.has("alert") ? rule.path("alert").asText() : rule.path("record").asText();
+                String name =
+                        rule.has("alert")
+                                ? rule.path("alert").asText()
+                                : rule.path("record").asText();
                 out.put("rule " + name, rule.path("expr").asText());
             }
         }
@@ -56,13 +82,20 @@ final class EcosystemExpressions {
         return Promtool.ecosystem().resolve("grafana/flink-insight.json");
     }
 
-    /** The dashboard's panel queries and its query variables' queries (label_values(...) reduced to its selector). */
+    /**
+     * The dashboard's panel queries and its query variables' queries (label_values(...) reduced to
+     * its selector).
+     */
     static Map<String, String> dashboardExpressions() throws Exception {
         JsonNode dashboard = dashboard();
         Map<String, String> out = new LinkedHashMap<>();
         for (JsonNode panel : allPanels(dashboard)) {
             for (JsonNode target : panel.path("targets")) {
-                out.put("panel '" + panel.path("title").asText() + "' " + target.path("refId").asText(),
+                out.put(
+                        "panel '"
+                                + panel.path("title").asText()
+                                + "' "
+                                + target.path("refId").asText(),
                         target.path("expr").asText());
             }
         }
@@ -71,7 +104,9 @@ final class EcosystemExpressions {
                 JsonNode query = variable.path("query");
                 String text = query.isObject() ? query.path("query").asText() : query.asText();
                 Matcher m = LABEL_VALUES.matcher(text);
-                out.put("variable $" + variable.path("name").asText(), m.matches() ? m.group(1) : text);
+                out.put(
+                        "variable $" + variable.path("name").asText(),
+                        m.matches() ? m.group(1) : text);
             }
         }
         return out;
@@ -108,9 +143,13 @@ final class EcosystemExpressions {
         return out;
     }
 
-    /** An expression with Grafana's variables replaced by values Prometheus accepts, for promtool. */
+    /**
+     * An expression with Grafana's variables replaced by values Prometheus accepts, for promtool.
+     */
     static String withoutGrafanaVariables(String expr) {
-        return expr.replace("$__rate_interval", "1m").replace("$__interval", "1m").replace("$__range", "1h")
+        return expr.replace("$__rate_interval", "1m")
+                .replace("$__interval", "1m")
+                .replace("$__range", "1h")
                 .replaceAll("\\$\\{?\\w+}?", "x");
     }
 }

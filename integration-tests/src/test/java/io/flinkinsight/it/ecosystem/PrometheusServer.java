@@ -1,8 +1,10 @@
 package io.flinkinsight.it.ecosystem;
 
+import io.flinkinsight.harness.Waits;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.flinkinsight.harness.Waits;
+
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -22,8 +24,9 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real Prometheus server (Debian's package {@code prometheus}, which {@code scripts/test.sh} installs) on loopback,
- * scraping the given targets every second, with the repository's alerting rules loaded; stopped by its PID.
+ * A real Prometheus server (Debian's package {@code prometheus}, which {@code scripts/test.sh}
+ * installs) on loopback, scraping the given targets every second, with the repository's alerting
+ * rules loaded; stopped by its PID.
  */
 final class PrometheusServer implements AutoCloseable {
 
@@ -32,7 +35,8 @@ final class PrometheusServer implements AutoCloseable {
     private final Process process;
     private final String url;
     private final Path log;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private PrometheusServer(Process process, String url, Path log) {
         this.process = process;
@@ -40,47 +44,82 @@ final class PrometheusServer implements AutoCloseable {
         this.log = log;
     }
 
-    /** Starts Prometheus in {@code workDir} with one scrape job per entry of {@code targetsByJob} (host:port lists). */
-    static PrometheusServer start(Path workDir, Map<String, List<String>> targetsByJob, Path rules) throws IOException {
+    /**
+     * Starts Prometheus in {@code workDir} with one scrape job per entry of {@code targetsByJob}
+     * (host:port lists).
+     */
+    static PrometheusServer start(Path workDir, Map<String, List<String>> targetsByJob, Path rules)
+            throws IOException {
         int port;
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort();
         }
-        StringBuilder config = new StringBuilder()
-                .append("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n")
-                .append("rule_files:\n  - ").append(rules.toAbsolutePath()).append('\n')
-                .append("scrape_configs:\n");
-        targetsByJob.forEach((job, targets) -> {
-            config.append("  - job_name: ").append(job).append("\n    static_configs:\n      - targets: [");
-            config.append(String.join(", ", targets.stream().map(t -> "'" + t + "'").toList())).append("]\n");
-        });
+        StringBuilder config =
+                new StringBuilder()
+                        .append("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n")
+                        .append("rule_files:\n  - ")
+                        .append(rules.toAbsolutePath())
+                        .append('\n')
+                        .append("scrape_configs:\n");
+        targetsByJob.forEach(
+                (job, targets) -> {
+                    config.append("  - job_name: ")
+                            .append(job)
+                            .append("\n    static_configs:\n      - targets: [");
+                    config.append(
+                                    String.join(
+                                            ", ",
+                                            targets.stream().map(t -> "'" + t + "'").toList()))
+                            .append("]\n");
+                });
         Path configFile = workDir.resolve("prometheus.yml");
         Files.writeString(configFile, config);
         Path log = workDir.resolve("prometheus.log");
-        List<String> command = List.of(System.getProperty("insight.prometheus", "prometheus"),
-                "--config.file=" + configFile, "--storage.tsdb.path=" + workDir.resolve("data"),
-                "--web.listen-address=127.0.0.1:" + port, "--storage.tsdb.retention.time=1h");
+        List<String> command =
+                List.of(
+                        System.getProperty("insight.prometheus", "prometheus"),
+                        "--config.file=" + configFile,
+                        "--storage.tsdb.path=" + workDir.resolve("data"),
+                        "--web.listen-address=127.0.0.1:" + port,
+                        "--storage.tsdb.retention.time=1h");
         Process process;
         try {
-            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            process =
+                    new ProcessBuilder(command)
+                            .redirectErrorStream(true)
+                            .redirectOutput(log.toFile())
+                            .start();
         } catch (IOException e) {
-            throw new AssertionError("the prometheus server is not installed (Debian's package 'prometheus': "
-                    + "apt-get install prometheus, or run scripts/test.sh, which installs it): " + e.getMessage(), e);
+            throw new AssertionError(
+                    "the prometheus server is not installed (Debian's package 'prometheus': "
+                            + "apt-get install prometheus, or run scripts/test.sh, which installs it): "
+                            + e.getMessage(),
+                    e);
         }
         PrometheusServer server = new PrometheusServer(process, "http://127.0.0.1:" + port, log);
-        Waits.until("Prometheus ready on " + server.url, Duration.ofSeconds(60), Duration.ofMillis(500), () -> {
-            if (!process.isAlive()) {
-                throw new Waits.AbortException("prometheus exited:\n" + server.logTail());
-            }
-            return server.ready() ? Optional.of(true) : Optional.empty();
-        }, server::logTail);
+        Waits.until(
+                "Prometheus ready on " + server.url,
+                Duration.ofSeconds(60),
+                Duration.ofMillis(500),
+                () -> {
+                    if (!process.isAlive()) {
+                        throw new Waits.AbortException("prometheus exited:\n" + server.logTail());
+                    }
+                    return server.ready() ? Optional.of(true) : Optional.empty();
+                },
+                server::logTail);
         return server;
     }
 
     private boolean ready() {
         try {
-            return http.send(HttpRequest.newBuilder(URI.create(url + "/-/ready")).timeout(Duration.ofSeconds(5))
-                    .build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            return http.send(
+                                    HttpRequest.newBuilder(URI.create(url + "/-/ready"))
+                                            .timeout(Duration.ofSeconds(5))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.discarding())
+                            .statusCode()
+                    == 200;
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {
@@ -89,19 +128,32 @@ final class PrometheusServer implements AutoCloseable {
         }
     }
 
-    /** The {@code data} of a successful API answer; anything else fails the test with Prometheus's error. */
+    /**
+     * The {@code data} of a successful API answer; anything else fails the test with Prometheus's
+     * error.
+     */
     JsonNode api(String pathAndQuery) {
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url + pathAndQuery))
-                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response =
+                    http.send(
+                            HttpRequest.newBuilder(URI.create(url + pathAndQuery))
+                                    .timeout(Duration.ofSeconds(30))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             JsonNode body = JSON.readTree(response.body());
             if (response.statusCode() != 200 || !"success".equals(body.path("status").asText())) {
-                throw new AssertionError("Prometheus " + pathAndQuery + " answered " + response.statusCode() + ": "
-                        + response.body());
+                throw new AssertionError(
+                        "Prometheus "
+                                + pathAndQuery
+                                + " answered "
+                                + response.statusCode()
+                                + ": "
+                                + response.body());
             }
             return body.path("data");
         } catch (IOException e) {
-            throw new AssertionError("Prometheus " + pathAndQuery + " failed: " + e.getMessage(), e);
+            throw new AssertionError(
+                    "Prometheus " + pathAndQuery + " failed: " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted", e);
@@ -110,7 +162,8 @@ final class PrometheusServer implements AutoCloseable {
 
     /** The result vector of an instant query. */
     JsonNode query(String promQl) {
-        return api("/api/v1/query?query=" + URLEncoder.encode(promQl, StandardCharsets.UTF_8)).path("result");
+        return api("/api/v1/query?query=" + URLEncoder.encode(promQl, StandardCharsets.UTF_8))
+                .path("result");
     }
 
     String logTail() {

@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs {@code promtool} (Debian package {@code prometheus}; {@code scripts/test.sh} installs it). A missing promtool
- * fails the calling test with a message saying how to get it: nothing is skipped.
+ * Runs {@code promtool} (Debian package {@code prometheus}; {@code scripts/test.sh} installs it). A
+ * missing promtool fails the calling test with a message saying how to get it: nothing is skipped.
  */
 final class Promtool {
 
@@ -17,18 +17,26 @@ final class Promtool {
 
     private Promtool() {}
 
-    static Result run(Path workingDirectory, String... args) throws IOException, InterruptedException {
+    static Result run(Path workingDirectory, String... args)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(System.getProperty("insight.promtool", "promtool"));
         command.addAll(List.of(args));
         Process process;
         try {
-            process = new ProcessBuilder(command).directory(workingDirectory.toFile()).redirectErrorStream(true)
-                    .start();
+            process =
+                    new ProcessBuilder(command)
+                            .directory(workingDirectory.toFile())
+                            .redirectErrorStream(true)
+                            .start();
         } catch (IOException e) {
-            throw new AssertionError("promtool is not installed (it comes with Debian's package 'prometheus': "
-                    + "apt-get install prometheus, or run scripts/test.sh, which installs it); " + command
-                    + " failed: " + e.getMessage(), e);
+            throw new AssertionError(
+                    "promtool is not installed (it comes with Debian's package 'prometheus': "
+                            + "apt-get install prometheus, or run scripts/test.sh, which installs it); "
+                            + command
+                            + " failed: "
+                            + e.getMessage(),
+                    e);
         }
         process.getOutputStream().close();
         byte[] out = process.getInputStream().readAllBytes();
@@ -41,6 +49,8 @@ final class Promtool {
 
     /** The repository's {@code ecosystem/} folder. */
     static Path ecosystem() {
-        return Path.of(System.getProperty("insight.ecosystem", "../ecosystem")).toAbsolutePath().normalize();
+        return Path.of(System.getProperty("insight.ecosystem", "../ecosystem"))
+                .toAbsolutePath()
+                .normalize();
     }
 }

@@ -2,18 +2,24 @@ package io.flinkinsight.it.ecosystem;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * YAML through the Jackson YAML reader (SnakeYAML underneath) that Flink itself shades into flink-shaded-jackson, so
- * no other YAML library is needed; documents come back as plain Jackson trees.
+ * YAML through the Jackson YAML reader (SnakeYAML underneath) that Flink itself shades into
+ * flink-shaded-jackson, so no other YAML library is needed; documents come back as plain Jackson
+ * trees.
  */
 final class Yaml {
 
-    private static final org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper YAML =
-            new org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper(
-                    new org.apache.flink.shaded.jackson2.com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
+    private static final org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind
+                    .ObjectMapper
+            YAML =
+                    new org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind
+                            .ObjectMapper(
+                            new org.apache.flink.shaded.jackson2.com.fasterxml.jackson.dataformat
+                                    .yaml.YAMLFactory());
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private Yaml() {}
@@ -21,12 +27,19 @@ final class Yaml {
     /** Every document of a YAML stream ({@code ---}-separated), empty ones left out. */
     static List<JsonNode> documents(String text) throws Exception {
         List<JsonNode> out = new ArrayList<>();
-        try (var it = YAML.readerFor(
-                org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode.class).readValues(text)) {
+        try (var it =
+                YAML.readerFor(
+                                org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind
+                                        .JsonNode.class)
+                        .readValues(text)) {
             while (it.hasNext()) {
                 Object doc = it.next();
-                if (doc != null && !(doc instanceof org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind
-                        .node.MissingNode) && !doc.toString().equals("null")) {
+                if (doc != null
+                        && !(doc
+                                instanceof
+                                org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node
+                                        .MissingNode)
+                        && !doc.toString().equals("null")) {
                     out.add(JSON.readTree(toJson(doc)));
                 }
             }

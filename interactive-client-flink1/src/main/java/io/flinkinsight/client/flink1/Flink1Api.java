@@ -1,11 +1,11 @@
 package io.flinkinsight.client.flink1;
 
 import io.flinkinsight.client.FlinkLine;
-import io.flinkinsight.client.collect.QueryRecord;
 import io.flinkinsight.client.collect.CollectLongPoll;
 import io.flinkinsight.client.collect.InstrumentedJobClient;
 import io.flinkinsight.client.collect.JobClientGateway;
 import io.flinkinsight.client.collect.JobShape;
+import io.flinkinsight.client.collect.QueryRecord;
 import io.flinkinsight.client.pool.ClusterClientPool;
 import io.flinkinsight.client.pool.LeasedClusterClient;
 
@@ -29,11 +29,12 @@ import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
 import org.apache.flink.runtime.operators.coordination.CoordinationRequestGateway;
 import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
 import org.apache.flink.runtime.rest.RestClient;
-import org.apache.flink.shaded.netty4.io.netty.channel.EventLoopGroup;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.streaming.api.operators.collect.CollectSinkOperator;
 import org.apache.flink.streaming.api.operators.collect.CollectSinkOperatorFactory;
 import org.apache.flink.util.StringUtils;
+
+import org.apache.flink.shaded.netty4.io.netty.channel.EventLoopGroup;
 
 import javax.annotation.Nullable;
 
@@ -44,10 +45,11 @@ import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /**
- * The Flink 1.20 line: jobs are submitted as {@link JobGraph}s (there is no {@code ExecutionPlan}), coordination
- * requests address an operator by its {@link OperatorID} (the client's key is its hex string), Flink's own
- * RestClient makes an event loop of its own, and the metric registry takes metric and trace reporters (events arrive
- * in 2.1). Job status listeners are not notified: 1.20's client has none to notify.
+ * The Flink 1.20 line: jobs are submitted as {@link JobGraph}s (there is no {@code ExecutionPlan}),
+ * coordination requests address an operator by its {@link OperatorID} (the client's key is its hex
+ * string), Flink's own RestClient makes an event loop of its own, and the metric registry takes
+ * metric and trace reporters (events arrive in 2.1). Job status listeners are not notified: 1.20's
+ * client has none to notify.
  */
 public final class Flink1Api implements FlinkLine {
 
@@ -61,7 +63,10 @@ public final class Flink1Api implements FlinkLine {
                 + " one each); event reporters (the client's figures go to metric and trace reporters)";
     }
 
-    /** Probed once: 1.x submits a JobGraph, 2.x an ExecutionPlan (its ClusterClient has no submitJob(JobGraph)). */
+    /**
+     * Probed once: 1.x submits a JobGraph, 2.x an ExecutionPlan (its ClusterClient has no
+     * submitJob(JobGraph)).
+     */
     private static final boolean FLINK1 = submitsJobGraphs();
 
     private static boolean submitsJobGraphs() {
@@ -80,10 +85,15 @@ public final class Flink1Api implements FlinkLine {
 
     @Override
     public PreparedJob prepare(
-            Pipeline pipeline, Configuration configuration, ClassLoader userCodeClassloader, Executor listenerExecutor)
+            Pipeline pipeline,
+            Configuration configuration,
+            ClassLoader userCodeClassloader,
+            Executor listenerExecutor)
             throws Exception {
-        // translating completes the collect sink's operator id (its coordinator provider is made on the way)
-        JobGraph jobGraph = PipelineExecutorUtils.getJobGraph(pipeline, configuration, userCodeClassloader);
+        // translating completes the collect sink's operator id (its coordinator provider is made on
+        // the way)
+        JobGraph jobGraph =
+                PipelineExecutorUtils.getJobGraph(pipeline, configuration, userCodeClassloader);
         String collectSinkKey = collectSinkOperatorId(pipeline);
         List<String> operatorNames = new ArrayList<>();
         jobGraph.getVertices().forEach(vertex -> operatorNames.add(vertex.getName()));
@@ -115,7 +125,10 @@ public final class Flink1Api implements FlinkLine {
         };
     }
 
-    /** The hex id of the job's collect sink, as 1.20's collect fetcher addresses it, or null if it has none. */
+    /**
+     * The hex id of the job's collect sink, as 1.20's collect fetcher addresses it, or null if it
+     * has none.
+     */
     @Nullable
     static String collectSinkOperatorId(Pipeline pipeline) {
         if (!(pipeline instanceof StreamGraph streamGraph)) {
@@ -123,8 +136,15 @@ public final class Flink1Api implements FlinkLine {
         }
         return streamGraph.getStreamNodes().stream()
                 .filter(node -> node.getOperatorFactory() instanceof CollectSinkOperatorFactory)
-                .map(node -> ((CollectSinkOperatorFactory<?>) node.getOperatorFactory()).getOperator())
-                .map(operator -> ((CollectSinkOperator<?>) operator).getOperatorIdFuture().getNow(null))
+                .map(
+                        node ->
+                                ((CollectSinkOperatorFactory<?>) node.getOperatorFactory())
+                                        .getOperator())
+                .map(
+                        operator ->
+                                ((CollectSinkOperator<?>) operator)
+                                        .getOperatorIdFuture()
+                                        .getNow(null))
                 .filter(id -> id != null)
                 .map(OperatorID::toHexString)
                 .findFirst()
@@ -137,19 +157,26 @@ public final class Flink1Api implements FlinkLine {
 
     @Override
     public CompletableFuture<CoordinationResponse> sendCoordinationRequest(
-            RestClusterClient<StandaloneClusterId> client, JobID jobId, String operatorKey,
+            RestClusterClient<StandaloneClusterId> client,
+            JobID jobId,
+            String operatorKey,
             CoordinationRequest request) {
         return client.sendCoordinationRequest(jobId, operatorId(operatorKey), request);
     }
 
     @Override
     public InstrumentedJobClient newJobClient(
-            JobClientGateway delegate, QueryRecord record, Function<CollectLongPoll.Job, CollectLongPoll> longPoll) {
+            JobClientGateway delegate,
+            QueryRecord record,
+            Function<CollectLongPoll.Job, CollectLongPoll> longPoll) {
         return new CollectingJobClient(delegate, record, longPoll);
     }
 
-    /** Takes 1.20's collect fetcher's requests, which address the sink by its {@link OperatorID}. */
-    static final class CollectingJobClient extends InstrumentedJobClient implements CoordinationRequestGateway {
+    /**
+     * Takes 1.20's collect fetcher's requests, which address the sink by its {@link OperatorID}.
+     */
+    static final class CollectingJobClient extends InstrumentedJobClient
+            implements CoordinationRequestGateway {
         CollectingJobClient(
                 JobClientGateway delegate,
                 QueryRecord record,
@@ -188,7 +215,8 @@ public final class Flink1Api implements FlinkLine {
     }
 
     @Override
-    public RestClient newRestClient(Configuration configuration, Executor executor, String host, int port)
+    public RestClient newRestClient(
+            Configuration configuration, Executor executor, String host, int port)
             throws Exception {
         return new RestClient(configuration, executor, host, port);
     }
@@ -197,7 +225,9 @@ public final class Flink1Api implements FlinkLine {
     public RestClusterClient<StandaloneClusterId> newStockClusterClient(
             Configuration configuration, EventLoopGroup sharedGroup) throws Exception {
         // 1.20's RestClusterClient takes no event loop: it makes its own
-        return new RestClusterClient<>(configuration, StandaloneClusterId.getInstance(),
+        return new RestClusterClient<>(
+                configuration,
+                StandaloneClusterId.getInstance(),
                 DefaultClientHighAvailabilityServicesFactory.INSTANCE);
     }
 

@@ -1,7 +1,6 @@
 package io.flinkinsight.client.collect;
 
 import io.flinkinsight.client.config.CollectRetryStrategy;
-
 import io.flinkinsight.client.metrics.ClientMetrics;
 
 import org.apache.flink.annotation.VisibleForTesting;
@@ -20,35 +19,43 @@ import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
- * The collect long poll of one query: answers the collect fetcher's requests for results, applying the configured
- * collect strategy between polls, and counts collect requests and retries.
+ * The collect long poll of one query: answers the collect fetcher's requests for results, applying
+ * the configured collect strategy between polls, and counts collect requests and retries.
  *
- * <p>Why a long poll: Flink's collect fetcher sleeps a fixed 100 ms after every poll that brings no results, and
- * cannot be changed from outside. So a poll that comes back empty while the job runs is sent again here, after the
- * strategy's delay, until results arrive, the job ends or a time budget is spent; only then does the fetcher see the
- * (empty) answer. Re-sending the same (version, offset) is what the fetcher itself does after an empty answer, so
- * results and exactly-once hand-over stay as they are. When the job finishes during the long poll, the results its
- * collect sink left in the job's accumulator are handed over as the poll's answer, which spares the fetcher one more
- * 100 ms sleep before it looks at the job status; the fetcher then reads the same accumulator and finds nothing new.
+ * <p>Why a long poll: Flink's collect fetcher sleeps a fixed 100 ms after every poll that brings no
+ * results, and cannot be changed from outside. So a poll that comes back empty while the job runs
+ * is sent again here, after the strategy's delay, until results arrive, the job ends or a time
+ * budget is spent; only then does the fetcher see the (empty) answer. Re-sending the same (version,
+ * offset) is what the fetcher itself does after an empty answer, so results and exactly-once
+ * hand-over stay as they are. When the job finishes during the long poll, the results its collect
+ * sink left in the job's accumulator are handed over as the poll's answer, which spares the fetcher
+ * one more 100 ms sleep before it looks at the job status; the fetcher then reads the same
+ * accumulator and finds nothing new.
  *
- * <p>How soon the end of a job is seen decides a short query's latency, since its results mostly arrive with the
- * end (from the accumulator); how many requests it takes decides what a query costs the JobManager. So the first
- * poll waits for the shortest usual run of recent jobs ({@link RecentJobRuns}), and the polls themselves show the
- * end: once a job has ended its JobManager no longer answers for it (the poll fails), and a sink that answered
- * before answers -1 when it is gone. Only then is the end asked for (one request that also brings the result, see
- * {@code JobClientGateway#endIfEnded}). A poll that fails because the job's sink is not deployed yet (its vertex not
- * initialized, or the job itself initializing: what Flink's fetcher also reads as "not started") shows no end.
+ * <p>How soon the end of a job is seen decides a short query's latency, since its results mostly
+ * arrive with the end (from the accumulator); how many requests it takes decides what a query costs
+ * the JobManager. So the first poll waits for the shortest usual run of recent jobs ({@link
+ * RecentJobRuns}), and the polls themselves show the end: once a job has ended its JobManager no
+ * longer answers for it (the poll fails), and a sink that answered before answers -1 when it is
+ * gone. Only then is the end asked for (one request that also brings the result, see {@code
+ * JobClientGateway#endIfEnded}). A poll that fails because the job's sink is not deployed yet (its
+ * vertex not initialized, or the job itself initializing: what Flink's fetcher also reads as "not
+ * started") shows no end.
  *
- * <p>Each call of the fetcher is a {@link LongPollCall}; when its next request goes out is {@link LongPollPacing}'s
- * decision, and what the calls of one query share (counts, a back-off carried over, cancellation) is {@link
- * QueryPolling}'s.
+ * <p>Each call of the fetcher is a {@link LongPollCall}; when its next request goes out is {@link
+ * LongPollPacing}'s decision, and what the calls of one query share (counts, a back-off carried
+ * over, cancellation) is {@link QueryPolling}'s.
  *
- * <p>{@link #prefetchFirstResults} runs the first long poll before the caller has the job client, so that the
- * executor can hand the job over only once its results are in (see {@code JobHandOver}).
+ * <p>{@link #prefetchFirstResults} runs the first long poll before the caller has the job client,
+ * so that the executor can hand the job over only once its results are in (see {@code
+ * JobHandOver}).
  */
 public final class CollectLongPoll {
 
-    /** Longest time one long poll keeps re-sending before it hands an empty answer back to the fetcher. */
+    /**
+     * Longest time one long poll keeps re-sending before it hands an empty answer back to the
+     * fetcher.
+     */
     public static final Duration BUDGET = Duration.ofSeconds(1);
 
     /** The query's job, as the long poll needs it. */
@@ -60,10 +67,15 @@ public final class CollectLongPoll {
         /** The job's collect sink answered a poll: the job runs. */
         default void sinkAnswered() {}
 
-        /** The JobManager answered a poll for the job, though not from its sink: the job has not ended. */
+        /**
+         * The JobManager answered a poll for the job, though not from its sink: the job has not
+         * ended.
+         */
         default void jobAnswered() {}
 
-        /** The job's status, as far as it tells whether the job has ended (a terminal status then). */
+        /**
+         * The job's status, as far as it tells whether the job has ended (a terminal status then).
+         */
         CompletableFuture<JobStatus> status();
 
         /** The job's terminal status if it has been seen already, else null. */
@@ -76,7 +88,10 @@ public final class CollectLongPoll {
 
     private final QueryPolling query;
 
-    /** The first poll, started by {@link #prefetchFirstResults}; taken by the fetcher's first request. */
+    /**
+     * The first poll, started by {@link #prefetchFirstResults}; taken by the fetcher's first
+     * request.
+     */
     @Nullable private volatile Prefetch prefetch;
 
     /**
@@ -85,7 +100,8 @@ public final class CollectLongPoll {
      * @param metrics and {@code record}: where collect requests and retries are counted
      * @param nanoClock the time source of the budget, {@code System::nanoTime} outside tests
      * @param budget how long one long poll may keep re-sending, {@link #BUDGET} outside tests
-     * @param fastPolls whether an empty poll that did not reach the sink should now ask whether the job has ended
+     * @param fastPolls whether an empty poll that did not reach the sink should now ask whether the
+     *     job has ended
      */
     @VisibleForTesting
     public CollectLongPoll(
@@ -104,7 +120,8 @@ public final class CollectLongPoll {
      * @param firstPollDelayNanos how long after now the query's first poll waits ({@link
      *     RecentJobRuns#firstPollDelayNanos})
      * @param fastPollsFromDelayNanos how long after now the job may have ended ({@link
-     *     RecentJobRuns#shortestUsualRunNanos}): before then, {@code fastPolls} polls an unreached sink at Flink's pace
+     *     RecentJobRuns#shortestUsualRunNanos}): before then, {@code fastPolls} polls an unreached
+     *     sink at Flink's pace
      */
     public CollectLongPoll(
             Job job,
@@ -119,27 +136,32 @@ public final class CollectLongPoll {
             long fastPollsFromDelayNanos) {
         long now = nanoClock.getAsLong();
         LongPollPacing pacing =
-                new LongPollPacing(strategy, budget, now + firstPollDelayNanos, now + fastPollsFromDelayNanos);
-        this.query = new QueryPolling(job, scheduler, nanoClock, fastPolls, pacing, metrics, record);
+                new LongPollPacing(
+                        strategy, budget, now + firstPollDelayNanos, now + fastPollsFromDelayNanos);
+        this.query =
+                new QueryPolling(job, scheduler, nanoClock, fastPolls, pacing, metrics, record);
     }
 
     /**
-     * The answer to one collect request of the fetcher: the prefetched first results if this is the request they
-     * stand for, else a long poll's answer.
+     * The answer to one collect request of the fetcher: the prefetched first results if this is the
+     * request they stand for, else a long poll's answer.
      */
-    public CompletableFuture<CoordinationResponse> answer(String operatorUid, CollectCoordinationRequest request) {
+    public CompletableFuture<CoordinationResponse> answer(
+            String operatorUid, CollectCoordinationRequest request) {
         CoordinationResponse prefetched = takePrefetch(operatorUid, request);
         if (prefetched != null) {
             return CompletableFuture.completedFuture(prefetched);
         }
-        return new LongPollCall(query, operatorUid, request.getVersion(), request.getOffset()).start();
+        return new LongPollCall(query, operatorUid, request.getVersion(), request.getOffset())
+                .start();
     }
 
     /**
-     * Polls for the query's first results now, before anyone asked, as the collect fetcher's first request would:
-     * (no version, offset 0) to the sink {@code operatorUid}. Completes, never exceptionally, once results are in,
-     * the job has ended or the budget is spent; a fetcher's first request then gets those results without asking
-     * the cluster again, and one after the job ended finds the end already known.
+     * Polls for the query's first results now, before anyone asked, as the collect fetcher's first
+     * request would: (no version, offset 0) to the sink {@code operatorUid}. Completes, never
+     * exceptionally, once results are in, the job has ended or the budget is spent; a fetcher's
+     * first request then gets those results without asking the cluster again, and one after the job
+     * ended finds the end already known.
      */
     public CompletableFuture<Void> prefetchFirstResults(String operatorUid) {
         LongPollCall first = new LongPollCall(query, operatorUid, CollectResponses.INIT_VERSION, 0);
@@ -148,8 +170,8 @@ public final class CollectLongPoll {
     }
 
     /**
-     * The job is being cancelled: every running poll hands its last answer back to the fetcher at its next step, and
-     * a prefetch stops at once.
+     * The job is being cancelled: every running poll hands its last answer back to the fetcher at
+     * its next step, and a prefetch stops at once.
      */
     public void cancel() {
         query.cancel();
@@ -160,11 +182,13 @@ public final class CollectLongPoll {
     }
 
     /**
-     * Takes the prefetch, if any: its answer, if {@code request} is the first request it stands for and it carries
-     * results; else it is dropped, and its poll stops at once (nobody will read what it finds).
+     * Takes the prefetch, if any: its answer, if {@code request} is the first request it stands for
+     * and it carries results; else it is dropped, and its poll stops at once (nobody will read what
+     * it finds).
      */
     @Nullable
-    private CoordinationResponse takePrefetch(String operatorUid, CollectCoordinationRequest request) {
+    private CoordinationResponse takePrefetch(
+            String operatorUid, CollectCoordinationRequest request) {
         Prefetch first = prefetch;
         if (first == null) {
             return null;
@@ -179,8 +203,11 @@ public final class CollectLongPoll {
         first.poll.stop();
         try {
             CoordinationResponse response = first.poll.answer().getNow(null);
-            // An empty or failed answer is not kept: the fetcher would sleep 100 ms on it, a fresh long poll would not.
-            return response != null && CollectResponses.resultCount((CollectCoordinationResponse) response) > 0
+            // An empty or failed answer is not kept: the fetcher would sleep 100 ms on it, a fresh
+            // long poll would not.
+            return response != null
+                            && CollectResponses.resultCount((CollectCoordinationResponse) response)
+                                    > 0
                     ? response
                     : null;
         } catch (Exception e) {

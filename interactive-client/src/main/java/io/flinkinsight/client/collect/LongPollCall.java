@@ -15,8 +15,8 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One call of the collect fetcher, answered by the query's {@link CollectLongPoll}: polls until results arrive, the
- * job ends, or the budget is spent, at the pace {@link LongPollPacing} gives.
+ * One call of the collect fetcher, answered by the query's {@link CollectLongPoll}: polls until
+ * results arrive, the job ends, or the budget is spent, at the pace {@link LongPollPacing} gives.
  */
 final class LongPollCall {
 
@@ -31,12 +31,19 @@ final class LongPollCall {
     private volatile String version;
     @Nullable private volatile CollectCoordinationResponse lastEmpty;
     @Nullable private Throwable lastFailure;
+
     /** Set once nobody waits for this poll any more: it sends nothing more. */
     private volatile boolean stopped;
+
     /** When (nanoClock) this poll last sent a collect request. */
     private volatile long lastSentNanos;
-    /** Questions for the end this poll asked, for the strategy's pace between them (5 ms, growing to 50 ms). */
+
+    /**
+     * Questions for the end this poll asked, for the strategy's pace between them (5 ms, growing to
+     * 50 ms).
+     */
     private long endQuestions; // only on the thread of the one step in flight
+
     @Nullable private volatile ScheduledFuture<?> nextSend;
 
     LongPollCall(QueryPolling query, String operatorUid, String version, long offset) {
@@ -56,19 +63,28 @@ final class LongPollCall {
         return answer;
     }
 
-    /** Sends the first request, now or once a wait the pacing gives is over; returns the call's answer. */
+    /**
+     * Sends the first request, now or once a wait the pacing gives is over; returns the call's
+     * answer.
+     */
     CompletableFuture<CoordinationResponse> start() {
         long now = now();
         long waitNanos = query.pacing.firstRequestDelayNanos(now, query.notBeforeNanos());
         LongPollCall previous = query.lastHandedBack();
-        if (LongPollPacing.pastDeadline(now, waitNanos, deadlineNanos) && previous != null && previous.lastEmpty != null
-                && previous.offset == offset && previous.version.equals(version)
+        if (LongPollPacing.pastDeadline(now, waitNanos, deadlineNanos)
+                && previous != null
+                && previous.lastEmpty != null
+                && previous.offset == offset
+                && previous.version.equals(version)
                 && previous.operatorUid.equals(operatorUid)) {
-            // The back-off outlasts this poll's budget: the same empty answer again at the budget's end, as the
+            // The back-off outlasts this poll's budget: the same empty answer again at the budget's
+            // end, as the
             // cluster would give it, and no request.
             lastEmpty = previous.lastEmpty;
             try {
-                nextSend = query.scheduler.schedule(this::handBack, deadlineNanos - now, TimeUnit.NANOSECONDS);
+                nextSend =
+                        query.scheduler.schedule(
+                                this::handBack, deadlineNanos - now, TimeUnit.NANOSECONDS);
             } catch (Throwable t) {
                 // e.g. shutting down: answer now rather than never
                 handBack();
@@ -88,7 +104,10 @@ final class LongPollCall {
         return answer;
     }
 
-    /** Sends nothing more: a scheduled poll is cancelled, and the answer is the last one (or the failure). */
+    /**
+     * Sends nothing more: a scheduled poll is cancelled, and the answer is the last one (or the
+     * failure).
+     */
     void stop() {
         stopped = true;
         ScheduledFuture<?> next = nextSend;
@@ -108,9 +127,12 @@ final class LongPollCall {
         query.countPoll(version, offset);
         CompletableFuture<CoordinationResponse> response;
         try {
-            response = query.job.sendCollectRequest(operatorUid, new CollectCoordinationRequest(version, offset));
+            response =
+                    query.job.sendCollectRequest(
+                            operatorUid, new CollectCoordinationRequest(version, offset));
         } catch (Throwable t) {
-            // a request that fails at once is a failed poll like any other, which the fetcher waits for
+            // a request that fails at once is a failed poll like any other, which the fetcher waits
+            // for
             response = CompletableFuture.failedFuture(t);
         }
         response.whenComplete(this::polled);
@@ -118,7 +140,8 @@ final class LongPollCall {
 
     private void polled(@Nullable CoordinationResponse response, @Nullable Throwable failure) {
         try {
-            // a failed poll (unless the sink is merely not deployed yet), or a sink that answered before (its
+            // a failed poll (unless the sink is merely not deployed yet), or a sink that answered
+            // before (its
             // version is known) and now cannot be reached: the job has ended or failed
             boolean endLikely = failure != null && !CollectResponses.sinkNotStarted(failure);
             boolean sinkAlive = false;
@@ -131,7 +154,8 @@ final class LongPollCall {
                 }
                 if (!version.equals(collected.getVersion())) {
                     if (CollectResponses.INIT_VERSION.equals(version)) {
-                        // The sink told its version; asking with it at once is what the fetcher would do next.
+                        // The sink told its version; asking with it at once is what the fetcher
+                        // would do next.
                         version = collected.getVersion();
                         send();
                     } else {
@@ -158,7 +182,8 @@ final class LongPollCall {
             }
             afterEmptyPoll(new LongPollPacing.EmptyPoll(query.emptyPoll(), endLikely, sinkAlive));
         } catch (Throwable t) {
-            LOG.debug("Unexpected failure in the collect long poll; handing back to the fetcher.", t);
+            LOG.debug(
+                    "Unexpected failure in the collect long poll; handing back to the fetcher.", t);
             if (response != null) {
                 answer.complete(response);
             } else {
@@ -182,29 +207,37 @@ final class LongPollCall {
         switch (next.step()) {
             case ASK_END -> askEndLater();
             case POLL -> stepLater(this::send, next.pollDelayMillis());
-            case ASK_END_THEN_POLL -> query.job.status().whenComplete((status, failure) -> {
-                if (failure != null) {
-                    // the fetcher has its own rule for an unknown status
-                    handBack();
-                } else if (status.isGloballyTerminalState()) {
-                    jobEnded(status);
-                } else {
-                    stepLater(this::send, next.pollDelayMillis());
-                }
-            });
+            case ASK_END_THEN_POLL ->
+                    query.job
+                            .status()
+                            .whenComplete(
+                                    (status, failure) -> {
+                                        if (failure != null) {
+                                            // the fetcher has its own rule for an unknown status
+                                            handBack();
+                                        } else if (status.isGloballyTerminalState()) {
+                                            jobEnded(status);
+                                        } else {
+                                            stepLater(this::send, next.pollDelayMillis());
+                                        }
+                                    });
         }
     }
 
-    /** Asks whether the job has ended ({@link #askEnd}) after the wait the pacing gives the next question. */
+    /**
+     * Asks whether the job has ended ({@link #askEnd}) after the wait the pacing gives the next
+     * question.
+     */
     private void askEndLater() {
         long delayMillis = query.pacing.questionDelayMillis(++endQuestions, now(), lastSentNanos);
         stepLater(this::askEnd, delayMillis);
     }
 
     /**
-     * While the sink has not been reached, fast and once the job may have ended: a question for the end instead
-     * of a collect poll, whose answer is the end and the result at once (a collect poll would only fail once the
-     * job is gone, and the end would be asked for next); a collect poll still goes out at Flink's pace, for rows.
+     * While the sink has not been reached, fast and once the job may have ended: a question for the
+     * end instead of a collect poll, whose answer is the end and the result at once (a collect poll
+     * would only fail once the job is gone, and the end would be asked for next); a collect poll
+     * still goes out at Flink's pace, for rows.
      */
     private void askEnd() {
         if (stopped) {
@@ -219,21 +252,24 @@ final class LongPollCall {
             send();
             return;
         }
-        query.job.status().whenComplete((status, failure) -> {
-            if (failure != null) {
-                // the collect poll tells the rest
-                send();
-            } else if (status.isGloballyTerminalState()) {
-                jobEnded(status);
-            } else {
-                askEndLater();
-            }
-        });
+        query.job
+                .status()
+                .whenComplete(
+                        (status, failure) -> {
+                            if (failure != null) {
+                                // the collect poll tells the rest
+                                send();
+                            } else if (status.isGloballyTerminalState()) {
+                                jobEnded(status);
+                            } else {
+                                askEndLater();
+                            }
+                        });
     }
 
     /**
-     * Runs {@code step} of this poll after {@code delayMillis}, or hands the last answer back now if that would be
-     * past the budget (the wait then goes on into the fetcher's next request).
+     * Runs {@code step} of this poll after {@code delayMillis}, or hands the last answer back now
+     * if that would be past the budget (the wait then goes on into the fetcher's next request).
      */
     private void stepLater(Runnable step, long delayMillis) {
         long now = now();
@@ -256,32 +292,46 @@ final class LongPollCall {
             handBack();
             return;
         }
-        query.job.result().whenComplete((jobResult, failure) -> {
-            CollectCoordinationResponse last = null;
-            if (failure == null) {
-                try {
-                    last = CollectResponses.finalResults(jobResult.getAllAccumulatorResults(), version, offset);
-                } catch (Throwable t) {
-                    LOG.debug("Cannot read the collect accumulator; the fetcher will.", t);
-                }
-            }
-            if (last != null) {
-                query.resultsArrived();
-                answer.complete(last);
-            } else {
-                handBack();
-            }
-        });
+        query.job
+                .result()
+                .whenComplete(
+                        (jobResult, failure) -> {
+                            CollectCoordinationResponse last = null;
+                            if (failure == null) {
+                                try {
+                                    last =
+                                            CollectResponses.finalResults(
+                                                    jobResult.getAllAccumulatorResults(),
+                                                    version,
+                                                    offset);
+                                } catch (Throwable t) {
+                                    LOG.debug(
+                                            "Cannot read the collect accumulator; the fetcher will.",
+                                            t);
+                                }
+                            }
+                            if (last != null) {
+                                query.resultsArrived();
+                                answer.complete(last);
+                            } else {
+                                handBack();
+                            }
+                        });
     }
 
-    /** Gives the fetcher the last empty answer (else the last failure), as if there had been no long poll. */
+    /**
+     * Gives the fetcher the last empty answer (else the last failure), as if there had been no long
+     * poll.
+     */
     private void handBack() {
         if (lastEmpty != null) {
             query.handedBack(this);
             answer.complete(lastEmpty);
         } else {
             answer.completeExceptionally(
-                    lastFailure != null ? lastFailure : new IllegalStateException("No collect response"));
+                    lastFailure != null
+                            ? lastFailure
+                            : new IllegalStateException("No collect response"));
         }
     }
 }

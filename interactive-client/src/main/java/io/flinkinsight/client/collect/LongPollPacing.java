@@ -8,36 +8,46 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * When the collect long poll of one query sends its next request, asks whether the job has ended, or hands an empty
- * answer back: a pure function of the time and of what the last poll showed, as Flink's {@code RetryStrategy} is of
- * the attempt. {@link CollectLongPoll} keeps the requests and their state, reads its clock and asks this class at
- * each step.
+ * When the collect long poll of one query sends its next request, asks whether the job has ended,
+ * or hands an empty answer back: a pure function of the time and of what the last poll showed, as
+ * Flink's {@code RetryStrategy} is of the attempt. {@link CollectLongPoll} keeps the requests and
+ * their state, reads its clock and asks this class at each step.
  *
- * <p>While the sink has not been reached (the job starts, or ended before its sink ever answered) polls go at most
- * every {@value #UNREACHED_SINK_POLL_MILLIS} ms, Flink's own fetcher's pace: such a poll can find no rows, and after
- * it reaches the sink Flink's fetcher needs another poll 100 ms later for rows, so no row is shown later than that
- * fetcher would show it; polling faster would only cost the JobManager requests. Then, and every {@value
- * #STATUS_CHECK_EVERY_EMPTY_POLLS}th such poll, the end is asked for, in case a JobManager answers for an ended job
- * (a safety net, about once a second). While polls are fast (the query runs alone, early on; see {@code
- * execution.interactive.fast-start}), once the job may have ended (after the shortest usual run of recent jobs like
- * it, {@link RecentJobRuns#shortestUsualRunNanos}), the end of a job whose sink has not been reached is asked for at
- * the strategy's pace between those polls: the answer that shows the end comes within a few ms of it and brings the
- * result too, for a few more requests; while other queries share the cluster, the JobManager's capacity goes first.
- * A sink that answers is polled at the strategy's pace.
+ * <p>While the sink has not been reached (the job starts, or ended before its sink ever answered)
+ * polls go at most every {@value #UNREACHED_SINK_POLL_MILLIS} ms, Flink's own fetcher's pace: such
+ * a poll can find no rows, and after it reaches the sink Flink's fetcher needs another poll 100 ms
+ * later for rows, so no row is shown later than that fetcher would show it; polling faster would
+ * only cost the JobManager requests. Then, and every {@value #STATUS_CHECK_EVERY_EMPTY_POLLS}th
+ * such poll, the end is asked for, in case a JobManager answers for an ended job (a safety net,
+ * about once a second). While polls are fast (the query runs alone, early on; see {@code
+ * execution.interactive.fast-start}), once the job may have ended (after the shortest usual run of
+ * recent jobs like it, {@link RecentJobRuns#shortestUsualRunNanos}), the end of a job whose sink
+ * has not been reached is asked for at the strategy's pace between those polls: the answer that
+ * shows the end comes within a few ms of it and brings the result too, for a few more requests;
+ * while other queries share the cluster, the JobManager's capacity goes first. A sink that answers
+ * is polled at the strategy's pace.
  */
 final class LongPollPacing {
 
-    /** Polls in a row that did not reach the sink after which the long poll also asks whether the job has ended. */
-    @VisibleForTesting
-    static final int STATUS_CHECK_EVERY_EMPTY_POLLS = 10;
+    /**
+     * Polls in a row that did not reach the sink after which the long poll also asks whether the
+     * job has ended.
+     */
+    @VisibleForTesting static final int STATUS_CHECK_EVERY_EMPTY_POLLS = 10;
 
-    /** The shortest wait between polls while the job's collect sink has not been reached: Flink's fetcher's pace. */
-    @VisibleForTesting
-    static final long UNREACHED_SINK_POLL_MILLIS = 100;
+    /**
+     * The shortest wait between polls while the job's collect sink has not been reached: Flink's
+     * fetcher's pace.
+     */
+    @VisibleForTesting static final long UNREACHED_SINK_POLL_MILLIS = 100;
 
-    private static final long UNREACHED_SINK_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(UNREACHED_SINK_POLL_MILLIS);
+    private static final long UNREACHED_SINK_POLL_NANOS =
+            TimeUnit.MILLISECONDS.toNanos(UNREACHED_SINK_POLL_MILLIS);
 
-    /** What an empty poll showed: its place in a row of empty polls (1 = the first), and what it tells of the job. */
+    /**
+     * What an empty poll showed: its place in a row of empty polls (1 = the first), and what it
+     * tells of the job.
+     */
     record EmptyPoll(long inRow, boolean endLikely, boolean sinkAlive) {}
 
     /** The long poll's step after an empty poll. */
@@ -46,11 +56,16 @@ final class LongPollPacing {
         POLL,
         /** Ask now whether the job has ended; if it runs, poll again after the delay. */
         ASK_END_THEN_POLL,
-        /** Ask whether the job has ended after {@link #questionDelayMillis}, at the strategy's pace. */
+        /**
+         * Ask whether the job has ended after {@link #questionDelayMillis}, at the strategy's pace.
+         */
         ASK_END
     }
 
-    /** A step and, for {@link Step#POLL} and {@link Step#ASK_END_THEN_POLL}, the wait before the next poll. */
+    /**
+     * A step and, for {@link Step#POLL} and {@link Step#ASK_END_THEN_POLL}, the wait before the
+     * next poll.
+     */
     record Next(Step step, long pollDelayMillis) {}
 
     private final CollectRetryStrategy strategy;
@@ -62,9 +77,14 @@ final class LongPollPacing {
      * @param strategy the waits between polls that came back empty
      * @param budget how long one long poll may keep re-sending
      * @param firstPollAtNanos when (on the long poll's clock) the query's first poll may go out
-     * @param fastPollsFromNanos from when the job may have ended, so that fast polls ask for its end
+     * @param fastPollsFromNanos from when the job may have ended, so that fast polls ask for its
+     *     end
      */
-    LongPollPacing(CollectRetryStrategy strategy, Duration budget, long firstPollAtNanos, long fastPollsFromNanos) {
+    LongPollPacing(
+            CollectRetryStrategy strategy,
+            Duration budget,
+            long firstPollAtNanos,
+            long fastPollsFromNanos) {
         this.strategy = strategy;
         this.budgetNanos = budget.toNanos();
         this.firstPollAtNanos = firstPollAtNanos;
@@ -77,22 +97,27 @@ final class LongPollPacing {
     }
 
     /**
-     * How long a long poll waits before its first request: until the query's first poll may go out, or until
-     * {@code notBeforeNanos}, the end of a back-off that outlasted the previous long poll's budget.
+     * How long a long poll waits before its first request: until the query's first poll may go out,
+     * or until {@code notBeforeNanos}, the end of a back-off that outlasted the previous long
+     * poll's budget.
      */
     long firstRequestDelayNanos(long nowNanos, long notBeforeNanos) {
         return Math.max(firstPollAtNanos, notBeforeNanos) - nowNanos;
     }
 
-    /** Whether a step {@code delayNanos} from now would come after the long poll's deadline (it hands back then). */
+    /**
+     * Whether a step {@code delayNanos} from now would come after the long poll's deadline (it
+     * hands back then).
+     */
     static boolean pastDeadline(long nowNanos, long delayNanos, long deadlineNanos) {
         return delayNanos > deadlineNanos - nowNanos;
     }
 
     /**
-     * The step after an empty poll: a sink that answers shows its job's end itself, and so does a poll once the job
-     * has ended (see {@link CollectLongPoll}); an unreached sink has the end asked now and then, or, while {@code
-     * fast} and once the job may have ended, at the strategy's pace between polls for rows at Flink's pace.
+     * The step after an empty poll: a sink that answers shows its job's end itself, and so does a
+     * poll once the job has ended (see {@link CollectLongPoll}); an unreached sink has the end
+     * asked now and then, or, while {@code fast} and once the job may have ended, at the strategy's
+     * pace between polls for rows at Flink's pace.
      */
     Next afterEmptyPoll(EmptyPoll poll, long nowNanos, boolean fast) {
         long minDelayMillis = poll.sinkAlive() ? 0 : unreachedSinkPollMillis(nowNanos, fast);
@@ -100,31 +125,37 @@ final class LongPollPacing {
             return new Next(Step.ASK_END, 0);
         }
         long pollDelayMillis = Math.max(strategy.delayMillis(poll.inRow()), minDelayMillis);
-        boolean askEnd = poll.endLikely()
-                || (!poll.sinkAlive() && poll.inRow() % STATUS_CHECK_EVERY_EMPTY_POLLS == 0);
+        boolean askEnd =
+                poll.endLikely()
+                        || (!poll.sinkAlive()
+                                && poll.inRow() % STATUS_CHECK_EVERY_EMPTY_POLLS == 0);
         return new Next(askEnd ? Step.ASK_END_THEN_POLL : Step.POLL, pollDelayMillis);
     }
 
     /**
-     * The wait before question {@code question} (1 = the first of this long poll) for the end: the strategy's, or
-     * less if the next poll for rows is due sooner at Flink's pace after the last one, sent at {@code lastSentNanos}.
+     * The wait before question {@code question} (1 = the first of this long poll) for the end: the
+     * strategy's, or less if the next poll for rows is due sooner at Flink's pace after the last
+     * one, sent at {@code lastSentNanos}.
      */
     long questionDelayMillis(long question, long nowNanos, long lastSentNanos) {
         long untilPoll = lastSentNanos + UNREACHED_SINK_POLL_NANOS - nowNanos;
-        return Math.min(strategy.delayMillis(question), Math.max(0, (untilPoll + 999_999) / 1_000_000));
+        return Math.min(
+                strategy.delayMillis(question), Math.max(0, (untilPoll + 999_999) / 1_000_000));
     }
 
     /**
-     * Whether a due question for the end gives way to a poll for rows: Flink's pace since the last poll, sent at
-     * {@code lastSentNanos}, has passed, or polls are no longer fast (another query started, or fast-start is over).
+     * Whether a due question for the end gives way to a poll for rows: Flink's pace since the last
+     * poll, sent at {@code lastSentNanos}, has passed, or polls are no longer fast (another query
+     * started, or fast-start is over).
      */
     boolean pollInsteadOfQuestion(long nowNanos, long lastSentNanos, boolean fast) {
-        return nowNanos - lastSentNanos >= UNREACHED_SINK_POLL_NANOS || unreachedSinkPollMillis(nowNanos, fast) != 0;
+        return nowNanos - lastSentNanos >= UNREACHED_SINK_POLL_NANOS
+                || unreachedSinkPollMillis(nowNanos, fast) != 0;
     }
 
     /**
-     * The shortest wait before polling a sink not reached yet: Flink's pace, except while {@code fast} once the job
-     * may have ended (none then), or until then if that comes sooner.
+     * The shortest wait before polling a sink not reached yet: Flink's pace, except while {@code
+     * fast} once the job may have ended (none then), or until then if that comes sooner.
      */
     @VisibleForTesting
     long unreachedSinkPollMillis(long nowNanos, boolean fast) {
@@ -134,6 +165,8 @@ final class LongPollPacing {
         long untilFast = fastPollsFromNanos - nowNanos;
         return untilFast <= 0
                 ? 0
-                : Math.min(UNREACHED_SINK_POLL_MILLIS, TimeUnit.NANOSECONDS.toMillis(untilFast + 999_999));
+                : Math.min(
+                        UNREACHED_SINK_POLL_MILLIS,
+                        TimeUnit.NANOSECONDS.toMillis(untilFast + 999_999));
     }
 }

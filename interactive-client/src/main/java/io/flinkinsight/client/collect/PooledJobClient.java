@@ -9,9 +9,9 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.client.program.ProgramInvocationException;
 import org.apache.flink.core.execution.SavepointFormatType;
-import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
 import org.apache.flink.runtime.client.JobCancellationException;
 import org.apache.flink.runtime.jobmaster.JobResult;
+import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
 import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
 import org.apache.flink.runtime.rest.messages.EmptyRequestBody;
 import org.apache.flink.runtime.rest.messages.JobMessageParameters;
@@ -27,8 +27,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * A job client whose every call runs on the pooled cluster client of the job's cluster (a lease per call), where
- * Flink's {@code ClusterClientJobClientAdapter} builds and closes a new {@code RestClusterClient} per call.
+ * A job client whose every call runs on the pooled cluster client of the job's cluster (a lease per
+ * call), where Flink's {@code ClusterClientJobClientAdapter} builds and closes a new {@code
+ * RestClusterClient} per call.
  */
 public final class PooledJobClient implements JobClientGateway {
 
@@ -68,15 +69,21 @@ public final class PooledJobClient implements JobClientGateway {
 
     @Override
     public CompletableFuture<String> stopWithSavepoint(
-            boolean advanceToEndOfEventTime, @Nullable String savepointDirectory, SavepointFormatType formatType) {
-        return pool.call(cluster,
-                client -> client.stopWithSavepoint(jobId, advanceToEndOfEventTime, savepointDirectory, formatType));
+            boolean advanceToEndOfEventTime,
+            @Nullable String savepointDirectory,
+            SavepointFormatType formatType) {
+        return pool.call(
+                cluster,
+                client ->
+                        client.stopWithSavepoint(
+                                jobId, advanceToEndOfEventTime, savepointDirectory, formatType));
     }
 
     @Override
     public CompletableFuture<String> triggerSavepoint(
             @Nullable String savepointDirectory, SavepointFormatType formatType) {
-        return pool.call(cluster, client -> client.triggerSavepoint(jobId, savepointDirectory, formatType));
+        return pool.call(
+                cluster, client -> client.triggerSavepoint(jobId, savepointDirectory, formatType));
     }
 
     @Override
@@ -86,47 +93,59 @@ public final class PooledJobClient implements JobClientGateway {
 
     @Override
     public CompletableFuture<JobExecutionResult> getJobExecutionResult() {
-        return pool.call(cluster, client -> client.requestJobResult(jobId)).thenApply(this::toExecutionResult);
+        return pool.call(cluster, client -> client.requestJobResult(jobId))
+                .thenApply(this::toExecutionResult);
     }
 
     /**
-     * One {@code GET /jobs/:jobid/execution-result}: the JobManager answers "in progress" while the job runs, else
-     * the job's result, which also gives its terminal status; so the end of a job costs one request, not a status
-     * request and then a result request.
+     * One {@code GET /jobs/:jobid/execution-result}: the JobManager answers "in progress" while the
+     * job runs, else the job's result, which also gives its terminal status; so the end of a job
+     * costs one request, not a status request and then a result request.
      */
     @Override
     public CompletableFuture<Optional<Ended>> endIfEnded() {
         JobMessageParameters parameters = new JobMessageParameters();
         parameters.jobPathParameter.resolve(jobId);
-        return pool.call(cluster, client -> client.sendRequest(
-                        JobExecutionResultHeaders.getInstance(), parameters, EmptyRequestBody.getInstance()))
-                .thenApply(body -> {
-                    if (body.getStatus().getId() != QueueStatus.Id.COMPLETED) {
-                        return Optional.empty();
-                    }
-                    JobResult jobResult = body.getJobExecutionResult();
-                    CompletableFuture<JobExecutionResult> result = new CompletableFuture<>();
-                    try {
-                        result.complete(toExecutionResult(jobResult));
-                    } catch (Throwable t) {
-                        // the job ended: whatever reading its result failed with is the result's failure
-                        result.completeExceptionally(t);
-                    }
-                    return Optional.of(new Ended(terminalStatus(jobResult), result));
-                });
+        return pool.call(
+                        cluster,
+                        client ->
+                                client.sendRequest(
+                                        JobExecutionResultHeaders.getInstance(),
+                                        parameters,
+                                        EmptyRequestBody.getInstance()))
+                .thenApply(
+                        body -> {
+                            if (body.getStatus().getId() != QueueStatus.Id.COMPLETED) {
+                                return Optional.empty();
+                            }
+                            JobResult jobResult = body.getJobExecutionResult();
+                            CompletableFuture<JobExecutionResult> result =
+                                    new CompletableFuture<>();
+                            try {
+                                result.complete(toExecutionResult(jobResult));
+                            } catch (Throwable t) {
+                                // the job ended: whatever reading its result failed with is the
+                                // result's failure
+                                result.completeExceptionally(t);
+                            }
+                            return Optional.of(new Ended(terminalStatus(jobResult), result));
+                        });
     }
 
     /**
-     * The terminal status a job result stands for, from what every supported Flink's JobResult gives (2.3 replaced
-     * its application status by an optional job status): success, else the failure it carries.
+     * The terminal status a job result stands for, from what every supported Flink's JobResult
+     * gives (2.3 replaced its application status by an optional job status): success, else the
+     * failure it carries.
      */
     private JobStatus terminalStatus(JobResult jobResult) {
         if (jobResult.isSuccess()) {
             return JobStatus.FINISHED;
         }
-        Throwable failure = jobResult.getSerializedThrowable()
-                .map(serialized -> serialized.deserializeError(userCodeClassLoader))
-                .orElse(null);
+        Throwable failure =
+                jobResult
+                        .getSerializedThrowable()
+                        .map(serialized -> serialized.deserializeError(userCodeClassLoader))
+                        .orElse(null);
         return ExceptionUtils.findThrowable(failure, JobCancellationException.class).isPresent()
                 ? JobStatus.CANCELED
                 : JobStatus.FAILED;
@@ -145,7 +164,8 @@ public final class PooledJobClient implements JobClientGateway {
     public CompletableFuture<CoordinationResponse> sendCoordinationRequest(
             String operatorUid, CoordinationRequest request) {
         return pool.call(
-                cluster, client -> flink.sendCoordinationRequest(client, jobId, operatorUid, request));
+                cluster,
+                client -> flink.sendCoordinationRequest(client, jobId, operatorUid, request));
     }
 
     @Override

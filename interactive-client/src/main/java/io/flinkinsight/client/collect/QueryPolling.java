@@ -9,8 +9,9 @@ import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
- * What the long poll calls of one query share: the job and the means to pace its polls, the counts of polls, a
- * back-off that goes on into the fetcher's next call, and whether the job is being cancelled.
+ * What the long poll calls of one query share: the job and the means to pace its polls, the counts
+ * of polls, a back-off that goes on into the fetcher's next call, and whether the job is being
+ * cancelled.
  */
 final class QueryPolling {
 
@@ -23,11 +24,16 @@ final class QueryPolling {
     private final QueryRecord record;
 
     /**
-     * When (nanoClock) the next poll may go out: a back-off longer than what was left of a long poll's budget goes on
-     * into the fetcher's next request, so that back-offs beyond the budget hold.
+     * When (nanoClock) the next poll may go out: a back-off longer than what was left of a long
+     * poll's budget goes on into the fetcher's next request, so that back-offs beyond the budget
+     * hold.
      */
     private volatile long notBeforeNanos;
-    /** The last empty answer handed back, which a repeated request gets again while the back-off lasts. */
+
+    /**
+     * The last empty answer handed back, which a repeated request gets again while the back-off
+     * lasts.
+     */
     @Nullable private volatile LongPollCall lastHandedBack;
 
     private volatile boolean cancelled;
@@ -58,7 +64,10 @@ final class QueryPolling {
         return notBeforeNanos;
     }
 
-    /** A back-off outlasts the budget of the call that set it: the next call waits until {@code nanos}. */
+    /**
+     * A back-off outlasts the budget of the call that set it: the next call waits until {@code
+     * nanos}.
+     */
     void holdUntil(long nanos) {
         notBeforeNanos = nanos;
     }

@@ -1,8 +1,7 @@
 package io.flinkinsight.client.collect;
 
-import io.flinkinsight.client.metrics.ClientMetrics;
-
 import io.flinkinsight.client.admission.QueryAdmission;
+import io.flinkinsight.client.metrics.ClientMetrics;
 
 import org.apache.flink.api.common.JobStatus;
 
@@ -14,18 +13,20 @@ import java.util.function.LongSupplier;
 /**
  * The client-side timeline of one query, recorded into the query metrics exactly once.
  *
- * <p>End-to-end latency starts when the executor's {@code execute()} is entered, i.e. after the SQL Gateway (or any
- * client) has parsed, validated and planned the statement and built the job, and ends when the query's job client
- * has delivered its last result: the collect fetcher saw the job terminated and fetched the final results (its call
- * of {@code getJobExecutionResult()} completed), or the query failed or was cancelled through its job client. The
- * parts: submit = {@code execute()} entered to job accepted by the JobManager; jobStartWait = accepted to the job
- * first seen RUNNING; clusterRun = seen RUNNING to first seen terminal, or accepted to first seen terminal for a job
- * never seen running (a short query's job is often first seen ended: its polls show the end, and no status request
- * asks whether it runs); resultFetch = seen terminal to last result delivered; admissionWait, within submit and for queries only, = {@code execute()} entered
- * to a place under the cap on queries in flight ({@link QueryAdmission}). Parts a query did not reach are not
- * recorded. Queries whose job client nobody asks about the end (e.g. a detached INSERT) count as submitted only.
- * The REST requests sent to the JobManager for the query (submission, status, results, end) are counted as they go
- * and recorded with the query's end.
+ * <p>End-to-end latency starts when the executor's {@code execute()} is entered, i.e. after the SQL
+ * Gateway (or any client) has parsed, validated and planned the statement and built the job, and
+ * ends when the query's job client has delivered its last result: the collect fetcher saw the job
+ * terminated and fetched the final results (its call of {@code getJobExecutionResult()} completed),
+ * or the query failed or was cancelled through its job client. The parts: submit = {@code
+ * execute()} entered to job accepted by the JobManager; jobStartWait = accepted to the job first
+ * seen RUNNING; clusterRun = seen RUNNING to first seen terminal, or accepted to first seen
+ * terminal for a job never seen running (a short query's job is often first seen ended: its polls
+ * show the end, and no status request asks whether it runs); resultFetch = seen terminal to last
+ * result delivered; admissionWait, within submit and for queries only, = {@code execute()} entered
+ * to a place under the cap on queries in flight ({@link QueryAdmission}). Parts a query did not
+ * reach are not recorded. Queries whose job client nobody asks about the end (e.g. a detached
+ * INSERT) count as submitted only. The REST requests sent to the JobManager for the query
+ * (submission, status, results, end) are counted as they go and recorded with the query's end.
  */
 public final class QueryRecord {
 
@@ -52,7 +53,10 @@ public final class QueryRecord {
         metrics.queriesSubmitted.inc();
     }
 
-    /** The query got its place under the cap on queries in flight; it gives it back when the record ends. */
+    /**
+     * The query got its place under the cap on queries in flight; it gives it back when the record
+     * ends.
+     */
     public void admitted(QueryAdmission.Place place) {
         metrics.admissionWaitMs.update(millis(nanoClock.getAsLong() - startNanos));
         this.place = place;
@@ -67,7 +71,9 @@ public final class QueryRecord {
         metrics.queryRequests.inc();
     }
 
-    /** A request counted by {@link #requestSent} never left: no pooled connection was free for it. */
+    /**
+     * A request counted by {@link #requestSent} never left: no pooled connection was free for it.
+     */
     public void requestNotSent() {
         requests.decrementAndGet();
         metrics.queryRequests.dec();
@@ -77,12 +83,17 @@ public final class QueryRecord {
         return requests.get();
     }
 
-    /** Told, for a query that succeeded, how long its job ran on the cluster (ms, the JobManager's net runtime). */
+    /**
+     * Told, for a query that succeeded, how long its job ran on the cluster (ms, the JobManager's
+     * net runtime).
+     */
     public void onJobRun(LongConsumer listener) {
         this.jobRunListener = listener;
     }
 
-    /** The job's result came: it ran this long on the cluster (ms, as the JobManager measured it). */
+    /**
+     * The job's result came: it ran this long on the cluster (ms, as the JobManager measured it).
+     */
     public void jobRan(long netRuntimeMillis) {
         jobRunMillis.compareAndSet(UNSET, netRuntimeMillis);
     }
@@ -102,7 +113,10 @@ public final class QueryRecord {
         }
     }
 
-    /** Results arrived, so the job runs (unless it had ended: the last results come with the end, see finish). */
+    /**
+     * Results arrived, so the job runs (unless it had ended: the last results come with the end,
+     * see finish).
+     */
     public void runningSeen() {
         runningNanos.compareAndSet(UNSET, nanoClock.getAsLong());
     }
@@ -130,7 +144,8 @@ public final class QueryRecord {
         long accepted = acceptedNanos.get();
         long terminal = terminalNanos.get();
         long seenRunning = runningNanos.get();
-        // RUNNING seen no sooner than the end (the last results, or a status answer racing the end's) is not a
+        // RUNNING seen no sooner than the end (the last results, or a status answer racing the
+        // end's) is not a
         // sighting of the job running
         long running = terminal != UNSET && seenRunning >= terminal ? UNSET : seenRunning;
         metrics.e2eLatencyMs.update(millis(end - startNanos));

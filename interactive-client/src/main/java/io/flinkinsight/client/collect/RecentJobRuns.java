@@ -9,41 +9,39 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * How long the jobs of recent queries ran on the cluster (the JobManager's net runtime, which the client's polling
- * does not stretch), over all queries and per job shape ({@link JobShape}: the same query, whatever its operators'
- * ids); tells a new query when its job may have ended. A short query's rows mostly come with its job's end, so polls
- * before the shortest usual run only cost the JobManager requests.
+ * How long the jobs of recent queries ran on the cluster (the JobManager's net runtime, which the
+ * client's polling does not stretch), over all queries and per job shape ({@link JobShape}: the
+ * same query, whatever its operators' ids); tells a new query when its job may have ended. A short
+ * query's rows mostly come with its job's end, so polls before the shortest usual run only cost the
+ * JobManager requests.
  *
- * <p>The shortest usual run is the {@link #QUANTILE} of the last {@link #SHAPE_WINDOW} runs of the query's shape once
- * {@link #SHAPE_MIN_RUNS} are known, else of the last {@link #WINDOW} runs of any shape once {@link #MIN_RUNS} are
- * known, else 0. The first poll waits for it, at most {@link #MAX_FIRST_POLL_DELAY} (Flink's own fetcher polls every
- * 100 ms, so no row is seen later than it would have shown it). At most {@link #MAX_SHAPES} shapes are kept, the
- * least recently used going first, so this holds at most about 64 KB. Thread-safe.
+ * <p>The shortest usual run is the {@link #QUANTILE} of the last {@link #SHAPE_WINDOW} runs of the
+ * query's shape once {@link #SHAPE_MIN_RUNS} are known, else of the last {@link #WINDOW} runs of
+ * any shape once {@link #MIN_RUNS} are known, else 0. The first poll waits for it, at most {@link
+ * #MAX_FIRST_POLL_DELAY} (Flink's own fetcher polls every 100 ms, so no row is seen later than it
+ * would have shown it). At most {@link #MAX_SHAPES} shapes are kept, the least recently used going
+ * first, so this holds at most about 64 KB. Thread-safe.
  */
 public final class RecentJobRuns {
 
-    @VisibleForTesting
-    static final int WINDOW = 32;
-    @VisibleForTesting
-    static final int MIN_RUNS = 8;
-    @VisibleForTesting
-    static final int SHAPE_WINDOW = 16;
-    @VisibleForTesting
-    static final int SHAPE_MIN_RUNS = 3;
-    @VisibleForTesting
-    static final int MAX_SHAPES = 256;
+    @VisibleForTesting static final int WINDOW = 32;
+    @VisibleForTesting static final int MIN_RUNS = 8;
+    @VisibleForTesting static final int SHAPE_WINDOW = 16;
+    @VisibleForTesting static final int SHAPE_MIN_RUNS = 3;
+    @VisibleForTesting static final int MAX_SHAPES = 256;
     static final double QUANTILE = 0.1;
-    @VisibleForTesting
-    public static final Duration MAX_FIRST_POLL_DELAY = Duration.ofMillis(100);
+    @VisibleForTesting public static final Duration MAX_FIRST_POLL_DELAY = Duration.ofMillis(100);
 
     private final Runs all = new Runs(WINDOW, MIN_RUNS);
-    // guarded by this; in access order, so the eldest is the shape least recently run or asked about
-    private final Map<Long, Runs> byShape = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, Runs> eldest) {
-            return size() > MAX_SHAPES;
-        }
-    };
+    // guarded by this; in access order, so the eldest is the shape least recently run or asked
+    // about
+    private final Map<Long, Runs> byShape =
+            new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<Long, Runs> eldest) {
+                    return size() > MAX_SHAPES;
+                }
+            };
 
     /** A query's job, of {@code shape}, ran this long (ms) on the cluster. */
     public synchronized void add(long shape, long millis) {
@@ -55,16 +53,17 @@ public final class RecentJobRuns {
     }
 
     /**
-     * How long a new query's first poll for results waits after its job was accepted (ns), given the shortest usual
-     * run of jobs like it ({@link #shortestUsualRunNanos}).
+     * How long a new query's first poll for results waits after its job was accepted (ns), given
+     * the shortest usual run of jobs like it ({@link #shortestUsualRunNanos}).
      */
     public static long firstPollDelayNanos(long shortestUsualRunNanos) {
         return Math.min(shortestUsualRunNanos, MAX_FIRST_POLL_DELAY.toNanos());
     }
 
     /**
-     * The shortest usual run of jobs of {@code shape} (ns), see the class comment: before then a new query's job is
-     * not likely to have ended, so polls meant to see its end soon are not worth sending yet.
+     * The shortest usual run of jobs of {@code shape} (ns), see the class comment: before then a
+     * new query's job is not likely to have ended, so polls meant to see its end soon are not worth
+     * sending yet.
      */
     public long shortestUsualRunNanos(long shape) {
         long[] sorted;

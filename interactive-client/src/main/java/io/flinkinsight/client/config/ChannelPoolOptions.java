@@ -8,8 +8,8 @@ import org.apache.flink.configuration.ConfigOptions;
 import java.time.Duration;
 
 /**
- * Options of the keep-alive REST channel pool, one pool per JobManager REST address (host:port), each with the range
- * it accepts declared just before it and said in its description.
+ * Options of the keep-alive REST channel pool, one pool per JobManager REST address (host:port),
+ * each with the range it accepts declared just before it and said in its description.
  */
 public final class ChannelPoolOptions {
 
@@ -21,7 +21,9 @@ public final class ChannelPoolOptions {
                     .defaultValue(32)
                     .withDescription(
                             "Most keep-alive connections the interactive client keeps open to one JobManager REST"
-                                    + " endpoint (" + MAX_CONNECTIONS_RANGE + "). Each connection carries one request"
+                                    + " endpoint ("
+                                    + MAX_CONNECTIONS_RANGE
+                                    + "). Each connection carries one request"
                                     + " at a time; further requests wait for a free connection, up to the acquire"
                                     + " timeout.");
 
@@ -35,7 +37,8 @@ public final class ChannelPoolOptions {
                     .withDescription(
                             "How long a REST request waits for a free pooled connection when all of"
                                     + " execution.interactive.rest.max-connections are busy, before it fails ("
-                                    + ACQUIRE_TIMEOUT_RANGE + ").");
+                                    + ACQUIRE_TIMEOUT_RANGE
+                                    + ").");
 
     public static final OptionRange<Duration> IDLE_TIMEOUT_RANGE =
             OptionRange.durations(Duration.ofMillis(1), Duration.ofDays(1));
@@ -46,7 +49,8 @@ public final class ChannelPoolOptions {
                     .defaultValue(Duration.ofSeconds(30))
                     .withDescription(
                             "A pooled keep-alive connection that carried no request for this long is closed ("
-                                    + IDLE_TIMEOUT_RANGE + "). The JobManager does not close idle connections"
+                                    + IDLE_TIMEOUT_RANGE
+                                    + "). The JobManager does not close idle connections"
                                     + " itself.");
 
     private ChannelPoolOptions() {}

@@ -8,14 +8,16 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Validated settings of the keep-alive channel pool, within the ranges of {@link ChannelPoolOptions}; read from a
- * configuration with the client's other options by {@code InteractiveClientSettings}.
+ * Validated settings of the keep-alive channel pool, within the ranges of {@link
+ * ChannelPoolOptions}; read from a configuration with the client's other options by {@code
+ * InteractiveClientSettings}.
  *
  * @param maxConnections most open connections per JobManager REST address
  * @param acquireTimeout how long a request waits for a free connection
  * @param idleTimeout how long an unused connection stays open
  */
-public record ChannelPoolSettings(int maxConnections, Duration acquireTimeout, Duration idleTimeout) {
+public record ChannelPoolSettings(
+        int maxConnections, Duration acquireTimeout, Duration idleTimeout) {
 
     public ChannelPoolSettings {
         Objects.requireNonNull(acquireTimeout, "acquireTimeout");
@@ -25,7 +27,8 @@ public record ChannelPoolSettings(int maxConnections, Duration acquireTimeout, D
         check("idleTimeout", idleTimeout, ChannelPoolOptions.IDLE_TIMEOUT_RANGE);
     }
 
-    private static <T extends Comparable<? super T>> void check(String name, T value, OptionRange<T> range) {
+    private static <T extends Comparable<? super T>> void check(
+            String name, T value, OptionRange<T> range) {
         if (!range.contains(value)) {
             throw new IllegalArgumentException(name + " must be " + range + ": " + value);
         }

@@ -3,9 +3,10 @@ package io.flinkinsight.client.config;
 import java.time.Duration;
 
 /**
- * How long to wait before polling for query results again after empty polls: a pure function from the number of
- * empty polls in a row to a delay. After {@code attempts} empty polls in a row the sequence starts over. Built from
- * the {@code collect-strategy.*} options by {@code InteractiveClientSettings}, which checks them first.
+ * How long to wait before polling for query results again after empty polls: a pure function from
+ * the number of empty polls in a row to a delay. After {@code attempts} empty polls in a row the
+ * sequence starts over. Built from the {@code collect-strategy.*} options by {@code
+ * InteractiveClientSettings}, which checks them first.
  */
 public final class CollectRetryStrategy {
 
@@ -24,7 +25,12 @@ public final class CollectRetryStrategy {
     private final int attempts;
 
     private CollectRetryStrategy(
-            Type type, long initialMillis, long maxMillis, double multiplier, long incrementMillis, int attempts) {
+            Type type,
+            long initialMillis,
+            long maxMillis,
+            double multiplier,
+            long incrementMillis,
+            int attempts) {
         this.type = type;
         this.initialMillis = initialMillis;
         this.maxMillis = maxMillis;
@@ -35,18 +41,33 @@ public final class CollectRetryStrategy {
 
     /** The same delay after every empty poll. */
     public static CollectRetryStrategy fixed(Duration delay) {
-        return new CollectRetryStrategy(Type.FIXED, delay.toMillis(), delay.toMillis(), 1.0, 0, Integer.MAX_VALUE);
-    }
-
-    /** {@code initial}, then each delay {@code multiplier} times the previous one, up to {@code max}. */
-    public static CollectRetryStrategy exponential(Duration initial, Duration max, double multiplier, int attempts) {
-        return new CollectRetryStrategy(Type.EXPONENTIAL, initial.toMillis(), max.toMillis(), multiplier, 0, attempts);
-    }
-
-    /** {@code initial}, then each delay {@code increment} longer than the previous one, up to {@code max}. */
-    public static CollectRetryStrategy incremental(Duration initial, Duration increment, Duration max, int attempts) {
         return new CollectRetryStrategy(
-                Type.INCREMENTAL, initial.toMillis(), max.toMillis(), 1.0, increment.toMillis(), attempts);
+                Type.FIXED, delay.toMillis(), delay.toMillis(), 1.0, 0, Integer.MAX_VALUE);
+    }
+
+    /**
+     * {@code initial}, then each delay {@code multiplier} times the previous one, up to {@code
+     * max}.
+     */
+    public static CollectRetryStrategy exponential(
+            Duration initial, Duration max, double multiplier, int attempts) {
+        return new CollectRetryStrategy(
+                Type.EXPONENTIAL, initial.toMillis(), max.toMillis(), multiplier, 0, attempts);
+    }
+
+    /**
+     * {@code initial}, then each delay {@code increment} longer than the previous one, up to {@code
+     * max}.
+     */
+    public static CollectRetryStrategy incremental(
+            Duration initial, Duration increment, Duration max, int attempts) {
+        return new CollectRetryStrategy(
+                Type.INCREMENTAL,
+                initial.toMillis(),
+                max.toMillis(),
+                1.0,
+                increment.toMillis(),
+                attempts);
     }
 
     public Type type() {
@@ -71,15 +92,17 @@ public final class CollectRetryStrategy {
         switch (type) {
             case FIXED:
                 return initialMillis;
-            case EXPONENTIAL: {
-                double delay = initialMillis * Math.pow(multiplier, step);
-                return delay >= maxMillis ? maxMillis : (long) delay;
-            }
-            case INCREMENTAL: {
-                // step * increment cannot overflow: step < 2^31 and increment <= 1 min
-                long delay = initialMillis + step * incrementMillis;
-                return Math.min(delay, maxMillis);
-            }
+            case EXPONENTIAL:
+                {
+                    double delay = initialMillis * Math.pow(multiplier, step);
+                    return delay >= maxMillis ? maxMillis : (long) delay;
+                }
+            case INCREMENTAL:
+                {
+                    // step * increment cannot overflow: step < 2^31 and increment <= 1 min
+                    long delay = initialMillis + step * incrementMillis;
+                    return Math.min(delay, maxMillis);
+                }
             default:
                 throw new IllegalStateException("Unknown collect strategy " + type);
         }
@@ -91,11 +114,25 @@ public final class CollectRetryStrategy {
             case FIXED:
                 return "fixed(" + initialMillis + " ms)";
             case EXPONENTIAL:
-                return "exponential(" + initialMillis + " ms x" + multiplier + " up to " + maxMillis + " ms, attempts "
-                        + attempts + ")";
+                return "exponential("
+                        + initialMillis
+                        + " ms x"
+                        + multiplier
+                        + " up to "
+                        + maxMillis
+                        + " ms, attempts "
+                        + attempts
+                        + ")";
             default:
-                return "incremental(" + initialMillis + " ms +" + incrementMillis + " ms up to " + maxMillis
-                        + " ms, attempts " + attempts + ")";
+                return "incremental("
+                        + initialMillis
+                        + " ms +"
+                        + incrementMillis
+                        + " ms up to "
+                        + maxMillis
+                        + " ms, attempts "
+                        + attempts
+                        + ")";
         }
     }
 }

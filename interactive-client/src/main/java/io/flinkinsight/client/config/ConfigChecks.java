@@ -10,9 +10,9 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * Reads one option and checks it against what it accepts (its {@link OptionRange}, or its enum's values); a bad
- * value becomes an {@link IllegalConfigurationException} that names the key, the value as written and what is
- * accepted.
+ * Reads one option and checks it against what it accepts (its {@link OptionRange}, or its enum's
+ * values); a bad value becomes an {@link IllegalConfigurationException} that names the key, the
+ * value as written and what is accepted.
  */
 public final class ConfigChecks {
 
@@ -29,11 +29,13 @@ public final class ConfigChecks {
     }
 
     /** One of {@code values}' names, case-insensitive, with '-' and '_' alike. */
-    public static <E extends Enum<E>> E oneOf(Configuration conf, ConfigOption<String> option, Class<E> values) {
+    public static <E extends Enum<E>> E oneOf(
+            Configuration conf, ConfigOption<String> option, Class<E> values) {
         StringBuilder accepted = new StringBuilder("one of ");
         E[] constants = values.getEnumConstants();
         for (int i = 0; i < constants.length; i++) {
-            accepted.append(i == 0 ? "" : ", ").append(constants[i].name().toLowerCase(Locale.ROOT));
+            accepted.append(i == 0 ? "" : ", ")
+                    .append(constants[i].name().toLowerCase(Locale.ROOT));
         }
         String value = read(conf, option, accepted.toString()).trim().replace('-', '_');
         for (E constant : constants) {
@@ -44,10 +46,16 @@ public final class ConfigChecks {
         throw invalid(conf, option, accepted.toString());
     }
 
-    private static IllegalConfigurationException invalid(Configuration conf, ConfigOption<?> option, String accepted) {
+    private static IllegalConfigurationException invalid(
+            Configuration conf, ConfigOption<?> option, String accepted) {
         return new IllegalConfigurationException(
-                "Invalid value '" + rawValue(conf, option) + "' for option '" + option.key() + "': expected "
-                        + accepted + ".");
+                "Invalid value '"
+                        + rawValue(conf, option)
+                        + "' for option '"
+                        + option.key()
+                        + "': expected "
+                        + accepted
+                        + ".");
     }
 
     private static <T> T read(Configuration conf, ConfigOption<T> option, String accepted) {
@@ -56,8 +64,14 @@ public final class ConfigChecks {
         } catch (IllegalArgumentException e) {
             // Flink's own message says the value cannot be parsed; ours also says what is accepted.
             throw new IllegalConfigurationException(
-                    "Invalid value '" + rawValue(conf, option) + "' for option '" + option.key() + "': expected "
-                            + accepted + ".", e);
+                    "Invalid value '"
+                            + rawValue(conf, option)
+                            + "' for option '"
+                            + option.key()
+                            + "': expected "
+                            + accepted
+                            + ".",
+                    e);
         }
     }
 

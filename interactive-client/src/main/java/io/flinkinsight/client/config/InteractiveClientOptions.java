@@ -9,9 +9,10 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Options of the interactive client (everything but the REST channel pool, see {@code ChannelPoolOptions}), each
- * numeric one with the range it accepts declared just before it and said in its description. They are read from the
- * client's configuration (the SQL Gateway's {@code config.yaml} or a session's {@code SET}), all at once, by {@link
+ * Options of the interactive client (everything but the REST channel pool, see {@code
+ * ChannelPoolOptions}), each numeric one with the range it accepts declared just before it and said
+ * in its description. They are read from the client's configuration (the SQL Gateway's {@code
+ * config.yaml} or a session's {@code SET}), all at once, by {@link
  * InteractiveClientSettings#fromConfiguration}.
  */
 public final class InteractiveClientOptions {
@@ -28,7 +29,9 @@ public final class InteractiveClientOptions {
                     .defaultValue(Duration.ofMinutes(30))
                     .withDescription(
                             "A pooled cluster client that no query or request has used for this long is closed"
-                                    + " (" + CLIENT_POOL_EXPIRE_AFTER_ACCESS_RANGE + "). Clients in use are never"
+                                    + " ("
+                                    + CLIENT_POOL_EXPIRE_AFTER_ACCESS_RANGE
+                                    + "). Clients in use are never"
                                     + " closed.");
 
     public static final OptionRange<Integer> IO_THREADS_RANGE = OptionRange.integers(1, 64);
@@ -39,10 +42,13 @@ public final class InteractiveClientOptions {
                     .defaultValue(2)
                     .withDescription(
                             "Threads of the one Netty event loop shared by all pooled cluster clients of the process"
-                                    + " (" + IO_THREADS_RANGE + "). Read once per process, from the configuration"
+                                    + " ("
+                                    + IO_THREADS_RANGE
+                                    + "). Read once per process, from the configuration"
                                     + " of the first query.");
 
-    public static final OptionRange<Integer> MAX_QUERIES_IN_FLIGHT_RANGE = OptionRange.integers(0, 100_000);
+    public static final OptionRange<Integer> MAX_QUERIES_IN_FLIGHT_RANGE =
+            OptionRange.integers(0, 100_000);
 
     public static final ConfigOption<Integer> MAX_QUERIES_IN_FLIGHT =
             ConfigOptions.key("execution.interactive.admission.max-queries")
@@ -51,7 +57,8 @@ public final class InteractiveClientOptions {
                     .withDescription(
                             "Queries (jobs that collect results) this process keeps running on one cluster at once;"
                                     + " more wait in the client, in order of arrival, until one ends ("
-                                    + MAX_QUERIES_IN_FLIGHT_RANGE + "; 0 turns the cap off). Read from the"
+                                    + MAX_QUERIES_IN_FLIGHT_RANGE
+                                    + "; 0 turns the cap off). Read from the"
                                     + " configuration of a cluster's first query and kept while queries of this"
                                     + " process run or wait on it.");
 
@@ -64,7 +71,9 @@ public final class InteractiveClientOptions {
                     .defaultValue(Duration.ofMinutes(5))
                     .withDescription(
                             "Longest wait of a query for a place under admission.max-queries; then it fails with"
-                                    + " an error naming both options (" + ADMISSION_TIMEOUT_RANGE + ").");
+                                    + " an error naming both options ("
+                                    + ADMISSION_TIMEOUT_RANGE
+                                    + ").");
 
     public static final OptionRange<Duration> ADMISSION_MAX_HOLD_RANGE =
             OptionRange.durations(Duration.ofMillis(1), Duration.ofDays(1));
@@ -75,7 +84,9 @@ public final class InteractiveClientOptions {
                     .defaultValue(Duration.ofSeconds(10))
                     .withDescription(
                             "A query that has run this long gives its place to the next one, so long streaming"
-                                    + " queries do not hold back short ones (" + ADMISSION_MAX_HOLD_RANGE + ").");
+                                    + " queries do not hold back short ones ("
+                                    + ADMISSION_MAX_HOLD_RANGE
+                                    + ").");
 
     public static final ConfigOption<String> JOB_HAND_OVER =
             ConfigOptions.key("execution.interactive.job-hand-over")
@@ -106,7 +117,8 @@ public final class InteractiveClientOptions {
                                     + " JobManager. Otherwise (among other queries, or later) it learns the end from"
                                     + " its polls for results, which go at most every 100 ms while the sink has not"
                                     + " been reached, Flink's own fetcher's pace, sparing the JobManager's capacity ("
-                                    + FAST_START_RANGE + "; 0 turns it off).");
+                                    + FAST_START_RANGE
+                                    + "; 0 turns it off).");
 
     public static final ConfigOption<String> COLLECT_STRATEGY_TYPE =
             ConfigOptions.key("collect-strategy.type")
@@ -126,7 +138,8 @@ public final class InteractiveClientOptions {
                     .durationType()
                     .defaultValue(Duration.ofMillis(100))
                     .withDescription(
-                            "Wait between two result polls with the fixed strategy (" + COLLECT_FIXED_DELAY_RANGE
+                            "Wait between two result polls with the fixed strategy ("
+                                    + COLLECT_FIXED_DELAY_RANGE
                                     + ").");
 
     public static final OptionRange<Duration> COLLECT_EXPONENTIAL_INITIAL_BACKOFF_RANGE =
@@ -137,7 +150,8 @@ public final class InteractiveClientOptions {
                     .durationType()
                     .defaultValue(Duration.ofMillis(100))
                     .withDescription(
-                            "First wait of the exponential strategy (" + COLLECT_EXPONENTIAL_INITIAL_BACKOFF_RANGE
+                            "First wait of the exponential strategy ("
+                                    + COLLECT_EXPONENTIAL_INITIAL_BACKOFF_RANGE
                                     + ").");
 
     public static final OptionRange<Duration> COLLECT_EXPONENTIAL_MAX_BACKOFF_RANGE =
@@ -148,10 +162,12 @@ public final class InteractiveClientOptions {
                     .durationType()
                     .defaultValue(Duration.ofSeconds(1))
                     .withDescription(
-                            "Longest wait of the exponential strategy (" + COLLECT_EXPONENTIAL_MAX_BACKOFF_RANGE
+                            "Longest wait of the exponential strategy ("
+                                    + COLLECT_EXPONENTIAL_MAX_BACKOFF_RANGE
                                     + ").");
 
-    public static final OptionRange<Double> COLLECT_EXPONENTIAL_MULTIPLIER_RANGE = OptionRange.numbers(1.0, 100.0);
+    public static final OptionRange<Double> COLLECT_EXPONENTIAL_MULTIPLIER_RANGE =
+            OptionRange.numbers(1.0, 100.0);
 
     public static final ConfigOption<Double> COLLECT_EXPONENTIAL_MULTIPLIER =
             ConfigOptions.key("collect-strategy.exponential-delay.backoff-multiplier")
@@ -159,9 +175,11 @@ public final class InteractiveClientOptions {
                     .defaultValue(1.0)
                     .withDescription(
                             "Factor by which each wait of the exponential strategy grows ("
-                                    + COLLECT_EXPONENTIAL_MULTIPLIER_RANGE + ").");
+                                    + COLLECT_EXPONENTIAL_MULTIPLIER_RANGE
+                                    + ").");
 
-    public static final OptionRange<Integer> COLLECT_EXPONENTIAL_ATTEMPTS_RANGE = OptionRange.integersFrom(1);
+    public static final OptionRange<Integer> COLLECT_EXPONENTIAL_ATTEMPTS_RANGE =
+            OptionRange.integersFrom(1);
 
     public static final ConfigOption<Integer> COLLECT_EXPONENTIAL_ATTEMPTS =
             ConfigOptions.key("collect-strategy.exponential-delay.attempts")
@@ -169,7 +187,9 @@ public final class InteractiveClientOptions {
                     .defaultValue(Integer.MAX_VALUE)
                     .withDescription(
                             "Empty polls in a row after which the exponential strategy starts over from the"
-                                    + " initial backoff (" + COLLECT_EXPONENTIAL_ATTEMPTS_RANGE + ").");
+                                    + " initial backoff ("
+                                    + COLLECT_EXPONENTIAL_ATTEMPTS_RANGE
+                                    + ").");
 
     public static final OptionRange<Duration> COLLECT_INCREMENTAL_INITIAL_DELAY_RANGE =
             OptionRange.durations(Duration.ofMillis(1), Duration.ofMinutes(1));
@@ -179,10 +199,14 @@ public final class InteractiveClientOptions {
                     .durationType()
                     .defaultValue(Duration.ofMillis(5))
                     .withDescription(
-                            "First wait of the incremental strategy (" + COLLECT_INCREMENTAL_INITIAL_DELAY_RANGE
+                            "First wait of the incremental strategy ("
+                                    + COLLECT_INCREMENTAL_INITIAL_DELAY_RANGE
                                     + ").");
 
-    /** At most a minute, so that no number of steps (an int) times the increment overflows a long of ms. */
+    /**
+     * At most a minute, so that no number of steps (an int) times the increment overflows a long of
+     * ms.
+     */
     public static final OptionRange<Duration> COLLECT_INCREMENTAL_INCREMENT_RANGE =
             OptionRange.durations(Duration.ZERO, Duration.ofMinutes(1));
 
@@ -192,7 +216,8 @@ public final class InteractiveClientOptions {
                     .defaultValue(Duration.ofMillis(5))
                     .withDescription(
                             "Amount added to each next wait of the incremental strategy ("
-                                    + COLLECT_INCREMENTAL_INCREMENT_RANGE + ").");
+                                    + COLLECT_INCREMENTAL_INCREMENT_RANGE
+                                    + ").");
 
     public static final OptionRange<Duration> COLLECT_INCREMENTAL_MAX_DELAY_RANGE =
             OptionRange.durationsFrom("the initial delay", Duration.ofMinutes(10));
@@ -202,10 +227,12 @@ public final class InteractiveClientOptions {
                     .durationType()
                     .defaultValue(Duration.ofMillis(50))
                     .withDescription(
-                            "Longest wait of the incremental strategy (" + COLLECT_INCREMENTAL_MAX_DELAY_RANGE
+                            "Longest wait of the incremental strategy ("
+                                    + COLLECT_INCREMENTAL_MAX_DELAY_RANGE
                                     + ").");
 
-    public static final OptionRange<Integer> COLLECT_INCREMENTAL_ATTEMPTS_RANGE = OptionRange.integersFrom(1);
+    public static final OptionRange<Integer> COLLECT_INCREMENTAL_ATTEMPTS_RANGE =
+            OptionRange.integersFrom(1);
 
     public static final ConfigOption<Integer> COLLECT_INCREMENTAL_ATTEMPTS =
             ConfigOptions.key("collect-strategy.incremental-delay.attempts")
@@ -213,11 +240,16 @@ public final class InteractiveClientOptions {
                     .defaultValue(Integer.MAX_VALUE)
                     .withDescription(
                             "Empty polls in a row after which the incremental strategy starts over from the"
-                                    + " initial delay (" + COLLECT_INCREMENTAL_ATTEMPTS_RANGE + ").");
+                                    + " initial delay ("
+                                    + COLLECT_INCREMENTAL_ATTEMPTS_RANGE
+                                    + ").");
 
     private InteractiveClientOptions() {}
 
-    /** Every option of the interactive client, the channel pool's included, in the order the README lists them. */
+    /**
+     * Every option of the interactive client, the channel pool's included, in the order the README
+     * lists them.
+     */
     public static List<ConfigOption<?>> all() {
         return List.of(
                 CLIENT_POOL_EXPIRE_AFTER_ACCESS,

@@ -11,7 +11,10 @@ public final class ClientBoundaries {
 
     private ClientBoundaries() {}
 
-    /** A boundary logging to {@code log}; the client calls it from its own threads ({@code runScheduled}). */
+    /**
+     * A boundary logging to {@code log}; the client calls it from its own threads ({@code
+     * runScheduled}).
+     */
     public static FlinkBoundary logTo(Logger log) {
         return new FlinkBoundary("Flink Insight interactive client", log, Clock.systemUTC());
     }

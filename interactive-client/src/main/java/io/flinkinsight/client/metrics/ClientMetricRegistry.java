@@ -2,7 +2,6 @@ package io.flinkinsight.client.metrics;
 
 import io.flinkinsight.client.flink.FlinkApi;
 
-
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.plugin.PluginUtils;
 import org.apache.flink.runtime.metrics.MetricRegistry;
@@ -15,9 +14,10 @@ import org.slf4j.LoggerFactory;
 import java.net.InetAddress;
 
 /**
- * The metric registry of a client process, which Flink does not create itself: built like a JobManager's from the
- * client's configuration, so the metric, trace and event reporters configured there (classpath or {@code plugins/})
- * report the client's figures too. If it cannot be built, the figures are kept but not reported.
+ * The metric registry of a client process, which Flink does not create itself: built like a
+ * JobManager's from the client's configuration, so the metric, trace and event reporters configured
+ * there (classpath or {@code plugins/}) report the client's figures too. If it cannot be built, the
+ * figures are kept but not reported.
  */
 public final class ClientMetricRegistry implements AutoCloseable {
 
@@ -31,28 +31,39 @@ public final class ClientMetricRegistry implements AutoCloseable {
         this.metrics = metrics;
     }
 
-    /** Builds the registry with {@code flink}'s reporters and registers all figures; never throws. */
+    /**
+     * Builds the registry with {@code flink}'s reporters and registers all figures; never throws.
+     */
     public static ClientMetricRegistry create(Configuration conf, FlinkApi flink) {
         ClientMetrics metrics = new ClientMetrics();
         String host = hostname();
         MetricRegistry registry;
         try {
-            registry = flink.newMetricRegistry(conf, PluginUtils.createPluginManagerFromRootFolder(conf));
+            registry =
+                    flink.newMetricRegistry(
+                            conf, PluginUtils.createPluginManagerFromRootFolder(conf));
             if (registry == null) {
-                LOG.warn("This Flink offers no way to build the interactive client's metric registry ({}); its"
-                        + " figures are not reported.", flink.describe());
+                LOG.warn(
+                        "This Flink offers no way to build the interactive client's metric registry ({}); its"
+                                + " figures are not reported.",
+                        flink.describe());
                 registry = NoOpMetricRegistry.INSTANCE;
             }
         } catch (Throwable t) {
-            // Metrics must never cost a query (not even an unforeseen linkage gap): keep counting without reporters.
-            LOG.warn("Cannot build the metric registry of the interactive client; its figures are not reported.", t);
+            // Metrics must never cost a query (not even an unforeseen linkage gap): keep counting
+            // without reporters.
+            LOG.warn(
+                    "Cannot build the metric registry of the interactive client; its figures are not reported.",
+                    t);
             registry = NoOpMetricRegistry.INSTANCE;
         }
         try {
             metrics.registerOn(new InsightClientMetricGroup(registry, host));
         } catch (Throwable t) {
             // as above: the figures are kept, only not reported
-            LOG.warn("Cannot register the figures of the interactive client; they are not reported.", t);
+            LOG.warn(
+                    "Cannot register the figures of the interactive client; they are not reported.",
+                    t);
         }
         return new ClientMetricRegistry(registry, metrics);
     }

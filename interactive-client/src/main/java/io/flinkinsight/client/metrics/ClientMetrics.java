@@ -13,10 +13,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntSupplier;
 
 /**
- * Every figure of the interactive client, as Flink metric objects: the client pool, the REST channels, result
- * collection and queries. The objects work whether or not they are registered with a reporter. Their groups, names
- * and kinds are the contract declared in {@code client-figures.json} (insight-common's {@code ClientFigures}), which the plugin and the
- * panel read; {@code ClientMetricRegistryTest} checks that {@link #registerOn} registers exactly those.
+ * Every figure of the interactive client, as Flink metric objects: the client pool, the REST
+ * channels, result collection and queries. The objects work whether or not they are registered with
+ * a reporter. Their groups, names and kinds are the contract declared in {@code
+ * client-figures.json} (insight-common's {@code ClientFigures}), which the plugin and the panel
+ * read; {@code ClientMetricRegistryTest} checks that {@link #registerOn} registers exactly those.
  */
 public final class ClientMetrics {
 
@@ -28,6 +29,7 @@ public final class ClientMetrics {
     public final Counter poolHits = new ThreadSafeSimpleCounter();
     public final Counter poolMisses = new ThreadSafeSimpleCounter();
     public final Counter poolEvictions = new ThreadSafeSimpleCounter();
+
     /** Pooled clients; set by the pool. */
     public volatile IntSupplier poolSize = () -> 0;
 
@@ -37,8 +39,10 @@ public final class ClientMetrics {
     public final Counter channelsReused = new ThreadSafeSimpleCounter();
     public final AtomicInteger channelsInFlight = new AtomicInteger();
     public final Histogram requestLatencyMs = newHistogram();
+
     /** REST requests to the JobManager sent for queries (see {@code QueryRecord#requestSent}). */
     public final Counter queryRequests = new ThreadSafeSimpleCounter();
+
     /** Per ended query, the REST requests sent for it. */
     public final Histogram requestsPerQuery = newHistogram();
 
@@ -54,8 +58,10 @@ public final class ClientMetrics {
     public final Histogram e2eLatencyMs = newHistogram();
     public final Histogram submitMs = newHistogram();
     public final Histogram admissionWaitMs = newHistogram();
+
     /** Queries waiting for a place under the cap on queries in flight; set by the runtime. */
     public volatile IntSupplier queriesWaiting = () -> 0;
+
     public final Histogram jobStartWaitMs = newHistogram();
     public final Histogram clusterRunMs = newHistogram();
     public final Histogram resultFetchMs = newHistogram();
@@ -105,15 +111,19 @@ public final class ClientMetrics {
     }
 
     /**
-     * Share of pool lookups served by an existing client, 0 before the first: hits over hits and misses, the ratio
-     * client-figures.json declares for it, which the plugin computes the same way over all client processes.
+     * Share of pool lookups served by an existing client, 0 before the first: hits over hits and
+     * misses, the ratio client-figures.json declares for it, which the plugin computes the same way
+     * over all client processes.
      */
     public double poolHitRate() {
         long hits = poolHits.getCount();
         return ratio(hits, hits + poolMisses.getCount());
     }
 
-    /** Share of REST requests that rode an open channel, 0 before the first: as client-figures.json declares. */
+    /**
+     * Share of REST requests that rode an open channel, 0 before the first: as client-figures.json
+     * declares.
+     */
     public double channelReuseRatio() {
         long reused = channelsReused.getCount();
         return ratio(reused, reused + channelsOpened.getCount());
@@ -132,7 +142,10 @@ public final class ClientMetrics {
         return new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW);
     }
 
-    /** The channel group's side of {@link TransportListener}: counters only, so it is cheap on the event loop. */
+    /**
+     * The channel group's side of {@link TransportListener}: counters only, so it is cheap on the
+     * event loop.
+     */
     private final class ChannelFigures implements TransportListener {
 
         @Override

@@ -9,9 +9,10 @@ import org.apache.flink.runtime.metrics.scope.ScopeFormat;
 import java.util.Map;
 
 /**
- * Root metric group of the interactive client in a client process (SQL Gateway, CLI): group name {@code
- * insight_client}, the host as variable {@code <host>}. Reporters that build names from the logical scope, like
- * Prometheus, therefore name the figures {@code flink_insight_client_<group>_<name>}.
+ * Root metric group of the interactive client in a client process (SQL Gateway, CLI): group name
+ * {@code insight_client}, the host as variable {@code <host>}. Reporters that build names from the
+ * logical scope, like Prometheus, therefore name the figures {@code
+ * flink_insight_client_<group>_<name>}.
  */
 public final class InsightClientMetricGroup extends AbstractMetricGroup<InsightClientMetricGroup> {
 
@@ -36,7 +37,8 @@ public final class InsightClientMetricGroup extends AbstractMetricGroup<InsightC
 
     @Override
     protected QueryScopeInfo createQueryServiceMetricInfo(CharacterFilter filter) {
-        // Client processes run no metric query service; this only satisfies the contract of the base class.
+        // Client processes run no metric query service; this only satisfies the contract of the
+        // base class.
         return new QueryScopeInfo.JobManagerQueryScopeInfo();
     }
 }

@@ -1,9 +1,9 @@
 package io.flinkinsight.client.pool;
 
 import io.flinkinsight.client.flink.ClientBoundaries;
-import io.flinkinsight.common.FlinkBoundary;
 import io.flinkinsight.client.metrics.ClientMetrics;
 import io.flinkinsight.client.transport.PooledTransport;
+import io.flinkinsight.common.FlinkBoundary;
 
 import org.apache.flink.client.deployment.StandaloneClusterId;
 import org.apache.flink.client.program.rest.RestClusterClient;
@@ -26,10 +26,11 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
- * One pooled cluster client per {@link ClusterIdentity}, shared by every query and request of the process. Users
- * take a {@link Lease}; closing a lease never closes the client. A client is closed, on a background thread, when it
- * has not been leased for {@code execution.interactive.client-pool.expire-after-access} and no lease is open, or
- * once its last lease is closed after it was evicted because the JobManager could not be reached (the next lease
+ * One pooled cluster client per {@link ClusterIdentity}, shared by every query and request of the
+ * process. Users take a {@link Lease}; closing a lease never closes the client. A client is closed,
+ * on a background thread, when it has not been leased for {@code
+ * execution.interactive.client-pool.expire-after-access} and no lease is open, or once its last
+ * lease is closed after it was evicted because the JobManager could not be reached (the next lease
  * then builds a fresh client, with fresh leader retrieval).
  */
 public final class ClusterClientPool implements AutoCloseable {
@@ -56,7 +57,8 @@ public final class ClusterClientPool implements AutoCloseable {
     private long pendingSweepAtNanos;
 
     /**
-     * @param scheduler runs the expiry sweeps; null means only {@link #evictExpired()} evicts (tests)
+     * @param scheduler runs the expiry sweeps; null means only {@link #evictExpired()} evicts
+     *     (tests)
      * @param closer closes evicted clients (closing can block for seconds)
      * @param nanoClock the time source of expiry, {@code System::nanoTime} outside tests
      */
@@ -95,7 +97,8 @@ public final class ClusterClientPool implements AutoCloseable {
                     try {
                         fresh.transport = factory.create(identity);
                     } catch (Throwable t) {
-                        // not left half-built, whatever failed, or later leases would wait on it for ever
+                        // not left half-built, whatever failed, or later leases would wait on it
+                        // for ever
                         entries.remove(identity, fresh);
                         fresh.failed(t);
                         metrics.poolMisses.inc();
@@ -124,11 +127,12 @@ public final class ClusterClientPool implements AutoCloseable {
     }
 
     /**
-     * Runs {@code request} on a leased client and closes the lease when its future completes; a connection failure
-     * evicts the client.
+     * Runs {@code request} on a leased client and closes the lease when its future completes; a
+     * connection failure evicts the client.
      */
     public <T> CompletableFuture<T> call(
-            ClusterIdentity identity, Function<RestClusterClient<StandaloneClusterId>, CompletableFuture<T>> request) {
+            ClusterIdentity identity,
+            Function<RestClusterClient<StandaloneClusterId>, CompletableFuture<T>> request) {
         Lease lease;
         try {
             lease = lease(identity);
@@ -139,7 +143,8 @@ public final class ClusterClientPool implements AutoCloseable {
         try {
             result = request.apply(lease.client());
         } catch (Throwable t) {
-            // the lease goes back, and the caller learns of the failure from the future, as of any other
+            // the lease goes back, and the caller learns of the failure from the future, as of any
+            // other
             lease.failed(t);
             lease.close();
             return CompletableFuture.failedFuture(t);
@@ -152,7 +157,10 @@ public final class ClusterClientPool implements AutoCloseable {
         return entries.size();
     }
 
-    /** Evicts and closes every client idle for longer than its expire-after-access; returns how many. */
+    /**
+     * Evicts and closes every client idle for longer than its expire-after-access; returns how
+     * many.
+     */
     public int evictExpired() {
         long now = nanoClock.getAsLong();
         int evicted = 0;
@@ -190,9 +198,11 @@ public final class ClusterClientPool implements AutoCloseable {
             if (pendingSweep != null) {
                 pendingSweep.cancel(false);
             }
-            long delay = Math.max(TimeUnit.MILLISECONDS.toNanos(10), atNanos - nanoClock.getAsLong());
+            long delay =
+                    Math.max(TimeUnit.MILLISECONDS.toNanos(10), atNanos - nanoClock.getAsLong());
             try {
-                pendingSweep = scheduler.schedule(this::sweepAndReschedule, delay, TimeUnit.NANOSECONDS);
+                pendingSweep =
+                        scheduler.schedule(this::sweepAndReschedule, delay, TimeUnit.NANOSECONDS);
                 pendingSweepAtNanos = atNanos;
             } catch (Exception e) {
                 LOG.debug("Cannot schedule the next expiry sweep (shutting down?).", e);
@@ -239,7 +249,8 @@ public final class ClusterClientPool implements AutoCloseable {
             try {
                 ready.join();
             } catch (Exception e) {
-                // The creator failed; the caller's loop looks up again and may create the client itself.
+                // The creator failed; the caller's loop looks up again and may create the client
+                // itself.
             }
         }
 
@@ -278,15 +289,24 @@ public final class ClusterClientPool implements AutoCloseable {
 
         boolean retireIfExpired(long nowNanos) {
             synchronized (this) {
-                if (retired || transport == null || leases > 0 || nowNanos - lastAccessNanos < expireAfterNanos) {
+                if (retired
+                        || transport == null
+                        || leases > 0
+                        || nowNanos - lastAccessNanos < expireAfterNanos) {
                     return false;
                 }
             }
-            LOG.debug("Closing the pooled client of {}: unused for {} s.", identity, expireAfterNanos / 1_000_000_000L);
+            LOG.debug(
+                    "Closing the pooled client of {}: unused for {} s.",
+                    identity,
+                    expireAfterNanos / 1_000_000_000L);
             return retire(false);
         }
 
-        /** Takes the entry out of the pool; closes it now if unleased, else when its last lease closes. */
+        /**
+         * Takes the entry out of the pool; closes it now if unleased, else when its last lease
+         * closes.
+         */
         boolean retire(boolean evenIfLeased) {
             boolean closeNow;
             synchronized (this) {
@@ -310,13 +330,20 @@ public final class ClusterClientPool implements AutoCloseable {
             if (toClose == null) {
                 return;
             }
-            // called from a lease's release, on whichever thread completed its request: nothing may reach it
-            OWN_THREADS.runScheduled("handing a pooled cluster client to its closer", () -> closer.execute(
-                    OWN_THREADS.guarded("closing a pooled cluster client", toClose::close)));
+            // called from a lease's release, on whichever thread completed its request: nothing may
+            // reach it
+            OWN_THREADS.runScheduled(
+                    "handing a pooled cluster client to its closer",
+                    () ->
+                            closer.execute(
+                                    OWN_THREADS.guarded(
+                                            "closing a pooled cluster client", toClose::close)));
         }
     }
 
-    /** One user's hold on a pooled client; {@link #close()} releases it and never closes the client. */
+    /**
+     * One user's hold on a pooled client; {@link #close()} releases it and never closes the client.
+     */
     public final class Lease implements AutoCloseable {
         private final Entry entry;
         private final AtomicBoolean released = new AtomicBoolean();
@@ -337,22 +364,28 @@ public final class ClusterClientPool implements AutoCloseable {
             return entry.identity;
         }
 
-        /** Reports a failed request; a connection failure evicts the client so the next lease gets a fresh one. */
+        /**
+         * Reports a failed request; a connection failure evicts the client so the next lease gets a
+         * fresh one.
+         */
         public void failed(Throwable failure) {
             if (ConnectionErrors.isConnectionError(failure) && entry.retire(false)) {
-                LOG.info("Evicted the pooled client of {} after a connection failure: {}", entry.identity,
+                LOG.info(
+                        "Evicted the pooled client of {} after a connection failure: {}",
+                        entry.identity,
                         String.valueOf(failure));
             }
         }
 
         /** Reports the outcome of {@code future} and closes this lease when it completes. */
         public <T> CompletableFuture<T> track(CompletableFuture<T> future) {
-            return future.whenComplete((value, failure) -> {
-                if (failure != null) {
-                    failed(failure);
-                }
-                close();
-            });
+            return future.whenComplete(
+                    (value, failure) -> {
+                        if (failure != null) {
+                            failed(failure);
+                        }
+                        close();
+                    });
         }
 
         @Override

@@ -22,10 +22,10 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The {@link ClusterClient} handed to Flink code that closes what it gets (the SQL Gateway's STOP JOB, SHOW JOBS,
- * DESCRIBE JOB): every call goes to the pooled client; {@link #close()} only ends the lease. The calls whose
- * signatures differ between Flink lines (job submission, coordination requests) are added by each line's subclass
- * ({@code FlinkApi#leasedClusterClient}).
+ * The {@link ClusterClient} handed to Flink code that closes what it gets (the SQL Gateway's STOP
+ * JOB, SHOW JOBS, DESCRIBE JOB): every call goes to the pooled client; {@link #close()} only ends
+ * the lease. The calls whose signatures differ between Flink lines (job submission, coordination
+ * requests) are added by each line's subclass ({@code FlinkApi#leasedClusterClient}).
  */
 public abstract class LeasedClusterClient implements ClusterClient<StandaloneClusterId> {
 
@@ -48,13 +48,16 @@ public abstract class LeasedClusterClient implements ClusterClient<StandaloneClu
         return client;
     }
 
-    /** Reports a failure of {@code future} to the lease (a connection failure evicts the client). */
+    /**
+     * Reports a failure of {@code future} to the lease (a connection failure evicts the client).
+     */
     protected <T> CompletableFuture<T> observed(CompletableFuture<T> future) {
-        return future.whenComplete((value, failure) -> {
-            if (failure != null) {
-                lease.failed(failure);
-            }
-        });
+        return future.whenComplete(
+                (value, failure) -> {
+                    if (failure != null) {
+                        lease.failed(failure);
+                    }
+                });
     }
 
     @Override
@@ -83,7 +86,8 @@ public abstract class LeasedClusterClient implements ClusterClient<StandaloneClu
     }
 
     @Override
-    public CompletableFuture<Acknowledge> disposeSavepoint(String savepointPath) throws FlinkException {
+    public CompletableFuture<Acknowledge> disposeSavepoint(String savepointPath)
+            throws FlinkException {
         return observed(client.disposeSavepoint(savepointPath));
     }
 
@@ -119,7 +123,9 @@ public abstract class LeasedClusterClient implements ClusterClient<StandaloneClu
             boolean advanceToEndOfEventTime,
             @Nullable String savepointDirectory,
             SavepointFormatType formatType) {
-        return observed(client.stopWithSavepoint(jobId, advanceToEndOfEventTime, savepointDirectory, formatType));
+        return observed(
+                client.stopWithSavepoint(
+                        jobId, advanceToEndOfEventTime, savepointDirectory, formatType));
     }
 
     @Override
@@ -129,7 +135,8 @@ public abstract class LeasedClusterClient implements ClusterClient<StandaloneClu
             @Nullable String savepointDirectory,
             SavepointFormatType formatType) {
         return observed(
-                client.stopWithDetachedSavepoint(jobId, advanceToEndOfEventTime, savepointDirectory, formatType));
+                client.stopWithDetachedSavepoint(
+                        jobId, advanceToEndOfEventTime, savepointDirectory, formatType));
     }
 
     @Override

@@ -7,6 +7,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.io.network.netty.OutboundChannelHandlerFactory;
 import org.apache.flink.runtime.io.network.netty.SSLHandlerFactory;
 import org.apache.flink.runtime.rest.RestClientConfiguration;
+
 import org.apache.flink.shaded.netty4.io.netty.bootstrap.Bootstrap;
 import org.apache.flink.shaded.netty4.io.netty.channel.Channel;
 import org.apache.flink.shaded.netty4.io.netty.channel.ChannelFuture;
@@ -25,6 +26,7 @@ import org.apache.flink.shaded.netty4.io.netty.handler.timeout.IdleStateHandler;
 import org.apache.flink.shaded.netty4.io.netty.util.AttributeKey;
 import org.apache.flink.shaded.netty4.io.netty.util.concurrent.Future;
 
+import jdk.net.ExtendedSocketOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,42 +45,45 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 
-import jdk.net.ExtendedSocketOptions;
-
 /**
- * One Netty {@link FixedChannelPool} of keep-alive HTTP channels per REST address (host:port), on a shared event loop.
- * Channels carry one request at a time, are checked to be open when acquired, and are closed after {@code
- * idle-timeout} without a request. {@link #close()} closes our channels only, never the event loop.
+ * One Netty {@link FixedChannelPool} of keep-alive HTTP channels per REST address (host:port), on a
+ * shared event loop. Channels carry one request at a time, are checked to be open when acquired,
+ * and are closed after {@code idle-timeout} without a request. {@link #close()} closes our channels
+ * only, never the event loop.
  *
- * <p>A peer that vanished without closing (its host lost, a cable pulled) is found within seconds, not after {@code
- * rest.idleness-timeout}: TCP keep-alive probes a channel after {@value #KEEP_ALIVE_IDLE_SECONDS} s without traffic,
- * also while a request waits for its answer, and gives up after {@value #KEEP_ALIVE_PROBES} unanswered probes
- * {@value #KEEP_ALIVE_INTERVAL_SECONDS} s apart. A JobManager that is only slow (a long GC pause) still answers the
- * probes from its kernel, so its requests keep waiting. One lost connection retires every channel of its host that
- * was open then: they are closed when idle and never lent again, and the next request opens a new connection. A
- * request written after the peer vanished but before the probes found it gets no probe (TCP does not probe while
- * bytes are unacknowledged, and Java's NIO sockets offer no {@code TCP_USER_TIMEOUT}); so a request on a reused
- * channel without an answer after {@value #HOST_CHECK_AFTER_SECONDS} s has its host checked with a new connection
- * (at most {@value #HOST_CHECK_CONNECT_TIMEOUT_MILLIS} ms to connect): a host that accepts none is gone, and the
+ * <p>A peer that vanished without closing (its host lost, a cable pulled) is found within seconds,
+ * not after {@code rest.idleness-timeout}: TCP keep-alive probes a channel after {@value
+ * #KEEP_ALIVE_IDLE_SECONDS} s without traffic, also while a request waits for its answer, and gives
+ * up after {@value #KEEP_ALIVE_PROBES} unanswered probes {@value #KEEP_ALIVE_INTERVAL_SECONDS} s
+ * apart. A JobManager that is only slow (a long GC pause) still answers the probes from its kernel,
+ * so its requests keep waiting. One lost connection retires every channel of its host that was open
+ * then: they are closed when idle and never lent again, and the next request opens a new
+ * connection. A request written after the peer vanished but before the probes found it gets no
+ * probe (TCP does not probe while bytes are unacknowledged, and Java's NIO sockets offer no {@code
+ * TCP_USER_TIMEOUT}); so a request on a reused channel without an answer after {@value
+ * #HOST_CHECK_AFTER_SECONDS} s has its host checked with a new connection (at most {@value
+ * #HOST_CHECK_CONNECT_TIMEOUT_MILLIS} ms to connect): a host that accepts none is gone, and the
  * request fails with its channels retired; one that accepts is only slow ({@link ExchangeHandler}).
  */
 final class KeepAliveChannelPools implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(KeepAliveChannelPools.class);
 
-    @VisibleForTesting
-    static final int KEEP_ALIVE_IDLE_SECONDS = 5;
-    @VisibleForTesting
-    static final int KEEP_ALIVE_INTERVAL_SECONDS = 1;
-    @VisibleForTesting
-    static final int KEEP_ALIVE_PROBES = 3;
-    /** Past the keep-alive verdict on an idle channel (5 s + 3 × 1 s), so a request written just before it is covered. */
-    @VisibleForTesting
-    static final int HOST_CHECK_AFTER_SECONDS = 10;
+    @VisibleForTesting static final int KEEP_ALIVE_IDLE_SECONDS = 5;
+    @VisibleForTesting static final int KEEP_ALIVE_INTERVAL_SECONDS = 1;
+    @VisibleForTesting static final int KEEP_ALIVE_PROBES = 3;
+
+    /**
+     * Past the keep-alive verdict on an idle channel (5 s + 3 × 1 s), so a request written just
+     * before it is covered.
+     */
+    @VisibleForTesting static final int HOST_CHECK_AFTER_SECONDS = 10;
+
     static final int HOST_CHECK_CONNECT_TIMEOUT_MILLIS = 5_000;
 
     /** The retirement round of its host's pool a channel was opened in. */
-    private static final AttributeKey<Integer> GENERATION = AttributeKey.valueOf("insight.channel.generation");
+    private static final AttributeKey<Integer> GENERATION =
+            AttributeKey.valueOf("insight.channel.generation");
 
     private final Bootstrap bootstrap;
     private final BiFunction<String, Integer, SocketAddress> addressOf;
@@ -103,13 +108,21 @@ final class KeepAliveChannelPools implements AutoCloseable {
             int sslPort,
             ChannelPoolSettings settings,
             TransportListener listener) {
-        this(socketBootstrap(group, restConfiguration), InetSocketAddress::createUnresolved, configuration,
-                restConfiguration, outboundHandlerFactories, sslHost, sslPort, settings, listener);
+        this(
+                socketBootstrap(group, restConfiguration),
+                InetSocketAddress::createUnresolved,
+                configuration,
+                restConfiguration,
+                outboundHandlerFactories,
+                sslHost,
+                sslPort,
+                settings,
+                listener);
     }
 
     /**
-     * Pools whose channels {@code bootstrap} opens (with its group, channel type and options) to the address {@code
-     * addressOf} gives a host and port: in-memory channels in tests.
+     * Pools whose channels {@code bootstrap} opens (with its group, channel type and options) to
+     * the address {@code addressOf} gives a host and port: in-memory channels in tests.
      */
     @VisibleForTesting
     KeepAliveChannelPools(
@@ -134,19 +147,24 @@ final class KeepAliveChannelPools implements AutoCloseable {
     }
 
     /** TCP channels on {@code group}, with keep-alive probes. */
-    private static Bootstrap socketBootstrap(EventLoopGroup group, RestClientConfiguration restConfiguration) {
-        Bootstrap bootstrap = new Bootstrap()
-                .group(group)
-                .channel(NioSocketChannel.class)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, Math.toIntExact(restConfiguration.getConnectionTimeout()))
-                .option(ChannelOption.SO_KEEPALIVE, true);
+    private static Bootstrap socketBootstrap(
+            EventLoopGroup group, RestClientConfiguration restConfiguration) {
+        Bootstrap bootstrap =
+                new Bootstrap()
+                        .group(group)
+                        .channel(NioSocketChannel.class)
+                        .option(
+                                ChannelOption.CONNECT_TIMEOUT_MILLIS,
+                                Math.toIntExact(restConfiguration.getConnectionTimeout()))
+                        .option(ChannelOption.SO_KEEPALIVE, true);
         keepAliveTimings(bootstrap);
         return bootstrap;
     }
 
     /**
-     * Probe timings of TCP keep-alive, where the JDK offers them ({@code jdk.net.ExtendedSocketOptions}, on Linux and
-     * macOS); elsewhere the system's (often 2 h), which is logged once.
+     * Probe timings of TCP keep-alive, where the JDK offers them ({@code
+     * jdk.net.ExtendedSocketOptions}, on Linux and macOS); elsewhere the system's (often 2 h),
+     * which is logged once.
      */
     private static void keepAliveTimings(Bootstrap bootstrap) {
         Set<java.net.SocketOption<?>> supported;
@@ -158,25 +176,39 @@ final class KeepAliveChannelPools implements AutoCloseable {
         if (supported.contains(ExtendedSocketOptions.TCP_KEEPIDLE)
                 && supported.contains(ExtendedSocketOptions.TCP_KEEPINTERVAL)
                 && supported.contains(ExtendedSocketOptions.TCP_KEEPCOUNT)) {
-            bootstrap.option(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPIDLE), KEEP_ALIVE_IDLE_SECONDS)
-                    .option(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPINTERVAL), KEEP_ALIVE_INTERVAL_SECONDS)
-                    .option(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPCOUNT), KEEP_ALIVE_PROBES);
+            bootstrap
+                    .option(
+                            NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPIDLE),
+                            KEEP_ALIVE_IDLE_SECONDS)
+                    .option(
+                            NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPINTERVAL),
+                            KEEP_ALIVE_INTERVAL_SECONDS)
+                    .option(
+                            NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPCOUNT),
+                            KEEP_ALIVE_PROBES);
         } else {
-            LOG.info("This JDK cannot set TCP keep-alive timings; a vanished JobManager is found after the system's"
-                    + " keep-alive time or rest.idleness-timeout.");
+            LOG.info(
+                    "This JDK cannot set TCP keep-alive timings; a vanished JobManager is found after the system's"
+                            + " keep-alive time or rest.idleness-timeout.");
         }
     }
 
-    /** A bare connection to {@code host}, only to see whether it still accepts one (closed by the caller). */
+    /**
+     * A bare connection to {@code host}, only to see whether it still accepts one (closed by the
+     * caller).
+     */
     private ChannelFuture connectForHostCheck(SocketAddress host) {
         if (closed) {
             throw new IllegalStateException("RestClient is already closed");
         }
         long configured = restConfiguration.getConnectionTimeout(); // 0: none, as Netty reads it
-        int connectTimeoutMillis = (int) (configured > 0
-                ? Math.min(HOST_CHECK_CONNECT_TIMEOUT_MILLIS, configured)
-                : HOST_CHECK_CONNECT_TIMEOUT_MILLIS);
-        return bootstrap.clone()
+        int connectTimeoutMillis =
+                (int)
+                        (configured > 0
+                                ? Math.min(HOST_CHECK_CONNECT_TIMEOUT_MILLIS, configured)
+                                : HOST_CHECK_CONNECT_TIMEOUT_MILLIS);
+        return bootstrap
+                .clone()
                 .handler(new ChannelInboundHandlerAdapter())
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
                 .connect(host);
@@ -187,7 +219,8 @@ final class KeepAliveChannelPools implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("RestClient is already closed");
         }
-        return pools.computeIfAbsent(host + ':' + port, hostPort -> new HostPool(hostPort, host, port));
+        return pools.computeIfAbsent(
+                host + ':' + port, hostPort -> new HostPool(hostPort, host, port));
     }
 
     boolean isClosed() {
@@ -208,7 +241,8 @@ final class KeepAliveChannelPools implements AutoCloseable {
             try {
                 pool.channels.closeAsync();
             } catch (Throwable t) {
-                // the shared event loop may already be shut down; our channels close with it, and the rest of this
+                // the shared event loop may already be shut down; our channels close with it, and
+                // the rest of this
                 // close goes on whatever failed
                 LOG.debug("Could not close the channel pool of {}.", pool.hostPort, t);
             }
@@ -223,21 +257,27 @@ final class KeepAliveChannelPools implements AutoCloseable {
         final String hostPort;
         private final FixedChannelPool channels;
         private final Set<Channel> open = ConcurrentHashMap.newKeySet();
-        /** Bumped when a connection to the host was lost: channels opened before are not lent again. */
+
+        /**
+         * Bumped when a connection to the host was lost: channels opened before are not lent again.
+         */
         private final AtomicInteger generation = new AtomicInteger();
 
         private HostPool(String hostPort, String host, int port) {
             this.hostPort = hostPort;
-            this.channels = new FixedChannelPool(
-                    bootstrap.clone().remoteAddress(addressOf.apply(host, port)),
-                    new PipelineSetup(this),
-                    this::isHealthy,
-                    FixedChannelPool.AcquireTimeoutAction.FAIL,
-                    settings.acquireTimeout().toMillis(),
-                    settings.maxConnections(),
-                    Integer.MAX_VALUE, // waiting acquires are bounded by the acquire timeout
-                    true,
-                    true); // most recently used first, so surplus channels go idle and get closed
+            this.channels =
+                    new FixedChannelPool(
+                            bootstrap.clone().remoteAddress(addressOf.apply(host, port)),
+                            new PipelineSetup(this),
+                            this::isHealthy,
+                            FixedChannelPool.AcquireTimeoutAction.FAIL,
+                            settings.acquireTimeout().toMillis(),
+                            settings.maxConnections(),
+                            Integer.MAX_VALUE, // waiting acquires are bounded by the acquire
+                            // timeout
+                            true,
+                            true); // most recently used first, so surplus channels go idle and get
+            // closed
         }
 
         Future<Channel> acquire() {
@@ -248,7 +288,8 @@ final class KeepAliveChannelPools implements AutoCloseable {
             try {
                 channels.release(channel);
             } catch (Throwable t) {
-                // a channel the pool cannot take back is closed, whatever failed, so it is not leaked
+                // a channel the pool cannot take back is closed, whatever failed, so it is not
+                // leaked
                 channel.close();
             }
         }
@@ -257,41 +298,60 @@ final class KeepAliveChannelPools implements AutoCloseable {
         private Future<Boolean> isHealthy(Channel channel) {
             ExchangeHandler handler = channel.pipeline().get(ExchangeHandler.class);
             Integer born = channel.attr(GENERATION).get();
-            return channel.eventLoop().newSucceededFuture(channel.isActive() && handler != null
-                    && handler.isReusable() && born != null && born == generation.get());
+            return channel.eventLoop()
+                    .newSucceededFuture(
+                            channel.isActive()
+                                    && handler != null
+                                    && handler.isReusable()
+                                    && born != null
+                                    && born == generation.get());
         }
 
-        /** A connection to the host was lost: every channel open now is retired, the idle ones closed at once. */
+        /**
+         * A connection to the host was lost: every channel open now is retired, the idle ones
+         * closed at once.
+         */
         void retire() {
             generation.incrementAndGet();
             for (Channel channel : open) {
                 try {
-                    channel.eventLoop().execute(() -> {
-                        ExchangeHandler handler = channel.pipeline().get(ExchangeHandler.class);
-                        if (handler == null || !handler.isLent()) {
-                            channel.close();
-                        }
-                    });
+                    channel.eventLoop()
+                            .execute(
+                                    () -> {
+                                        ExchangeHandler handler =
+                                                channel.pipeline().get(ExchangeHandler.class);
+                                        if (handler == null || !handler.isLent()) {
+                                            channel.close();
+                                        }
+                                    });
                 } catch (RejectedExecutionException e) {
-                    // the channel's event loop is shutting down, and closes the channel with it; its callers (a
+                    // the channel's event loop is shutting down, and closes the channel with it;
+                    // its callers (a
                     // failing request among them) go on
                 }
             }
         }
 
-        /** A clear error for a failed acquire: the pool was busy for too long, or the connect failed. */
+        /**
+         * A clear error for a failed acquire: the pool was busy for too long, or the connect
+         * failed.
+         */
         Throwable acquireFailure(Throwable cause) {
             if (cause instanceof TimeoutException) {
                 return new ChannelAcquireTimeoutException(hostPort, settings);
             }
             if (closed) {
-                return new IllegalStateException("RestClient closed before request completed", cause);
+                return new IllegalStateException(
+                        "RestClient closed before request completed", cause);
             }
             return cause;
         }
     }
 
-    /** Builds the pipeline of each new channel of one host's pool and tells its handler when it is lent out. */
+    /**
+     * Builds the pipeline of each new channel of one host's pool and tells its handler when it is
+     * lent out.
+     */
     private final class PipelineSetup implements ChannelPoolHandler {
 
         private final HostPool pool;
@@ -305,24 +365,33 @@ final class KeepAliveChannelPools implements AutoCloseable {
             channel.attr(GENERATION).set(pool.generation.get());
             openChannels.add(channel);
             pool.open.add(channel);
-            channel.closeFuture().addListener(ignored -> {
-                openChannels.remove(channel);
-                pool.open.remove(channel);
-            });
+            channel.closeFuture()
+                    .addListener(
+                            ignored -> {
+                                openChannels.remove(channel);
+                                pool.open.remove(channel);
+                            });
             if (closed) {
                 channel.close();
             }
             ChannelPipeline pipeline = channel.pipeline();
             SSLHandlerFactory sslHandlerFactory = restConfiguration.getSslHandlerFactory();
             if (sslHandlerFactory != null) {
-                // the same host and port as RestClient uses for SSL (the JobManager URL, for host name checks)
-                pipeline.addLast("ssl", sslHost == null
-                        ? sslHandlerFactory.createNettySSLHandler(channel.alloc())
-                        : sslHandlerFactory.createNettySSLHandler(channel.alloc(), sslHost, sslPort));
+                // the same host and port as RestClient uses for SSL (the JobManager URL, for host
+                // name checks)
+                pipeline.addLast(
+                        "ssl",
+                        sslHost == null
+                                ? sslHandlerFactory.createNettySSLHandler(channel.alloc())
+                                : sslHandlerFactory.createNettySSLHandler(
+                                        channel.alloc(), sslHost, sslPort));
             }
             long poolIdleMillis = settings.idleTimeout().toMillis();
             long requestIdleMillis = restConfiguration.getIdlenessTimeout();
-            long checkEveryMillis = requestIdleMillis > 0 ? Math.min(poolIdleMillis, requestIdleMillis) : poolIdleMillis;
+            long checkEveryMillis =
+                    requestIdleMillis > 0
+                            ? Math.min(poolIdleMillis, requestIdleMillis)
+                            : poolIdleMillis;
             // before the codec, so that any bytes read or written count as activity
             pipeline.addLast(new IdleStateHandler(0, 0, checkEveryMillis, TimeUnit.MILLISECONDS));
             pipeline.addLast(new HttpClientCodec());
@@ -333,15 +402,16 @@ final class KeepAliveChannelPools implements AutoCloseable {
                     pipeline.addLast(handler.get());
                 }
             }
-            pipeline.addLast(new ExchangeHandler(
-                    listener,
-                    TimeUnit.MILLISECONDS.toNanos(checkEveryMillis),
-                    TimeUnit.MILLISECONDS.toNanos(poolIdleMillis),
-                    TimeUnit.MILLISECONDS.toNanos(Math.max(requestIdleMillis, 0)),
-                    KeepAliveChannelPools.this::isClosed,
-                    pool::retire,
-                    TimeUnit.SECONDS.toNanos(HOST_CHECK_AFTER_SECONDS),
-                    KeepAliveChannelPools.this::connectForHostCheck));
+            pipeline.addLast(
+                    new ExchangeHandler(
+                            listener,
+                            TimeUnit.MILLISECONDS.toNanos(checkEveryMillis),
+                            TimeUnit.MILLISECONDS.toNanos(poolIdleMillis),
+                            TimeUnit.MILLISECONDS.toNanos(Math.max(requestIdleMillis, 0)),
+                            KeepAliveChannelPools.this::isClosed,
+                            pool::retire,
+                            TimeUnit.SECONDS.toNanos(HOST_CHECK_AFTER_SECONDS),
+                            KeepAliveChannelPools.this::connectForHostCheck));
         }
 
         @Override

@@ -1,9 +1,8 @@
 package io.flinkinsight.client.transport;
 
 import io.flinkinsight.client.config.ChannelPoolSettings;
-
-import io.flinkinsight.client.flink.FlinkApi;
 import io.flinkinsight.client.flink.ClientBoundaries;
+import io.flinkinsight.client.flink.FlinkApi;
 import io.flinkinsight.common.FlinkBoundary;
 
 import org.apache.flink.annotation.VisibleForTesting;
@@ -20,6 +19,11 @@ import org.apache.flink.runtime.rest.messages.RequestBody;
 import org.apache.flink.runtime.rest.messages.ResponseBody;
 import org.apache.flink.runtime.rest.util.RestConstants;
 import org.apache.flink.runtime.rest.versioning.RestAPIVersion;
+import org.apache.flink.util.NetUtils;
+import org.apache.flink.util.Preconditions;
+import org.apache.flink.util.concurrent.ExecutorThreadFactory;
+import org.apache.flink.util.concurrent.FutureUtils;
+
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JavaType;
 import org.apache.flink.shaded.netty4.io.netty.buffer.Unpooled;
 import org.apache.flink.shaded.netty4.io.netty.channel.EventLoopGroup;
@@ -30,10 +34,6 @@ import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpHeaderValu
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpHeaders;
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpMethod;
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpVersion;
-import org.apache.flink.util.NetUtils;
-import org.apache.flink.util.Preconditions;
-import org.apache.flink.util.concurrent.ExecutorThreadFactory;
-import org.apache.flink.util.concurrent.FutureUtils;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,21 +55,26 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * A Flink {@link RestClient} whose requests ride pooled keep-alive channels (see {@link KeepAliveChannelPools})
- * instead of one new connection each, the multipart job submission included (encoded in memory); only uploads
- * above {@link MultipartBody#MAX_IN_MEMORY_BYTES} (large jars) go through a Flink RestClient of their own. URLs,
- * headers, JSON and errors are those of RestClient 2.2, so callers cannot tell the difference. {@link #closeAsync}
- * returns at once and closes this client's channels, never the shared event loop.
+ * A Flink {@link RestClient} whose requests ride pooled keep-alive channels (see {@link
+ * KeepAliveChannelPools}) instead of one new connection each, the multipart job submission included
+ * (encoded in memory); only uploads above {@link MultipartBody#MAX_IN_MEMORY_BYTES} (large jars) go
+ * through a Flink RestClient of their own. URLs, headers, JSON and errors are those of RestClient
+ * 2.2, so callers cannot tell the difference. {@link #closeAsync} returns at once and closes this
+ * client's channels, never the shared event loop.
  *
- * <p>It is built with the one RestClient constructor that every Flink line has, {@code (Configuration, Executor)},
- * so the class links unchanged from 1.20 to 2.3; the event loop that constructor makes is never started (no request
- * goes through RestClient's own code) and is closed with this client.
+ * <p>It is built with the one RestClient constructor that every Flink line has, {@code
+ * (Configuration, Executor)}, so the class links unchanged from 1.20 to 2.3; the event loop that
+ * constructor makes is never started (no request goes through RestClient's own code) and is closed
+ * with this client.
  */
 final class KeepAliveRestClient extends RestClient {
 
     private static final Logger LOG = LoggerFactory.getLogger(KeepAliveRestClient.class);
 
-    /** Threads that parse responses and run callers' callbacks, as RestClusterClient's IO pool does for RestClient. */
+    /**
+     * Threads that parse responses and run callers' callbacks, as RestClusterClient's IO pool does
+     * for RestClient.
+     */
     private static final int RESPONSE_THREADS = 4;
 
     private final Configuration configuration;
@@ -79,6 +84,7 @@ final class KeepAliveRestClient extends RestClient {
     private final String urlPrefix;
     @Nullable private final String sslHost;
     private final int sslPort;
+
     /** Builds Flink's own RestClient for what must go through Flink's code (large uploads). */
     private final FlinkApi flink;
 
@@ -101,14 +107,22 @@ final class KeepAliveRestClient extends RestClient {
         this.responseExecutor = responseExecutor;
         this.listener = listener;
         this.urlPrefix = configuration.get(RestOptions.URL_PREFIX);
-        this.pools = new KeepAliveChannelPools(
-                sharedGroup, configuration, restConfiguration, outboundHandlerFactories(), sslHost, sslPort,
-                settings, listener);
+        this.pools =
+                new KeepAliveChannelPools(
+                        sharedGroup,
+                        configuration,
+                        restConfiguration,
+                        outboundHandlerFactories(),
+                        sslHost,
+                        sslPort,
+                        settings,
+                        listener);
     }
 
     /**
-     * A client on {@code sharedGroup}. {@code sslHost}/{@code sslPort} play the part of RestClient's host and port:
-     * with SSL, the peer that host name verification expects (RestClusterClient passes the JobManager URL's).
+     * A client on {@code sharedGroup}. {@code sslHost}/{@code sslPort} play the part of
+     * RestClient's host and port: with SSL, the peer that host name verification expects
+     * (RestClusterClient passes the JobManager URL's).
      */
     static KeepAliveRestClient create(
             Configuration configuration,
@@ -119,15 +133,28 @@ final class KeepAliveRestClient extends RestClient {
             TransportListener listener,
             FlinkApi flink)
             throws org.apache.flink.util.ConfigurationException {
-        RestClientConfiguration restConfiguration = RestClientConfiguration.fromConfiguration(configuration);
-        ThreadPoolExecutor responseExecutor = new ThreadPoolExecutor(
-                RESPONSE_THREADS, RESPONSE_THREADS, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                new ExecutorThreadFactory("flink-insight-rest-client-io"));
+        RestClientConfiguration restConfiguration =
+                RestClientConfiguration.fromConfiguration(configuration);
+        ThreadPoolExecutor responseExecutor =
+                new ThreadPoolExecutor(
+                        RESPONSE_THREADS,
+                        RESPONSE_THREADS,
+                        60,
+                        TimeUnit.SECONDS,
+                        new LinkedBlockingQueue<>(),
+                        new ExecutorThreadFactory("flink-insight-rest-client-io"));
         responseExecutor.allowCoreThreadTimeOut(true);
         try {
             return new KeepAliveRestClient(
-                    configuration, restConfiguration, responseExecutor, sslHost, sslPort, sharedGroup, settings,
-                    new GuardedListener(listener), flink);
+                    configuration,
+                    restConfiguration,
+                    responseExecutor,
+                    sslHost,
+                    sslPort,
+                    sharedGroup,
+                    settings,
+                    new GuardedListener(listener),
+                    flink);
         } catch (Throwable t) {
             // the executor of a client never made goes with it, whatever failed
             responseExecutor.shutdownNow();
@@ -136,7 +163,10 @@ final class KeepAliveRestClient extends RestClient {
     }
 
     @Override
-    public <M extends MessageHeaders<R, P, U>, U extends MessageParameters, R extends RequestBody,
+    public <
+                    M extends MessageHeaders<R, P, U>,
+                    U extends MessageParameters,
+                    R extends RequestBody,
                     P extends ResponseBody>
             CompletableFuture<P> sendRequest(
                     String targetAddress,
@@ -148,16 +178,26 @@ final class KeepAliveRestClient extends RestClient {
                     RestAPIVersion<? extends RestAPIVersion<?>> apiVersion)
                     throws IOException {
         if (pools.isClosed()) {
-            return FutureUtils.completedExceptionally(new IllegalStateException("RestClient is already closed"));
+            return FutureUtils.completedExceptionally(
+                    new IllegalStateException("RestClient is already closed"));
         }
         Preconditions.checkNotNull(fileUploads);
         if (!fileUploads.isEmpty() && !MultipartBody.fitsInMemory(fileUploads)) {
-            // a large multipart upload (jars): Flink's own streaming code, on a client and connection of its own
-            return counted(System.nanoTime(), () -> {
-                listener.channelOpened();
-                return sendThroughFlink(targetAddress, targetPort, messageHeaders, messageParameters, request,
-                        fileUploads, apiVersion);
-            });
+            // a large multipart upload (jars): Flink's own streaming code, on a client and
+            // connection of its own
+            return counted(
+                    System.nanoTime(),
+                    () -> {
+                        listener.channelOpened();
+                        return sendThroughFlink(
+                                targetAddress,
+                                targetPort,
+                                messageHeaders,
+                                messageParameters,
+                                request,
+                                fileUploads,
+                                apiVersion);
+                    });
         }
         Preconditions.checkNotNull(targetAddress);
         Preconditions.checkArgument(
@@ -166,56 +206,89 @@ final class KeepAliveRestClient extends RestClient {
         Preconditions.checkNotNull(messageHeaders);
         Preconditions.checkNotNull(request);
         Preconditions.checkNotNull(messageParameters);
-        Preconditions.checkState(messageParameters.isResolved(), "Message parameters were not resolved.");
+        Preconditions.checkState(
+                messageParameters.isResolved(), "Message parameters were not resolved.");
         if (!messageHeaders.getSupportedAPIVersions().contains(apiVersion)) {
-            throw new IllegalArgumentException(String.format(
-                    "The requested version %s is not supported by the request (method=%s URL=%s)."
-                            + " Supported versions are: %s.",
-                    apiVersion,
-                    messageHeaders.getHttpMethod(),
-                    messageHeaders.getTargetRestEndpointURL(),
-                    messageHeaders.getSupportedAPIVersions().stream()
-                            .map(RestAPIVersion::getURLVersionPrefix)
-                            .collect(Collectors.joining(","))));
+            throw new IllegalArgumentException(
+                    String.format(
+                            "The requested version %s is not supported by the request (method=%s URL=%s)."
+                                    + " Supported versions are: %s.",
+                            apiVersion,
+                            messageHeaders.getHttpMethod(),
+                            messageHeaders.getTargetRestEndpointURL(),
+                            messageHeaders.getSupportedAPIVersions().stream()
+                                    .map(RestAPIVersion::getURLVersionPrefix)
+                                    .collect(Collectors.joining(","))));
         }
 
-        String targetUrl = MessageParameters.resolveUrl(
-                versionedUrl(messageHeaders, apiVersion.getURLVersionPrefix(), urlPrefix), messageParameters);
-        LOG.debug("Sending request of class {} to {}:{}{} on a kept-alive channel",
-                request.getClass(), targetAddress, targetPort, targetUrl);
+        String targetUrl =
+                MessageParameters.resolveUrl(
+                        versionedUrl(messageHeaders, apiVersion.getURLVersionPrefix(), urlPrefix),
+                        messageParameters);
+        LOG.debug(
+                "Sending request of class {} to {}:{}{} on a kept-alive channel",
+                request.getClass(),
+                targetAddress,
+                targetPort,
+                targetUrl);
         byte[] json = RestResponses.serialize(request);
-        // the job submission: JSON and job graph as one multipart body, on a pooled channel like any request
-        MultipartBody multipart = fileUploads.isEmpty() ? null : MultipartBody.encode(json, fileUploads);
+        // the job submission: JSON and job graph as one multipart body, on a pooled channel like
+        // any request
+        MultipartBody multipart =
+                fileUploads.isEmpty() ? null : MultipartBody.encode(json, fileUploads);
         byte[] body = multipart == null ? json : multipart.content();
-        String contentType = multipart == null ? RestConstants.REST_CONTENT_TYPE : multipart.contentType();
+        String contentType =
+                multipart == null ? RestConstants.REST_CONTENT_TYPE : multipart.contentType();
         HttpMethod method = messageHeaders.getHttpMethod().getNettyHttpMethod();
         String host = targetAddress + ':' + targetPort;
         JavaType responseType = RestResponses.responseType(messageHeaders);
         boolean idempotent = messageHeaders.getHttpMethod() == HttpMethodWrapper.GET;
 
         long startNanos = System.nanoTime();
-        return counted(startNanos, () -> {
-            PooledExchange exchange = new PooledExchange(
-                    pools.poolFor(targetAddress, targetPort),
-                    () -> newRequest(host, targetUrl, method, body, contentType, messageHeaders),
-                    idempotent,
-                    listener);
-            // parse and complete off the event loop, as RestClient does on its executor
-            return exchange.send().handleAsync((raw, error) -> {
-                if (error != null) {
-                    throw error instanceof CompletionException completion ? completion : new CompletionException(error);
-                }
-                try {
-                    return RestResponses.<P>parse(raw.status(), raw.body(), responseType);
-                } catch (Exception e) {
-                    throw new CompletionException(e);
-                }
-            }, this::runOffEventLoop);
-        });
+        return counted(
+                startNanos,
+                () -> {
+                    PooledExchange exchange =
+                            new PooledExchange(
+                                    pools.poolFor(targetAddress, targetPort),
+                                    () ->
+                                            newRequest(
+                                                    host,
+                                                    targetUrl,
+                                                    method,
+                                                    body,
+                                                    contentType,
+                                                    messageHeaders),
+                                    idempotent,
+                                    listener);
+                    // parse and complete off the event loop, as RestClient does on its executor
+                    return exchange.send()
+                            .handleAsync(
+                                    (raw, error) -> {
+                                        if (error != null) {
+                                            throw error instanceof CompletionException completion
+                                                    ? completion
+                                                    : new CompletionException(error);
+                                        }
+                                        try {
+                                            return RestResponses.<P>parse(
+                                                    raw.status(), raw.body(), responseType);
+                                        } catch (Exception e) {
+                                            throw new CompletionException(e);
+                                        }
+                                    },
+                                    this::runOffEventLoop);
+                });
     }
 
-    /** Sends one request through a Flink RestClient made for it (SSL host checks as RestClusterClient's own). */
-    private <M extends MessageHeaders<R, P, U>, U extends MessageParameters, R extends RequestBody,
+    /**
+     * Sends one request through a Flink RestClient made for it (SSL host checks as
+     * RestClusterClient's own).
+     */
+    private <
+                    M extends MessageHeaders<R, P, U>,
+                    U extends MessageParameters,
+                    R extends RequestBody,
                     P extends ResponseBody>
             CompletableFuture<P> sendThroughFlink(
                     String targetAddress,
@@ -236,8 +309,15 @@ final class KeepAliveRestClient extends RestClient {
         }
         CompletableFuture<P> response;
         try {
-            response = flinkClient.sendRequest(
-                    targetAddress, targetPort, messageHeaders, messageParameters, request, fileUploads, apiVersion);
+            response =
+                    flinkClient.sendRequest(
+                            targetAddress,
+                            targetPort,
+                            messageHeaders,
+                            messageParameters,
+                            request,
+                            fileUploads,
+                            apiVersion);
         } catch (IOException | RuntimeException | Error e) {
             flinkClient.closeAsync();
             throw e;
@@ -255,9 +335,9 @@ final class KeepAliveRestClient extends RestClient {
     }
 
     /**
-     * Closes this client's channels at once, and the never-started event loop of RestClient; never waits, never
-     * touches the shared event loop. (RestClient's {@code shutdown}, which RestClusterClient calls, closes only that
-     * event loop, which takes no time.)
+     * Closes this client's channels at once, and the never-started event loop of RestClient; never
+     * waits, never touches the shared event loop. (RestClient's {@code shutdown}, which
+     * RestClusterClient calls, closes only that event loop, which takes no time.)
      */
     @Override
     public CompletableFuture<Void> closeAsync() {
@@ -280,7 +360,8 @@ final class KeepAliveRestClient extends RestClient {
         CompletableFuture<T> start() throws IOException;
     }
 
-    private <T> CompletableFuture<T> counted(long startNanos, RequestStart<T> start) throws IOException {
+    private <T> CompletableFuture<T> counted(long startNanos, RequestStart<T> start)
+            throws IOException {
         listener.inFlightChanged(1);
         CompletableFuture<T> future;
         try {
@@ -290,14 +371,16 @@ final class KeepAliveRestClient extends RestClient {
             listener.requestFinished(System.nanoTime() - startNanos, false);
             throw e;
         }
-        return future.whenComplete((result, error) -> {
-            listener.inFlightChanged(-1);
-            listener.requestFinished(System.nanoTime() - startNanos, error == null);
-        });
+        return future.whenComplete(
+                (result, error) -> {
+                    listener.inFlightChanged(-1);
+                    listener.requestFinished(System.nanoTime() - startNanos, error == null);
+                });
     }
 
     // RestClient.constructVersionedHandlerUrl (private in Flink)
-    private static String versionedUrl(MessageHeaders<?, ?, ?> headers, String versionPrefix, String urlPrefix) {
+    private static String versionedUrl(
+            MessageHeaders<?, ?, ?> headers, String versionPrefix, String urlPrefix) {
         String targetUrl = headers.getTargetRestEndpointURL();
         if (targetUrl.contains(VERSION_PLACEHOLDER)) {
             return targetUrl.replace(VERSION_PLACEHOLDER, versionPrefix);
@@ -314,20 +397,24 @@ final class KeepAliveRestClient extends RestClient {
             String contentType,
             MessageHeaders<?, ?, ?> messageHeaders) {
         FullHttpRequest request =
-                new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, method, targetUrl, Unpooled.wrappedBuffer(body));
+                new DefaultFullHttpRequest(
+                        HttpVersion.HTTP_1_1, method, targetUrl, Unpooled.wrappedBuffer(body));
         HttpHeaders headers = request.headers();
         headers.set(HttpHeaderNames.HOST, host)
                 .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE)
                 .add(HttpHeaderNames.CONTENT_LENGTH, body.length)
                 .add(HttpHeaderNames.CONTENT_TYPE, contentType);
-        messageHeaders.getCustomHeaders().forEach(header -> headers.set(header.getName(), header.getValue()));
+        messageHeaders
+                .getCustomHeaders()
+                .forEach(header -> headers.set(header.getName(), header.getValue()));
         return request;
     }
 
     // RestClient loads these too, but keeps them private; ours need them for the pooled channels.
     private static List<OutboundChannelHandlerFactory> outboundHandlerFactories() {
         List<OutboundChannelHandlerFactory> factories = new ArrayList<>();
-        for (OutboundChannelHandlerFactory factory : ServiceLoader.load(OutboundChannelHandlerFactory.class)) {
+        for (OutboundChannelHandlerFactory factory :
+                ServiceLoader.load(OutboundChannelHandlerFactory.class)) {
             if (factory != null) {
                 factories.add(factory);
             }
@@ -336,7 +423,10 @@ final class KeepAliveRestClient extends RestClient {
         return factories;
     }
 
-    /** Keeps a faulty listener from breaking requests or Netty's pipeline: figures are never worth a failure. */
+    /**
+     * Keeps a faulty listener from breaking requests or Netty's pipeline: figures are never worth a
+     * failure.
+     */
     private static final class GuardedListener implements TransportListener {
         private static final FlinkBoundary LISTENER_CALLS = ClientBoundaries.logTo(LOG);
         private static final String CALL = "a transport listener (its figures may be wrong)";
@@ -359,7 +449,8 @@ final class KeepAliveRestClient extends RestClient {
 
         @Override
         public void requestFinished(long latencyNanos, boolean success) {
-            LISTENER_CALLS.runScheduled(CALL, () -> delegate.requestFinished(latencyNanos, success));
+            LISTENER_CALLS.runScheduled(
+                    CALL, () -> delegate.requestFinished(latencyNanos, success));
         }
 
         @Override

@@ -3,6 +3,7 @@ package io.flinkinsight.client.transport;
 import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.runtime.rest.FileUpload;
 import org.apache.flink.runtime.rest.FileUploadHandler;
+
 import org.apache.flink.shaded.netty4.io.netty.buffer.ByteBuf;
 import org.apache.flink.shaded.netty4.io.netty.buffer.ByteBufAllocator;
 import org.apache.flink.shaded.netty4.io.netty.buffer.Unpooled;
@@ -26,16 +27,18 @@ import java.nio.file.Path;
 import java.util.Collection;
 
 /**
- * A multipart request (the job submission: JSON body plus the job graph file, and jars or artifacts if any) encoded
- * in memory, the same parts Flink's {@code RestClient.createRequest} streams from disk, so that it can ride a pooled
- * keep-alive channel as one full request. Only for uploads up to {@link #MAX_IN_MEMORY_BYTES}; larger ones take
- * Flink's streaming path.
+ * A multipart request (the job submission: JSON body plus the job graph file, and jars or artifacts
+ * if any) encoded in memory, the same parts Flink's {@code RestClient.createRequest} streams from
+ * disk, so that it can ride a pooled keep-alive channel as one full request. Only for uploads up to
+ * {@link #MAX_IN_MEMORY_BYTES}; larger ones take Flink's streaming path.
  */
 record MultipartBody(byte[] content, String contentType) {
 
-    /** A SQL query's job graph is some kilobytes to a few megabytes; jars beyond this are streamed by Flink. */
-    @VisibleForTesting
-    static final long MAX_IN_MEMORY_BYTES = 16L << 20;
+    /**
+     * A SQL query's job graph is some kilobytes to a few megabytes; jars beyond this are streamed
+     * by Flink.
+     */
+    @VisibleForTesting static final long MAX_IN_MEMORY_BYTES = 16L << 20;
 
     /** Whether the files are small enough to be encoded in memory (and are files). */
     static boolean fitsInMemory(Collection<FileUpload> uploads) {
@@ -44,7 +47,7 @@ record MultipartBody(byte[] content, String contentType) {
             Path path = upload.getFile();
             try {
                 if (!Files.isRegularFile(path)) {
-                    return false;  // Flink's path gives the error a caller expects
+                    return false; // Flink's path gives the error a caller expects
                 }
                 total += Files.size(path);
             } catch (IOException | UncheckedIOException e) {
@@ -57,7 +60,10 @@ record MultipartBody(byte[] content, String contentType) {
         return true;
     }
 
-    /** Encodes {@code json} as the attribute Flink's FileUploadHandler reads, and each file as {@code file_<i>}. */
+    /**
+     * Encodes {@code json} as the attribute Flink's FileUploadHandler reads, and each file as
+     * {@code file_<i>}.
+     */
     static MultipartBody encode(byte[] json, Collection<FileUpload> uploads) throws IOException {
         HttpRequest head = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/");
         HttpPostRequestEncoder encoder = null;
@@ -65,13 +71,17 @@ record MultipartBody(byte[] content, String contentType) {
             // in memory: no temporary files of Netty's own
             encoder = new HttpPostRequestEncoder(new DefaultHttpDataFactory(false), head, true);
             MemoryAttribute request =
-                    new MemoryAttribute(FileUploadHandler.HTTP_ATTRIBUTE_REQUEST, StandardCharsets.UTF_8);
+                    new MemoryAttribute(
+                            FileUploadHandler.HTTP_ATTRIBUTE_REQUEST, StandardCharsets.UTF_8);
             request.setContent(Unpooled.wrappedBuffer(json));
             encoder.addBodyHttpData(request);
             int index = 0;
             for (FileUpload upload : uploads) {
                 encoder.addBodyFileUpload(
-                        "file_" + index++, upload.getFile().toFile(), upload.getContentType(), false);
+                        "file_" + index++,
+                        upload.getFile().toFile(),
+                        upload.getContentType(),
+                        false);
             }
             HttpRequest finalized = encoder.finalizeRequest();
             String contentType = finalized.headers().get(HttpHeaderNames.CONTENT_TYPE);
@@ -92,7 +102,8 @@ record MultipartBody(byte[] content, String contentType) {
             return new MultipartBody(body.toByteArray(), contentType);
         } catch (IOException e) {
             throw e;
-        } catch (Exception e) {  // the encoder's checked ErrorDataEncoderException, and readChunk's Exception
+        } catch (Exception e) { // the encoder's checked ErrorDataEncoderException, and readChunk's
+            // Exception
             throw new IOException("Could not encode the multipart request.", e);
         } finally {
             if (encoder != null) {

@@ -2,6 +2,7 @@ package io.flinkinsight.client.transport;
 
 import org.apache.flink.runtime.rest.ConnectionClosedException;
 import org.apache.flink.runtime.rest.ConnectionException;
+
 import org.apache.flink.shaded.netty4.io.netty.channel.Channel;
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.FullHttpRequest;
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpResponseStatus;
@@ -14,8 +15,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * One request on a pooled channel: acquire, write, wait for the full response, release. A GET whose reused channel
- * turns out closed before any response (the server dropped a stale keep-alive connection) is sent once more.
+ * One request on a pooled channel: acquire, write, wait for the full response, release. A GET whose
+ * reused channel turns out closed before any response (the server dropped a stale keep-alive
+ * connection) is sent once more.
  */
 final class PooledExchange implements ExchangeHandler.Exchange {
 
@@ -58,24 +60,26 @@ final class PooledExchange implements ExchangeHandler.Exchange {
             response.completeExceptionally(pool.acquireFailure(t));
             return;
         }
-        acquired.addListener(done -> {
-            if (!done.isSuccess()) {
-                response.completeExceptionally(pool.acquireFailure(done.cause()));
-                return;
-            }
-            Channel channel = (Channel) done.getNow();
-            try {
-                if (channel.eventLoop().inEventLoop()) {
-                    write(channel);
-                } else {
-                    channel.eventLoop().execute(() -> write(channel));
-                }
-            } catch (Throwable t) {
-                // e.g. the channel's event loop is shutting down: the request fails from its future and the channel
-                // goes back, whatever failed
-                onFailure(channel, t, false);
-            }
-        });
+        acquired.addListener(
+                done -> {
+                    if (!done.isSuccess()) {
+                        response.completeExceptionally(pool.acquireFailure(done.cause()));
+                        return;
+                    }
+                    Channel channel = (Channel) done.getNow();
+                    try {
+                        if (channel.eventLoop().inEventLoop()) {
+                            write(channel);
+                        } else {
+                            channel.eventLoop().execute(() -> write(channel));
+                        }
+                    } catch (Throwable t) {
+                        // e.g. the channel's event loop is shutting down: the request fails from
+                        // its future and the channel
+                        // goes back, whatever failed
+                        onFailure(channel, t, false);
+                    }
+                });
     }
 
     private void write(Channel channel) {
@@ -89,16 +93,23 @@ final class PooledExchange implements ExchangeHandler.Exchange {
         if (used) {
             listener.channelReused();
         }
-        channel.writeAndFlush(request.get()).addListener(written -> {
-            if (!written.isSuccess()) {
-                handler.fail(channel, this, new ConnectionException("Could not write request.", written.cause()));
-            }
-        });
+        channel.writeAndFlush(request.get())
+                .addListener(
+                        written -> {
+                            if (!written.isSuccess()) {
+                                handler.fail(
+                                        channel,
+                                        this,
+                                        new ConnectionException(
+                                                "Could not write request.", written.cause()));
+                            }
+                        });
     }
 
     /** The full response arrived; called on the channel's event loop. */
     @Override
-    public void onResponse(Channel channel, HttpResponseStatus status, byte[] body, boolean keepAlive) {
+    public void onResponse(
+            Channel channel, HttpResponseStatus status, byte[] body, boolean keepAlive) {
         if (!keepAlive) {
             channel.close();
         }
@@ -107,15 +118,17 @@ final class PooledExchange implements ExchangeHandler.Exchange {
     }
 
     /**
-     * The request failed on {@code channel}; called on its event loop. {@code staleCandidate}: the channel had carried
-     * requests before and closed before any response to this one.
+     * The request failed on {@code channel}; called on its event loop. {@code staleCandidate}: the
+     * channel had carried requests before and closed before any response to this one.
      */
     @Override
     public void onFailure(Channel channel, Throwable cause, boolean staleCandidate) {
         channel.close();
         pool.release(channel);
         if (staleCandidate && retryIfStale && attempts == 1) {
-            LOG.debug("A kept-alive channel to {} was closed by the server; sending the GET again.", pool.hostPort);
+            LOG.debug(
+                    "A kept-alive channel to {} was closed by the server; sending the GET again.",
+                    pool.hostPort);
             attempt();
         } else {
             response.completeExceptionally(cause);

@@ -4,8 +4,9 @@ import org.apache.flink.client.deployment.StandaloneClusterId;
 import org.apache.flink.client.program.rest.RestClusterClient;
 
 /**
- * A cluster client with its keep-alive REST transport. {@link #close()} closes the client and its channels and never
- * closes the shared event loop; the pool calls it on its closer thread, which logs a failure.
+ * A cluster client with its keep-alive REST transport. {@link #close()} closes the client and its
+ * channels and never closes the shared event loop; the pool calls it on its closer thread, which
+ * logs a failure.
  */
 public interface PooledTransport extends AutoCloseable {
 

@@ -1,8 +1,8 @@
 package io.flinkinsight.client.transport;
 
 /**
- * Callbacks for the figures of the keep-alive REST transport. They are called on Netty and request threads, so
- * implementations must be cheap, thread-safe and must not throw.
+ * Callbacks for the figures of the keep-alive REST transport. They are called on Netty and request
+ * threads, so implementations must be cheap, thread-safe and must not throw.
  */
 public interface TransportListener {
 
@@ -19,17 +19,18 @@ public interface TransportListener {
     void inFlightChanged(int delta);
 
     /** A listener that ignores everything. */
-    TransportListener NONE = new TransportListener() {
-        @Override
-        public void channelOpened() {}
+    TransportListener NONE =
+            new TransportListener() {
+                @Override
+                public void channelOpened() {}
 
-        @Override
-        public void channelReused() {}
+                @Override
+                public void channelReused() {}
 
-        @Override
-        public void requestFinished(long latencyNanos, boolean success) {}
+                @Override
+                public void requestFinished(long latencyNanos, boolean success) {}
 
-        @Override
-        public void inFlightChanged(int delta) {}
-    };
+                @Override
+                public void inFlightChanged(int delta) {}
+            };
 }

@@ -1,23 +1,25 @@
 package io.flinkinsight.client.admission;
 
-import io.flinkinsight.client.config.InteractiveClientSettings;
 import io.flinkinsight.client.collect.QueryRecord;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
+import io.flinkinsight.client.config.InteractiveClientSettings;
 import io.flinkinsight.client.metrics.ClientMetrics;
 import io.flinkinsight.client.pool.ClusterIdentity;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.IllegalConfigurationException;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.IllegalConfigurationException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class QueryAdmissionTest {
 
@@ -49,14 +51,18 @@ class QueryAdmissionTest {
         List<QueryAdmission.Place> places = new ArrayList<>();
         for (int port = 20_000; port < 20_100; port++) {
             Configuration conf = conf(2, "10 s", "1 h");
-            conf.setString("rest.port", Integer.toString(port)); // a distinct cluster (client identity) each
+            conf.setString(
+                    "rest.port",
+                    Integer.toString(port)); // a distinct cluster (client identity) each
             places.add(enter(conf));
             places.add(enter(conf));
         }
         assertThat(admission.clusters()).isEqualTo(100);
 
         places.remove(0).release();
-        assertThat(admission.clusters()).as("one query still holds a place on the first cluster").isEqualTo(100);
+        assertThat(admission.clusters())
+                .as("one query still holds a place on the first cluster")
+                .isEqualTo(100);
         places.forEach(QueryAdmission.Place::release);
 
         assertThat(admission.clusters()).isZero();
@@ -79,13 +85,15 @@ class QueryAdmissionTest {
         QueryAdmission.Place first = enter(conf);
         enter(conf);
 
-        CompletableFuture<QueryAdmission.Place> third = CompletableFuture.supplyAsync(() -> {
-            try {
-                return enter(conf);
-            } catch (Exception e) {
-                throw new RuntimeException(e);
-            }
-        });
+        CompletableFuture<QueryAdmission.Place> third =
+                CompletableFuture.supplyAsync(
+                        () -> {
+                            try {
+                                return enter(conf);
+                            } catch (Exception e) {
+                                throw new RuntimeException(e);
+                            }
+                        });
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (admission.waiting() == 0 && System.nanoTime() < deadline) {
             Thread.sleep(5);

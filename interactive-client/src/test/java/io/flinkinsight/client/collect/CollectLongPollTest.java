@@ -1,10 +1,15 @@
 package io.flinkinsight.client.collect;
 
 import io.flinkinsight.client.config.CollectRetryStrategy;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.flinkinsight.client.metrics.ClientMetrics;
+
+import org.apache.flink.api.common.typeutils.base.StringSerializer;
+import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
+import org.apache.flink.streaming.api.operators.collect.CollectCoordinationRequest;
+import org.apache.flink.streaming.api.operators.collect.CollectCoordinationResponse;
+
+import org.junit.jupiter.api.Test;
+
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,17 +20,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
-import org.apache.flink.api.common.typeutils.base.StringSerializer;
-import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
-import org.apache.flink.streaming.api.operators.collect.CollectCoordinationRequest;
-import org.apache.flink.streaming.api.operators.collect.CollectCoordinationResponse;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link CollectLongPoll} on its own: single collect requests as the fetcher sends them, against a job that speaks
- * the collect sink's protocol, on a manual clock (the waits are exact and nobody sleeps). How the fetcher drains a
- * whole query through the job client is {@link InstrumentedJobClientTest}'s; the pacing's decisions one by one are
- * {@link LongPollPacingTest}'s.
+ * {@link CollectLongPoll} on its own: single collect requests as the fetcher sends them, against a
+ * job that speaks the collect sink's protocol, on a manual clock (the waits are exact and nobody
+ * sleeps). How the fetcher drains a whole query through the job client is {@link
+ * InstrumentedJobClientTest}'s; the pacing's decisions one by one are {@link LongPollPacingTest}'s.
  */
 class CollectLongPollTest {
 
@@ -37,21 +39,35 @@ class CollectLongPollTest {
     private final QueryRecord record = new QueryRecord(metrics, clock);
 
     private CollectLongPoll longPoll(TestingCollectJob job, Duration budget) {
-        return longPoll(job.asLongPolledJob(), CollectRetryStrategy.fixed(Duration.ofMillis(1)), budget, () -> false);
+        return longPoll(
+                job.asLongPolledJob(),
+                CollectRetryStrategy.fixed(Duration.ofMillis(1)),
+                budget,
+                () -> false);
     }
 
     private CollectLongPoll longPoll(
-            CollectLongPoll.Job job, CollectRetryStrategy strategy, Duration budget, BooleanSupplier fastPolls) {
-        return new CollectLongPoll(job, strategy, scheduler, metrics, record, clock, budget, fastPolls);
+            CollectLongPoll.Job job,
+            CollectRetryStrategy strategy,
+            Duration budget,
+            BooleanSupplier fastPolls) {
+        return new CollectLongPoll(
+                job, strategy, scheduler, metrics, record, clock, budget, fastPolls);
     }
 
-    /** What {@code future} comes to, the clock moved on from one scheduled step to the next until it is done. */
+    /**
+     * What {@code future} comes to, the clock moved on from one scheduled step to the next until it
+     * is done.
+     */
     private <T> T await(CompletableFuture<T> future) {
         scheduler.runUntilDone(future);
         return future.join();
     }
 
-    /** The answer to the fetcher's request for offset 0 of {@code version} ("" before the sink told its own). */
+    /**
+     * The answer to the fetcher's request for offset 0 of {@code version} ("" before the sink told
+     * its own).
+     */
     private CoordinationResponse answer(CollectLongPoll longPoll, String version) {
         return await(longPoll.answer("uid", new CollectCoordinationRequest(version, 0)));
     }
@@ -70,22 +86,29 @@ class CollectLongPollTest {
                 await(longPoll.answer("collect-sink-uid", new CollectCoordinationRequest("", 0)));
 
         assertThat(job.polls).isGreaterThan(3);
-        assertThat(((CollectCoordinationResponse) answer).getVersion()).isEqualTo(TestingCollectJob.SINK_VERSION);
+        assertThat(((CollectCoordinationResponse) answer).getVersion())
+                .isEqualTo(TestingCollectJob.SINK_VERSION);
     }
 
     @Test
     void aBackOffLongerThanTheBudgetHoldsAcrossTheFetchersRequests() throws Exception {
         TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).rowsAt(3, "x");
-        CollectLongPoll longPoll = longPoll(
-                job.asLongPolledJob(), CollectRetryStrategy.fixed(Duration.ofSeconds(2)), Duration.ofMillis(200), () -> false);
+        CollectLongPoll longPoll =
+                longPoll(
+                        job.asLongPolledJob(),
+                        CollectRetryStrategy.fixed(Duration.ofSeconds(2)),
+                        Duration.ofMillis(200),
+                        () -> false);
 
-        // poll 1 learns the version, poll 2 is empty: the 2 s back-off does not fit the 200 ms budget
+        // poll 1 learns the version, poll 2 is empty: the 2 s back-off does not fit the 200 ms
+        // budget
         CoordinationResponse first = answer(longPoll, "");
         assertThat(resultCount(first)).isZero();
         assertThat(job.polls).isEqualTo(2);
         long backOffStart = clock.getAsLong();
 
-        // the fetcher repeats its request at once, as it does after an empty answer (after its 100 ms sleep)
+        // the fetcher repeats its request at once, as it does after an empty answer (after its 100
+        // ms sleep)
         CoordinationResponse second = answer(longPoll, TestingCollectJob.SINK_VERSION);
         // still inside the back-off: the same empty answer at the budget's end, and no request
         assertThat(resultCount(second)).isZero();
@@ -96,9 +119,11 @@ class CollectLongPollTest {
         for (int i = 0; i < 100 && resultCount(rows) == 0; i++) {
             rows = answer(longPoll, TestingCollectJob.SINK_VERSION);
         }
-        assertThat(((CollectCoordinationResponse) rows).getResults(StringSerializer.INSTANCE)).containsExactly("x");
+        assertThat(((CollectCoordinationResponse) rows).getResults(StringSerializer.INSTANCE))
+                .containsExactly("x");
         assertThat(job.polls).isEqualTo(3);
-        assertThat(clock.getAsLong() - backOffStart).as("the third poll went out when the back-off ended")
+        assertThat(clock.getAsLong() - backOffStart)
+                .as("the third poll went out when the back-off ended")
                 .isEqualTo(Duration.ofSeconds(2).toNanos());
     }
 
@@ -106,23 +131,34 @@ class CollectLongPollTest {
     void aDroppedPrefetchStopsPollingAtOnce() throws Exception {
         TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE);
         AtomicInteger prefetchPolls = new AtomicInteger();
-        CollectLongPoll.Job counted = job.asLongPolledJob(uid -> {
-            if (uid.equals("another-sink")) {
-                prefetchPolls.incrementAndGet();
-            }
-        }, () -> {});
-        CollectLongPoll longPoll = longPoll(
-                counted, CollectRetryStrategy.fixed(Duration.ofMillis(20)), Duration.ofMinutes(10), () -> false);
+        CollectLongPoll.Job counted =
+                job.asLongPolledJob(
+                        uid -> {
+                            if (uid.equals("another-sink")) {
+                                prefetchPolls.incrementAndGet();
+                            }
+                        },
+                        () -> {});
+        CollectLongPoll longPoll =
+                longPoll(
+                        counted,
+                        CollectRetryStrategy.fixed(Duration.ofMillis(20)),
+                        Duration.ofMinutes(10),
+                        () -> false);
         CompletableFuture<Void> prefetched = longPoll.prefetchFirstResults("another-sink");
         scheduler.advance(Duration.ofMillis(100));
 
         // the fetcher asks another sink: nobody will read what the prefetch finds
-        longPoll.answer("collect-sink-uid", new CollectCoordinationRequest(TestingCollectJob.SINK_VERSION, 0));
+        longPoll.answer(
+                "collect-sink-uid",
+                new CollectCoordinationRequest(TestingCollectJob.SINK_VERSION, 0));
 
         // without stopping, the prefetch would poll on for its whole 10 min budget
         assertThat(prefetched).isDone();
         int atDrop = prefetchPolls.get();
-        assertThat(atDrop).as("the prefetch polled before it was dropped").isEqualTo(1 + 1 + 100 / 20);
+        assertThat(atDrop)
+                .as("the prefetch polled before it was dropped")
+                .isEqualTo(1 + 1 + 100 / 20);
         scheduler.advance(Duration.ofMillis(300));
         assertThat(prefetchPolls.get()).as("polls of the dropped prefetch").isEqualTo(atDrop);
     }
@@ -130,8 +166,12 @@ class CollectLongPollTest {
     @Test
     void cancellingTheJobStopsAPrefetchAtOnce() {
         TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE);
-        CollectLongPoll longPoll = longPoll(
-                job.asLongPolledJob(), CollectRetryStrategy.fixed(Duration.ofMillis(20)), Duration.ofMinutes(10), () -> false);
+        CollectLongPoll longPoll =
+                longPoll(
+                        job.asLongPolledJob(),
+                        CollectRetryStrategy.fixed(Duration.ofMillis(20)),
+                        Duration.ofMinutes(10),
+                        () -> false);
         CompletableFuture<Void> prefetched = longPoll.prefetchFirstResults("collect-sink-uid");
         int polls = job.polls;
 
@@ -154,7 +194,8 @@ class CollectLongPollTest {
         assertThat(resultCount(answer)).isEqualTo(1);
         assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE))
                 .containsExactly("only-at-the-end");
-        assertThat(((CollectCoordinationResponse) answer).getVersion()).isEqualTo(TestingCollectJob.SINK_VERSION);
+        assertThat(((CollectCoordinationResponse) answer).getVersion())
+                .isEqualTo(TestingCollectJob.SINK_VERSION);
     }
 
     @Test
@@ -170,7 +211,9 @@ class CollectLongPollTest {
         assertThat(metrics.collectRequests.getCount()).isEqualTo(4);
         assertThat(metrics.collectRetries.getCount()).isEqualTo(2);
         assertThat(record.collectRetries()).isEqualTo(2);
-        assertThat(job.statusCalls).as("a running job answers, so no status check is needed").isZero();
+        assertThat(job.statusCalls)
+                .as("a running job answers, so no status check is needed")
+                .isZero();
     }
 
     @Test
@@ -188,12 +231,18 @@ class CollectLongPollTest {
     void theEndIsAskedForOnceAPollFailsEvenForAQueryRunningAlone() throws Exception {
         TestingCollectJob job = new TestingCollectJob(6).rowsAt(6, "x");
         CollectLongPoll longPoll =
-                longPoll(job.asLongPolledJob(), CollectRetryStrategy.fixed(Duration.ofMillis(1)), GENEROUS_BUDGET, () -> true);
+                longPoll(
+                        job.asLongPolledJob(),
+                        CollectRetryStrategy.fixed(Duration.ofMillis(1)),
+                        GENEROUS_BUDGET,
+                        () -> true);
 
         CoordinationResponse answer = answer(longPoll, "");
 
-        assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE)).containsExactly("x");
-        // polls 2 to 5 were empty while the sink answered; poll 6 failed (the job had ended): one question then
+        assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE))
+                .containsExactly("x");
+        // polls 2 to 5 were empty while the sink answered; poll 6 failed (the job had ended): one
+        // question then
         assertThat(job.statusCalls).isEqualTo(1);
     }
 
@@ -201,8 +250,18 @@ class CollectLongPollTest {
     void theFirstPollWaitsForTheGivenDelay() throws Exception {
         TestingCollectJob job = new TestingCollectJob(2).rowsAt(2, "x");
         Duration delay = Duration.ofMillis(200);
-        CollectLongPoll longPoll = new CollectLongPoll(job.asLongPolledJob(), CollectRetryStrategy.fixed(Duration.ofMillis(1)),
-                scheduler, metrics, record, clock, GENEROUS_BUDGET, () -> true, delay.toNanos(), delay.toNanos());
+        CollectLongPoll longPoll =
+                new CollectLongPoll(
+                        job.asLongPolledJob(),
+                        CollectRetryStrategy.fixed(Duration.ofMillis(1)),
+                        scheduler,
+                        metrics,
+                        record,
+                        clock,
+                        GENEROUS_BUDGET,
+                        () -> true,
+                        delay.toNanos(),
+                        delay.toNanos());
 
         CompletableFuture<CoordinationResponse> answer =
                 longPoll.answer("uid", new CollectCoordinationRequest("", 0));
@@ -220,20 +279,32 @@ class CollectLongPollTest {
 
         CoordinationResponse answer = firstAnswerSlowAfterTheFirstPoll(job, false);
 
-        // the second wait (1 ms + 1 min) does not fit the budget: the empty answer goes back to the fetcher
+        // the second wait (1 ms + 1 min) does not fit the budget: the empty answer goes back to the
+        // fetcher
         assertThat(resultCount(answer)).isZero();
         assertThat(job.polls).isEqualTo(3);
         assertThat(job.statusCalls).isZero();
     }
 
     /**
-     * The answer to the fetcher's first request, with a strategy that waits 1 ms and then 1 min, and a 30 s budget:
-     * only a long poll that keeps the first delay gets far.
+     * The answer to the fetcher's first request, with a strategy that waits 1 ms and then 1 min,
+     * and a 30 s budget: only a long poll that keeps the first delay gets far.
      */
-    private CoordinationResponse firstAnswerSlowAfterTheFirstPoll(TestingCollectJob job, boolean fastPolls) {
-        CollectRetryStrategy slowAfterTheFirstPoll = CollectRetryStrategy.incremental(
-                Duration.ofMillis(1), Duration.ofMinutes(1), Duration.ofMinutes(1), Integer.MAX_VALUE);
-        return answer(longPoll(job.asLongPolledJob(), slowAfterTheFirstPoll, Duration.ofSeconds(30), () -> fastPolls), "");
+    private CoordinationResponse firstAnswerSlowAfterTheFirstPoll(
+            TestingCollectJob job, boolean fastPolls) {
+        CollectRetryStrategy slowAfterTheFirstPoll =
+                CollectRetryStrategy.incremental(
+                        Duration.ofMillis(1),
+                        Duration.ofMinutes(1),
+                        Duration.ofMinutes(1),
+                        Integer.MAX_VALUE);
+        return answer(
+                longPoll(
+                        job.asLongPolledJob(),
+                        slowAfterTheFirstPoll,
+                        Duration.ofSeconds(30),
+                        () -> fastPolls),
+                "");
     }
 
     @Test
@@ -242,7 +313,9 @@ class CollectLongPollTest {
         CollectLongPoll longPoll = longPoll(job, Duration.ZERO);
 
         answer(longPoll, TestingCollectJob.SINK_VERSION);
-        scheduler.advance(Duration.ofMillis(100)); // past the 1 ms back-off, as the fetcher's own 100 ms sleep is
+        scheduler.advance(
+                Duration.ofMillis(
+                        100)); // past the 1 ms back-off, as the fetcher's own 100 ms sleep is
         answer(longPoll, TestingCollectJob.SINK_VERSION);
 
         assertThat(metrics.collectRequests.getCount()).isEqualTo(2);
@@ -257,7 +330,8 @@ class CollectLongPollTest {
         CoordinationResponse answer = answer(longPoll, "");
 
         assertThat(resultCount(answer)).isZero();
-        assertThat(((CollectCoordinationResponse) answer).getVersion()).isEqualTo(TestingCollectJob.SINK_VERSION);
+        assertThat(((CollectCoordinationResponse) answer).getVersion())
+                .isEqualTo(TestingCollectJob.SINK_VERSION);
         assertThat(job.polls).isEqualTo(2);
         assertThat(metrics.collectRetries.getCount()).isZero();
     }
@@ -265,57 +339,82 @@ class CollectLongPollTest {
     @Test
     void anUnreachedSinkIsPolledAtFlinksPaceAndTheEndIsSeenFromThePolls() throws Exception {
         // polls 1 to 4 find no sink yet (the job starts), the job ended before poll 5, which fails
-        TestingCollectJob job = new TestingCollectJob(5).sinkReachedAt(Integer.MAX_VALUE).rowsAt(5, "x");
+        TestingCollectJob job =
+                new TestingCollectJob(5).sinkReachedAt(Integer.MAX_VALUE).rowsAt(5, "x");
         long start = clock.getAsLong();
 
         CoordinationResponse answer = answer(longPoll(job, GENEROUS_BUDGET), "");
 
-        assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE)).containsExactly("x");
+        assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE))
+                .containsExactly("x");
         assertThat(job.polls).isEqualTo(5);
-        assertThat(job.statusCalls).as("the end is asked once, after the poll that failed").isEqualTo(1);
+        assertThat(job.statusCalls)
+                .as("the end is asked once, after the poll that failed")
+                .isEqualTo(1);
         // 4 waits of Flink's fetcher's pace, though the strategy waits 1 ms
         assertThat(clock.getAsLong() - start)
-                .isEqualTo(Duration.ofMillis(4 * LongPollPacing.UNREACHED_SINK_POLL_MILLIS).toNanos());
+                .isEqualTo(
+                        Duration.ofMillis(4 * LongPollPacing.UNREACHED_SINK_POLL_MILLIS).toNanos());
     }
 
     @Test
     void aSinkNotDeployedYetShowsNoEnd() throws Exception {
-        // polls 1 to 5 fail as they do while the sink's vertex is not initialized; the job ended before poll 6
-        TestingCollectJob job = new TestingCollectJob(6).sinkNotDeployedUntil(Integer.MAX_VALUE).rowsAt(6, "x");
+        // polls 1 to 5 fail as they do while the sink's vertex is not initialized; the job ended
+        // before poll 6
+        TestingCollectJob job =
+                new TestingCollectJob(6).sinkNotDeployedUntil(Integer.MAX_VALUE).rowsAt(6, "x");
 
         CoordinationResponse answer = answer(longPoll(job, GENEROUS_BUDGET), "");
 
-        assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE)).containsExactly("x");
+        assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE))
+                .containsExactly("x");
         assertThat(job.polls).isEqualTo(6);
-        assertThat(job.statusCalls).as("only the poll that failed because the job had ended").isEqualTo(1);
+        assertThat(job.statusCalls)
+                .as("only the poll that failed because the job had ended")
+                .isEqualTo(1);
     }
 
     @Test
     void aSinkNeverReachedHasTheEndAskedEveryTenthPoll() throws Exception {
-        TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
+        TestingCollectJob job =
+                new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
         long budgetMillis = 1_500;
 
         CoordinationResponse answer = answer(longPoll(job, Duration.ofMillis(budgetMillis)), "");
 
         assertThat(resultCount(answer)).isZero();
         // the first poll, then one per Flink's fetcher's pace until the budget is spent
-        assertThat(job.polls).isEqualTo(1 + (int) (budgetMillis / LongPollPacing.UNREACHED_SINK_POLL_MILLIS));
-        assertThat(job.statusCalls).isEqualTo(job.polls / LongPollPacing.STATUS_CHECK_EVERY_EMPTY_POLLS);
+        assertThat(job.polls)
+                .isEqualTo(1 + (int) (budgetMillis / LongPollPacing.UNREACHED_SINK_POLL_MILLIS));
+        assertThat(job.statusCalls)
+                .isEqualTo(job.polls / LongPollPacing.STATUS_CHECK_EVERY_EMPTY_POLLS);
     }
 
     @Test
-    void whileFastTheEndOfAJobWhoseSinkWasNotReachedIsAskedForAndComesWithItsRowsInOneAnswer() throws Exception {
-        // the sink is never reached (the job's rows come with its end); the job ends at the third question
-        TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE)
-                .rowsAt(1, "x").endsAtStatusCall(3);
+    void whileFastTheEndOfAJobWhoseSinkWasNotReachedIsAskedForAndComesWithItsRowsInOneAnswer()
+            throws Exception {
+        // the sink is never reached (the job's rows come with its end); the job ends at the third
+        // question
+        TestingCollectJob job =
+                new TestingCollectJob(Integer.MAX_VALUE)
+                        .sinkReachedAt(Integer.MAX_VALUE)
+                        .rowsAt(1, "x")
+                        .endsAtStatusCall(3);
         long start = clock.getAsLong();
 
-        CoordinationResponse answer = answer(
-                longPoll(job.asLongPolledJob(), CollectRetryStrategy.fixed(Duration.ofMillis(1)), GENEROUS_BUDGET, () -> true),
-                "");
+        CoordinationResponse answer =
+                answer(
+                        longPoll(
+                                job.asLongPolledJob(),
+                                CollectRetryStrategy.fixed(Duration.ofMillis(1)),
+                                GENEROUS_BUDGET,
+                                () -> true),
+                        "");
 
-        assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE)).containsExactly("x");
-        // one poll found no sink; then questions 1 ms apart, the third of which found the end: no poll failed first
+        assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE))
+                .containsExactly("x");
+        // one poll found no sink; then questions 1 ms apart, the third of which found the end: no
+        // poll failed first
         assertThat(job.statusCalls).isEqualTo(3);
         assertThat(job.polls).isEqualTo(1);
         assertThat(clock.getAsLong() - start).isEqualTo(Duration.ofMillis(3).toNanos());
@@ -323,44 +422,71 @@ class CollectLongPollTest {
 
     @Test
     void whileFastAnUnreachedSinkIsPolledAtFlinksPaceUntilTheJobMayHaveEnded() {
-        TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
+        TestingCollectJob job =
+                new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
         long budgetMillis = 1_000;
         // recent jobs all ran longer than this poll's budget: none of its polls can see an end
         long shortestUsualRunNanos = TimeUnit.SECONDS.toNanos(60);
-        CollectLongPoll longPoll = new CollectLongPoll(job.asLongPolledJob(), CollectRetryStrategy.fixed(Duration.ofMillis(1)),
-                scheduler, metrics, record, clock, Duration.ofMillis(budgetMillis), () -> true, 0,
-                shortestUsualRunNanos);
+        CollectLongPoll longPoll =
+                new CollectLongPoll(
+                        job.asLongPolledJob(),
+                        CollectRetryStrategy.fixed(Duration.ofMillis(1)),
+                        scheduler,
+                        metrics,
+                        record,
+                        clock,
+                        Duration.ofMillis(budgetMillis),
+                        () -> true,
+                        0,
+                        shortestUsualRunNanos);
 
         answer(longPoll, "");
 
         // the first poll, then one per Flink's fetcher's pace; only the tenth asks for the end
-        assertThat(job.polls).isEqualTo(1 + (int) (budgetMillis / LongPollPacing.UNREACHED_SINK_POLL_MILLIS));
+        assertThat(job.polls)
+                .isEqualTo(1 + (int) (budgetMillis / LongPollPacing.UNREACHED_SINK_POLL_MILLIS));
         assertThat(job.statusCalls).isEqualTo(1);
     }
 
     @Test
     void whileFastEachCollectPollGoesFlinksPaceAfterThePreviousOne() {
-        TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
+        TestingCollectJob job =
+                new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
         List<Long> sentAt = new ArrayList<>();
-        CollectLongPoll.Job timed = job.asLongPolledJob(uid -> sentAt.add(clock.getAsLong()), () -> {});
+        CollectLongPoll.Job timed =
+                job.asLongPolledJob(uid -> sentAt.add(clock.getAsLong()), () -> {});
 
-        answer(longPoll(timed, CollectRetryStrategy.fixed(Duration.ofMillis(1)), Duration.ofMillis(1_000), () -> true),
+        answer(
+                longPoll(
+                        timed,
+                        CollectRetryStrategy.fixed(Duration.ofMillis(1)),
+                        Duration.ofMillis(1_000),
+                        () -> true),
                 "");
 
         assertThat(sentAt).hasSize(11);
         for (int i = 1; i < sentAt.size(); i++) {
-            assertThat(sentAt.get(i) - sentAt.get(i - 1)).as("collect poll %s after the previous one", i)
-                    .isEqualTo(TimeUnit.MILLISECONDS.toNanos(LongPollPacing.UNREACHED_SINK_POLL_MILLIS));
+            assertThat(sentAt.get(i) - sentAt.get(i - 1))
+                    .as("collect poll %s after the previous one", i)
+                    .isEqualTo(
+                            TimeUnit.MILLISECONDS.toNanos(
+                                    LongPollPacing.UNREACHED_SINK_POLL_MILLIS));
         }
     }
 
     @Test
     void whileFastTheEndIsAskedForAtTheStrategysPaceButTheSinkIsPolledAtFlinksPace() {
-        TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
+        TestingCollectJob job =
+                new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
         long budgetMillis = 1_500;
 
-        answer(longPoll(job.asLongPolledJob(), CollectRetryStrategy.fixed(Duration.ofMillis(1)), Duration.ofMillis(budgetMillis),
-                () -> true), "");
+        answer(
+                longPoll(
+                        job.asLongPolledJob(),
+                        CollectRetryStrategy.fixed(Duration.ofMillis(1)),
+                        Duration.ofMillis(budgetMillis),
+                        () -> true),
+                "");
 
         long pollsApart = LongPollPacing.UNREACHED_SINK_POLL_MILLIS;
         assertThat(job.polls).isEqualTo(1 + (int) (budgetMillis / pollsApart));
@@ -370,18 +496,26 @@ class CollectLongPollTest {
 
     @Test
     void whenFastPollsEndMidwayTheEndIsNoLongerAskedForAtTheStrategysPace() {
-        TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
+        TestingCollectJob job =
+                new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
         AtomicBoolean fast = new AtomicBoolean(true);
         AtomicInteger questionsWhileFast = new AtomicInteger();
-        CollectLongPoll.Job counted = job.asLongPolledJob(uid -> {}, () -> {
-            if (fast.get()) {
-                questionsWhileFast.incrementAndGet();
-            }
-        });
+        CollectLongPoll.Job counted =
+                job.asLongPolledJob(
+                        uid -> {},
+                        () -> {
+                            if (fast.get()) {
+                                questionsWhileFast.incrementAndGet();
+                            }
+                        });
         long budgetMillis = 2_000;
-        CompletableFuture<CoordinationResponse> answer = longPoll(counted,
-                CollectRetryStrategy.fixed(Duration.ofMillis(1)), Duration.ofMillis(budgetMillis), fast::get)
-                .answer("uid", new CollectCoordinationRequest("", 0));
+        CompletableFuture<CoordinationResponse> answer =
+                longPoll(
+                                counted,
+                                CollectRetryStrategy.fixed(Duration.ofMillis(1)),
+                                Duration.ofMillis(budgetMillis),
+                                fast::get)
+                        .answer("uid", new CollectCoordinationRequest("", 0));
 
         scheduler.advance(Duration.ofMillis(300));
         // another query starts: the JobManager's capacity is shared from now on
@@ -389,11 +523,13 @@ class CollectLongPollTest {
         await(answer);
 
         long pollsApart = LongPollPacing.UNREACHED_SINK_POLL_MILLIS;
-        assertThat(questionsWhileFast.get()).as("questions for the end while fast, every ms between polls")
+        assertThat(questionsWhileFast.get())
+                .as("questions for the end while fast, every ms between polls")
                 .isEqualTo(3 * (int) (pollsApart - 1));
         assertThat(job.polls).isEqualTo(1 + (int) (budgetMillis / pollsApart));
         // after that, an unreached sink has the end asked every tenth poll: the 10th and the 20th
-        assertThat(job.statusCalls - questionsWhileFast.get()).as("questions for the end once not fast")
+        assertThat(job.statusCalls - questionsWhileFast.get())
+                .as("questions for the end once not fast")
                 .isEqualTo(2);
     }
 }

@@ -1,33 +1,47 @@
 package io.flinkinsight.client.collect;
 
+import io.flinkinsight.client.collect.LongPollPacing.EmptyPoll;
+import io.flinkinsight.client.collect.LongPollPacing.Next;
+import io.flinkinsight.client.collect.LongPollPacing.Step;
 import io.flinkinsight.client.config.CollectRetryStrategy;
+
+import org.apache.flink.streaming.api.operators.collect.CollectResultFetcher;
+
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.Field;
+import java.time.Duration;
+
 import static io.flinkinsight.client.collect.LongPollPacing.STATUS_CHECK_EVERY_EMPTY_POLLS;
 import static io.flinkinsight.client.collect.LongPollPacing.UNREACHED_SINK_POLL_MILLIS;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flinkinsight.client.collect.LongPollPacing.EmptyPoll;
-import io.flinkinsight.client.collect.LongPollPacing.Next;
-import io.flinkinsight.client.collect.LongPollPacing.Step;
-import java.lang.reflect.Field;
-import java.time.Duration;
-import org.apache.flink.streaming.api.operators.collect.CollectResultFetcher;
-import org.junit.jupiter.api.Test;
-
 /**
- * {@link LongPollPacing} on a manual clock: each decision is a function of the time and of what the last poll showed,
- * so the times here are exact and nothing sleeps.
+ * {@link LongPollPacing} on a manual clock: each decision is a function of the time and of what the
+ * last poll showed, so the times here are exact and nothing sleeps.
  */
 class LongPollPacingTest {
 
-    /** 5 ms, 10 ms, 15 ms, ... up to 50 ms: each wait of the strategy tells which poll in a row it followed. */
-    private static final CollectRetryStrategy STRATEGY = CollectRetryStrategy.incremental(
-            Duration.ofMillis(5), Duration.ofMillis(5), Duration.ofMillis(50), Integer.MAX_VALUE);
+    /**
+     * 5 ms, 10 ms, 15 ms, ... up to 50 ms: each wait of the strategy tells which poll in a row it
+     * followed.
+     */
+    private static final CollectRetryStrategy STRATEGY =
+            CollectRetryStrategy.incremental(
+                    Duration.ofMillis(5),
+                    Duration.ofMillis(5),
+                    Duration.ofMillis(50),
+                    Integer.MAX_VALUE);
+
     private static final Duration BUDGET = Duration.ofSeconds(1);
 
     private final TestingScheduler clock = new TestingScheduler();
     private final long start = clock.nowNanos();
 
-    /** Pacing whose first poll may go out at once, and whose job may have ended {@code mayHaveEndedAfter} from now. */
+    /**
+     * Pacing whose first poll may go out at once, and whose job may have ended {@code
+     * mayHaveEndedAfter} from now.
+     */
     private LongPollPacing pacing(Duration mayHaveEndedAfter) {
         return new LongPollPacing(STRATEGY, BUDGET, start, start + mayHaveEndedAfter.toNanos());
     }
@@ -52,10 +66,15 @@ class LongPollPacingTest {
     void aSinkThatAnswersIsPolledAgainAtTheStrategysPaceWithoutAskingForTheEnd() {
         LongPollPacing pacing = pacing(Duration.ZERO);
 
-        assertThat(pacing.afterEmptyPoll(sinkAnswered(1), now(), true)).isEqualTo(new Next(Step.POLL, 5));
-        assertThat(pacing.afterEmptyPoll(sinkAnswered(3), now(), false)).isEqualTo(new Next(Step.POLL, 15));
-        assertThat(pacing.afterEmptyPoll(sinkAnswered(STATUS_CHECK_EVERY_EMPTY_POLLS), now(), false))
-                .as("a sink that answers shows the end itself").isEqualTo(new Next(Step.POLL, 50));
+        assertThat(pacing.afterEmptyPoll(sinkAnswered(1), now(), true))
+                .isEqualTo(new Next(Step.POLL, 5));
+        assertThat(pacing.afterEmptyPoll(sinkAnswered(3), now(), false))
+                .isEqualTo(new Next(Step.POLL, 15));
+        assertThat(
+                        pacing.afterEmptyPoll(
+                                sinkAnswered(STATUS_CHECK_EVERY_EMPTY_POLLS), now(), false))
+                .as("a sink that answers shows the end itself")
+                .isEqualTo(new Next(Step.POLL, 50));
     }
 
     @Test
@@ -64,7 +83,8 @@ class LongPollPacingTest {
 
         assertThat(pacing.afterEmptyPoll(sinkNotReached(1), now(), false))
                 .isEqualTo(new Next(Step.POLL, UNREACHED_SINK_POLL_MILLIS));
-        assertThat(pacing.unreachedSinkPollMillis(now(), false)).isEqualTo(UNREACHED_SINK_POLL_MILLIS);
+        assertThat(pacing.unreachedSinkPollMillis(now(), false))
+                .isEqualTo(UNREACHED_SINK_POLL_MILLIS);
     }
 
     @Test
@@ -72,9 +92,13 @@ class LongPollPacingTest {
         LongPollPacing pacing = pacing(Duration.ZERO);
 
         for (long inRow = 1; inRow <= 3 * STATUS_CHECK_EVERY_EMPTY_POLLS; inRow++) {
-            Step expected = inRow % STATUS_CHECK_EVERY_EMPTY_POLLS == 0 ? Step.ASK_END_THEN_POLL : Step.POLL;
+            Step expected =
+                    inRow % STATUS_CHECK_EVERY_EMPTY_POLLS == 0
+                            ? Step.ASK_END_THEN_POLL
+                            : Step.POLL;
             assertThat(pacing.afterEmptyPoll(sinkNotReached(inRow), now(), false).step())
-                    .as("after empty poll %s", inRow).isEqualTo(expected);
+                    .as("after empty poll %s", inRow)
+                    .isEqualTo(expected);
         }
     }
 
@@ -97,13 +121,18 @@ class LongPollPacingTest {
                 .isEqualTo(new Next(Step.POLL, UNREACHED_SINK_POLL_MILLIS));
         clock.advance(Duration.ofMillis(200));
         assertThat(pacing.afterEmptyPoll(sinkNotReached(2), now(), true))
-                .as("50 ms before the job may have ended").isEqualTo(new Next(Step.POLL, 50));
+                .as("50 ms before the job may have ended")
+                .isEqualTo(new Next(Step.POLL, 50));
         clock.advance(Duration.ofMillis(49).plusNanos(1));
-        assertThat(pacing.unreachedSinkPollMillis(now(), true)).as("rounded up to a whole ms").isEqualTo(1);
+        assertThat(pacing.unreachedSinkPollMillis(now(), true))
+                .as("rounded up to a whole ms")
+                .isEqualTo(1);
         clock.advance(Duration.ofMillis(1));
-        assertThat(pacing.afterEmptyPoll(sinkNotReached(3), now(), true).step()).isEqualTo(Step.ASK_END);
+        assertThat(pacing.afterEmptyPoll(sinkNotReached(3), now(), true).step())
+                .isEqualTo(Step.ASK_END);
         assertThat(pacing.afterEmptyPoll(sinkNotReached(3), now(), false))
-                .as("no longer fast: Flink's pace again").isEqualTo(new Next(Step.POLL, UNREACHED_SINK_POLL_MILLIS));
+                .as("no longer fast: Flink's pace again")
+                .isEqualTo(new Next(Step.POLL, UNREACHED_SINK_POLL_MILLIS));
     }
 
     @Test
@@ -116,9 +145,12 @@ class LongPollPacingTest {
         assertThat(pacing.questionDelayMillis(4, now(), lastSent)).isEqualTo(20);
         clock.advance(Duration.ofMillis(87).plusNanos(1));
         assertThat(pacing.questionDelayMillis(4, now(), lastSent))
-                .as("the poll for rows is due in 2.999999 ms").isEqualTo(3);
+                .as("the poll for rows is due in 2.999999 ms")
+                .isEqualTo(3);
         clock.advance(Duration.ofMillis(5));
-        assertThat(pacing.questionDelayMillis(4, now(), lastSent)).as("the poll for rows is overdue").isZero();
+        assertThat(pacing.questionDelayMillis(4, now(), lastSent))
+                .as("the poll for rows is overdue")
+                .isZero();
     }
 
     @Test
@@ -149,7 +181,9 @@ class LongPollPacingTest {
         assertThat(pacing.firstRequestDelayNanos(now(), 0)).isEqualTo(40_000_000);
         assertThat(pacing.firstRequestDelayNanos(now(), start + 70_000_000)).isEqualTo(70_000_000);
         clock.advance(Duration.ofMillis(100));
-        assertThat(pacing.firstRequestDelayNanos(now(), start + 70_000_000)).as("due already").isNegative();
+        assertThat(pacing.firstRequestDelayNanos(now(), start + 70_000_000))
+                .as("due already")
+                .isNegative();
     }
 
     @Test
@@ -159,19 +193,26 @@ class LongPollPacingTest {
 
         assertThat(deadline - now()).isEqualTo(BUDGET.toNanos());
         clock.advance(Duration.ofMillis(900));
-        assertThat(LongPollPacing.pastDeadline(now(), Duration.ofMillis(100).toNanos(), deadline)).isFalse();
-        assertThat(LongPollPacing.pastDeadline(now(), Duration.ofMillis(100).toNanos() + 1, deadline)).isTrue();
+        assertThat(LongPollPacing.pastDeadline(now(), Duration.ofMillis(100).toNanos(), deadline))
+                .isFalse();
+        assertThat(
+                        LongPollPacing.pastDeadline(
+                                now(), Duration.ofMillis(100).toNanos() + 1, deadline))
+                .isTrue();
     }
 
     @Test
     void noPollWaitsLongerThanFlinksOwnFetcherWaitsBetweenItsPolls() throws Exception {
-        // Flink's collect fetcher sleeps this long after an empty poll (a private constant of the Flink on the class
-        // path, read here so that this test follows it): the long poll must never show rows later than that fetcher
+        // Flink's collect fetcher sleeps this long after an empty poll (a private constant of the
+        // Flink on the class
+        // path, read here so that this test follows it): the long poll must never show rows later
+        // than that fetcher
         Field retry = CollectResultFetcher.class.getDeclaredField("DEFAULT_RETRY_MILLIS");
         retry.setAccessible(true);
         long flinksRetryMillis = retry.getInt(null);
 
         assertThat(UNREACHED_SINK_POLL_MILLIS).isLessThanOrEqualTo(flinksRetryMillis);
-        assertThat(RecentJobRuns.MAX_FIRST_POLL_DELAY.toMillis()).isLessThanOrEqualTo(flinksRetryMillis);
+        assertThat(RecentJobRuns.MAX_FIRST_POLL_DELAY.toMillis())
+                .isLessThanOrEqualTo(flinksRetryMillis);
     }
 }

@@ -2,13 +2,15 @@ package io.flinkinsight.client.collect;
 
 import io.flinkinsight.client.metrics.ClientMetrics;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.metrics.Histogram;
+
+import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.flink.api.common.JobStatus;
-import org.apache.flink.metrics.Histogram;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class QueryRecordTest {
 
@@ -53,7 +55,8 @@ class QueryRecordTest {
     }
 
     @Test
-    void aJobFirstSeenEndedSpentItsTimeSinceAcceptanceOnTheClusterAndWaitedForNoStartTheClientSaw() {
+    void
+            aJobFirstSeenEndedSpentItsTimeSinceAcceptanceOnTheClusterAndWaitedForNoStartTheClientSaw() {
         QueryRecord record = new QueryRecord(metrics, clock::get);
         advanceMillis(10);
         record.accepted();
@@ -66,7 +69,10 @@ class QueryRecordTest {
         assertThat(metrics.jobStartWaitMs.getCount()).isZero();
         assertThat(onlyValue(metrics.clusterRunMs)).isEqualTo(40);
         assertThat(onlyValue(metrics.resultFetchMs)).isEqualTo(2);
-        assertThat(onlyValue(metrics.submitMs) + onlyValue(metrics.clusterRunMs) + onlyValue(metrics.resultFetchMs))
+        assertThat(
+                        onlyValue(metrics.submitMs)
+                                + onlyValue(metrics.clusterRunMs)
+                                + onlyValue(metrics.resultFetchMs))
                 .isEqualTo(onlyValue(metrics.e2eLatencyMs));
     }
 

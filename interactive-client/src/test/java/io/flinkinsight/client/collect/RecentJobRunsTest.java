@@ -1,9 +1,10 @@
 package io.flinkinsight.client.collect;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class RecentJobRunsTest {
 
@@ -14,7 +15,10 @@ class RecentJobRunsTest {
         return TimeUnit.NANOSECONDS.toMillis(nanos);
     }
 
-    /** {@code count} runs of {@code millis}, each of a shape of its own (from 1000 up), as if every query differed. */
+    /**
+     * {@code count} runs of {@code millis}, each of a shape of its own (from 1000 up), as if every
+     * query differed.
+     */
     private static void addOfDistinctShapes(RecentJobRuns runs, int count, long millis) {
         for (int i = 0; i < count; i++) {
             runs.add(1000 + i, millis);
@@ -41,7 +45,8 @@ class RecentJobRunsTest {
             runs.add(1000 + i, 60 + i);
         }
 
-        assertThat(millis(RecentJobRuns.firstPollDelayNanos(runs.shortestUsualRunNanos(NEW_SHAPE)))).isEqualTo(63);
+        assertThat(millis(RecentJobRuns.firstPollDelayNanos(runs.shortestUsualRunNanos(NEW_SHAPE))))
+                .isEqualTo(63);
     }
 
     @Test
@@ -50,7 +55,8 @@ class RecentJobRunsTest {
         addOfDistinctShapes(runs, RecentJobRuns.WINDOW, 5);
         addOfDistinctShapes(runs, RecentJobRuns.WINDOW, 40);
 
-        assertThat(millis(RecentJobRuns.firstPollDelayNanos(runs.shortestUsualRunNanos(NEW_SHAPE)))).isEqualTo(40);
+        assertThat(millis(RecentJobRuns.firstPollDelayNanos(runs.shortestUsualRunNanos(NEW_SHAPE))))
+                .isEqualTo(40);
     }
 
     @Test
@@ -59,13 +65,16 @@ class RecentJobRunsTest {
         addOfDistinctShapes(runs, RecentJobRuns.WINDOW, 60);
         runs.add(SHAPE, 900);
         runs.add(SHAPE, 850);
-        assertThat(millis(runs.shortestUsualRunNanos(SHAPE))).as("two runs of the shape: all jobs count").isEqualTo(60);
+        assertThat(millis(runs.shortestUsualRunNanos(SHAPE)))
+                .as("two runs of the shape: all jobs count")
+                .isEqualTo(60);
 
         runs.add(SHAPE, 1200);
 
         assertThat(millis(runs.shortestUsualRunNanos(SHAPE))).isEqualTo(850);
         assertThat(millis(runs.shortestUsualRunNanos(NEW_SHAPE))).isEqualTo(60);
-        assertThat(millis(RecentJobRuns.firstPollDelayNanos(runs.shortestUsualRunNanos(SHAPE)))).isEqualTo(RecentJobRuns.MAX_FIRST_POLL_DELAY.toMillis());
+        assertThat(millis(RecentJobRuns.firstPollDelayNanos(runs.shortestUsualRunNanos(SHAPE))))
+                .isEqualTo(RecentJobRuns.MAX_FIRST_POLL_DELAY.toMillis());
     }
 
     @Test
@@ -85,8 +94,12 @@ class RecentJobRunsTest {
             }
         }
 
-        assertThat(millis(runs.shortestUsualRunNanos(SHAPE))).as("kept: used recently").isEqualTo(500);
-        assertThat(millis(runs.shortestUsualRunNanos(NEW_SHAPE))).as("forgotten: all jobs count").isEqualTo(70);
+        assertThat(millis(runs.shortestUsualRunNanos(SHAPE)))
+                .as("kept: used recently")
+                .isEqualTo(500);
+        assertThat(millis(runs.shortestUsualRunNanos(NEW_SHAPE)))
+                .as("forgotten: all jobs count")
+                .isEqualTo(70);
     }
 
     @Test
@@ -96,8 +109,10 @@ class RecentJobRunsTest {
             runs.add(SHAPE, 5_000);
         }
 
-        assertThat(millis(RecentJobRuns.firstPollDelayNanos(runs.shortestUsualRunNanos(SHAPE)))).isEqualTo(RecentJobRuns.MAX_FIRST_POLL_DELAY.toMillis());
-        assertThat(millis(runs.shortestUsualRunNanos(SHAPE))).as("when a job may have ended, which is not capped")
+        assertThat(millis(RecentJobRuns.firstPollDelayNanos(runs.shortestUsualRunNanos(SHAPE))))
+                .isEqualTo(RecentJobRuns.MAX_FIRST_POLL_DELAY.toMillis());
+        assertThat(millis(runs.shortestUsualRunNanos(SHAPE)))
+                .as("when a job may have ended, which is not capped")
                 .isEqualTo(5_000);
     }
 

@@ -1,14 +1,5 @@
 package io.flinkinsight.client.collect;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
@@ -26,16 +17,28 @@ import org.apache.flink.streaming.api.operators.collect.CollectSinkFunction;
 import org.apache.flink.util.FlinkException;
 import org.apache.flink.util.OptionalFailure;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
 /**
- * A job with a collect sink that speaks the sink's protocol (version, acknowledged offset, unacknowledged results)
- * without a cluster. Time is counted in polls: rows scheduled for poll n appear just before poll n is answered, and
- * the job finishes just before poll {@code finishAtPoll}, leaving its unacknowledged rows in the accumulator, after
- * which polls fail as they do against a JobManager that no longer runs the job. With {@link #sinkGoneAt}, the sink
- * ends before the job: from that poll on the coordinator answers as for a sink it cannot reach (offset -1), and the
- * job finishes when its status is next asked. With {@link #sinkReachedAt}, polls before that one find no sink yet:
- * the coordinator answers as it does before the sink told it its address (the request's version, offset -1), or,
- * {@link #sinkNotDeployedUntil}, the JobManager fails them as it does while the sink's vertex is not initialized.
- * With {@link #endsAtStatusCall}, the job finishes when its status is asked that often.
+ * A job with a collect sink that speaks the sink's protocol (version, acknowledged offset,
+ * unacknowledged results) without a cluster. Time is counted in polls: rows scheduled for poll n
+ * appear just before poll n is answered, and the job finishes just before poll {@code
+ * finishAtPoll}, leaving its unacknowledged rows in the accumulator, after which polls fail as they
+ * do against a JobManager that no longer runs the job. With {@link #sinkGoneAt}, the sink ends
+ * before the job: from that poll on the coordinator answers as for a sink it cannot reach (offset
+ * -1), and the job finishes when its status is next asked. With {@link #sinkReachedAt}, polls
+ * before that one find no sink yet: the coordinator answers as it does before the sink told it its
+ * address (the request's version, offset -1), or, {@link #sinkNotDeployedUntil}, the JobManager
+ * fails them as it does while the sink's vertex is not initialized. With {@link #endsAtStatusCall},
+ * the job finishes when its status is asked that often.
  */
 final class TestingCollectJob implements JobClientGateway {
 
@@ -88,7 +91,10 @@ final class TestingCollectJob implements JobClientGateway {
         return this;
     }
 
-    /** Polls before {@code poll} find no sink yet: answered like a coordinator that has no sink address. */
+    /**
+     * Polls before {@code poll} find no sink yet: answered like a coordinator that has no sink
+     * address.
+     */
     TestingCollectJob sinkReachedAt(int poll) {
         sinkReachedAtPoll = poll;
         return this;
@@ -106,7 +112,10 @@ final class TestingCollectJob implements JobClientGateway {
         return this;
     }
 
-    /** The job finishes just before status request {@code call} is answered, if no poll finished it before. */
+    /**
+     * The job finishes just before status request {@code call} is answered, if no poll finished it
+     * before.
+     */
     TestingCollectJob endsAtStatusCall(int call) {
         endAtStatusCall = call;
         return this;
@@ -118,10 +127,11 @@ final class TestingCollectJob implements JobClientGateway {
     }
 
     /**
-     * {@link #asLongPolledJob()}, telling {@code beforeCollectRequest} the sink of each collect request and running
-     * {@code beforeStatus} at each status request, as they go out.
+     * {@link #asLongPolledJob()}, telling {@code beforeCollectRequest} the sink of each collect
+     * request and running {@code beforeStatus} at each status request, as they go out.
      */
-    CollectLongPoll.Job asLongPolledJob(Consumer<String> beforeCollectRequest, Runnable beforeStatus) {
+    CollectLongPoll.Job asLongPolledJob(
+            Consumer<String> beforeCollectRequest, Runnable beforeStatus) {
         return new CollectLongPoll.Job() {
             @Override
             public CompletableFuture<CoordinationResponse> sendCollectRequest(
@@ -164,11 +174,14 @@ final class TestingCollectJob implements JobClientGateway {
         CollectCoordinationRequest collect = (CollectCoordinationRequest) request;
         if (polls < sinkReachedAtPoll) {
             if (notDeployedBefore) {
-                // as Flink 2.x's JobManager says it through the REST API (1.20 says the same without the class)
-                return CompletableFuture.failedFuture(new RuntimeException(new FlinkException(
-                        "org.apache.flink.runtime.scheduler.CoordinatorNotExistException: Coordinator of operator"
-                                + " cbc357ccb763df2852fee8c4fc7d55f2 does not exist or the job vertex this operator"
-                                + " belongs to is not initialized.")));
+                // as Flink 2.x's JobManager says it through the REST API (1.20 says the same
+                // without the class)
+                return CompletableFuture.failedFuture(
+                        new RuntimeException(
+                                new FlinkException(
+                                        "org.apache.flink.runtime.scheduler.CoordinatorNotExistException: Coordinator of operator"
+                                                + " cbc357ccb763df2852fee8c4fc7d55f2 does not exist or the job vertex this operator"
+                                                + " belongs to is not initialized.")));
             }
             return CompletableFuture.completedFuture(
                     new CollectCoordinationResponse(collect.getVersion(), -1, List.of()));
@@ -177,8 +190,10 @@ final class TestingCollectJob implements JobClientGateway {
             return CompletableFuture.completedFuture(
                     new CollectCoordinationResponse(collect.getVersion(), -1, List.of()));
         }
-        if (!SINK_VERSION.equals(collect.getVersion()) || collect.getOffset() < acknowledgedOffset) {
-            return CompletableFuture.completedFuture(new CollectCoordinationResponse(SINK_VERSION, 0, List.of()));
+        if (!SINK_VERSION.equals(collect.getVersion())
+                || collect.getOffset() < acknowledgedOffset) {
+            return CompletableFuture.completedFuture(
+                    new CollectCoordinationResponse(SINK_VERSION, 0, List.of()));
         }
         int acknowledged = (int) (collect.getOffset() - acknowledgedOffset);
         unacknowledged.subList(0, Math.min(acknowledged, unacknowledged.size())).clear();
@@ -190,8 +205,9 @@ final class TestingCollectJob implements JobClientGateway {
     private void finish() {
         status = JobStatus.FINISHED;
         try {
-            byte[] accumulated = CollectSinkFunction.serializeAccumulatorResult(
-                    acknowledgedOffset, SINK_VERSION, 0, unacknowledged);
+            byte[] accumulated =
+                    CollectSinkFunction.serializeAccumulatorResult(
+                            acknowledgedOffset, SINK_VERSION, 0, unacknowledged);
             SerializedListAccumulator<byte[]> accumulator = new SerializedListAccumulator<>();
             accumulator.add(accumulated, BytePrimitiveArraySerializer.INSTANCE);
             Map<String, OptionalFailure<Object>> accumulators = new HashMap<>();
@@ -226,7 +242,8 @@ final class TestingCollectJob implements JobClientGateway {
             statusFailures--;
             return CompletableFuture.failedFuture(statusFailure);
         }
-        if ((polls >= sinkGoneAtPoll || statusCalls >= endAtStatusCall) && status == JobStatus.RUNNING) {
+        if ((polls >= sinkGoneAtPoll || statusCalls >= endAtStatusCall)
+                && status == JobStatus.RUNNING) {
             finish();
         }
         return CompletableFuture.completedFuture(status);
@@ -240,7 +257,9 @@ final class TestingCollectJob implements JobClientGateway {
             finish();
         }
         return CompletableFuture.completedFuture(
-                status.isGloballyTerminalState() ? Optional.of(new Ended(status, result.copy())) : Optional.empty());
+                status.isGloballyTerminalState()
+                        ? Optional.of(new Ended(status, result.copy()))
+                        : Optional.empty());
     }
 
     @Override
@@ -254,7 +273,8 @@ final class TestingCollectJob implements JobClientGateway {
     }
 
     @Override
-    public CompletableFuture<String> stopWithSavepoint(boolean drain, String dir, SavepointFormatType type) {
+    public CompletableFuture<String> stopWithSavepoint(
+            boolean drain, String dir, SavepointFormatType type) {
         throw new UnsupportedOperationException();
     }
 

@@ -17,14 +17,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * A scheduler on a manual clock: scheduled tasks run on the test's thread only when the test moves the clock past
- * their time, so a pacing of milliseconds or minutes is tested exactly and at once, without sleeping. The clock
- * ({@link #nanoClock}) starts at an arbitrary point, as {@code System.nanoTime} does.
+ * A scheduler on a manual clock: scheduled tasks run on the test's thread only when the test moves
+ * the clock past their time, so a pacing of milliseconds or minutes is tested exactly and at once,
+ * without sleeping. The clock ({@link #nanoClock}) starts at an arbitrary point, as {@code
+ * System.nanoTime} does.
  */
 final class TestingScheduler extends AbstractExecutorService implements ScheduledExecutorService {
 
     private final PriorityQueue<Task> tasks =
-            new PriorityQueue<>(Comparator.comparingLong((Task task) -> task.atNanos).thenComparingLong(t -> t.order));
+            new PriorityQueue<>(
+                    Comparator.comparingLong((Task task) -> task.atNanos)
+                            .thenComparingLong(t -> t.order));
     private long nowNanos = 1_000_000_000_000L;
     private long scheduled;
 
@@ -37,7 +40,10 @@ final class TestingScheduler extends AbstractExecutorService implements Schedule
         return nowNanos;
     }
 
-    /** Moves the clock {@code by} forward, running each task that comes due on the way at its own time. */
+    /**
+     * Moves the clock {@code by} forward, running each task that comes due on the way at its own
+     * time.
+     */
     void advance(Duration by) {
         long until = nowNanos + by.toNanos();
         while (!tasks.isEmpty() && tasks.peek().atNanos <= until) {
@@ -46,7 +52,9 @@ final class TestingScheduler extends AbstractExecutorService implements Schedule
         nowNanos = until;
     }
 
-    /** Runs the tasks in their order, moving the clock to each one's time, until {@code done} is. */
+    /**
+     * Runs the tasks in their order, moving the clock to each one's time, until {@code done} is.
+     */
     void runUntilDone(Future<?> done) {
         while (!done.isDone()) {
             if (tasks.isEmpty()) {
@@ -72,7 +80,8 @@ final class TestingScheduler extends AbstractExecutorService implements Schedule
             next.get();
         } catch (InterruptedException | ExecutionException e) {
             // a task that threw must fail the test, not vanish into its future
-            throw new AssertionError("A scheduled task failed", e.getCause() != null ? e.getCause() : e);
+            throw new AssertionError(
+                    "A scheduled task failed", e.getCause() != null ? e.getCause() : e);
         }
     }
 
@@ -94,12 +103,14 @@ final class TestingScheduler extends AbstractExecutorService implements Schedule
     }
 
     @Override
-    public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) {
+    public ScheduledFuture<?> scheduleAtFixedRate(
+            Runnable command, long initialDelay, long period, TimeUnit unit) {
         throw new UnsupportedOperationException();
     }
 
     @Override
-    public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) {
+    public ScheduledFuture<?> scheduleWithFixedDelay(
+            Runnable command, long initialDelay, long delay, TimeUnit unit) {
         throw new UnsupportedOperationException();
     }
 
@@ -143,7 +154,8 @@ final class TestingScheduler extends AbstractExecutorService implements Schedule
 
         @Override
         public int compareTo(Delayed other) {
-            return Long.compare(getDelay(TimeUnit.NANOSECONDS), other.getDelay(TimeUnit.NANOSECONDS));
+            return Long.compare(
+                    getDelay(TimeUnit.NANOSECONDS), other.getDelay(TimeUnit.NANOSECONDS));
         }
     }
 }

@@ -1,15 +1,20 @@
 package io.flinkinsight.client.config;
 
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.IllegalConfigurationException;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
 import static io.flinkinsight.client.config.BoundedOptionsTest.description;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Duration;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.IllegalConfigurationException;
-import org.junit.jupiter.api.Test;
-
-/** Reading the client's options: defaults, and bad values named with their key and the accepted range. */
+/**
+ * Reading the client's options: defaults, and bad values named with their key and the accepted
+ * range.
+ */
 class InteractiveClientSettingsTest {
 
     private static InteractiveClientSettings read(Configuration conf) {
@@ -30,13 +35,20 @@ class InteractiveClientSettingsTest {
 
     @Test
     void expireAfterAccessIsConfigurable() {
-        assertThat(read(conf("execution.interactive.client-pool.expire-after-access", "5 min")).expireAfterAccess())
+        assertThat(
+                        read(conf("execution.interactive.client-pool.expire-after-access", "5 min"))
+                                .expireAfterAccess())
                 .isEqualTo(Duration.ofMinutes(5));
     }
 
     @Test
     void zeroExpiryNamesKeyAndRange() {
-        assertThatThrownBy(() -> read(conf("execution.interactive.client-pool.expire-after-access", "0 s")))
+        assertThatThrownBy(
+                        () ->
+                                read(
+                                        conf(
+                                                "execution.interactive.client-pool.expire-after-access",
+                                                "0 s")))
                 .isInstanceOf(IllegalConfigurationException.class)
                 .hasMessageContaining("execution.interactive.client-pool.expire-after-access")
                 .hasMessageContaining("'0 s'")
@@ -45,7 +57,12 @@ class InteractiveClientSettingsTest {
 
     @Test
     void unparsableExpiryNamesKeyAndRange() {
-        assertThatThrownBy(() -> read(conf("execution.interactive.client-pool.expire-after-access", "half an hour")))
+        assertThatThrownBy(
+                        () ->
+                                read(
+                                        conf(
+                                                "execution.interactive.client-pool.expire-after-access",
+                                                "half an hour")))
                 .isInstanceOf(IllegalConfigurationException.class)
                 .hasMessageContaining("execution.interactive.client-pool.expire-after-access")
                 .hasMessageContaining("between 1 s and 7 d");
@@ -54,8 +71,10 @@ class InteractiveClientSettingsTest {
     @Test
     void fastStartOutOfRangeNamesKeyAndRange() {
         assertThat(read(new Configuration()).fastStart()).isEqualTo(Duration.ofSeconds(2));
-        assertThat(read(conf("execution.interactive.fast-start", "2 s")).fastStart()).isEqualTo(Duration.ofSeconds(2));
-        assertThat(read(conf("execution.interactive.fast-start", "0 ms")).fastStart()).isEqualTo(Duration.ZERO);
+        assertThat(read(conf("execution.interactive.fast-start", "2 s")).fastStart())
+                .isEqualTo(Duration.ofSeconds(2));
+        assertThat(read(conf("execution.interactive.fast-start", "0 ms")).fastStart())
+                .isEqualTo(Duration.ZERO);
         for (String bad : new String[] {"2 h", "soon"}) {
             assertThatThrownBy(() -> read(conf("execution.interactive.fast-start", bad)))
                     .isInstanceOf(IllegalConfigurationException.class)
@@ -72,7 +91,8 @@ class InteractiveClientSettingsTest {
 
         assertThatThrownBy(() -> read(conf))
                 .isInstanceOf(IllegalConfigurationException.class)
-                .hasMessageContaining("Invalid value '1 s' for option 'collect-strategy.exponential-delay.max-backoff'")
+                .hasMessageContaining(
+                        "Invalid value '1 s' for option 'collect-strategy.exponential-delay.max-backoff'")
                 .hasMessageNotContaining("PT1S");
     }
 
@@ -91,7 +111,8 @@ class InteractiveClientSettingsTest {
     void descriptionsSayTheRangesTheChecksEnforce() {
         assertThat(description(InteractiveClientOptions.CLIENT_POOL_EXPIRE_AFTER_ACCESS))
                 .contains("(between 1 s and 7 d)");
-        assertThat(description(InteractiveClientOptions.FAST_START)).contains("(between 0 ms and 1 h; 0 turns it off)");
+        assertThat(description(InteractiveClientOptions.FAST_START))
+                .contains("(between 0 ms and 1 h; 0 turns it off)");
         assertThat(description(InteractiveClientOptions.IO_THREADS)).contains("(between 1 and 64)");
         assertThat(description(ChannelPoolOptions.MAX_CONNECTIONS)).contains("(at least 1)");
         assertThat(description(InteractiveClientOptions.COLLECT_EXPONENTIAL_MAX_BACKOFF))

@@ -11,20 +11,23 @@ import java.util.Objects;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The probes against the Flink API jars of 1.20.3, 2.0.0 and 2.3.0 (copied to {@code target/flink-api/<version>} by the
- * build), loaded in a class loader of their own, and against the Flink on the test class path (the build's).
+ * The probes against the Flink API jars of 1.20.3, 2.0.0 and 2.3.0 (copied to {@code
+ * target/flink-api/<version>} by the build), loaded in a class loader of their own, and against the
+ * Flink on the test class path (the build's).
  */
 class Flink2CapabilitiesTest {
 
     @Test
-    void flink20HasNoRestClientOnASharedLoopButTheHostConstructorAndTheOldReporterSetups() throws Exception {
+    void flink20HasNoRestClientOnASharedLoopButTheHostConstructorAndTheOldReporterSetups()
+            throws Exception {
         try (URLClassLoader flink = flinkApi("2.0.0")) {
             Flink2Capabilities probed = Flink2Capabilities.probe(flink);
 
             assertThat(probed.flink2()).isTrue();
             assertThat(probed.restClientOnSharedLoop()).isFalse();
             assertThat(probed.restClientWithHost()).isNotNull();
-            assertThat(probed.restClientWithHost().getDeclaringClass().getClassLoader()).isSameAs(flink);
+            assertThat(probed.restClientWithHost().getDeclaringClass().getClassLoader())
+                    .isSameAs(flink);
             assertThat(probed.clusterClientOnSharedLoop()).isFalse();
             assertThat(probed.reporterSetupBuilder()).isFalse();
             assertThat(probed.reporterSetups()).isTrue();
@@ -55,7 +58,9 @@ class Flink2CapabilitiesTest {
             Flink2Capabilities probed = Flink2Capabilities.probe(flink);
 
             assertThat(probed.flink2()).isFalse();
-            assertThat(probed.describe()).startsWith("not a Flink 2.x API").contains("interactive-client-flink1");
+            assertThat(probed.describe())
+                    .startsWith("not a Flink 2.x API")
+                    .contains("interactive-client-flink1");
         }
     }
 
@@ -73,16 +78,24 @@ class Flink2CapabilitiesTest {
     /** Only the JDK as parent: every Flink class comes from that version's jars. */
     private static URLClassLoader flinkApi(String version) throws Exception {
         File dir = new File("target/flink-api/" + version);
-        File[] jars = Objects.requireNonNull(dir.listFiles((d, name) -> name.endsWith(".jar")),
-                "no " + dir + ": the build copies Flink's API jars there (maven-dependency-plugin)");
+        File[] jars =
+                Objects.requireNonNull(
+                        dir.listFiles((d, name) -> name.endsWith(".jar")),
+                        "no "
+                                + dir
+                                + ": the build copies Flink's API jars there (maven-dependency-plugin)");
         assertThat(jars).hasSize(8);
-        URL[] urls = Arrays.stream(jars).map(jar -> {
-            try {
-                return jar.toURI().toURL();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }).toArray(URL[]::new);
+        URL[] urls =
+                Arrays.stream(jars)
+                        .map(
+                                jar -> {
+                                    try {
+                                        return jar.toURI().toURL();
+                                    } catch (Exception e) {
+                                        throw new IllegalStateException(e);
+                                    }
+                                })
+                        .toArray(URL[]::new);
         return new URLClassLoader("flink-" + version, urls, ClassLoader.getPlatformClassLoader());
     }
 }

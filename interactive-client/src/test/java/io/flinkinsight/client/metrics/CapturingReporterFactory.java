@@ -1,8 +1,5 @@
 package io.flinkinsight.client.metrics;
 
-import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.metrics.LogicalScopeProvider;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.MetricConfig;
@@ -10,7 +7,14 @@ import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.reporter.MetricReporter;
 import org.apache.flink.metrics.reporter.MetricReporterFactory;
 
-/** A reporter that records every metric it is told about by logical scope and name, e.g. "insight_client_pool_hits". */
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A reporter that records every metric it is told about by logical scope and name, e.g.
+ * "insight_client_pool_hits".
+ */
 public final class CapturingReporterFactory implements MetricReporterFactory {
 
     static final Map<String, Metric> METRICS = new ConcurrentHashMap<>();

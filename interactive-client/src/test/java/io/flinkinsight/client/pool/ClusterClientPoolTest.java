@@ -1,10 +1,13 @@
 package io.flinkinsight.client.pool;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.flinkinsight.client.config.InteractiveClientSettings;
 import io.flinkinsight.client.metrics.ClientMetrics;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.rest.ConnectionClosedException;
+
+import org.junit.jupiter.api.Test;
+
 import java.io.IOException;
 import java.net.ConnectException;
 import java.util.ArrayList;
@@ -12,9 +15,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.runtime.rest.ConnectionClosedException;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ClusterClientPoolTest {
 
@@ -23,19 +26,20 @@ class ClusterClientPoolTest {
     private final List<TestingPooledTransport> created = new ArrayList<>();
     private boolean failCreation;
     // closes on the calling thread, so a test sees the close at once
-    private final ClusterClientPool pool = new ClusterClientPool(
-            identity -> {
-                if (failCreation) {
-                    throw new ConnectException("JobManager unreachable");
-                }
-                TestingPooledTransport transport = new TestingPooledTransport(identity);
-                created.add(transport);
-                return transport;
-            },
-            metrics,
-            null,
-            Runnable::run,
-            clock::get);
+    private final ClusterClientPool pool =
+            new ClusterClientPool(
+                    identity -> {
+                        if (failCreation) {
+                            throw new ConnectException("JobManager unreachable");
+                        }
+                        TestingPooledTransport transport = new TestingPooledTransport(identity);
+                        created.add(transport);
+                        return transport;
+                    },
+                    metrics,
+                    null,
+                    Runnable::run,
+                    clock::get);
 
     private static ClusterIdentity cluster(String address, String... extra) {
         Configuration conf = new Configuration();
@@ -70,7 +74,8 @@ class ClusterClientPoolTest {
     @Test
     void optionsOutsideTheClusterIdentityShareTheClient() throws Exception {
         ClusterClientPool.Lease plain = pool.lease(cluster("jm"));
-        ClusterClientPool.Lease named = pool.lease(cluster("jm", "pipeline.name", "q2", "parallelism.default", "4"));
+        ClusterClientPool.Lease named =
+                pool.lease(cluster("jm", "pipeline.name", "q2", "parallelism.default", "4"));
 
         assertThat(named.transport()).isSameAs(plain.transport());
     }
@@ -147,7 +152,9 @@ class ClusterClientPoolTest {
         assertThat(metrics.poolEvictions.getCount()).isEqualTo(1);
         assertThat(created.get(0).isClosed()).as("still leased").isFalse();
         ClusterClientPool.Lease next = pool.lease(cluster("jm"));
-        assertThat(next.transport()).as("a fresh client for the restarted JobManager").isNotSameAs(busy.transport());
+        assertThat(next.transport())
+                .as("a fresh client for the restarted JobManager")
+                .isNotSameAs(busy.transport());
 
         busy.close();
         assertThat(created.get(0).closes.get()).isEqualTo(1);
@@ -201,8 +208,12 @@ class ClusterClientPoolTest {
 
     @Test
     void callThatFailsToConnectEvictsTheClient() {
-        CompletableFuture<String> result = pool.call(cluster("jm"),
-                client -> CompletableFuture.failedFuture(new ConnectException("Connection refused")));
+        CompletableFuture<String> result =
+                pool.call(
+                        cluster("jm"),
+                        client ->
+                                CompletableFuture.failedFuture(
+                                        new ConnectException("Connection refused")));
 
         assertThat(result).isCompletedExceptionally();
         assertThat(created.get(0).closes.get()).isEqualTo(1);
@@ -217,6 +228,7 @@ class ClusterClientPoolTest {
         pool.close();
 
         assertThat(created).allMatch(TestingPooledTransport::isClosed);
-        assertThatThrownBy(() -> pool.lease(cluster("jm-a"))).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> pool.lease(cluster("jm-a")))
+                .isInstanceOf(IllegalStateException.class);
     }
 }

@@ -1,10 +1,12 @@
 package io.flinkinsight.client.pool;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.flinkinsight.client.config.InteractiveClientSettings;
+
 import org.apache.flink.configuration.Configuration;
+
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class ClusterIdentityTest {
 

@@ -1,11 +1,16 @@
 package io.flinkinsight.client.pool;
 
 import io.flinkinsight.client.transport.PooledTransport;
-import java.util.concurrent.atomic.AtomicInteger;
+
 import org.apache.flink.client.deployment.StandaloneClusterId;
 import org.apache.flink.client.program.rest.RestClusterClient;
 
-/** A pooled transport without a cluster behind it: it only remembers whether, and how often, it was closed. */
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A pooled transport without a cluster behind it: it only remembers whether, and how often, it was
+ * closed.
+ */
 final class TestingPooledTransport implements PooledTransport {
 
     final ClusterIdentity identity;

@@ -1,22 +1,10 @@
 package io.flinkinsight.client.transport;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.io.IOException;
-import java.net.ConnectException;
-import java.net.SocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.runtime.rest.ConnectionClosedException;
 import org.apache.flink.runtime.rest.ConnectionIdleException;
 import org.apache.flink.runtime.rest.util.RestClientException;
+
 import org.apache.flink.shaded.netty4.io.netty.buffer.Unpooled;
 import org.apache.flink.shaded.netty4.io.netty.channel.Channel;
 import org.apache.flink.shaded.netty4.io.netty.channel.ChannelFuture;
@@ -29,11 +17,27 @@ import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpHeaderValu
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpResponseStatus;
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpVersion;
 import org.apache.flink.shaded.netty4.io.netty.handler.timeout.IdleStateEvent;
+
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
- * {@link ExchangeHandler} on an {@link EmbeddedChannel} with a frozen clock: what it tells the request in flight,
- * when it keeps the channel for the next request, when it closes it, and when it suspects the host.
+ * {@link ExchangeHandler} on an {@link EmbeddedChannel} with a frozen clock: what it tells the
+ * request in flight, when it keeps the channel for the next request, when it closes it, and when it
+ * suspects the host.
  */
 class ExchangeHandlerTest {
 
@@ -46,13 +50,23 @@ class ExchangeHandlerTest {
     private final AtomicBoolean transportClosed = new AtomicBoolean();
     private final AtomicInteger connectionsLost = new AtomicInteger();
     private final List<SocketAddress> hostChecks = new ArrayList<>();
+
     /** What a host check's new connection comes to; by default, the host accepts none. */
     private Function<SocketAddress, ChannelFuture> connect =
-            host -> new EmbeddedChannel().newFailedFuture(new ConnectException("Connection refused"));
+            host ->
+                    new EmbeddedChannel()
+                            .newFailedFuture(new ConnectException("Connection refused"));
 
     private ExchangeHandler handler(long requestIdleNanos) {
-        return new ExchangeHandler(listener, CHECK_EVERY_NANOS, POOL_IDLE_NANOS, requestIdleNanos,
-                transportClosed::get, connectionsLost::incrementAndGet, HOST_CHECK_AFTER.toNanos(), host -> {
+        return new ExchangeHandler(
+                listener,
+                CHECK_EVERY_NANOS,
+                POOL_IDLE_NANOS,
+                requestIdleNanos,
+                transportClosed::get,
+                connectionsLost::incrementAndGet,
+                HOST_CHECK_AFTER.toNanos(),
+                host -> {
                     hostChecks.add(host);
                     return connect.apply(host);
                 });
@@ -68,9 +82,13 @@ class ExchangeHandlerTest {
         return channel;
     }
 
-    private static FullHttpResponse response(HttpResponseStatus status, String body, boolean keepAlive) {
-        FullHttpResponse response = new DefaultFullHttpResponse(
-                HttpVersion.HTTP_1_1, status, Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
+    private static FullHttpResponse response(
+            HttpResponseStatus status, String body, boolean keepAlive) {
+        FullHttpResponse response =
+                new DefaultFullHttpResponse(
+                        HttpVersion.HTTP_1_1,
+                        status,
+                        Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
         if (!keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         }
@@ -87,8 +105,11 @@ class ExchangeHandlerTest {
 
     private static void idleFor(EmbeddedChannel channel, int checks) {
         for (int i = 0; i < checks; i++) {
-            channel.pipeline().fireUserEventTriggered(
-                    i == 0 ? IdleStateEvent.FIRST_ALL_IDLE_STATE_EVENT : IdleStateEvent.ALL_IDLE_STATE_EVENT);
+            channel.pipeline()
+                    .fireUserEventTriggered(
+                            i == 0
+                                    ? IdleStateEvent.FIRST_ALL_IDLE_STATE_EVENT
+                                    : IdleStateEvent.ALL_IDLE_STATE_EVENT);
         }
     }
 
@@ -114,7 +135,8 @@ class ExchangeHandlerTest {
         handler.begin(channel, exchange);
         channel.writeInbound(response(HttpResponseStatus.OK, "{\"ok\":1}", true));
 
-        assertThat(exchange.responses).containsExactly(new RecordingExchange.Response(200, "{\"ok\":1}", true));
+        assertThat(exchange.responses)
+                .containsExactly(new RecordingExchange.Response(200, "{\"ok\":1}", true));
         assertThat(exchange.failures).isEmpty();
         assertThat(handler.isReusable()).isTrue();
         assertThat(handler.hasServed()).isTrue();
@@ -130,7 +152,8 @@ class ExchangeHandlerTest {
         handler.begin(channel, exchange);
         channel.writeInbound(response(HttpResponseStatus.OK, "bye", false));
 
-        assertThat(exchange.responses).containsExactly(new RecordingExchange.Response(200, "bye", false));
+        assertThat(exchange.responses)
+                .containsExactly(new RecordingExchange.Response(200, "bye", false));
         assertThat(handler.isReusable()).isFalse();
     }
 
@@ -144,10 +167,16 @@ class ExchangeHandlerTest {
         channel.close();
 
         assertThat(exchange.responses).isEmpty();
-        assertThat(exchange.failures).singleElement().satisfies(failure -> {
-            assertThat(failure.cause()).isInstanceOf(ConnectionClosedException.class);
-            assertThat(failure.staleCandidate()).as("a new channel is not stale").isFalse();
-        });
+        assertThat(exchange.failures)
+                .singleElement()
+                .satisfies(
+                        failure -> {
+                            assertThat(failure.cause())
+                                    .isInstanceOf(ConnectionClosedException.class);
+                            assertThat(failure.staleCandidate())
+                                    .as("a new channel is not stale")
+                                    .isFalse();
+                        });
         assertThat(connectionsLost).hasValue(1);
         assertThat(handler.isReusable()).isFalse();
     }
@@ -162,10 +191,14 @@ class ExchangeHandlerTest {
         handler.begin(channel, second);
         channel.close();
 
-        assertThat(second.failures).singleElement().satisfies(failure -> {
-            assertThat(failure.cause()).isInstanceOf(ConnectionClosedException.class);
-            assertThat(failure.staleCandidate()).isTrue();
-        });
+        assertThat(second.failures)
+                .singleElement()
+                .satisfies(
+                        failure -> {
+                            assertThat(failure.cause())
+                                    .isInstanceOf(ConnectionClosedException.class);
+                            assertThat(failure.staleCandidate()).isTrue();
+                        });
     }
 
     @Test
@@ -179,11 +212,17 @@ class ExchangeHandlerTest {
         transportClosed.set(true);
         channel.close();
 
-        assertThat(exchange.failures).singleElement().satisfies(failure -> {
-            assertThat(failure.cause()).isInstanceOf(IllegalStateException.class)
-                    .hasMessage("RestClient closed before request completed");
-            assertThat(failure.staleCandidate()).as("not to be sent again").isFalse();
-        });
+        assertThat(exchange.failures)
+                .singleElement()
+                .satisfies(
+                        failure -> {
+                            assertThat(failure.cause())
+                                    .isInstanceOf(IllegalStateException.class)
+                                    .hasMessage("RestClient closed before request completed");
+                            assertThat(failure.staleCandidate())
+                                    .as("not to be sent again")
+                                    .isFalse();
+                        });
         assertThat(connectionsLost).hasValue(0);
     }
 
@@ -207,9 +246,14 @@ class ExchangeHandlerTest {
         handler.begin(channel, exchange);
         channel.writeInbound(response(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "", true));
 
-        assertThat(exchange.failures).singleElement().satisfies(failure -> assertThat(failure.cause())
-                .isInstanceOf(RestClientException.class)
-                .hasMessageContaining(RestOptions.CLIENT_MAX_CONTENT_LENGTH.key()));
+        assertThat(exchange.failures)
+                .singleElement()
+                .satisfies(
+                        failure ->
+                                assertThat(failure.cause())
+                                        .isInstanceOf(RestClientException.class)
+                                        .hasMessageContaining(
+                                                RestOptions.CLIENT_MAX_CONTENT_LENGTH.key()));
         assertThat(handler.isReusable()).isFalse();
     }
 
@@ -220,11 +264,17 @@ class ExchangeHandlerTest {
         RecordingExchange exchange = new RecordingExchange();
 
         handler.begin(channel, exchange);
-        channel.pipeline().fireExceptionCaught(new TooLongFrameException("Response entity too large."));
+        channel.pipeline()
+                .fireExceptionCaught(new TooLongFrameException("Response entity too large."));
 
-        assertThat(exchange.failures).singleElement().satisfies(failure -> assertThat(failure.cause())
-                .isInstanceOf(TooLongFrameException.class)
-                .hasMessageContaining(RestOptions.CLIENT_MAX_CONTENT_LENGTH.key()));
+        assertThat(exchange.failures)
+                .singleElement()
+                .satisfies(
+                        failure ->
+                                assertThat(failure.cause())
+                                        .isInstanceOf(TooLongFrameException.class)
+                                        .hasMessageContaining(
+                                                RestOptions.CLIENT_MAX_CONTENT_LENGTH.key()));
         assertThat(connectionsLost).hasValue(0);
         assertThat(handler.isReusable()).isFalse();
     }
@@ -239,7 +289,9 @@ class ExchangeHandlerTest {
         handler.begin(channel, exchange);
         channel.pipeline().fireExceptionCaught(reset);
 
-        assertThat(exchange.failures).singleElement().satisfies(failure -> assertThat(failure.cause()).isSameAs(reset));
+        assertThat(exchange.failures)
+                .singleElement()
+                .satisfies(failure -> assertThat(failure.cause()).isSameAs(reset));
         assertThat(connectionsLost).hasValue(1);
         assertThat(handler.isReusable()).isFalse();
     }
@@ -255,8 +307,12 @@ class ExchangeHandlerTest {
         assertThat(exchange.failures).isEmpty();
         channel.pipeline().fireUserEventTriggered(IdleStateEvent.ALL_IDLE_STATE_EVENT);
 
-        assertThat(exchange.failures).singleElement()
-                .satisfies(failure -> assertThat(failure.cause()).isInstanceOf(ConnectionIdleException.class));
+        assertThat(exchange.failures)
+                .singleElement()
+                .satisfies(
+                        failure ->
+                                assertThat(failure.cause())
+                                        .isInstanceOf(ConnectionIdleException.class));
         assertThat(handler.isReusable()).isFalse();
     }
 
@@ -304,11 +360,17 @@ class ExchangeHandlerTest {
         advance(channel, Duration.ofNanos(1));
 
         assertThat(hostChecks).containsExactly(channel.remoteAddress());
-        assertThat(exchange.failures).singleElement().satisfies(failure -> {
-            assertThat(failure.cause()).isInstanceOf(ConnectionClosedException.class)
-                    .hasMessageContaining("it is gone");
-            assertThat(failure.staleCandidate()).as("not sent again to a gone host").isFalse();
-        });
+        assertThat(exchange.failures)
+                .singleElement()
+                .satisfies(
+                        failure -> {
+                            assertThat(failure.cause())
+                                    .isInstanceOf(ConnectionClosedException.class)
+                                    .hasMessageContaining("it is gone");
+                            assertThat(failure.staleCandidate())
+                                    .as("not sent again to a gone host")
+                                    .isFalse();
+                        });
         assertThat(connectionsLost).hasValue(1);
         assertThat(handler.isReusable()).isFalse();
     }
@@ -335,7 +397,10 @@ class ExchangeHandlerTest {
 
     @Test
     void aFailureToConnectOnThisSideSaysNothingAboutTheHost() {
-        connect = host -> new EmbeddedChannel().newFailedFuture(new IOException("Too many open files"));
+        connect =
+                host ->
+                        new EmbeddedChannel()
+                                .newFailedFuture(new IOException("Too many open files"));
         ExchangeHandler handler = handler(0);
         EmbeddedChannel channel = channel(handler);
         serveOne(channel, handler);
@@ -369,7 +434,9 @@ class ExchangeHandlerTest {
 
         advance(channel, HOST_CHECK_AFTER.dividedBy(2));
         channel.writeInbound(response(HttpResponseStatus.OK, "in time", true));
-        assertThat(channel.runScheduledPendingTasks()).as("nothing scheduled any more").isEqualTo(-1);
+        assertThat(channel.runScheduledPendingTasks())
+                .as("nothing scheduled any more")
+                .isEqualTo(-1);
         advance(channel, HOST_CHECK_AFTER.multipliedBy(10));
 
         assertThat(hostChecks).isEmpty();
@@ -386,8 +453,11 @@ class ExchangeHandlerTest {
         final List<Failure> failures = new ArrayList<>();
 
         @Override
-        public void onResponse(Channel channel, HttpResponseStatus status, byte[] body, boolean keepAlive) {
-            responses.add(new Response(status.code(), new String(body, StandardCharsets.UTF_8), keepAlive));
+        public void onResponse(
+                Channel channel, HttpResponseStatus status, byte[] body, boolean keepAlive) {
+            responses.add(
+                    new Response(
+                            status.code(), new String(body, StandardCharsets.UTF_8), keepAlive));
         }
 
         @Override

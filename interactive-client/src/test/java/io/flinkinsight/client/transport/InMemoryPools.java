@@ -2,19 +2,22 @@ package io.flinkinsight.client.transport;
 
 import io.flinkinsight.client.config.ChannelPoolSettings;
 import io.flinkinsight.client.transport.PooledExchange.RawResponse;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.rest.RestClientConfiguration;
+import org.apache.flink.util.ConfigurationException;
+
 import org.apache.flink.shaded.netty4.io.netty.bootstrap.Bootstrap;
 import org.apache.flink.shaded.netty4.io.netty.channel.DefaultEventLoopGroup;
 import org.apache.flink.shaded.netty4.io.netty.channel.local.LocalChannel;
-import org.apache.flink.util.ConfigurationException;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Keep-alive pools whose channels reach a {@link TestingLocalHttpServer} in memory, with a counting listener: one
- * test's client and server, closed together.
+ * Keep-alive pools whose channels reach a {@link TestingLocalHttpServer} in memory, with a counting
+ * listener: one test's client and server, closed together.
  */
 final class InMemoryPools implements AutoCloseable {
 
@@ -39,9 +42,15 @@ final class InMemoryPools implements AutoCloseable {
 
     private KeepAliveChannelPools newPools(ChannelPoolSettings settings) {
         try {
-            return new KeepAliveChannelPools(new Bootstrap().group(clientGroup).channel(LocalChannel.class),
-                    TestingLocalHttpServer::addressOf, new Configuration(),
-                    RestClientConfiguration.fromConfiguration(new Configuration()), List.of(), null, -1, settings,
+            return new KeepAliveChannelPools(
+                    new Bootstrap().group(clientGroup).channel(LocalChannel.class),
+                    TestingLocalHttpServer::addressOf,
+                    new Configuration(),
+                    RestClientConfiguration.fromConfiguration(new Configuration()),
+                    List.of(),
+                    null,
+                    -1,
+                    settings,
                     listener);
         } catch (ConfigurationException e) {
             throw new IllegalStateException(e);
@@ -53,14 +62,17 @@ final class InMemoryPools implements AutoCloseable {
         return pools.poolFor(server.host, server.port);
     }
 
-    /** A GET to the server; {@code retryIfStale}: sent once more if its kept-alive channel turns out closed. */
+    /**
+     * A GET to the server; {@code retryIfStale}: sent once more if its kept-alive channel turns out
+     * closed.
+     */
     CompletableFuture<RawResponse> send(boolean retryIfStale) {
         return new PooledExchange(pool(), server::get, retryIfStale, listener).send();
     }
 
     /**
-     * Runs what the client's event loop has queued until now (closes of channels among them): its one thread runs
-     * tasks in order, so a task queued now runs after them.
+     * Runs what the client's event loop has queued until now (closes of channels among them): its
+     * one thread runs tasks in order, so a task queued now runs after them.
      */
     void settle() throws Exception {
         clientGroup.submit(() -> {}).get(10, TimeUnit.SECONDS);

@@ -1,22 +1,25 @@
 package io.flinkinsight.client.transport;
 
 import io.flinkinsight.client.config.ChannelPoolSettings;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.flinkinsight.client.transport.PooledExchange.RawResponse;
 import io.flinkinsight.client.transport.TestingLocalHttpServer.Answer;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * {@link KeepAliveChannelPools} on in-memory {@code LocalChannel}s to a {@link TestingLocalHttpServer} that counts
- * connections: which channels are reused, which are closed, and how many a host gets.
+ * {@link KeepAliveChannelPools} on in-memory {@code LocalChannel}s to a {@link
+ * TestingLocalHttpServer} that counts connections: which channels are reused, which are closed, and
+ * how many a host gets.
  */
 class KeepAliveChannelPoolsTest {
 
@@ -75,7 +78,9 @@ class KeepAliveChannelPoolsTest {
 
         assertThat(client.listener.reused).hasValue(0);
         client.settle();
-        assertThat(client.pools().openChannelCount()).as("the failed channel is closed").isEqualTo(1);
+        assertThat(client.pools().openChannelCount())
+                .as("the failed channel is closed")
+                .isEqualTo(1);
     }
 
     @Test
@@ -107,7 +112,8 @@ class KeepAliveChannelPoolsTest {
         }
         assertThat(client.pools().openChannelCount()).isEqualTo(2);
 
-        // the server drops a request (not sent again) on one kept-alive channel: the other one is suspect too
+        // the server drops a request (not sent again) on one kept-alive channel: the other one is
+        // suspect too
         client.server.nextAnswers.add(Answer.DROP);
         assertThat(sendOnce()).failsWithin(Duration.ofSeconds(10));
 
@@ -129,7 +135,9 @@ class KeepAliveChannelPoolsTest {
         assertThat(body(lent)).as("the lent channel served its request").isEqualTo("connection 1");
         assertThat(body(send())).as("but is not lent again").isEqualTo("connection 3");
         client.settle();
-        assertThat(client.pools().openChannelCount()).as("it stays open, unlent, until its idle timeout").isEqualTo(2);
+        assertThat(client.pools().openChannelCount())
+                .as("it stays open, unlent, until its idle timeout")
+                .isEqualTo(2);
     }
 
     @Test
@@ -138,16 +146,19 @@ class KeepAliveChannelPoolsTest {
 
         body(send());
 
-        // the idle timer runs on the event loop's real clock (ExchangeHandlerTest counts its checks exactly)
+        // the idle timer runs on the event loop's real clock (ExchangeHandlerTest counts its checks
+        // exactly)
         Waiting.until("the idle channel is closed", () -> client.pools().openChannelCount() == 0);
     }
 
     @Test
     void eachHostAndPortHasOnePool() {
-        KeepAliveChannelPools.HostPool pool = client.pools().poolFor(client.server.host, client.server.port);
+        KeepAliveChannelPools.HostPool pool =
+                client.pools().poolFor(client.server.host, client.server.port);
 
         assertThat(client.pools().poolFor(client.server.host, client.server.port)).isSameAs(pool);
-        assertThat(client.pools().poolFor(client.server.host, client.server.port + 1)).isNotSameAs(pool);
+        assertThat(client.pools().poolFor(client.server.host, client.server.port + 1))
+                .isNotSameAs(pool);
     }
 
     @Test

@@ -1,10 +1,8 @@
 package io.flinkinsight.client.transport;
 
 import io.flinkinsight.client.FlinkLine;
-
 import io.flinkinsight.client.config.ChannelPoolOptions;
 import io.flinkinsight.client.config.ChannelPoolSettings;
-
 import io.flinkinsight.client.config.InteractiveClientSettings;
 
 import org.apache.flink.client.program.rest.RestClusterClient;
@@ -12,9 +10,10 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.IllegalConfigurationException;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.runtime.client.JobStatusMessage;
+import org.apache.flink.util.concurrent.ExecutorThreadFactory;
+
 import org.apache.flink.shaded.netty4.io.netty.channel.EventLoopGroup;
 import org.apache.flink.shaded.netty4.io.netty.channel.nio.NioEventLoopGroup;
-import org.apache.flink.util.concurrent.ExecutorThreadFactory;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,7 +29,10 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** {@link KeepAliveClusterClients}: Flink's RestClusterClient on our keep-alive RestClient, and the fallback. */
+/**
+ * {@link KeepAliveClusterClients}: Flink's RestClusterClient on our keep-alive RestClient, and the
+ * fallback.
+ */
 class KeepAliveClusterClientsITCase {
 
     private final CountingTransportListener listener = new CountingTransportListener();
@@ -59,8 +61,13 @@ class KeepAliveClusterClientsITCase {
 
     @Test
     void clusterClientRequestsRideOneKeptAliveConnection() throws Exception {
-        PooledTransport transport = KeepAliveClusterClients.create(
-                clusterConfiguration(), sharedGroup, ChannelPoolSettings.defaults(), listener, FlinkLine.get());
+        PooledTransport transport =
+                KeepAliveClusterClients.create(
+                        clusterConfiguration(),
+                        sharedGroup,
+                        ChannelPoolSettings.defaults(),
+                        listener,
+                        FlinkLine.get());
         try {
             assertThat(transport).isInstanceOf(KeepAliveClusterClients.KeepAliveTransport.class);
             RestClusterClient<?> client = transport.clusterClient();
@@ -80,8 +87,13 @@ class KeepAliveClusterClientsITCase {
 
     @Test
     void closeIsPromptAndKeepsTheSharedEventLoop() throws Exception {
-        PooledTransport transport = KeepAliveClusterClients.create(
-                clusterConfiguration(), sharedGroup, ChannelPoolSettings.defaults(), listener, FlinkLine.get());
+        PooledTransport transport =
+                KeepAliveClusterClients.create(
+                        clusterConfiguration(),
+                        sharedGroup,
+                        ChannelPoolSettings.defaults(),
+                        listener,
+                        FlinkLine.get());
         transport.clusterClient().listJobs().get(10, TimeUnit.SECONDS);
 
         long start = System.nanoTime();
@@ -90,11 +102,20 @@ class KeepAliveClusterClientsITCase {
 
         assertThat(sharedGroup.isShuttingDown()).isFalse();
         Waiting.until("the server saw the connection close", () -> server.openConnections() == 0);
-        Waiting.until("our threads ended", () -> Thread.getAllStackTraces().keySet().stream()
-                .noneMatch(t -> t.getName().startsWith("flink-insight-rest")));
-        assertThat(((KeepAliveClusterClients.KeepAliveTransport) transport).restClient().openChannelCount()).isZero();
-        // reported, not asserted (timings are noisy): Flink's own close on a shared loop takes about 5 s
-        System.out.println("KeepAliveClusterClientsITCase: transport.close() took " + closeMillis + " ms");
+        Waiting.until(
+                "our threads ended",
+                () ->
+                        Thread.getAllStackTraces().keySet().stream()
+                                .noneMatch(t -> t.getName().startsWith("flink-insight-rest")));
+        assertThat(
+                        ((KeepAliveClusterClients.KeepAliveTransport) transport)
+                                .restClient()
+                                .openChannelCount())
+                .isZero();
+        // reported, not asserted (timings are noisy): Flink's own close on a shared loop takes
+        // about 5 s
+        System.out.println(
+                "KeepAliveClusterClientsITCase: transport.close() took " + closeMillis + " ms");
     }
 
     @Test
@@ -119,17 +140,22 @@ class KeepAliveClusterClientsITCase {
                 .hasMessageContaining(ChannelPoolOptions.ACQUIRE_TIMEOUT.key());
 
         assertThat(ChannelPoolSettings.defaults())
-                .isEqualTo(new ChannelPoolSettings(32, Duration.ofSeconds(10), Duration.ofSeconds(30)));
+                .isEqualTo(
+                        new ChannelPoolSettings(
+                                32, Duration.ofSeconds(10), Duration.ofSeconds(30)));
     }
 
     /**
-     * Loaded by a class loader of its own (as from a user jar or plugins/), our same-package helper cannot reach
-     * RestClusterClient's package-private constructor; the transport falls back to Flink's public one and works.
+     * Loaded by a class loader of its own (as from a user jar or plugins/), our same-package helper
+     * cannot reach RestClusterClient's package-private constructor; the transport falls back to
+     * Flink's public one and works.
      */
     @Test
     void fallsBackToFlinksOwnClientWhenTheConstructorIsOutOfReach() throws Exception {
-        URL ourClasses = KeepAliveClusterClients.class.getProtectionDomain().getCodeSource().getLocation();
-        try (ChildFirstLoader loader = new ChildFirstLoader(ourClasses, getClass().getClassLoader())) {
+        URL ourClasses =
+                KeepAliveClusterClients.class.getProtectionDomain().getCodeSource().getLocation();
+        try (ChildFirstLoader loader =
+                new ChildFirstLoader(ourClasses, getClass().getClassLoader())) {
             Class<?> factory = loader.loadClass(KeepAliveClusterClients.class.getName());
             assertThat(factory.getClassLoader()).isSameAs(loader);
             Class<?> settingsClass = loader.loadClass(ChannelPoolSettings.class.getName());
@@ -138,13 +164,19 @@ class KeepAliveClusterClientsITCase {
             Object none = listenerClass.getField("NONE").get(null);
             Class<?> transportClass = loader.loadClass(PooledTransport.class.getName());
 
-            Object transport = factory
-                    .getMethod("create", Configuration.class, EventLoopGroup.class, settingsClass, listenerClass)
-                    .invoke(null, clusterConfiguration(), sharedGroup, settings, none);
+            Object transport =
+                    factory.getMethod(
+                                    "create",
+                                    Configuration.class,
+                                    EventLoopGroup.class,
+                                    settingsClass,
+                                    listenerClass)
+                            .invoke(null, clusterConfiguration(), sharedGroup, settings, none);
             try {
                 assertThat(transport.getClass().getSimpleName()).isEqualTo("StockTransport");
                 RestClusterClient<?> client =
-                        (RestClusterClient<?>) transportClass.getMethod("clusterClient").invoke(transport);
+                        (RestClusterClient<?>)
+                                transportClass.getMethod("clusterClient").invoke(transport);
                 client.listJobs().get(10, TimeUnit.SECONDS);
                 client.listJobs().get(10, TimeUnit.SECONDS);
                 // Flink's own RestClient: a connection per request
@@ -152,13 +184,18 @@ class KeepAliveClusterClientsITCase {
             } finally {
                 long start = System.nanoTime();
                 transportClass.getMethod("close").invoke(transport);
-                System.out.println("KeepAliveClusterClientsITCase: fallback close() returned after "
-                        + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms");
+                System.out.println(
+                        "KeepAliveClusterClientsITCase: fallback close() returned after "
+                                + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)
+                                + " ms");
             }
         }
     }
 
-    /** Defines our classes itself, like a user-code class loader; everything else comes from the parent. */
+    /**
+     * Defines our classes itself, like a user-code class loader; everything else comes from the
+     * parent.
+     */
     private static final class ChildFirstLoader extends URLClassLoader {
         ChildFirstLoader(URL classes, ClassLoader parent) {
             super(new URL[] {classes}, parent);
@@ -166,8 +203,10 @@ class KeepAliveClusterClientsITCase {
 
         @Override
         protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-            boolean ours = name.startsWith("io.flinkinsight.client.")
-                    || name.equals("org.apache.flink.client.program.rest.InsightRestClusterClientAccess");
+            boolean ours =
+                    name.startsWith("io.flinkinsight.client.")
+                            || name.equals(
+                                    "org.apache.flink.client.program.rest.InsightRestClusterClientAccess");
             if (!ours) {
                 return super.loadClass(name, resolve);
             }

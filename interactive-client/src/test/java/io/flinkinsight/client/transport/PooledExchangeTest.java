@@ -1,23 +1,27 @@
 package io.flinkinsight.client.transport;
 
 import io.flinkinsight.client.config.ChannelPoolSettings;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.flinkinsight.client.transport.PooledExchange.RawResponse;
 import io.flinkinsight.client.transport.TestingLocalHttpServer.Answer;
+
+import org.apache.flink.runtime.rest.ConnectionClosedException;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.runtime.rest.ConnectionClosedException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * {@link PooledExchange}: one request through a keep-alive pool to a {@link TestingLocalHttpServer} on in-memory
- * channels, from acquire to release; a GET on a kept-alive channel the server dropped is sent once more.
+ * {@link PooledExchange}: one request through a keep-alive pool to a {@link TestingLocalHttpServer}
+ * on in-memory channels, from acquire to release; a GET on a kept-alive channel the server dropped
+ * is sent once more.
  */
 class PooledExchangeTest {
 

@@ -5,6 +5,7 @@ import org.apache.flink.runtime.rest.messages.EmptyMessageParameters;
 import org.apache.flink.runtime.rest.messages.RequestBody;
 import org.apache.flink.runtime.rest.messages.ResponseBody;
 import org.apache.flink.runtime.rest.messages.RuntimeMessageHeaders;
+
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.annotation.JsonCreator;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.annotation.JsonProperty;
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpResponseStatus;
@@ -26,7 +27,9 @@ final class TestMessages {
         final String body;
 
         @JsonCreator
-        Echo(@JsonProperty("path") String path, @JsonProperty("connection") int connection,
+        Echo(
+                @JsonProperty("path") String path,
+                @JsonProperty("connection") int connection,
                 @JsonProperty("body") String body) {
             this.path = path;
             this.connection = connection;
@@ -46,7 +49,10 @@ final class TestMessages {
     }
 
     static Headers<org.apache.flink.runtime.rest.messages.EmptyRequestBody> get(String path) {
-        return new Headers<>(HttpMethodWrapper.GET, path, org.apache.flink.runtime.rest.messages.EmptyRequestBody.class);
+        return new Headers<>(
+                HttpMethodWrapper.GET,
+                path,
+                org.apache.flink.runtime.rest.messages.EmptyRequestBody.class);
     }
 
     static Headers<Text> post(String path) {
@@ -54,7 +60,8 @@ final class TestMessages {
     }
 
     /** Headers of one test route (version v1, so the URL is {@code /v1<path>}). */
-    static final class Headers<R extends RequestBody> implements RuntimeMessageHeaders<R, Echo, EmptyMessageParameters> {
+    static final class Headers<R extends RequestBody>
+            implements RuntimeMessageHeaders<R, Echo, EmptyMessageParameters> {
         private final HttpMethodWrapper method;
         private final String path;
         private final Class<R> requestClass;

@@ -1,14 +1,5 @@
 package io.flinkinsight.client.transport;
 
-import java.nio.charset.StandardCharsets;
-import java.util.Map;
-import java.util.Queue;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.shaded.netty4.io.netty.bootstrap.ServerBootstrap;
 import org.apache.flink.shaded.netty4.io.netty.buffer.Unpooled;
 import org.apache.flink.shaded.netty4.io.netty.channel.Channel;
@@ -33,16 +24,30 @@ import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpServerCode
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpUtil;
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpVersion;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Queue;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
 /**
- * An HTTP/1.1 server on an in-memory {@link LocalChannel} address, which counts its connections and requests and
- * answers each request as {@link #nextAnswers} says (else {@link Answer#OK}): the keep-alive pool's counterpart in
- * unit tests, with no socket bound. Its host and port only name the address ({@link #addressOf}).
+ * An HTTP/1.1 server on an in-memory {@link LocalChannel} address, which counts its connections and
+ * requests and answers each request as {@link #nextAnswers} says (else {@link Answer#OK}): the
+ * keep-alive pool's counterpart in unit tests, with no socket bound. Its host and port only name
+ * the address ({@link #addressOf}).
  */
 final class TestingLocalHttpServer implements AutoCloseable {
 
     /** How the server answers one request. */
     enum Answer {
-        /** 200, body {@code connection <n>} (the server-side connection, from 1), the connection kept alive. */
+        /**
+         * 200, body {@code connection <n>} (the server-side connection, from 1), the connection
+         * kept alive.
+         */
         OK,
         /** 200 with {@code Connection: close}, then the connection is closed. */
         CLOSE,
@@ -69,20 +74,25 @@ final class TestingLocalHttpServer implements AutoCloseable {
     private record Held(ChannelHandlerContext ctx, int connection) {}
 
     TestingLocalHttpServer() throws InterruptedException {
-        serverChannel = new ServerBootstrap()
-                .group(group)
-                .channel(LocalServerChannel.class)
-                .childHandler(new ChannelInitializer<LocalChannel>() {
-                    @Override
-                    protected void initChannel(LocalChannel channel) {
-                        int connection = connections.incrementAndGet();
-                        channel.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 20),
-                                new Answering(connection));
-                    }
-                })
-                .bind(addressOf(host, port))
-                .sync()
-                .channel();
+        serverChannel =
+                new ServerBootstrap()
+                        .group(group)
+                        .channel(LocalServerChannel.class)
+                        .childHandler(
+                                new ChannelInitializer<LocalChannel>() {
+                                    @Override
+                                    protected void initChannel(LocalChannel channel) {
+                                        int connection = connections.incrementAndGet();
+                                        channel.pipeline()
+                                                .addLast(
+                                                        new HttpServerCodec(),
+                                                        new HttpObjectAggregator(1 << 20),
+                                                        new Answering(connection));
+                                    }
+                                })
+                        .bind(addressOf(host, port))
+                        .sync()
+                        .channel();
     }
 
     /** The in-memory address of {@code host:port}, as the pools under test are told to reach it. */
@@ -92,7 +102,8 @@ final class TestingLocalHttpServer implements AutoCloseable {
 
     /** A GET of {@code /v1/test} to this server, made anew for each attempt. */
     FullHttpRequest get() {
-        FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/v1/test");
+        FullHttpRequest request =
+                new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/v1/test");
         request.headers().set(HttpHeaderNames.HOST, host + ':' + port);
         HttpUtil.setContentLength(request, 0);
         return request;
@@ -108,7 +119,8 @@ final class TestingLocalHttpServer implements AutoCloseable {
 
     /** Completes once {@code count} requests have been held in all. */
     CompletableFuture<Void> held(int count) {
-        CompletableFuture<Void> reached = heldSoFar.computeIfAbsent(count, ignored -> new CompletableFuture<>());
+        CompletableFuture<Void> reached =
+                heldSoFar.computeIfAbsent(count, ignored -> new CompletableFuture<>());
         if (heldInAll.get() >= count) {
             reached.complete(null);
         }
@@ -121,8 +133,11 @@ final class TestingLocalHttpServer implements AutoCloseable {
     }
 
     private static void answer(ChannelHandlerContext ctx, int connection, boolean close) {
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
-                Unpooled.copiedBuffer("connection " + connection, StandardCharsets.UTF_8));
+        FullHttpResponse response =
+                new DefaultFullHttpResponse(
+                        HttpVersion.HTTP_1_1,
+                        HttpResponseStatus.OK,
+                        Unpooled.copiedBuffer("connection " + connection, StandardCharsets.UTF_8));
         HttpUtil.setContentLength(response, response.content().readableBytes());
         if (close) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
@@ -153,8 +168,10 @@ final class TestingLocalHttpServer implements AutoCloseable {
                 case OK -> answer(ctx, connection, false);
                 case CLOSE -> answer(ctx, connection, true);
                 case TOO_LARGE -> {
-                    FullHttpResponse tooLarge = new DefaultFullHttpResponse(
-                            HttpVersion.HTTP_1_1, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE);
+                    FullHttpResponse tooLarge =
+                            new DefaultFullHttpResponse(
+                                    HttpVersion.HTTP_1_1,
+                                    HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE);
                     HttpUtil.setContentLength(tooLarge, 0);
                     ctx.writeAndFlush(tooLarge);
                 }

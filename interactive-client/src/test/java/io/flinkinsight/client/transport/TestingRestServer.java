@@ -1,5 +1,7 @@
 package io.flinkinsight.client.transport;
 
+import org.apache.flink.util.concurrent.ExecutorThreadFactory;
+
 import org.apache.flink.shaded.netty4.io.netty.bootstrap.ServerBootstrap;
 import org.apache.flink.shaded.netty4.io.netty.buffer.Unpooled;
 import org.apache.flink.shaded.netty4.io.netty.channel.Channel;
@@ -20,7 +22,6 @@ import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpResponseSt
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpServerCodec;
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpUtil;
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpVersion;
-import org.apache.flink.util.concurrent.ExecutorThreadFactory;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -33,11 +34,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A small HTTP/1.1 server on 127.0.0.1 that answers like Flink's REST endpoint does (JSON bodies, {@code
- * {"errors": [...]}} on errors, keep-alive honoured) and counts the TCP connections it accepts. Routes:
+ * A small HTTP/1.1 server on 127.0.0.1 that answers like Flink's REST endpoint does (JSON bodies,
+ * {@code {"errors": [...]}} on errors, keep-alive honoured) and counts the TCP connections it
+ * accepts. Routes:
+ *
  * <ul>
- *   <li>{@code /v1/echo}: 200 {@code {"path", "connection", "body"}} (connection = index of the server-side
- *       connection, from 1);
+ *   <li>{@code /v1/echo}: 200 {@code {"path", "connection", "body"}} (connection = index of the
+ *       server-side connection, from 1);
  *   <li>{@code /v1/error}: 404 {@code {"errors":["no such thing"]}};
  *   <li>{@code /v1/plain}: 500 with a plain-text body;
  *   <li>{@code /v1/too-large}: 413;
@@ -48,7 +51,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class TestingRestServer implements AutoCloseable {
 
-    private final NioEventLoopGroup group = new NioEventLoopGroup(1, new ExecutorThreadFactory("testing-rest-server"));
+    private final NioEventLoopGroup group =
+            new NioEventLoopGroup(1, new ExecutorThreadFactory("testing-rest-server"));
     private final Channel serverChannel;
     private final AtomicInteger accepted = new AtomicInteger();
     private final AtomicInteger requests = new AtomicInteger();
@@ -57,29 +61,32 @@ final class TestingRestServer implements AutoCloseable {
     private final AtomicBoolean dropNext = new AtomicBoolean();
     private volatile FullHttpRequestSnapshot lastRequest;
 
-    record FullHttpRequestSnapshot(String method, String uri, String connection, String host, String contentType) {}
+    record FullHttpRequestSnapshot(
+            String method, String uri, String connection, String host, String contentType) {}
 
     private record Held(ChannelHandlerContext ctx, boolean keepAlive, String body) {}
 
     TestingRestServer() throws InterruptedException {
-        serverChannel = new ServerBootstrap()
-                .group(group)
-                .channel(NioServerSocketChannel.class)
-                .childHandler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        int index = accepted.incrementAndGet();
-                        open.put(ch, index);
-                        ch.closeFuture().addListener(ignored -> open.remove(ch));
-                        ch.pipeline()
-                                .addLast(new HttpServerCodec())
-                                .addLast(new HttpObjectAggregator(10 * 1024 * 1024))
-                                .addLast(new Router(index));
-                    }
-                })
-                .bind(new InetSocketAddress("127.0.0.1", 0))
-                .sync()
-                .channel();
+        serverChannel =
+                new ServerBootstrap()
+                        .group(group)
+                        .channel(NioServerSocketChannel.class)
+                        .childHandler(
+                                new ChannelInitializer<SocketChannel>() {
+                                    @Override
+                                    protected void initChannel(SocketChannel ch) {
+                                        int index = accepted.incrementAndGet();
+                                        open.put(ch, index);
+                                        ch.closeFuture().addListener(ignored -> open.remove(ch));
+                                        ch.pipeline()
+                                                .addLast(new HttpServerCodec())
+                                                .addLast(new HttpObjectAggregator(10 * 1024 * 1024))
+                                                .addLast(new Router(index));
+                                    }
+                                })
+                        .bind(new InetSocketAddress("127.0.0.1", 0))
+                        .sync()
+                        .channel();
     }
 
     int port() {
@@ -112,25 +119,43 @@ final class TestingRestServer implements AutoCloseable {
     void releaseHeld() {
         for (Held h; (h = held.poll()) != null; ) {
             Held request = h;
-            request.ctx().executor().execute(() -> respond(request.ctx(), request.keepAlive(),
-                    HttpResponseStatus.OK, echo("/v1/hold", connectionOf(request.ctx()), request.body()), false));
+            request.ctx()
+                    .executor()
+                    .execute(
+                            () ->
+                                    respond(
+                                            request.ctx(),
+                                            request.keepAlive(),
+                                            HttpResponseStatus.OK,
+                                            echo(
+                                                    "/v1/hold",
+                                                    connectionOf(request.ctx()),
+                                                    request.body()),
+                                            false));
         }
     }
 
-    /** The next request that arrives on a connection that already served one is dropped with its connection. */
+    /**
+     * The next request that arrives on a connection that already served one is dropped with its
+     * connection.
+     */
     void dropNextRequestOnUsedConnection() {
         dropNext.set(true);
     }
 
     /**
-     * Accepts no new connection from now on (connects are refused), while open connections stay as they are: what a
-     * client sees of a host that vanished, apart from the refusal coming at once rather than after a timeout.
+     * Accepts no new connection from now on (connects are refused), while open connections stay as
+     * they are: what a client sees of a host that vanished, apart from the refusal coming at once
+     * rather than after a timeout.
      */
     void stopAccepting() throws InterruptedException {
         serverChannel.close().await(5, TimeUnit.SECONDS);
     }
 
-    /** Closes every open connection from the server side, as a restarted JobManager or a proxy would. */
+    /**
+     * Closes every open connection from the server side, as a restarted JobManager or a proxy
+     * would.
+     */
     void closeAllConnections() throws InterruptedException {
         for (Channel channel : open.keySet()) {
             channel.close().await(5, TimeUnit.SECONDS);
@@ -148,19 +173,39 @@ final class TestingRestServer implements AutoCloseable {
     }
 
     private static String echo(String path, int connection, String body) {
-        return "{\"path\":\"" + path + "\",\"connection\":" + connection + ",\"body\":" + quote(body) + "}";
+        return "{\"path\":\""
+                + path
+                + "\",\"connection\":"
+                + connection
+                + ",\"body\":"
+                + quote(body)
+                + "}";
     }
 
     private static String quote(String text) {
-        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"").replace("\r", "\\r").replace("\n", "\\n") + "\"";
+        return "\""
+                + text.replace("\\", "\\\\")
+                        .replace("\"", "\\\"")
+                        .replace("\r", "\\r")
+                        .replace("\n", "\\n")
+                + "\"";
     }
 
     private static void respond(
-            ChannelHandlerContext ctx, boolean keepAlive, HttpResponseStatus status, String body, boolean plainText) {
-        FullHttpResponse response = new DefaultFullHttpResponse(
-                HttpVersion.HTTP_1_1, status, Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
+            ChannelHandlerContext ctx,
+            boolean keepAlive,
+            HttpResponseStatus status,
+            String body,
+            boolean plainText) {
+        FullHttpResponse response =
+                new DefaultFullHttpResponse(
+                        HttpVersion.HTTP_1_1,
+                        status,
+                        Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
         response.headers()
-                .set(HttpHeaderNames.CONTENT_TYPE, plainText ? "text/plain" : "application/json; charset=UTF-8")
+                .set(
+                        HttpHeaderNames.CONTENT_TYPE,
+                        plainText ? "text/plain" : "application/json; charset=UTF-8")
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, response.content().readableBytes());
         if (keepAlive) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
@@ -188,26 +233,55 @@ final class TestingRestServer implements AutoCloseable {
             }
             served++;
             requests.incrementAndGet();
-            lastRequest = new FullHttpRequestSnapshot(
-                    request.method().name(),
-                    request.uri(),
-                    request.headers().get(HttpHeaderNames.CONNECTION),
-                    request.headers().get(HttpHeaderNames.HOST),
-                    request.headers().get(HttpHeaderNames.CONTENT_TYPE));
+            lastRequest =
+                    new FullHttpRequestSnapshot(
+                            request.method().name(),
+                            request.uri(),
+                            request.headers().get(HttpHeaderNames.CONNECTION),
+                            request.headers().get(HttpHeaderNames.HOST),
+                            request.headers().get(HttpHeaderNames.CONTENT_TYPE));
             boolean keepAlive = HttpUtil.isKeepAlive(request);
             String body = request.content().toString(StandardCharsets.UTF_8);
             String path = request.uri();
             switch (path) {
-                case "/v1/error" -> respond(ctx, keepAlive, HttpResponseStatus.NOT_FOUND,
-                        "{\"errors\":[\"no such thing\"]}", false);
-                case "/v1/plain" -> respond(ctx, keepAlive, HttpResponseStatus.INTERNAL_SERVER_ERROR,
-                        "boom, not JSON", true);
-                case "/v1/too-large" -> respond(ctx, keepAlive, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-                        "{\"errors\":[\"too large\"]}", false);
-                case "/v1/close" -> respond(ctx, false, HttpResponseStatus.OK, echo(path, connection, body), false);
+                case "/v1/error" ->
+                        respond(
+                                ctx,
+                                keepAlive,
+                                HttpResponseStatus.NOT_FOUND,
+                                "{\"errors\":[\"no such thing\"]}",
+                                false);
+                case "/v1/plain" ->
+                        respond(
+                                ctx,
+                                keepAlive,
+                                HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                                "boom, not JSON",
+                                true);
+                case "/v1/too-large" ->
+                        respond(
+                                ctx,
+                                keepAlive,
+                                HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+                                "{\"errors\":[\"too large\"]}",
+                                false);
+                case "/v1/close" ->
+                        respond(
+                                ctx,
+                                false,
+                                HttpResponseStatus.OK,
+                                echo(path, connection, body),
+                                false);
                 case "/v1/hold" -> held.add(new Held(ctx, keepAlive, body));
-                case "/v1/jobs/overview" -> respond(ctx, keepAlive, HttpResponseStatus.OK, "{\"jobs\":[]}", false);
-                default -> respond(ctx, keepAlive, HttpResponseStatus.OK, echo(path, connection, body), false);
+                case "/v1/jobs/overview" ->
+                        respond(ctx, keepAlive, HttpResponseStatus.OK, "{\"jobs\":[]}", false);
+                default ->
+                        respond(
+                                ctx,
+                                keepAlive,
+                                HttpResponseStatus.OK,
+                                echo(path, connection, body),
+                                false);
             }
         }
     }

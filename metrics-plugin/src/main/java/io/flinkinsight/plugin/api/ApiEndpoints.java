@@ -22,9 +22,10 @@ public final class ApiEndpoints {
      * The endpoints, keyed by path.
      *
      * @param overview the process's facts for the overview, read afresh for each request
-     * @param scrapeErrors the metrics that failed to read in scrapes so far, which the metrics endpoint adds to
-     * @param historyResolution how often samples are taken, and hubPollInterval how often the hub gathers clients:
-     *     together how old a client's figures may be and still be fresh
+     * @param scrapeErrors the metrics that failed to read in scrapes so far, which the metrics
+     *     endpoint adds to
+     * @param historyResolution how often samples are taken, and hubPollInterval how often the hub
+     *     gathers clients: together how old a client's figures may be and still be fresh
      */
     public static Map<String, JsonEndpoint> of(
             Supplier<OverviewEndpoint.Facts> overview,
@@ -36,20 +37,33 @@ public final class ApiEndpoints {
             Duration hubPollInterval) {
         Map<String, JsonEndpoint> all = new LinkedHashMap<>();
         all.put(OverviewEndpoint.PATH, new OverviewEndpoint(overview));
-        all.put(METRICS_PATH, JsonEndpoint.narrowedBy(query -> MetricsJson.read(
-                index.families(),
-                query.get("prefix").orElse(""),
-                query.get("contains").orElse(""),
-                (int) query.getLong("limit", 1000, 1, 100_000),
-                scrapeErrors), "prefix", "contains", "limit (fewer metrics)"));
+        all.put(
+                METRICS_PATH,
+                JsonEndpoint.narrowedBy(
+                        query ->
+                                MetricsJson.read(
+                                        index.families(),
+                                        query.get("prefix").orElse(""),
+                                        query.get("contains").orElse(""),
+                                        (int) query.getLong("limit", 1000, 1, 100_000),
+                                        scrapeErrors),
+                        "prefix",
+                        "contains",
+                        "limit (fewer metrics)"));
         all.put(SeriesEndpoint.PATH, new SeriesEndpoint(stores.series()));
         all.put(SeriesNamesEndpoint.PATH, new SeriesNamesEndpoint(stores.series()));
-        all.put(CheckpointsEndpoint.PATH, new CheckpointsEndpoint(stores.checkpoints(), stores.jobs(), clock));
+        all.put(
+                CheckpointsEndpoint.PATH,
+                new CheckpointsEndpoint(stores.checkpoints(), stores.jobs(), clock));
         all.put(JobsEndpoint.PATH, new JobsEndpoint(stores.jobs(), stores.checkpoints()));
-        all.put(CompareEndpoint.PATH,
+        all.put(
+                CompareEndpoint.PATH,
                 new CompareEndpoint(stores.checkpoints(), stores.jobs(), stores.series(), clock));
-        all.put(ClientEndpoint.PATH, new ClientEndpoint(stores.series(),
-                ClientEndpoint.freshness(historyResolution, hubPollInterval)));
+        all.put(
+                ClientEndpoint.PATH,
+                new ClientEndpoint(
+                        stores.series(),
+                        ClientEndpoint.freshness(historyResolution, hubPollInterval)));
         return all;
     }
 }

@@ -17,11 +17,12 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * {@code GET /api/v1/checkpoints?job=<32 hex>&limit=&from=&tasks=}: per job (all jobs when absent, most recently
- * active first) its checkpoints newest first, with phase figures and per-task details named by vertex when known.
- * {@code from} (epoch ms, {@code now} or relative like {@code -15m}) keeps checkpoints triggered at or after it;
- * per-task (and per-subtask) details, the bulk of the answer, come for one job unless {@code tasks=false}, and for
- * the list of all jobs only with {@code tasks=true}.
+ * {@code GET /api/v1/checkpoints?job=<32 hex>&limit=&from=&tasks=}: per job (all jobs when absent,
+ * most recently active first) its checkpoints newest first, with phase figures and per-task details
+ * named by vertex when known. {@code from} (epoch ms, {@code now} or relative like {@code -15m})
+ * keeps checkpoints triggered at or after it; per-task (and per-subtask) details, the bulk of the
+ * answer, come for one job unless {@code tasks=false}, and for the list of all jobs only with
+ * {@code tasks=true}.
  */
 public final class CheckpointsEndpoint implements JsonEndpoint {
 
@@ -42,11 +43,13 @@ public final class CheckpointsEndpoint implements JsonEndpoint {
 
     public record Response(List<JobCheckpoints> jobs) {}
 
-    public record JobCheckpoints(String jobId, String jobName, List<CheckpointRecord> checkpoints) {}
+    public record JobCheckpoints(
+            String jobId, String jobName, List<CheckpointRecord> checkpoints) {}
 
     @Override
     public List<String> narrowedBy() {
-        return List.of("job (one job)",
+        return List.of(
+                "job (one job)",
                 "from (a later start, e.g. -15m)",
                 "limit (fewer checkpoints per job)",
                 "tasks=false (no per-task details)");
@@ -57,12 +60,14 @@ public final class CheckpointsEndpoint implements JsonEndpoint {
         Optional<String> job = query.get("job");
         int limit = (int) query.getLong("limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
         long from = TimeParameters.instant(query, "from", clock.millis(), Long.MIN_VALUE);
-        // Per-task details are the bulk of an answer: a list of every job leaves them out unless asked.
+        // Per-task details are the bulk of an answer: a list of every job leaves them out unless
+        // asked.
         boolean withTasks = query.getBoolean("tasks", job.isPresent());
         List<String> jobIds;
         if (job.isPresent()) {
             if (!Attributes.isJobId(job.get().trim())) {
-                throw new BadRequestException("parameter 'job' must be a job id of 32 hex characters");
+                throw new BadRequestException(
+                        "parameter 'job' must be a job id of 32 hex characters");
             }
             jobIds = List.of(job.get().trim().toLowerCase(Locale.ROOT));
         } else {
@@ -75,21 +80,25 @@ public final class CheckpointsEndpoint implements JsonEndpoint {
             if (list.isEmpty() && job.isEmpty()) {
                 continue;
             }
-            // The copies (with vertex names, or without tasks) are made as the answer is written, one at a time, so
+            // The copies (with vertex names, or without tasks) are made as the answer is written,
+            // one at a time, so
             // an answer stopped at http.max-answer-bytes never made the rest.
-            List<CheckpointRecord> named = new AbstractList<>() {
-                @Override
-                public CheckpointRecord get(int i) {
-                    CheckpointRecord r = list.get(i);
-                    return withTasks ? r.withVertexNames(vertexId -> jobs.vertexName(jobId, vertexId))
-                            : r.withoutTasks();
-                }
+            List<CheckpointRecord> named =
+                    new AbstractList<>() {
+                        @Override
+                        public CheckpointRecord get(int i) {
+                            CheckpointRecord r = list.get(i);
+                            return withTasks
+                                    ? r.withVertexNames(
+                                            vertexId -> jobs.vertexName(jobId, vertexId))
+                                    : r.withoutTasks();
+                        }
 
-                @Override
-                public int size() {
-                    return list.size();
-                }
-            };
+                        @Override
+                        public int size() {
+                            return list.size();
+                        }
+                    };
             String jobName = null;
             for (CheckpointRecord r : list) {
                 if (r.jobName() != null) {

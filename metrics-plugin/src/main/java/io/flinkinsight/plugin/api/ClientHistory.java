@@ -14,9 +14,9 @@ import java.util.TreeMap;
 import java.util.function.BinaryOperator;
 
 /**
- * The history of the client's figures over one window, read bucket by bucket, for {@link ClientEndpoint}'s
- * {@code history}: gauges summed, ratios per interval, histograms' quantiles the maximum over series; at most
- * {@value ClientEndpoint#MAX_HISTORY_POINTS} points per series.
+ * The history of the client's figures over one window, read bucket by bucket, for {@link
+ * ClientEndpoint}'s {@code history}: gauges summed, ratios per interval, histograms' quantiles the
+ * maximum over series; at most {@value ClientEndpoint#MAX_HISTORY_POINTS} points per series.
  */
 record ClientHistory(ClientSeries series, long from, long to, long step) {
 
@@ -25,13 +25,27 @@ record ClientHistory(ClientSeries series, long from, long to, long step) {
     void put(Map<String, Object> section, Figure f) {
         Ratio ratio = CONTRACT.ratio(f);
         switch (f.kind()) {
-            case COUNTER -> { } // charted through the ratios
-            case GAUGE -> section.put(f.name(), ratio != null ? perInterval(ratio) : points(combined(
-                    series.values(f), Double::sum)));
+            case COUNTER -> {} // charted through the ratios
+            case GAUGE ->
+                    section.put(
+                            f.name(),
+                            ratio != null
+                                    ? perInterval(ratio)
+                                    : points(combined(series.values(f), Double::sum)));
             case HISTOGRAM -> {
                 Map<String, Object> quantiles = new LinkedHashMap<>();
-                quantiles.put("p50", points(combined(series.quantile(f, RegisteredMetric.HISTORY_P50), Math::max)));
-                quantiles.put("p99", points(combined(series.quantile(f, RegisteredMetric.HISTORY_P99), Math::max)));
+                quantiles.put(
+                        "p50",
+                        points(
+                                combined(
+                                        series.quantile(f, RegisteredMetric.HISTORY_P50),
+                                        Math::max)));
+                quantiles.put(
+                        "p99",
+                        points(
+                                combined(
+                                        series.quantile(f, RegisteredMetric.HISTORY_P99),
+                                        Math::max)));
                 if (ratio == null) {
                     section.put(f.name(), quantiles);
                 } else {
@@ -46,11 +60,17 @@ record ClientHistory(ClientSeries series, long from, long to, long step) {
     private TreeMap<Long, Double> combined(List<SeriesKey> keys, BinaryOperator<Double> combine) {
         TreeMap<Long, Double> out = new TreeMap<>();
         for (SeriesKey k : keys) {
-            SeriesEndpoint.readBuckets(series.store(), k, from, to, step, (t, v) -> {
-                if (Double.isFinite(v)) {
-                    out.merge(t, v, combine);
-                }
-            });
+            SeriesEndpoint.readBuckets(
+                    series.store(),
+                    k,
+                    from,
+                    to,
+                    step,
+                    (t, v) -> {
+                        if (Double.isFinite(v)) {
+                            out.merge(t, v, combine);
+                        }
+                    });
         }
         return out;
     }
@@ -71,8 +91,9 @@ record ClientHistory(ClientSeries series, long from, long to, long step) {
     }
 
     /**
-     * Δpart / Δwhole between consecutive buckets where both have a value; null where the whole did not grow or
-     * a counter restarted (a negative Δ), so a quiet minute shows a gap instead of a made-up 0 %.
+     * Δpart / Δwhole between consecutive buckets where both have a value; null where the whole did
+     * not grow or a counter restarted (a negative Δ), so a quiet minute shows a gap instead of a
+     * made-up 0 %.
      */
     private List<Object[]> perInterval(Ratio ratio) {
         TreeMap<Long, Double> part = summed(ratio.part());
@@ -100,10 +121,15 @@ record ClientHistory(ClientSeries series, long from, long to, long step) {
         return capped(out);
     }
 
-    /** The newest {@value ClientEndpoint#MAX_HISTORY_POINTS} points (buckets of a coarsened step never exceed it). */
+    /**
+     * The newest {@value ClientEndpoint#MAX_HISTORY_POINTS} points (buckets of a coarsened step
+     * never exceed it).
+     */
     private static List<Object[]> capped(List<Object[]> points) {
         return points.size() <= ClientEndpoint.MAX_HISTORY_POINTS
                 ? points
-                : new ArrayList<>(points.subList(points.size() - ClientEndpoint.MAX_HISTORY_POINTS, points.size()));
+                : new ArrayList<>(
+                        points.subList(
+                                points.size() - ClientEndpoint.MAX_HISTORY_POINTS, points.size()));
     }
 }

@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 
-/** The store's series of the {@link ClientContract}'s figures, by exact name, as {@link ClientEndpoint} reads them. */
+/**
+ * The store's series of the {@link ClientContract}'s figures, by exact name, as {@link
+ * ClientEndpoint} reads them.
+ */
 final class ClientSeries {
 
     private static final ClientContract CONTRACT = ClientContract.get();

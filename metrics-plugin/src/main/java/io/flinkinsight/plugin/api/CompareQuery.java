@@ -13,9 +13,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The parameters of {@code GET /api/v1/compare} once checked: either {@code jobs=<id>,<id>[,...]} (2–4 distinct job
- * ids, lower-cased) or {@code job=<id>&ranges=<from>-<to>,<from>-<to>[,...]} (one job in 2–4 time ranges, epoch
- * milliseconds, {@code from < to}). Anything else is a {@link BadRequestException} naming the accepted form.
+ * The parameters of {@code GET /api/v1/compare} once checked: either {@code jobs=<id>,<id>[,...]}
+ * (2–4 distinct job ids, lower-cased) or {@code job=<id>&ranges=<from>-<to>,<from>-<to>[,...]} (one
+ * job in 2–4 time ranges, epoch milliseconds, {@code from < to}). Anything else is a {@link
+ * BadRequestException} naming the accepted form.
  *
  * @param mode {@code jobs} or {@code ranges}
  * @param jobIds the jobs compared; the one job in the ranges form
@@ -26,13 +27,16 @@ record CompareQuery(String mode, List<String> jobIds, List<Range> ranges) {
     static final int MIN_COLUMNS = 2;
     static final int MAX_COLUMNS = 4;
 
-    static final String JOBS_FORM = "parameter 'jobs' must be 2 to 4 distinct job ids (32 hex characters each)"
-            + " separated by commas, e.g. jobs=<id>,<id>";
-    static final String RANGES_FORM = "parameter 'ranges' must be 2 to 4 ranges <from>-<to> in epoch milliseconds"
-            + " with from < to, separated by commas, e.g. ranges=1700000000000-1700000600000,"
-            + "1700000600000-1700001200000";
-    static final String EITHER_FORM = "give either 'jobs' (2 to 4 job ids separated by commas) or 'job' (one job id)"
-            + " with 'ranges' (2 to 4 ranges <from>-<to> in epoch milliseconds)";
+    static final String JOBS_FORM =
+            "parameter 'jobs' must be 2 to 4 distinct job ids (32 hex characters each)"
+                    + " separated by commas, e.g. jobs=<id>,<id>";
+    static final String RANGES_FORM =
+            "parameter 'ranges' must be 2 to 4 ranges <from>-<to> in epoch milliseconds"
+                    + " with from < to, separated by commas, e.g. ranges=1700000000000-1700000600000,"
+                    + "1700000600000-1700001200000";
+    static final String EITHER_FORM =
+            "give either 'jobs' (2 to 4 job ids separated by commas) or 'job' (one job id)"
+                    + " with 'ranges' (2 to 4 ranges <from>-<to> in epoch milliseconds)";
 
     private static final Pattern RANGE = Pattern.compile("(\\d{1,15})-(\\d{1,15})");
 
@@ -48,8 +52,8 @@ record CompareQuery(String mode, List<String> jobIds, List<Range> ranges) {
     /**
      * Checks the parameters.
      *
-     * @param known asked for each job once its id is read, before the ranges are (so a request for a job the hub does
-     *     not know says so first)
+     * @param known asked for each job once its id is read, before the ranges are (so a request for
+     *     a job the hub does not know says so first)
      */
     static CompareQuery parse(QueryParameters query, KnownJobs known) throws BadRequestException {
         Optional<String> jobList = query.get("jobs");

@@ -15,21 +15,26 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * What the comparison shows across its columns: the rows of statistics, each cell with its change against the first
- * column, and the settings that differ between the columns. Pure functions of the columns' figures.
+ * What the comparison shows across its columns: the rows of statistics, each cell with its change
+ * against the first column, and the settings that differ between the columns. Pure functions of the
+ * columns' figures.
  */
 final class CompareRows {
 
     private CompareRows() {}
 
-    /** The names of the settings whose values differ between the columns (unknown counts as a value). */
+    /**
+     * The names of the settings whose values differ between the columns (unknown counts as a
+     * value).
+     */
     static List<String> differences(List<Column> columns) {
         Map<String, Function<JobSettings, Object>> fields = new LinkedHashMap<>();
         fields.put("stateBackend", JobSettings::stateBackend);
         fields.put("incremental", JobSettings::incremental);
         fields.put("changelog", JobSettings::changelog);
         // the interval only matters where the changelog is on
-        fields.put("materializationIntervalMs",
+        fields.put(
+                "materializationIntervalMs",
                 js -> Boolean.TRUE.equals(js.changelog()) ? js.materializationIntervalMs() : null);
         fields.put("checkpointIntervalMs", JobSettings::checkpointIntervalMs);
         fields.put("checkpointMode", JobSettings::checkpointMode);
@@ -54,34 +59,138 @@ final class CompareRows {
 
     static List<Row> rows(List<ColumnFigures> columns) {
         List<Row> rows = new ArrayList<>();
-        rows.add(row("completed_per_hour", "Checkpoints completed per hour", "1/h", columns,
-                c -> perHour(c.completed().size(), c.windowMillis())));
-        rows.add(row("failed_per_hour", "Checkpoints failed per hour", "1/h", columns,
-                c -> perHour(c.failed(), c.windowMillis())));
-        rows.add(percentileRow("duration_p50", "Checkpoint duration P50", "ms", columns, 50, CompareColumns::duration));
-        rows.add(percentileRow("duration_p99", "Checkpoint duration P99", "ms", columns, 99, CompareColumns::duration));
-        rows.add(percentileRow("duration_p999", "Checkpoint duration P99.9", "ms", columns, 99.9,
-                CompareColumns::duration));
-        rows.add(percentileRow("checkpointed_size_p50", "Checkpointed (async-phase) size P50", "bytes", columns, 50,
-                CheckpointRecord::checkpointedSize));
-        rows.add(percentileRow("checkpointed_size_p99", "Checkpointed (async-phase) size P99", "bytes", columns, 99,
-                CheckpointRecord::checkpointedSize));
-        rows.add(percentileRow("full_size_p50", "Full size P50", "bytes", columns, 50, CheckpointRecord::fullSize));
-        rows.add(row("full_size_last", "Full size, last checkpoint", "bytes", columns, CompareRows::lastFullSize));
-        rows.add(percentileRow("async_p50", "Async phase P50 (slowest subtask)", "ms", columns, 50,
-                r -> phase(r, PhaseFigures::asyncDurationMs)));
-        rows.add(percentileRow("async_p99", "Async phase P99 (slowest subtask)", "ms", columns, 99,
-                r -> phase(r, PhaseFigures::asyncDurationMs)));
-        rows.add(percentileRow("sync_p50", "Sync phase P50 (slowest subtask)", "ms", columns, 50,
-                r -> phase(r, PhaseFigures::syncDurationMs)));
-        rows.add(percentileRow("sync_p99", "Sync phase P99 (slowest subtask)", "ms", columns, 99,
-                r -> phase(r, PhaseFigures::syncDurationMs)));
-        rows.add(meanRow("records_in", "Records in per second (mean, busiest vertex)", "records/s", columns));
-        rows.add(meanRow("records_out", "Records out per second (mean, busiest vertex)", "records/s", columns));
-        rows.add(meanRow("latency_p50", "Latency-marker p50 (mean, furthest vertex)", "ms", columns));
-        rows.add(meanRow("latency_p99", "Latency-marker p99 (mean, furthest vertex)", "ms", columns));
+        rows.add(
+                row(
+                        "completed_per_hour",
+                        "Checkpoints completed per hour",
+                        "1/h",
+                        columns,
+                        c -> perHour(c.completed().size(), c.windowMillis())));
+        rows.add(
+                row(
+                        "failed_per_hour",
+                        "Checkpoints failed per hour",
+                        "1/h",
+                        columns,
+                        c -> perHour(c.failed(), c.windowMillis())));
+        rows.add(
+                percentileRow(
+                        "duration_p50",
+                        "Checkpoint duration P50",
+                        "ms",
+                        columns,
+                        50,
+                        CompareColumns::duration));
+        rows.add(
+                percentileRow(
+                        "duration_p99",
+                        "Checkpoint duration P99",
+                        "ms",
+                        columns,
+                        99,
+                        CompareColumns::duration));
+        rows.add(
+                percentileRow(
+                        "duration_p999",
+                        "Checkpoint duration P99.9",
+                        "ms",
+                        columns,
+                        99.9,
+                        CompareColumns::duration));
+        rows.add(
+                percentileRow(
+                        "checkpointed_size_p50",
+                        "Checkpointed (async-phase) size P50",
+                        "bytes",
+                        columns,
+                        50,
+                        CheckpointRecord::checkpointedSize));
+        rows.add(
+                percentileRow(
+                        "checkpointed_size_p99",
+                        "Checkpointed (async-phase) size P99",
+                        "bytes",
+                        columns,
+                        99,
+                        CheckpointRecord::checkpointedSize));
+        rows.add(
+                percentileRow(
+                        "full_size_p50",
+                        "Full size P50",
+                        "bytes",
+                        columns,
+                        50,
+                        CheckpointRecord::fullSize));
+        rows.add(
+                row(
+                        "full_size_last",
+                        "Full size, last checkpoint",
+                        "bytes",
+                        columns,
+                        CompareRows::lastFullSize));
+        rows.add(
+                percentileRow(
+                        "async_p50",
+                        "Async phase P50 (slowest subtask)",
+                        "ms",
+                        columns,
+                        50,
+                        r -> phase(r, PhaseFigures::asyncDurationMs)));
+        rows.add(
+                percentileRow(
+                        "async_p99",
+                        "Async phase P99 (slowest subtask)",
+                        "ms",
+                        columns,
+                        99,
+                        r -> phase(r, PhaseFigures::asyncDurationMs)));
+        rows.add(
+                percentileRow(
+                        "sync_p50",
+                        "Sync phase P50 (slowest subtask)",
+                        "ms",
+                        columns,
+                        50,
+                        r -> phase(r, PhaseFigures::syncDurationMs)));
+        rows.add(
+                percentileRow(
+                        "sync_p99",
+                        "Sync phase P99 (slowest subtask)",
+                        "ms",
+                        columns,
+                        99,
+                        r -> phase(r, PhaseFigures::syncDurationMs)));
+        rows.add(
+                meanRow(
+                        "records_in",
+                        "Records in per second (mean, busiest vertex)",
+                        "records/s",
+                        columns));
+        rows.add(
+                meanRow(
+                        "records_out",
+                        "Records out per second (mean, busiest vertex)",
+                        "records/s",
+                        columns));
+        rows.add(
+                meanRow(
+                        "latency_p50",
+                        "Latency-marker p50 (mean, furthest vertex)",
+                        "ms",
+                        columns));
+        rows.add(
+                meanRow(
+                        "latency_p99",
+                        "Latency-marker p99 (mean, furthest vertex)",
+                        "ms",
+                        columns));
         rows.add(meanRow("busy", "Busy time (mean, busiest vertex)", "ms/s", columns));
-        rows.add(meanRow("backpressured", "Backpressured time (mean, most backpressured vertex)", "ms/s", columns));
+        rows.add(
+                meanRow(
+                        "backpressured",
+                        "Backpressured time (mean, most backpressured vertex)",
+                        "ms/s",
+                        columns));
         return rows;
     }
 
@@ -102,24 +211,47 @@ final class CompareRows {
         return new Cell(SampleStatistics.perHour(count, windowMillis), (int) count, null);
     }
 
-    private static Row percentileRow(String key, String label, String unit, List<ColumnFigures> columns, double p,
+    private static Row percentileRow(
+            String key,
+            String label,
+            String unit,
+            List<ColumnFigures> columns,
+            double p,
             Function<CheckpointRecord, Long> field) {
-        return row(key, label, unit, columns, c -> {
-            double[] values = c.completed().stream().map(field).filter(Objects::nonNull)
-                    .mapToDouble(Long::doubleValue).toArray();
-            return new Cell(SampleStatistics.percentile(values, p), values.length, null);
-        });
+        return row(
+                key,
+                label,
+                unit,
+                columns,
+                c -> {
+                    double[] values =
+                            c.completed().stream()
+                                    .map(field)
+                                    .filter(Objects::nonNull)
+                                    .mapToDouble(Long::doubleValue)
+                                    .toArray();
+                    return new Cell(SampleStatistics.percentile(values, p), values.length, null);
+                });
     }
 
     private static Row meanRow(String key, String label, String unit, List<ColumnFigures> columns) {
-        return row(key, label, unit, columns, c -> {
-            double[] values = c.rates().get(key);
-            return new Cell(SampleStatistics.mean(values), values.length, null);
-        });
+        return row(
+                key,
+                label,
+                unit,
+                columns,
+                c -> {
+                    double[] values = c.rates().get(key);
+                    return new Cell(SampleStatistics.mean(values), values.length, null);
+                });
     }
 
     /** A row of per-column cells, each with its change against the first column. */
-    private static Row row(String key, String label, String unit, List<ColumnFigures> columns,
+    private static Row row(
+            String key,
+            String label,
+            String unit,
+            List<ColumnFigures> columns,
             Function<ColumnFigures, Cell> cell) {
         List<Cell> cells = new ArrayList<>();
         Double base = null;
@@ -129,7 +261,11 @@ final class CompareRows {
                 base = c.value();
                 cells.add(c);
             } else {
-                cells.add(new Cell(c.value(), c.samples(), SampleStatistics.changePercent(c.value(), base)));
+                cells.add(
+                        new Cell(
+                                c.value(),
+                                c.samples(),
+                                SampleStatistics.changePercent(c.value(), base)));
             }
         }
         return new Row(key, label, unit, cells);

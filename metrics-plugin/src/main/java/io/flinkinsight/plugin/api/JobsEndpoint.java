@@ -20,9 +20,9 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * {@code GET /api/v1/jobs?status=RUNNING,FINISHED&limit=&job=}: jobs newest first with status transitions,
- * cluster-side latency (created to terminal, or so far) and the last checkpoint. {@code job=<32 hex>} narrows the
- * answer to that one job (an empty list when it is not known).
+ * {@code GET /api/v1/jobs?status=RUNNING,FINISHED&limit=&job=}: jobs newest first with status
+ * transitions, cluster-side latency (created to terminal, or so far) and the last checkpoint.
+ * {@code job=<32 hex>} narrows the answer to that one job (an empty list when it is not known).
  */
 public final class JobsEndpoint implements JsonEndpoint {
 
@@ -45,9 +45,7 @@ public final class JobsEndpoint implements JsonEndpoint {
 
     @Override
     public List<String> narrowedBy() {
-        return List.of("job (one job)",
-                "status (e.g. RUNNING)",
-                "limit (fewer jobs)");
+        return List.of("job (one job)", "status (e.g. RUNNING)", "limit (fewer jobs)");
     }
 
     @Override
@@ -57,7 +55,8 @@ public final class JobsEndpoint implements JsonEndpoint {
         if (statusParam.isPresent()) {
             String s = statusParam.get().trim();
             if (!STATUS_LIST.matcher(s).matches()) {
-                throw new BadRequestException("parameter 'status' must be job status names separated by commas");
+                throw new BadRequestException(
+                        "parameter 'status' must be job status names separated by commas");
             }
             statuses = new HashSet<>(Arrays.asList(s.toUpperCase(Locale.ROOT).split(",")));
         }
@@ -76,9 +75,18 @@ public final class JobsEndpoint implements JsonEndpoint {
             matched++;
             if (out.size() < limit) {
                 CheckpointRecord last = checkpoints.latest(job.jobId());
-                out.add(last == null ? job : job.withLastCheckpoint(new LastCheckpoint(last.checkpointId(),
-                        last.status(), last.type(), last.endTime(), last.durationMs(), last.checkpointedSize(),
-                        last.fullSize())));
+                out.add(
+                        last == null
+                                ? job
+                                : job.withLastCheckpoint(
+                                        new LastCheckpoint(
+                                                last.checkpointId(),
+                                                last.status(),
+                                                last.type(),
+                                                last.endTime(),
+                                                last.durationMs(),
+                                                last.checkpointedSize(),
+                                                last.fullSize())));
             }
         }
         return new Response(all.size(), matched, out);

@@ -1,10 +1,11 @@
 package io.flinkinsight.plugin.api;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import io.flinkinsight.plugin.exposition.ExpositionWriter;
 import io.flinkinsight.plugin.index.MetricFamily;
 import io.flinkinsight.plugin.index.MetricReading;
 import io.flinkinsight.plugin.index.RegisteredMetric;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,23 +15,29 @@ import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Current metric values as JSON-ready records, for {@code GET /api/v1/metrics?prefix=...&contains=...&limit=...}. Same
- * names and labels as the scrape; values that fail to read are skipped and counted, like in the scrape.
+ * Current metric values as JSON-ready records, for {@code GET
+ * /api/v1/metrics?prefix=...&contains=...&limit=...}. Same names and labels as the scrape; values
+ * that fail to read are skipped and counted, like in the scrape.
  */
 public final class MetricsJson {
 
     /** The exposition's quantiles, so the JSON names the same ones as the scrape. */
     private static final double[] QUANTILES = ExpositionWriter.quantiles();
 
-    /** Longest string gauge value returned; longer ones are cut, so one odd gauge cannot bloat the answer. */
+    /**
+     * Longest string gauge value returned; longer ones are cut, so one odd gauge cannot bloat the
+     * answer.
+     */
     static final int MAX_STRING_VALUE = 1024;
 
-    /** The answer: {@code count} metrics listed, {@code truncated} when {@code limit} cut the list. */
+    /**
+     * The answer: {@code count} metrics listed, {@code truncated} when {@code limit} cut the list.
+     */
     public record Answer(int count, boolean truncated, List<MetricValue> metrics) {}
 
     /**
-     * One metric. {@code value} is set for counters, gauges (number, boolean or string) and meters (rate per second);
-     * {@code histogram} for histograms.
+     * One metric. {@code value} is set for counters, gauges (number, boolean or string) and meters
+     * (rate per second); {@code histogram} for histograms.
      */
     public record MetricValue(
             String name,
@@ -41,8 +48,12 @@ public final class MetricsJson {
 
     private MetricsJson() {}
 
-    /** The metrics whose name starts with {@code prefix} and contains {@code contains} (both may be empty). */
-    public static Answer read(MetricFamily[] families, String prefix, String contains, int limit, LongAdder errors) {
+    /**
+     * The metrics whose name starts with {@code prefix} and contains {@code contains} (both may be
+     * empty).
+     */
+    public static Answer read(
+            MetricFamily[] families, String prefix, String contains, int limit, LongAdder errors) {
         List<MetricValue> out = new ArrayList<>(Math.min(limit, 1024));
         MetricReading reading = MetricReading.described(QUANTILES);
         boolean truncated = false;
@@ -82,7 +93,8 @@ public final class MetricsJson {
             }
             case GAUGE -> {
                 Object v = reading.gaugeValue();
-                return new MetricValue(name, labels, type, v instanceof String text ? truncate(text) : v, null);
+                return new MetricValue(
+                        name, labels, type, v instanceof String text ? truncate(text) : v, null);
             }
             default -> {
                 Map<String, Object> h = new LinkedHashMap<>();
@@ -94,7 +106,9 @@ public final class MetricsJson {
                 for (int i = 0; i < QUANTILES.length; i++) {
                     double q = QUANTILES[i];
                     String digits = Double.toString(q).substring(2); // 0.5 -> p50, 0.999 -> p999
-                    h.put("p" + (digits.length() == 1 ? digits + "0" : digits), reading.quantile(i));
+                    h.put(
+                            "p" + (digits.length() == 1 ? digits + "0" : digits),
+                            reading.quantile(i));
                 }
                 return new MetricValue(name, labels, type, null, h);
             }

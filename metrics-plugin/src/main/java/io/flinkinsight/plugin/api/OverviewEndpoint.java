@@ -12,8 +12,9 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * {@code GET /api/v1/overview}: what this process is (its role, versions and what this Flink gives), what it holds,
- * drops and refuses (the plugin's own figures, as on {@code /metrics}), and where the panel finds Flink.
+ * {@code GET /api/v1/overview}: what this process is (its role, versions and what this Flink
+ * gives), what it holds, drops and refuses (the plugin's own figures, as on {@code /metrics}), and
+ * where the panel finds Flink.
  */
 public final class OverviewEndpoint implements JsonEndpoint {
 
@@ -70,10 +71,13 @@ public final class OverviewEndpoint implements JsonEndpoint {
             if (figure.labels().isEmpty()) {
                 o.put(figure.name(), figure.value());
             } else {
-                // One object per labelled family, keyed by its one label's value: {"not_found": 3, ...}.
+                // One object per labelled family, keyed by its one label's value: {"not_found": 3,
+                // ...}.
                 @SuppressWarnings("unchecked")
-                Map<String, Object> samples = (Map<String, Object>) o.computeIfAbsent(figure.name(),
-                        k -> new LinkedHashMap<String, Object>());
+                Map<String, Object> samples =
+                        (Map<String, Object>)
+                                o.computeIfAbsent(
+                                        figure.name(), k -> new LinkedHashMap<String, Object>());
                 samples.put(String.join(",", figure.labels().values()), figure.value());
             }
         }
@@ -87,9 +91,9 @@ public final class OverviewEndpoint implements JsonEndpoint {
     }
 
     /**
-     * {@code url} without a {@code user:password@} part, which an answer must not show; null stays null. Cut at the
-     * authority's last '@', whatever the URL parser makes of the host (a host name with '_' leaves it
-     * registry-based, without user info).
+     * {@code url} without a {@code user:password@} part, which an answer must not show; null stays
+     * null. Cut at the authority's last '@', whatever the URL parser makes of the host (a host name
+     * with '_' leaves it registry-based, without user info).
      */
     public static String withoutUserInfo(String url) {
         if (url == null) {

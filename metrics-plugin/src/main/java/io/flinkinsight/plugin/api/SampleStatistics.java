@@ -3,9 +3,9 @@ package io.flinkinsight.plugin.api;
 import java.util.Arrays;
 
 /**
- * The statistics of a comparison, kept honest on few samples: percentiles by nearest rank (always a value that
- * was observed; on fewer than 1/(1-p) samples the high percentiles are the maximum), change in percent against a
- * base, and counts per hour over windows of any length.
+ * The statistics of a comparison, kept honest on few samples: percentiles by nearest rank (always a
+ * value that was observed; on fewer than 1/(1-p) samples the high percentiles are the maximum),
+ * change in percent against a base, and counts per hour over windows of any length.
  */
 final class SampleStatistics {
 
@@ -14,8 +14,9 @@ final class SampleStatistics {
     private SampleStatistics() {}
 
     /**
-     * The nearest-rank percentile {@code p} (0 &lt; p &le; 100) of {@code values}: the smallest value with at least
-     * p% of the values at or below it. Null for no values. {@code values} is not changed.
+     * The nearest-rank percentile {@code p} (0 &lt; p &le; 100) of {@code values}: the smallest
+     * value with at least p% of the values at or below it. Null for no values. {@code values} is
+     * not changed.
      */
     static Double percentile(double[] values, double p) {
         if (!(p > 0 && p <= 100)) {
@@ -44,19 +45,23 @@ final class SampleStatistics {
     }
 
     /**
-     * The change from {@code base} to {@code value} in percent of {@code base}; null when either is missing or the
-     * base is 0 (no percentage of nothing).
+     * The change from {@code base} to {@code value} in percent of {@code base}; null when either is
+     * missing or the base is 0 (no percentage of nothing).
      */
     static Double changePercent(Double value, Double base) {
-        if (value == null || base == null || base == 0 || !Double.isFinite(value) || !Double.isFinite(base)) {
+        if (value == null
+                || base == null
+                || base == 0
+                || !Double.isFinite(value)
+                || !Double.isFinite(base)) {
             return null;
         }
         return (value - base) / Math.abs(base) * 100.0;
     }
 
     /**
-     * {@code count} events in a window of {@code windowMillis}, per hour: a window of part of an hour counts at the
-     * same rate (10 in 30 minutes is 20 per hour). Null for an empty window.
+     * {@code count} events in a window of {@code windowMillis}, per hour: a window of part of an
+     * hour counts at the same rate (10 in 30 minutes is 20 per hour). Null for an empty window.
      */
     static Double perHour(long count, long windowMillis) {
         if (windowMillis <= 0) {

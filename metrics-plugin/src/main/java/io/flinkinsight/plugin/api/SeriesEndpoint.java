@@ -15,10 +15,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code GET /api/v1/series?metric=&from=&to=&step=&limit=&<label>=<value>...}: the history of the series of one
- * metric whose labels equal the given ones. Points are {@code [tsMillis, value]}; non-finite values are the
- * strings {@code "NaN"}, {@code "+Inf"}, {@code "-Inf"} (as in Prometheus' API) so the JSON stays standard.
- * With a step, each step-aligned bucket keeps its last sample, stamped with the bucket start.
+ * {@code GET /api/v1/series?metric=&from=&to=&step=&limit=&<label>=<value>...}: the history of the
+ * series of one metric whose labels equal the given ones. Points are {@code [tsMillis, value]};
+ * non-finite values are the strings {@code "NaN"}, {@code "+Inf"}, {@code "-Inf"} (as in
+ * Prometheus' API) so the JSON stays standard. With a step, each step-aligned bucket keeps its last
+ * sample, stamped with the bucket start.
  */
 public final class SeriesEndpoint implements JsonEndpoint {
 
@@ -35,16 +36,26 @@ public final class SeriesEndpoint implements JsonEndpoint {
         this.store = store;
     }
 
-    /** The response: the effective window and step, the series, and whether {@code limit} cut the list. */
+    /**
+     * The response: the effective window and step, the series, and whether {@code limit} cut the
+     * list.
+     */
     public record Response(
-            String metric, long from, long to, long step, int matched, boolean truncated, List<SeriesPoints> series) {}
+            String metric,
+            long from,
+            long to,
+            long step,
+            int matched,
+            boolean truncated,
+            List<SeriesPoints> series) {}
 
     /** One series: its name, labels in key order, and points oldest first. */
     public record SeriesPoints(String name, Map<String, String> labels, List<Object[]> points) {}
 
     @Override
     public List<String> narrowedBy() {
-        return List.of("from and to (a shorter window)",
+        return List.of(
+                "from and to (a shorter window)",
                 "step (a coarser step)",
                 "limit (fewer series)",
                 "label filters such as job_id=<id>");
@@ -59,8 +70,12 @@ public final class SeriesEndpoint implements JsonEndpoint {
         if (from > to) {
             throw new BadRequestException("'from' must not be after 'to'");
         }
-        long step = effectiveStep(TimeParameters.duration(query, "step"), to - from, store.resolutionMillis(),
-                MAX_POINTS_PER_SERIES);
+        long step =
+                effectiveStep(
+                        TimeParameters.duration(query, "step"),
+                        to - from,
+                        store.resolutionMillis(),
+                        MAX_POINTS_PER_SERIES);
         int limit = (int) query.getLong("limit", MAX_SERIES, 1, MAX_SERIES);
         Map<String, String> labelFilter = labelFilter(query);
 
@@ -75,17 +90,24 @@ public final class SeriesEndpoint implements JsonEndpoint {
 
     private List<Object[]> points(SeriesKey key, long from, long to, long step) {
         List<Object[]> points = new ArrayList<>();
-        readBuckets(store, key, from, to, step, (t, v) -> {
-            if (points.size() < MAX_POINTS_PER_SERIES) {
-                points.add(point(t, v));
-            }
-        });
+        readBuckets(
+                store,
+                key,
+                from,
+                to,
+                step,
+                (t, v) -> {
+                    if (points.size() < MAX_POINTS_PER_SERIES) {
+                        points.add(point(t, v));
+                    }
+                });
         return points;
     }
 
     /**
-     * The step a window is read with: the requested one (0 for none), coarsened so the window has fewer than
-     * {@code maxPoints} buckets; without a request, none unless the store's resolution gives too many points.
+     * The step a window is read with: the requested one (0 for none), coarsened so the window has
+     * fewer than {@code maxPoints} buckets; without a request, none unless the store's resolution
+     * gives too many points.
      */
     static long effectiveStep(long requested, long span, long resolutionMillis, int maxPoints) {
         long minStep = span / (maxPoints - 1) + 1;
@@ -95,22 +117,35 @@ public final class SeriesEndpoint implements JsonEndpoint {
         return span / resolutionMillis >= maxPoints ? minStep : 0;
     }
 
-    /** Visits the samples of {@code key} oldest first; with a step, each bucket's last one, stamped with its start. */
-    static void readBuckets(SeriesStore store, SeriesKey key, long from, long to, long step, SampleVisitor visitor) {
+    /**
+     * Visits the samples of {@code key} oldest first; with a step, each bucket's last one, stamped
+     * with its start.
+     */
+    static void readBuckets(
+            SeriesStore store,
+            SeriesKey key,
+            long from,
+            long to,
+            long step,
+            SampleVisitor visitor) {
         if (step <= 0) {
             store.read(key, from, to, visitor);
             return;
         }
         long[] bucket = {Long.MIN_VALUE};
         double[] last = {0};
-        store.read(key, from, to, (t, v) -> {
-            long b = Math.floorDiv(t, step) * step;
-            if (b != bucket[0] && bucket[0] != Long.MIN_VALUE) {
-                visitor.accept(bucket[0], last[0]);
-            }
-            bucket[0] = b;
-            last[0] = v;
-        });
+        store.read(
+                key,
+                from,
+                to,
+                (t, v) -> {
+                    long b = Math.floorDiv(t, step) * step;
+                    if (b != bucket[0] && bucket[0] != Long.MIN_VALUE) {
+                        visitor.accept(bucket[0], last[0]);
+                    }
+                    bucket[0] = b;
+                    last[0] = v;
+                });
         if (bucket[0] != Long.MIN_VALUE) {
             visitor.accept(bucket[0], last[0]);
         }
@@ -120,7 +155,10 @@ public final class SeriesEndpoint implements JsonEndpoint {
         return new Object[] {t, jsonValue(v)};
     }
 
-    /** A double as a JSON number, or Prometheus' string spelling for the values JSON has no number for. */
+    /**
+     * A double as a JSON number, or Prometheus' string spelling for the values JSON has no number
+     * for.
+     */
     static Object jsonValue(double v) {
         if (Double.isNaN(v)) {
             return "NaN";
@@ -131,7 +169,8 @@ public final class SeriesEndpoint implements JsonEndpoint {
         return v;
     }
 
-    private static Map<String, String> labelFilter(QueryParameters query) throws BadRequestException {
+    private static Map<String, String> labelFilter(QueryParameters query)
+            throws BadRequestException {
         Map<String, String> filter = new LinkedHashMap<>();
         for (String name : query.asMap().keySet()) {
             if (!RESERVED.contains(name)) {

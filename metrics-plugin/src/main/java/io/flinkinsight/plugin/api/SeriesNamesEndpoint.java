@@ -10,8 +10,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code GET /api/v1/series/names?prefix=&contains=&limit=}: the sorted names of the series with history that start
- * with {@code prefix} and contain {@code contains} (case-insensitive), for pickers; at most {@code limit}.
+ * {@code GET /api/v1/series/names?prefix=&contains=&limit=}: the sorted names of the series with
+ * history that start with {@code prefix} and contain {@code contains} (case-insensitive), for
+ * pickers; at most {@code limit}.
  */
 public final class SeriesNamesEndpoint implements JsonEndpoint {
 
@@ -33,9 +34,7 @@ public final class SeriesNamesEndpoint implements JsonEndpoint {
 
     @Override
     public List<String> narrowedBy() {
-        return List.of("prefix",
-                "contains",
-                "limit (fewer names)");
+        return List.of("prefix", "contains", "limit (fewer names)");
     }
 
     @Override
@@ -43,7 +42,8 @@ public final class SeriesNamesEndpoint implements JsonEndpoint {
         String prefix = query.get("prefix").orElse("");
         String contains = query.get("contains").orElse("");
         if (contains.length() > MAX_CONTAINS_LENGTH) {
-            throw new BadRequestException("parameter 'contains' must be at most " + MAX_CONTAINS_LENGTH + " characters");
+            throw new BadRequestException(
+                    "parameter 'contains' must be at most " + MAX_CONTAINS_LENGTH + " characters");
         }
         String needle = contains.toLowerCase(Locale.ROOT);
         int limit = (int) query.getLong("limit", DEFAULT_LIMIT, 1, MAX_LIMIT);

@@ -8,8 +8,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Parses time query parameters: instants as epoch milliseconds, {@code now}, or relative to now ({@code -15m},
- * {@code -1h}, {@code -30s}, {@code -2d}, {@code -500ms}); durations as milliseconds or {@code 30s}, {@code 5m}.
+ * Parses time query parameters: instants as epoch milliseconds, {@code now}, or relative to now
+ * ({@code -15m}, {@code -1h}, {@code -30s}, {@code -2d}, {@code -500ms}); durations as milliseconds
+ * or {@code 30s}, {@code 5m}.
  */
 final class TimeParameters {
 
@@ -17,8 +18,12 @@ final class TimeParameters {
 
     private TimeParameters() {}
 
-    /** The instant named by parameter {@code name} (never before the epoch), or {@code fallback} when absent. */
-    static long instant(QueryParameters query, String name, long now, long fallback) throws BadRequestException {
+    /**
+     * The instant named by parameter {@code name} (never before the epoch), or {@code fallback}
+     * when absent.
+     */
+    static long instant(QueryParameters query, String name, long now, long fallback)
+            throws BadRequestException {
         Optional<String> raw = query.get(name);
         if (raw.isEmpty() || raw.get().isBlank()) {
             return fallback;
@@ -32,7 +37,8 @@ final class TimeParameters {
             if (d == null) {
                 throw bad(name);
             }
-            // Before the epoch is the epoch, as for an absolute instant, so no window's span (to - from) overflows.
+            // Before the epoch is the epoch, as for an absolute instant, so no window's span (to -
+            // from) overflows.
             return Math.max(0, now - d);
         }
         try {
@@ -55,7 +61,9 @@ final class TimeParameters {
         Long d = durationMillis(raw.get().trim());
         if (d == null || d <= 0) {
             throw new BadRequestException(
-                    "parameter '" + name + "' must be a positive duration: milliseconds or e.g. 30s, 5m, 1h");
+                    "parameter '"
+                            + name
+                            + "' must be a positive duration: milliseconds or e.g. 30s, 5m, 1h");
         }
         return d;
     }
@@ -67,18 +75,21 @@ final class TimeParameters {
         }
         long n = Long.parseLong(m.group(1));
         String unit = m.group(2) == null ? "ms" : m.group(2);
-        long factor = switch (unit) {
-            case "s" -> 1_000L;
-            case "m" -> 60_000L;
-            case "h" -> 3_600_000L;
-            case "d" -> 86_400_000L;
-            default -> 1L;
-        };
+        long factor =
+                switch (unit) {
+                    case "s" -> 1_000L;
+                    case "m" -> 60_000L;
+                    case "h" -> 3_600_000L;
+                    case "d" -> 86_400_000L;
+                    default -> 1L;
+                };
         return n > Long.MAX_VALUE / factor ? null : n * factor;
     }
 
     private static BadRequestException bad(String name) {
-        return new BadRequestException("parameter '" + name
-                + "' must be epoch milliseconds, 'now', or relative to now like -15m, -1h, -30s");
+        return new BadRequestException(
+                "parameter '"
+                        + name
+                        + "' must be epoch milliseconds, 'now', or relative to now like -15m, -1h, -30s");
     }
 }

@@ -6,8 +6,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A byte buffer the writers fill without creating Strings for numbers: pre-rendered name and label bytes are copied
- * in, integers and most doubles are formatted straight into the buffer, and full chunks go to the target stream.
+ * A byte buffer the writers fill without creating Strings for numbers: pre-rendered name and label
+ * bytes are copied in, integers and most doubles are formatted straight into the buffer, and full
+ * chunks go to the target stream.
  */
 public final class ExpositionBuffer {
 
@@ -15,6 +16,7 @@ public final class ExpositionBuffer {
     private static final byte[] NAN = {'N', 'a', 'N'};
     private static final byte[] POS_INF = {'+', 'I', 'n', 'f'};
     private static final byte[] NEG_INF = {'-', 'I', 'n', 'f'};
+
     /** Below 2^53 every integral double is exact, so writing it as a long loses nothing. */
     private static final double EXACT_LONG_LIMIT = 9.007199254740992E15;
 
@@ -47,7 +49,10 @@ public final class ExpositionBuffer {
         pos += len;
     }
 
-    /** Writes a String of ASCII characters (names, keywords); other characters must go through UTF-8 bytes. */
+    /**
+     * Writes a String of ASCII characters (names, keywords); other characters must go through UTF-8
+     * bytes.
+     */
     public void writeAscii(String s) {
         int len = s.length();
         if (len > buf.length - pos) {
@@ -86,7 +91,10 @@ public final class ExpositionBuffer {
         pos = end;
     }
 
-    /** Prometheus/OpenMetrics spelling: {@code NaN}, {@code +Inf}, {@code -Inf}, integers without ".0". */
+    /**
+     * Prometheus/OpenMetrics spelling: {@code NaN}, {@code +Inf}, {@code -Inf}, integers without
+     * ".0".
+     */
     public void writeDouble(double v) {
         if (Double.isNaN(v)) {
             write(NAN);

@@ -16,10 +16,12 @@ public enum ExpositionFormat {
     }
 
     /**
-     * OpenMetrics when the client lists it at all (Prometheus does by default, preferring it), otherwise text 0.0.4,
-     * as prometheus/client_java negotiates.
+     * OpenMetrics when the client lists it at all (Prometheus does by default, preferring it),
+     * otherwise text 0.0.4, as prometheus/client_java negotiates.
      */
     public static ExpositionFormat negotiate(String accept) {
-        return accept != null && accept.contains("application/openmetrics-text") ? OPENMETRICS : PROMETHEUS_TEXT;
+        return accept != null && accept.contains("application/openmetrics-text")
+                ? OPENMETRICS
+                : PROMETHEUS_TEXT;
     }
 }

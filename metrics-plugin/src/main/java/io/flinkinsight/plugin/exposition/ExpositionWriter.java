@@ -4,6 +4,7 @@ import io.flinkinsight.plugin.index.MetricFamily;
 import io.flinkinsight.plugin.index.MetricKind;
 import io.flinkinsight.plugin.index.MetricReading;
 import io.flinkinsight.plugin.index.RegisteredMetric;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -11,21 +12,22 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
- * Writes the index as Prometheus text 0.0.4 or OpenMetrics 1.0: families sorted by name, HELP and TYPE once, samples
- * contiguous. A pure function of the families and the metric values read while writing.
+ * Writes the index as Prometheus text 0.0.4 or OpenMetrics 1.0: families sorted by name, HELP and
+ * TYPE once, samples contiguous. A pure function of the families and the metric values read while
+ * writing.
  *
- * <p>Differences from Flink's PrometheusReporter, none of which renames a series: counters are typed {@code counter}
- * (Flink says gauge); label sets carry no trailing comma. Histograms are summaries of quantiles and {@code _count}
- * only, as in Flink's reporter: Flink's histograms keep a window of recent values and no running sum, and a
- * {@code _sum} made up from the window (mean x count) would go down, which Prometheus reads as a counter reset.
- * Every value is read by {@link MetricReading}: a metric that throws is skipped and counted in
- * {@code flink_insight_scrape_errors_total} instead of failing the scrape.
+ * <p>Differences from Flink's PrometheusReporter, none of which renames a series: counters are
+ * typed {@code counter} (Flink says gauge); label sets carry no trailing comma. Histograms are
+ * summaries of quantiles and {@code _count} only, as in Flink's reporter: Flink's histograms keep a
+ * window of recent values and no running sum, and a {@code _sum} made up from the window (mean x
+ * count) would go down, which Prometheus reads as a counter reset. Every value is read by {@link
+ * MetricReading}: a metric that throws is skipped and counted in {@code
+ * flink_insight_scrape_errors_total} instead of failing the scrape.
  */
 public final class ExpositionWriter {
 
@@ -40,9 +42,10 @@ public final class ExpositionWriter {
     }
 
     /**
-     * The overview's series count of {@code families}, the plugin's own figures left out: one per member, and for a
-     * histogram its quantiles and two more (the scrape writes quantiles and {@code _count}; the figure has always
-     * counted one more, kept so that the overview answers as before).
+     * The overview's series count of {@code families}, the plugin's own figures left out: one per
+     * member, and for a histogram its quantiles and two more (the scrape writes quantiles and
+     * {@code _count}; the figure has always counted one more, kept so that the overview answers as
+     * before).
      */
     public static long seriesCount(MetricFamily[] families) {
         long series = 0;
@@ -68,8 +71,10 @@ public final class ExpositionWriter {
         }
         for (MetricKind kind : MetricKind.values()) {
             TYPE_NAMES_TEXT[kind.ordinal()] = ascii(" " + kind.prometheusType() + "\n");
-            // OpenMetrics requires counter samples to end in _total. Prometheus asks for OpenMetrics first, so typing
-            // Flink's counters as counters there would rename every one of them and break existing dashboards;
+            // OpenMetrics requires counter samples to end in _total. Prometheus asks for
+            // OpenMetrics first, so typing
+            // Flink's counters as counters there would rename every one of them and break existing
+            // dashboards;
             // "unknown" keeps the names Flink users query today.
             String om = kind == MetricKind.COUNTER ? "unknown" : kind.prometheusType();
             TYPE_NAMES_OPENMETRICS[kind.ordinal()] = ascii(" " + om + "\n");
@@ -87,7 +92,8 @@ public final class ExpositionWriter {
     }
 
     /**
-     * @param scrapeErrors process-wide count of values that could not be read, exposed in every scrape
+     * @param scrapeErrors process-wide count of values that could not be read, exposed in every
+     *     scrape
      * @param ownFigures the plugin's other own figures, read at each scrape
      */
     public ExpositionWriter(LongAdder scrapeErrors, Supplier<List<OwnFigure>> ownFigures) {
@@ -95,7 +101,10 @@ public final class ExpositionWriter {
         this.ownFigures = ownFigures;
     }
 
-    /** Writes every family, then the plugin's own figures, and drains the buffer; returns the samples written. */
+    /**
+     * Writes every family, then the plugin's own figures, and drains the buffer; returns the
+     * samples written.
+     */
     public int write(MetricFamily[] families, ExpositionFormat format, ExpositionBuffer out) {
         boolean om = format == ExpositionFormat.OPENMETRICS;
         MetricReading reading = MetricReading.ofNumbers(QUANTILES);
@@ -111,7 +120,8 @@ public final class ExpositionWriter {
         return samples;
     }
 
-    private int writeFamily(MetricFamily family, boolean om, ExpositionBuffer out, MetricReading reading) {
+    private int writeFamily(
+            MetricFamily family, boolean om, ExpositionBuffer out, MetricReading reading) {
         int samples = 0;
         boolean headerWritten = false;
         for (RegisteredMetric m : family.members()) {
@@ -165,7 +175,8 @@ public final class ExpositionWriter {
     }
 
     /** Writes {@code name[suffix]{labels} }. */
-    private static void writeSeries(byte[] name, byte[] suffix, RegisteredMetric m, ExpositionBuffer out) {
+    private static void writeSeries(
+            byte[] name, byte[] suffix, RegisteredMetric m, ExpositionBuffer out) {
         out.write(name);
         if (suffix != null) {
             out.write(suffix);
@@ -178,7 +189,8 @@ public final class ExpositionWriter {
         out.write((byte) ' ');
     }
 
-    private static void writeSeriesWithExtraLabel(byte[] name, RegisteredMetric m, byte[] extra, ExpositionBuffer out) {
+    private static void writeSeriesWithExtraLabel(
+            byte[] name, RegisteredMetric m, byte[] extra, ExpositionBuffer out) {
         out.write(name);
         out.write((byte) '{');
         if (!m.labels().isEmpty()) {
@@ -190,26 +202,38 @@ public final class ExpositionWriter {
         out.write((byte) ' ');
     }
 
-    /** The plugin's own figures, sorted by name: its scrape errors, then what {@code ownFigures} gives. */
+    /**
+     * The plugin's own figures, sorted by name: its scrape errors, then what {@code ownFigures}
+     * gives.
+     */
     private int writeOwnFigures(boolean om, ExpositionBuffer out) {
         List<OwnFigure> figures = new ArrayList<>();
         try {
             figures.addAll(ownFigures.get());
         } catch (RuntimeException e) {
-            // The metrics Flink registered are still worth a scrape without the plugin's own figures.
+            // The metrics Flink registered are still worth a scrape without the plugin's own
+            // figures.
             scrapeErrors.increment();
             LOG.debug("Flink Insight's own figures failed in this scrape", e);
         }
-        figures.add(new OwnFigure(SCRAPE_ERRORS,
-                "Metric values Flink Insight could not read while scraping; those samples were skipped.", true,
-                scrapeErrors.sum()));
-        figures.sort(Comparator.comparing(OwnFigure::name)); // stable: the samples of one family keep their order
+        figures.add(
+                new OwnFigure(
+                        SCRAPE_ERRORS,
+                        "Metric values Flink Insight could not read while scraping; those samples were skipped.",
+                        true,
+                        scrapeErrors.sum()));
+        figures.sort(
+                Comparator.comparing(
+                        OwnFigure::name)); // stable: the samples of one family keep their order
         String previous = null;
         for (OwnFigure f : figures) {
             if (!f.name().equals(previous)) {
-                // OpenMetrics names a counter family without its _total suffix; text 0.0.4 names it as its samples.
-                String family = f.counter() && om ? f.name().substring(0, f.name().length() - "_total".length())
-                        : f.name();
+                // OpenMetrics names a counter family without its _total suffix; text 0.0.4 names it
+                // as its samples.
+                String family =
+                        f.counter() && om
+                                ? f.name().substring(0, f.name().length() - "_total".length())
+                                : f.name();
                 out.write(HELP);
                 out.writeAscii(family);
                 out.write((byte) ' ');

@@ -9,9 +9,9 @@ import java.net.UnknownHostException;
 import java.util.Arrays;
 
 /**
- * Who a client is, for the per-client limits: an IPv4 address, or the /64 network of an IPv6 address (one host gets
- * a whole /64 and picks a new address from it at will, so per address would be no limit at all). An IPv4 address
- * mapped into IPv6 counts as itself.
+ * Who a client is, for the per-client limits: an IPv4 address, or the /64 network of an IPv6
+ * address (one host gets a whole /64 and picks a new address from it at will, so per address would
+ * be no limit at all). An IPv4 address mapped into IPv6 counts as itself.
  */
 public final class ClientAddress {
 
@@ -19,7 +19,9 @@ public final class ClientAddress {
 
     private ClientAddress() {}
 
-    /** The client's key, or null when the address is not an IP address (a local channel in tests). */
+    /**
+     * The client's key, or null when the address is not an IP address (a local channel in tests).
+     */
     public static InetAddress of(SocketAddress remote) {
         if (!(remote instanceof InetSocketAddress socket) || socket.getAddress() == null) {
             return null;
@@ -40,7 +42,8 @@ public final class ClientAddress {
                 }
                 byte[] network = Arrays.copyOf(bytes, bytes.length);
                 Arrays.fill(network, IPV6_NETWORK_BYTES, network.length, (byte) 0);
-                return InetAddress.getByAddress(network); // without the scope: one network however it is reached
+                return InetAddress.getByAddress(
+                        network); // without the scope: one network however it is reached
             } catch (UnknownHostException e) {
                 throw new IllegalStateException("16 bytes are always an address", e);
             }

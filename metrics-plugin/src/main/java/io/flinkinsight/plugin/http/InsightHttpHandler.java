@@ -37,21 +37,25 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One connection's requests: refuses what is malformed or not allowed on the network thread, hands the rest to the
- * worker executor (so a slow gauge never stalls I/O; the dashboard proxy answers later from its own threads) and
- * writes answers back in request order. Read-only: GET and HEAD only, every other method is 405 on every path;
- * request bodies are refused; {@link PortAccess} decides who is answered.
+ * One connection's requests: refuses what is malformed or not allowed on the network thread, hands
+ * the rest to the worker executor (so a slow gauge never stalls I/O; the dashboard proxy answers
+ * later from its own threads) and writes answers back in request order. Read-only: GET and HEAD
+ * only, every other method is 405 on every path; request bodies are refused; {@link PortAccess}
+ * decides who is answered.
  */
 final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
 
     private static final Logger LOG = LoggerFactory.getLogger(InsightHttpHandler.class);
     private static final String ALLOW = "GET, HEAD";
+
     /** Pipelined requests waiting behind the one in progress; a client sending more is cut off. */
     private static final int MAX_PENDING = 16;
+
     /**
-     * The most time one answer may take to be written: a client that reads too slowly (or not at all) would hold
-     * the answer's heap (a scrape's shared body, whose write the scrape closes sooner when newer renders of its format
-     * displace it). Generous next to Prometheus' own timeout.
+     * The most time one answer may take to be written: a client that reads too slowly (or not at
+     * all) would hold the answer's heap (a scrape's shared body, whose write the scrape closes
+     * sooner when newer renders of its format displace it). Generous next to Prometheus' own
+     * timeout.
      */
     static final Duration WRITE_TIMEOUT = Duration.ofSeconds(30);
 
@@ -63,7 +67,11 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
     private boolean busy;
     private boolean closing;
 
-    InsightHttpHandler(RequestHandler handler, RefusalReason.Counts refusals, Executor workers, PortAccess access) {
+    InsightHttpHandler(
+            RequestHandler handler,
+            RefusalReason.Counts refusals,
+            Executor workers,
+            PortAccess access) {
         this.handler = handler;
         this.refusals = refusals;
         this.workers = workers;
@@ -72,12 +80,14 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
-        // Request bodies (HttpContent) are never read: requests that announce one are refused below.
+        // Request bodies (HttpContent) are never read: requests that announce one are refused
+        // below.
         if (!(msg instanceof HttpRequest request)) {
             return;
         }
         if (closing) {
-            // Requests after one answered "Connection: close" are never answered: a client that keeps sending them
+            // Requests after one answered "Connection: close" are never answered: a client that
+            // keeps sending them
             // (and does not read) must not make the decoder queue them up.
             ctx.close();
             return;
@@ -118,31 +128,58 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
         if (decoded.isFailure()) {
             Throwable cause = decoded.cause();
             if (cause instanceof TooLongHttpLineException) {
-                finish(ctx, request, HttpReply.error(HttpResponseStatus.REQUEST_URI_TOO_LONG, "request line too long"),
+                finish(
+                        ctx,
+                        request,
+                        HttpReply.error(
+                                HttpResponseStatus.REQUEST_URI_TOO_LONG, "request line too long"),
                         true);
             } else if (cause instanceof TooLongHttpHeaderException) {
-                finish(ctx, request, HttpReply.error(HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
-                        "request headers too large"), true);
+                finish(
+                        ctx,
+                        request,
+                        HttpReply.error(
+                                HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
+                                "request headers too large"),
+                        true);
             } else {
-                finish(ctx, request, HttpReply.error(HttpResponseStatus.BAD_REQUEST, "malformed request"), true);
+                finish(
+                        ctx,
+                        request,
+                        HttpReply.error(HttpResponseStatus.BAD_REQUEST, "malformed request"),
+                        true);
             }
             return;
         }
         HttpMethod method = request.method();
         if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD)) {
-            finish(ctx, request, HttpReply.error(HttpResponseStatus.METHOD_NOT_ALLOWED,
-                    "only GET and HEAD are served: nothing on this port changes the cluster", Map.of("Allow", ALLOW)),
+            finish(
+                    ctx,
+                    request,
+                    HttpReply.error(
+                            HttpResponseStatus.METHOD_NOT_ALLOWED,
+                            "only GET and HEAD are served: nothing on this port changes the cluster",
+                            Map.of("Allow", ALLOW)),
                     hasBody(request));
             return;
         }
         if (hasBody(request)) {
             // The body was not read, so the connection cannot be reused.
-            finish(ctx, request, HttpReply.error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-                    "request bodies are not accepted"), true);
+            finish(
+                    ctx,
+                    request,
+                    HttpReply.error(
+                            HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+                            "request bodies are not accepted"),
+                    true);
             return;
         }
         if (request.uri().length() > HttpServerSettings.MAX_URI_LENGTH) {
-            finish(ctx, request, HttpReply.error(HttpResponseStatus.REQUEST_URI_TOO_LONG, "request target too long"),
+            finish(
+                    ctx,
+                    request,
+                    HttpReply.error(
+                            HttpResponseStatus.REQUEST_URI_TOO_LONG, "request target too long"),
                     true);
             return;
         }
@@ -150,44 +187,78 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
         try {
             target = RequestTarget.parse(request.uri());
         } catch (TargetRefusal.Refused e) {
-            finish(ctx, request, HttpReply.error(HttpResponseStatus.BAD_REQUEST, e.getMessage()), false);
+            finish(
+                    ctx,
+                    request,
+                    HttpReply.error(HttpResponseStatus.BAD_REQUEST, e.getMessage()),
+                    false);
             return;
         }
-        int port = ctx.channel().localAddress() instanceof InetSocketAddress local ? local.getPort() : 0;
+        int port =
+                ctx.channel().localAddress() instanceof InetSocketAddress local
+                        ? local.getPort()
+                        : 0;
         boolean overTls = ctx.pipeline().get(SslHandler.class) != null;
         HttpReply login = access.tokenLogin(target, request.headers(), port, overTls);
-        HttpReply refusal = login != null
-                ? login
-                : access.refusal(target, request.headers(), ctx.channel().remoteAddress(), port);
+        HttpReply refusal =
+                login != null
+                        ? login
+                        : access.refusal(
+                                target, request.headers(), ctx.channel().remoteAddress(), port);
         if (refusal != null) {
             finish(ctx, request, refusal, false);
             return;
         }
-        // A scrape answered on this connection may be displaced by newer renders: closing the connection (from any
+        // A scrape answered on this connection may be displaced by newer renders: closing the
+        // connection (from any
         // thread) fails its write, which releases its view of the body.
-        ClientConnection client = new ClientConnection(ClientAddress.of(ctx.channel().remoteAddress()), ctx::close);
+        ClientConnection client =
+                new ClientConnection(ClientAddress.of(ctx.channel().remoteAddress()), ctx::close);
         ReferenceCountUtil.retain(request);
         try {
-            workers.execute(() -> handler.handle(target, request.headers(), client)
-                    .whenComplete((reply, error) -> answerLater(ctx, request, reply != null ? reply
-                            : HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error"))));
+            workers.execute(
+                    () ->
+                            handler.handle(target, request.headers(), client)
+                                    .whenComplete(
+                                            (reply, error) ->
+                                                    answerLater(
+                                                            ctx,
+                                                            request,
+                                                            reply != null
+                                                                    ? reply
+                                                                    : HttpReply.error(
+                                                                            HttpResponseStatus
+                                                                                    .INTERNAL_SERVER_ERROR,
+                                                                            "internal error"))));
         } catch (RejectedExecutionException e) {
             ReferenceCountUtil.release(request);
-            finish(ctx, request, HttpReply.error(RefusalReason.BUSY, HttpResponseStatus.SERVICE_UNAVAILABLE,
-                    "too many requests in progress", Map.of("Retry-After", "1")), false);
+            finish(
+                    ctx,
+                    request,
+                    HttpReply.error(
+                            RefusalReason.BUSY,
+                            HttpResponseStatus.SERVICE_UNAVAILABLE,
+                            "too many requests in progress",
+                            Map.of("Retry-After", "1")),
+                    false);
         }
     }
 
-    /** Called on a worker (or the dashboard proxy's) thread: hands the reply back to the connection's event loop. */
+    /**
+     * Called on a worker (or the dashboard proxy's) thread: hands the reply back to the
+     * connection's event loop.
+     */
     private void answerLater(ChannelHandlerContext ctx, HttpRequest request, HttpReply reply) {
         try {
-            ctx.executor().execute(() -> {
-                try {
-                    finish(ctx, request, reply, false);
-                } finally {
-                    ReferenceCountUtil.release(request);
-                }
-            });
+            ctx.executor()
+                    .execute(
+                            () -> {
+                                try {
+                                    finish(ctx, request, reply, false);
+                                } finally {
+                                    ReferenceCountUtil.release(request);
+                                }
+                            });
         } catch (RejectedExecutionException e) {
             // The server is shutting down and the connection with it.
             reply.discard();
@@ -196,11 +267,16 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
     }
 
     private static boolean hasBody(HttpRequest request) {
-        return HttpUtil.getContentLength(request, 0L) > 0 || HttpUtil.isTransferEncodingChunked(request);
+        return HttpUtil.getContentLength(request, 0L) > 0
+                || HttpUtil.isTransferEncodingChunked(request);
     }
 
-    /** Writes {@code reply} for {@code request}, then closes or goes on with the next pipelined request. */
-    private void finish(ChannelHandlerContext ctx, HttpRequest request, HttpReply reply, boolean close) {
+    /**
+     * Writes {@code reply} for {@code request}, then closes or goes on with the next pipelined
+     * request.
+     */
+    private void finish(
+            ChannelHandlerContext ctx, HttpRequest request, HttpReply reply, boolean close) {
         if (reply.refusal() != null) {
             refusals.count(reply.refusal());
         }
@@ -208,7 +284,8 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
         boolean head = request.method().equals(HttpMethod.HEAD);
         StreamedBody stream = reply.stream();
         long length = stream != null ? stream.length() : reply.body().readableBytes();
-        // Large bodies go out in slices as the connection takes them, so direct memory never holds one whole;
+        // Large bodies go out in slices as the connection takes them, so direct memory never holds
+        // one whole;
         // a streamed body arrives in slices anyway.
         boolean inSlices = !head && (stream != null || length > BodyChunks.CHUNK_BYTES);
         HttpResponse response;
@@ -221,7 +298,8 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
         } else if (inSlices) {
             response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, reply.status());
         } else {
-            response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, reply.status(), reply.body());
+            response =
+                    new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, reply.status(), reply.body());
         }
         var headers = response.headers();
         if (reply.contentType() != null) {
@@ -244,7 +322,9 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
         if (!keepAlive) {
             headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
             closing = true;
-            ctx.channel().config().setAutoRead(false); // nothing more is read from a connection about to close
+            ctx.channel()
+                    .config()
+                    .setAutoRead(false); // nothing more is read from a connection about to close
         } else if (request.protocolVersion().equals(HttpVersion.HTTP_1_0)) {
             headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
         }
@@ -261,15 +341,17 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
         ChannelFuture written;
         if (inSlices && stream != null) {
             ChunkedWriteHandler writer = ctx.pipeline().get(ChunkedWriteHandler.class);
-            // Always as a task of its own, never from inside a read in progress (the source may deliver while
+            // Always as a task of its own, never from inside a read in progress (the source may
+            // deliver while
             // being asked for more), so pieces are written in the order they came.
-            stream.onReadable(() -> {
-                try {
-                    ctx.executor().execute(writer::resumeTransfer);
-                } catch (RejectedExecutionException e) {
-                    // The server is shutting down and the connection with it.
-                }
-            });
+            stream.onReadable(
+                    () -> {
+                        try {
+                            ctx.executor().execute(writer::resumeTransfer);
+                        } catch (RejectedExecutionException e) {
+                            // The server is shutting down and the connection with it.
+                        }
+                    });
             ctx.write(response);
             written = ctx.writeAndFlush(new HttpChunkedInput(stream));
         } else if (inSlices) {
@@ -278,28 +360,41 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
         } else {
             written = ctx.writeAndFlush(response);
         }
-        // A reader too slow to take the answer in time loses the connection, which frees what the answer holds.
+        // A reader too slow to take the answer in time loses the connection, which frees what the
+        // answer holds.
         // Most answers are written by the flush itself; only one still under way needs the timer.
-        ScheduledFuture<?> deadline = written.isDone() ? null : ctx.executor().schedule(() -> {
-            LOG.debug("Flink Insight HTTP: {} did not take its answer within {}; closing",
-                    ctx.channel().remoteAddress(), WRITE_TIMEOUT);
-            ctx.close();
-        }, WRITE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        written.addListener((ChannelFutureListener) f -> {
-            if (deadline != null) {
-                deadline.cancel(false);
-            }
-            if (stream != null) {
-                stream.close(); // gives the source up if the write failed before its end
-            }
-            reply.afterWrite().run();
-            if (!keepAlive || !f.isSuccess()) {
-                f.channel().close();
-                drainPending();
-            } else {
-                processNext(ctx);
-            }
-        });
+        ScheduledFuture<?> deadline =
+                written.isDone()
+                        ? null
+                        : ctx.executor()
+                                .schedule(
+                                        () -> {
+                                            LOG.debug(
+                                                    "Flink Insight HTTP: {} did not take its answer within {}; closing",
+                                                    ctx.channel().remoteAddress(),
+                                                    WRITE_TIMEOUT);
+                                            ctx.close();
+                                        },
+                                        WRITE_TIMEOUT.toMillis(),
+                                        TimeUnit.MILLISECONDS);
+        written.addListener(
+                (ChannelFutureListener)
+                        f -> {
+                            if (deadline != null) {
+                                deadline.cancel(false);
+                            }
+                            if (stream != null) {
+                                stream.close(); // gives the source up if the write failed before
+                                // its end
+                            }
+                            reply.afterWrite().run();
+                            if (!keepAlive || !f.isSuccess()) {
+                                f.channel().close();
+                                drainPending();
+                            } else {
+                                processNext(ctx);
+                            }
+                        });
     }
 
     private void drainPending() {

@@ -1,6 +1,7 @@
 package io.flinkinsight.plugin.http;
 
 import org.apache.flink.annotation.VisibleForTesting;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
@@ -15,8 +16,8 @@ import java.util.Map;
 /** The plugin's one Jackson mapper: configured once, thread-safe, shared by every JSON response. */
 public final class Json {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+    private static final ObjectMapper MAPPER =
+            new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
     private static final ObjectWriter WRITER = MAPPER.writer();
 
     private Json() {}
@@ -30,7 +31,10 @@ public final class Json {
         return WRITER.writeValueAsBytes(value);
     }
 
-    /** Writes {@code value} to {@code out} as it is serialised, without a copy of the whole in between. */
+    /**
+     * Writes {@code value} to {@code out} as it is serialised, without a copy of the whole in
+     * between.
+     */
     public static void write(Object value, OutputStream out) throws IOException {
         WRITER.writeValue(out, value);
     }
@@ -50,7 +54,8 @@ public final class Json {
             return WRITER.writeValueAsBytes(body);
         } catch (JsonProcessingException e) {
             // Cannot happen for a map of a string and an int; keep a valid body regardless.
-            return ("{\"error\":\"internal error\",\"status\":" + status + "}").getBytes(StandardCharsets.UTF_8);
+            return ("{\"error\":\"internal error\",\"status\":" + status + "}")
+                    .getBytes(StandardCharsets.UTF_8);
         }
     }
 }

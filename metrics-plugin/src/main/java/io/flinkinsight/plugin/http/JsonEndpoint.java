@@ -2,20 +2,26 @@ package io.flinkinsight.plugin.http;
 
 import java.util.List;
 
-/** A read-only JSON API endpoint: a pure function of its query parameters, routed by {@code InsightHttpServer}. */
+/**
+ * A read-only JSON API endpoint: a pure function of its query parameters, routed by {@code
+ * InsightHttpServer}.
+ */
 @FunctionalInterface
 public interface JsonEndpoint {
 
     /**
-     * Returns a value Jackson can serialise (a record, map, list, ...), rendered as the 200 response body.
+     * Returns a value Jackson can serialise (a record, map, list, ...), rendered as the 200
+     * response body.
      *
-     * @throws BadRequestException for a missing or malformed parameter; answered as a 400 JSON error
+     * @throws BadRequestException for a missing or malformed parameter; answered as a 400 JSON
+     *     error
      */
     Object handle(QueryParameters query) throws BadRequestException;
 
     /**
-     * The query parameters that make this endpoint's answer smaller, each with how (e.g. {@code "from (a later
-     * start)"}), named in the 413 error when an answer is over {@code http.max-answer-bytes}; empty when none does.
+     * The query parameters that make this endpoint's answer smaller, each with how (e.g. {@code
+     * "from (a later start)"}), named in the 413 error when an answer is over {@code
+     * http.max-answer-bytes}; empty when none does.
      */
     default List<String> narrowedBy() {
         return List.of();

@@ -10,8 +10,9 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
 
 /**
- * Collects a response body into one array, but at most {@code maxBytes}: a longer body (announced or streamed)
- * cancels the download and fails with {@link BodyTooLargeException}, so a proxied answer never takes unbounded heap.
+ * Collects a response body into one array, but at most {@code maxBytes}: a longer body (announced
+ * or streamed) cancels the download and fails with {@link BodyTooLargeException}, so a proxied
+ * answer never takes unbounded heap.
  */
 public final class LimitedBodySubscriber implements HttpResponse.BodySubscriber<byte[]> {
 
@@ -29,7 +30,9 @@ public final class LimitedBodySubscriber implements HttpResponse.BodySubscriber<
     private Flow.Subscription subscription;
     private long received;
 
-    /** @param declaredLength the Content-Length the server announced, or -1 */
+    /**
+     * @param declaredLength the Content-Length the server announced, or -1
+     */
     LimitedBodySubscriber(long maxBytes, long declaredLength) {
         this.maxBytes = maxBytes;
         this.declaredLength = declaredLength;
@@ -37,8 +40,9 @@ public final class LimitedBodySubscriber implements HttpResponse.BodySubscriber<
 
     /** A body handler that reads the announced length from the response headers. */
     public static HttpResponse.BodyHandler<byte[]> handler(long maxBytes) {
-        return info -> new LimitedBodySubscriber(
-                maxBytes, info.headers().firstValueAsLong("content-length").orElse(-1L));
+        return info ->
+                new LimitedBodySubscriber(
+                        maxBytes, info.headers().firstValueAsLong("content-length").orElse(-1L));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.flinkinsight.plugin.http;
 
 import io.flinkinsight.plugin.ProcessRole;
+
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -22,13 +23,15 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Who may use what on the port. {@code /metrics}, and {@code /api/v1/metrics} in the one shape the hub asks it of
- * client processes on other hosts ({@link #isOpenToAll}), answer whoever reaches the port, as Flink's
- * PrometheusReporter does. The panel, the rest of the JSON API and the dashboard proxy answer per {@link Mode} (loopback by default,
- * as far as Flink's shipped {@code rest.bind-address: localhost} lets its own REST API reach), only to a
- * {@code Host} on the {@link HostAllowlist} (against DNS rebinding), and never to a browser page of another site (by
- * the Fetch Metadata headers every current browser sends) unless its origin is allowed: without that, a page an
- * operator happens to open could fire requests at the port even though it cannot read the answers.
+ * Who may use what on the port. {@code /metrics}, and {@code /api/v1/metrics} in the one shape the
+ * hub asks it of client processes on other hosts ({@link #isOpenToAll}), answer whoever reaches the
+ * port, as Flink's PrometheusReporter does. The panel, the rest of the JSON API and the dashboard
+ * proxy answer per {@link Mode} (loopback by default, as far as Flink's shipped {@code
+ * rest.bind-address: localhost} lets its own REST API reach), only to a {@code Host} on the {@link
+ * HostAllowlist} (against DNS rebinding), and never to a browser page of another site (by the Fetch
+ * Metadata headers every current browser sends) unless its origin is allowed: without that, a page
+ * an operator happens to open could fire requests at the port even though it cannot read the
+ * answers.
  */
 public final class PortAccess {
 
@@ -40,33 +43,54 @@ public final class PortAccess {
     }
 
     /**
-     * The cookie that carries the token for a browser, set by opening a page once with {@code ?token=}; followed by
-     * the port, since browsers keep one set of cookies per host whatever the port.
+     * The cookie that carries the token for a browser, set by opening a page once with {@code
+     * ?token=}; followed by the port, since browsers keep one set of cookies per host whatever the
+     * port.
      */
     static final String TOKEN_COOKIE = "flink-insight-token-";
+
     static final String TOKEN_PARAMETER = "token";
     private static final int MIN_TOKEN_LENGTH = 16;
+
     /** The scrape's path, open to everyone as Flink's PrometheusReporter is. */
     public static final String METRICS_PATH = "/metrics";
-    /** The JSON twin of the scrape, open to everyone only in the shape the hub asks it of client processes. */
+
+    /**
+     * The JSON twin of the scrape, open to everyone only in the shape the hub asks it of client
+     * processes.
+     */
     static final String METRICS_JSON_PATH = "/api/v1/metrics";
-    /** The prefix of the interactive client's figures, the only ones the hub gathers from other processes. */
+
+    /**
+     * The prefix of the interactive client's figures, the only ones the hub gathers from other
+     * processes.
+     */
     static final String CLIENT_FIGURES = ProcessRole.CLIENT_FIGURE_PREFIX;
+
     /** The most figures the open JSON path answers; the hub asks for exactly this many. */
     public static final long MAX_OPEN_METRICS = 1000;
+
     /** Istio's sidecar forwards inbound connections from this address. */
     private static final String MESH_INBOUND = "127.0.0.6";
+
     /** A path prefix a reverse proxy passes on, for the cookie's {@code Path}. */
     private static final Pattern FORWARDED_PREFIX = Pattern.compile("(/[A-Za-z0-9._~-]+)+/?");
 
-    /** Everyone, no token, no other origin, no host name but IP literals, localhost and those of this process. */
-    public static final PortAccess OPEN = new PortAccess(Mode.OPEN, new byte[0], Set.of(), HostAllowlist.NONE_LISTED);
+    /**
+     * Everyone, no token, no other origin, no host name but IP literals, localhost and those of
+     * this process.
+     */
+    public static final PortAccess OPEN =
+            new PortAccess(Mode.OPEN, new byte[0], Set.of(), HostAllowlist.NONE_LISTED);
 
     private final Mode mode;
     private final byte[] token;
+
     /** Lower case, {@code scheme://host[:port]}. */
     private final Set<String> allowedOrigins;
+
     private final HostAllowlist hosts;
+
     /** Why only the scrape is served, or null. */
     private final String onlyScrape;
 
@@ -74,7 +98,12 @@ public final class PortAccess {
         this(mode, token, allowedOrigins, hosts, null);
     }
 
-    private PortAccess(Mode mode, byte[] token, Set<String> allowedOrigins, HostAllowlist hosts, String onlyScrape) {
+    private PortAccess(
+            Mode mode,
+            byte[] token,
+            Set<String> allowedOrigins,
+            HostAllowlist hosts,
+            String onlyScrape) {
         this.onlyScrape = onlyScrape;
         this.mode = mode;
         this.token = token.clone();
@@ -87,7 +116,9 @@ public final class PortAccess {
         return new PortAccess(mode, token, allowedOrigins, hosts.withOwnNames(names), onlyScrape);
     }
 
-    /** Whether this is loopback mode, in which a local forwarder makes every remote client local. */
+    /**
+     * Whether this is loopback mode, in which a local forwarder makes every remote client local.
+     */
     public boolean isLoopback() {
         return mode == Mode.LOOPBACK;
     }
@@ -111,19 +142,29 @@ public final class PortAccess {
      * @param hostNames the value of {@code http.allowed-hosts}
      * @param keyPrefix how the user spelled the options' prefix, for messages
      */
-    public static PortAccess parse(String mode, String token, String origins, String hostNames, String keyPrefix) {
+    public static PortAccess parse(
+            String mode, String token, String origins, String hostNames, String keyPrefix) {
         Mode m;
         try {
             m = Mode.valueOf(mode.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(keyPrefix + "http.access: '" + mode
-                    + "' is invalid; expected open, loopback or token");
+            throw new IllegalArgumentException(
+                    keyPrefix
+                            + "http.access: '"
+                            + mode
+                            + "' is invalid; expected open, loopback or token");
         }
         String t = token.trim();
-        if (m == Mode.TOKEN && (t.length() < MIN_TOKEN_LENGTH || !t.chars().allMatch(PortAccess::isCookieOctet))) {
-            throw new IllegalArgumentException(keyPrefix + "http.token must be at least " + MIN_TOKEN_LENGTH
-                    + " printable ASCII characters without spaces, '\"', ',', ';' or '\\' when " + keyPrefix
-                    + "http.access is token (the value is not shown)");
+        if (m == Mode.TOKEN
+                && (t.length() < MIN_TOKEN_LENGTH
+                        || !t.chars().allMatch(PortAccess::isCookieOctet))) {
+            throw new IllegalArgumentException(
+                    keyPrefix
+                            + "http.token must be at least "
+                            + MIN_TOKEN_LENGTH
+                            + " printable ASCII characters without spaces, '\"', ',', ';' or '\\' when "
+                            + keyPrefix
+                            + "http.access is token (the value is not shown)");
         }
         Set<String> allowed = new LinkedHashSet<>();
         for (String origin : origins.split(",")) {
@@ -131,11 +172,17 @@ public final class PortAccess {
                 allowed.add(origin(origin.trim(), keyPrefix));
             }
         }
-        return new PortAccess(m, m == Mode.TOKEN ? t.getBytes(StandardCharsets.US_ASCII) : new byte[0], allowed,
+        return new PortAccess(
+                m,
+                m == Mode.TOKEN ? t.getBytes(StandardCharsets.US_ASCII) : new byte[0],
+                allowed,
                 HostAllowlist.parse(hostNames, keyPrefix));
     }
 
-    /** RFC 6265's cookie-octet: what a cookie value may hold, so the token survives the login cookie. */
+    /**
+     * RFC 6265's cookie-octet: what a cookie value may hold, so the token survives the login
+     * cookie.
+     */
     private static boolean isCookieOctet(int c) {
         return c > 0x20 && c < 0x7f && c != '"' && c != ',' && c != ';' && c != '\\';
     }
@@ -145,25 +192,36 @@ public final class PortAccess {
             URI uri = URI.create(origin);
             String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
             boolean bare = uri.getRawPath() == null || uri.getRawPath().isEmpty();
-            if ((scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null && bare
-                    && uri.getRawQuery() == null && uri.getRawFragment() == null && uri.getRawUserInfo() == null) {
+            if ((scheme.equals("http") || scheme.equals("https"))
+                    && uri.getHost() != null
+                    && bare
+                    && uri.getRawQuery() == null
+                    && uri.getRawFragment() == null
+                    && uri.getRawUserInfo() == null) {
                 return origin.toLowerCase(Locale.ROOT);
             }
         } catch (IllegalArgumentException e) {
             // reported below
         }
-        throw new IllegalArgumentException(keyPrefix + "http.allowed-origins: '" + origin
-                + "' is invalid; expected origins such as https://grafana.example.com or http://10.0.0.5:3000,"
-                + " comma-separated, without paths");
+        throw new IllegalArgumentException(
+                keyPrefix
+                        + "http.allowed-origins: '"
+                        + origin
+                        + "' is invalid; expected origins such as https://grafana.example.com or http://10.0.0.5:3000,"
+                        + " comma-separated, without paths");
     }
 
-    /** {@link #refusal(RequestTarget, HttpHeaders, SocketAddress, int)} on a port of no importance (tests). */
+    /**
+     * {@link #refusal(RequestTarget, HttpHeaders, SocketAddress, int)} on a port of no importance
+     * (tests).
+     */
     HttpReply refusal(RequestTarget target, HttpHeaders headers, SocketAddress remote) {
         return refusal(target, headers, remote, 0);
     }
 
     /**
-     * Null when the request may be answered, else the refusal. What {@link #isOpenToAll} names is always answered.
+     * Null when the request may be answered, else the refusal. What {@link #isOpenToAll} names is
+     * always answered.
      *
      * @param remote the client's address
      * @param port the port the request came in on, which names the token's cookie
@@ -174,60 +232,84 @@ public final class PortAccess {
         }
         String host = HostAllowlist.hostOf(headers.get(HttpHeaderNames.HOST));
         if (host == null) {
-            return HttpReply.error(HttpResponseStatus.BAD_REQUEST, "a request for the panel, its API or Flink's"
-                    + " dashboard must name the host in a valid Host header; /metrics needs none");
+            return HttpReply.error(
+                    HttpResponseStatus.BAD_REQUEST,
+                    "a request for the panel, its API or Flink's"
+                            + " dashboard must name the host in a valid Host header; /metrics needs none");
         }
         String refused = hosts.allows(host) ? refusedForwardedHost(headers) : host;
         if (refused != null) {
-            return HttpReply.error(HttpResponseStatus.MISDIRECTED_REQUEST, "this port does not answer to the host"
-                    + " name " + refused + " (a page of another site may have re-resolved its name to this host);"
-                    + " allow the name with metrics.reporter.insight." + HostAllowlist.OPTION);
+            return HttpReply.error(
+                    HttpResponseStatus.MISDIRECTED_REQUEST,
+                    "this port does not answer to the host"
+                            + " name "
+                            + refused
+                            + " (a page of another site may have re-resolved its name to this host);"
+                            + " allow the name with metrics.reporter.insight."
+                            + HostAllowlist.OPTION);
         }
         if (onlyScrape != null) {
             return HttpReply.error(HttpResponseStatus.FORBIDDEN, onlyScrape);
         }
         if ((isCrossSite(headers) || isOtherOrigin(headers)) && allowedOrigin(headers) == null) {
-            return HttpReply.error(HttpResponseStatus.FORBIDDEN, "a page of another site may not use this port;"
-                    + " allow its origin with metrics.reporter.insight.http.allowed-origins");
+            return HttpReply.error(
+                    HttpResponseStatus.FORBIDDEN,
+                    "a page of another site may not use this port;"
+                            + " allow its origin with metrics.reporter.insight.http.allowed-origins");
         }
         switch (mode) {
             case LOOPBACK:
                 // Only names that no page's site can re-resolve, or that the operator listed.
-                if (remote instanceof InetSocketAddress mesh && mesh.getAddress() != null
+                if (remote instanceof InetSocketAddress mesh
+                        && mesh.getAddress() != null
                         && MESH_INBOUND.equals(mesh.getAddress().getHostAddress())) {
-                    return HttpReply.error(HttpResponseStatus.FORBIDDEN, "a service mesh's sidecar forwarded this"
-                            + " request (from " + MESH_INBOUND + "), so loopback does not mean this host here; set"
-                            + " metrics.reporter.insight.http.access: token");
+                    return HttpReply.error(
+                            HttpResponseStatus.FORBIDDEN,
+                            "a service mesh's sidecar forwarded this"
+                                    + " request (from "
+                                    + MESH_INBOUND
+                                    + "), so loopback does not mean this host here; set"
+                                    + " metrics.reporter.insight.http.access: token");
                 }
-                if (!(remote instanceof InetSocketAddress address) || address.getAddress() == null
-                        || !address.getAddress().isLoopbackAddress() || !hosts.allowsForLoopback(host)) {
-                    return HttpReply.error(HttpResponseStatus.FORBIDDEN, "this port serves the panel, its API and"
-                            + " Flink's dashboard only to loopback (metrics.reporter.insight.http.access: loopback,"
-                            + " the default: reach it with kubectl port-forward or ssh -L, or set http.access to"
-                            + " token); /metrics is open");
+                if (!(remote instanceof InetSocketAddress address)
+                        || address.getAddress() == null
+                        || !address.getAddress().isLoopbackAddress()
+                        || !hosts.allowsForLoopback(host)) {
+                    return HttpReply.error(
+                            HttpResponseStatus.FORBIDDEN,
+                            "this port serves the panel, its API and"
+                                    + " Flink's dashboard only to loopback (metrics.reporter.insight.http.access: loopback,"
+                                    + " the default: reach it with kubectl port-forward or ssh -L, or set http.access to"
+                                    + " token); /metrics is open");
                 }
                 return null;
             case TOKEN:
-                return hasToken(headers, port) ? null : HttpReply.error(HttpResponseStatus.UNAUTHORIZED,
-                        "a bearer token is required (metrics.reporter.insight.http.access: token); /metrics is open",
-                        Map.of("WWW-Authenticate", "Bearer realm=\"flink-insight\""));
+                return hasToken(headers, port)
+                        ? null
+                        : HttpReply.error(
+                                HttpResponseStatus.UNAUTHORIZED,
+                                "a bearer token is required (metrics.reporter.insight.http.access: token); /metrics is open",
+                                Map.of("WWW-Authenticate", "Bearer realm=\"flink-insight\""));
             default:
                 return null;
         }
     }
 
     /**
-     * The answer to a page opened with a valid {@code ?token=}: the token goes into an HttpOnly, strictly same-site
-     * cookie named after the port, for the path prefix a reverse proxy says it serves the port under
-     * ({@code X-Forwarded-Prefix}, else {@code /}), {@code Secure} when the browser came over HTTPS (the port's own,
-     * or a reverse proxy's, as it says with {@code X-Forwarded-Proto}); the browser is sent to the same page without the token (so it
-     * leaves the address bar and the history). Null for any other request.
+     * The answer to a page opened with a valid {@code ?token=}: the token goes into an HttpOnly,
+     * strictly same-site cookie named after the port, for the path prefix a reverse proxy says it
+     * serves the port under ({@code X-Forwarded-Prefix}, else {@code /}), {@code Secure} when the
+     * browser came over HTTPS (the port's own, or a reverse proxy's, as it says with {@code
+     * X-Forwarded-Proto}); the browser is sent to the same page without the token (so it leaves the
+     * address bar and the history). Null for any other request.
      */
     HttpReply tokenLogin(RequestTarget target, HttpHeaders headers, int port) {
         return tokenLogin(target, headers, port, false);
     }
 
-    /** @param overTls whether the request came over the port's own TLS (http.ssl.enabled) */
+    /**
+     * @param overTls whether the request came over the port's own TLS (http.ssl.enabled)
+     */
     HttpReply tokenLogin(RequestTarget target, HttpHeaders headers, int port, boolean overTls) {
         if (mode != Mode.TOKEN || !target.trailingSlash()) {
             return null;
@@ -237,18 +319,33 @@ public final class PortAccess {
             return null;
         }
         String prefix = headers.get("X-Forwarded-Prefix");
-        String path = prefix != null && FORWARDED_PREFIX.matcher(prefix.trim()).matches() ? prefix.trim() : "/";
-        boolean https = overTls || "https".equalsIgnoreCase(String.valueOf(headers.get("X-Forwarded-Proto")).trim());
-        String cookie = TOKEN_COOKIE + port + "=" + new String(token, StandardCharsets.US_ASCII)
-                + "; Path=" + path + "; HttpOnly; SameSite=Strict" + (https ? "; Secure" : "");
-        return HttpReply.empty(HttpResponseStatus.SEE_OTHER, Map.of("Location", "./", "Set-Cookie", cookie,
-                "Cache-Control", "no-store"));
+        String path =
+                prefix != null && FORWARDED_PREFIX.matcher(prefix.trim()).matches()
+                        ? prefix.trim()
+                        : "/";
+        boolean https =
+                overTls
+                        || "https"
+                                .equalsIgnoreCase(
+                                        String.valueOf(headers.get("X-Forwarded-Proto")).trim());
+        String cookie =
+                TOKEN_COOKIE
+                        + port
+                        + "="
+                        + new String(token, StandardCharsets.US_ASCII)
+                        + "; Path="
+                        + path
+                        + "; HttpOnly; SameSite=Strict"
+                        + (https ? "; Secure" : "");
+        return HttpReply.empty(
+                HttpResponseStatus.SEE_OTHER,
+                Map.of("Location", "./", "Set-Cookie", cookie, "Cache-Control", "no-store"));
     }
 
     /**
-     * The first name of {@code X-Forwarded-Host} (every header, every comma-separated value: a proxy may append its
-     * own after one the client sent) that is not allowed, or null. A reverse proxy that sends its upstream's address
-     * as {@code Host} passes the browser's on there.
+     * The first name of {@code X-Forwarded-Host} (every header, every comma-separated value: a
+     * proxy may append its own after one the client sent) that is not allowed, or null. A reverse
+     * proxy that sends its upstream's address as {@code Host} passes the browser's on there.
      */
     private String refusedForwardedHost(HttpHeaders headers) {
         for (String header : headers.getAll("X-Forwarded-Host")) {
@@ -263,17 +360,19 @@ public final class PortAccess {
     }
 
     /**
-     * The same access serving only {@code /metrics} and the hub's gathering; everything else is refused with
-     * {@code why}. For a port that would show Flink's REST data to clients Flink itself would refuse.
+     * The same access serving only {@code /metrics} and the hub's gathering; everything else is
+     * refused with {@code why}. For a port that would show Flink's REST data to clients Flink
+     * itself would refuse.
      */
     public PortAccess onlyScrape(String why) {
         return new PortAccess(mode, token, allowedOrigins, hosts, why);
     }
 
     /**
-     * {@code /metrics}, and {@code /api/v1/metrics} asked as the hub asks client processes for the interactive
-     * client's figures ({@code contains=insight_client_}, at most {@value #MAX_OPEN_METRICS} of them): what Flink's
-     * PrometheusReporter would show anyone, in a bounded answer. Any other {@code /api/v1/metrics} is the API's.
+     * {@code /metrics}, and {@code /api/v1/metrics} asked as the hub asks client processes for the
+     * interactive client's figures ({@code contains=insight_client_}, at most {@value
+     * #MAX_OPEN_METRICS} of them): what Flink's PrometheusReporter would show anyone, in a bounded
+     * answer. Any other {@code /api/v1/metrics} is the API's.
      */
     static boolean isOpenToAll(RequestTarget target) {
         String path = target.path();
@@ -287,14 +386,20 @@ public final class PortAccess {
         List<String> contains = query.get("contains");
         List<String> limit = query.getOrDefault("limit", List.of("1"));
         return query.keySet().stream().allMatch(k -> k.equals("contains") || k.equals("limit"))
-                && contains != null && contains.equals(List.of(CLIENT_FIGURES)) && limit.size() == 1
-                && limit.get(0).matches("[1-9][0-9]{0,3}") && Long.parseLong(limit.get(0)) <= MAX_OPEN_METRICS;
+                && contains != null
+                && contains.equals(List.of(CLIENT_FIGURES))
+                && limit.size() == 1
+                && limit.get(0).matches("[1-9][0-9]{0,3}")
+                && Long.parseLong(limit.get(0)) <= MAX_OPEN_METRICS;
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof PortAccess other && mode == other.mode && MessageDigest.isEqual(token, other.token)
-                && allowedOrigins.equals(other.allowedOrigins) && hosts.equals(other.hosts)
+        return o instanceof PortAccess other
+                && mode == other.mode
+                && MessageDigest.isEqual(token, other.token)
+                && allowedOrigins.equals(other.allowedOrigins)
+                && hosts.equals(other.hosts)
                 && Objects.equals(onlyScrape, other.onlyScrape);
     }
 
@@ -309,14 +414,17 @@ public final class PortAccess {
         if (origin == null || allowedOrigins.isEmpty()) {
             return null;
         }
-        return allowedOrigins.contains(origin.trim().toLowerCase(Locale.ROOT)) ? origin.trim() : null;
+        return allowedOrigins.contains(origin.trim().toLowerCase(Locale.ROOT))
+                ? origin.trim()
+                : null;
     }
 
     /**
      * A request carrying an {@code Origin} other than the port's own, from a browser that sent no
-     * {@code Sec-Fetch-Site} (browsers send that only over HTTPS and to localhost, and it says more; module scripts
-     * carry {@code Origin} even from the port's own page). The port's own is the {@code Host} it was asked as, or
-     * the {@code X-Forwarded-Host} a reverse proxy that rewrites {@code Host} passes on.
+     * {@code Sec-Fetch-Site} (browsers send that only over HTTPS and to localhost, and it says
+     * more; module scripts carry {@code Origin} even from the port's own page). The port's own is
+     * the {@code Host} it was asked as, or the {@code X-Forwarded-Host} a reverse proxy that
+     * rewrites {@code Host} passes on.
      */
     private static boolean isOtherOrigin(HttpHeaders headers) {
         String origin = headers.get(HttpHeaderNames.ORIGIN);
@@ -324,7 +432,8 @@ public final class PortAccess {
             return false;
         }
         String o = origin.trim().toLowerCase(Locale.ROOT);
-        for (String host : new String[] {headers.get(HttpHeaderNames.HOST), headers.get("X-Forwarded-Host")}) {
+        for (String host :
+                new String[] {headers.get(HttpHeaderNames.HOST), headers.get("X-Forwarded-Host")}) {
             String h = host == null ? "" : host.split(",")[0].trim().toLowerCase(Locale.ROOT);
             if (!h.isEmpty() && (o.equals("http://" + h) || o.equals("https://" + h))) {
                 return false;
@@ -337,19 +446,22 @@ public final class PortAccess {
     private static boolean isCrossSite(HttpHeaders headers) {
         String site = headers.get("Sec-Fetch-Site");
         if (site == null) {
-            return false; // not a browser, or one too old to say; it still cannot read answers (no CORS)
+            return false; // not a browser, or one too old to say; it still cannot read answers (no
+            // CORS)
         }
         site = site.trim().toLowerCase(Locale.ROOT);
         boolean otherSite = site.equals("cross-site") || site.equals("same-site");
         String mode = headers.get("Sec-Fetch-Mode");
         String dest = headers.get("Sec-Fetch-Dest");
-        boolean topLevelNavigation = "navigate".equalsIgnoreCase(mode) && "document".equalsIgnoreCase(dest);
+        boolean topLevelNavigation =
+                "navigate".equalsIgnoreCase(mode) && "document".equalsIgnoreCase(dest);
         return otherSite && !topLevelNavigation;
     }
 
     private boolean hasToken(HttpHeaders headers, int port) {
         String authorization = headers.get(HttpHeaderNames.AUTHORIZATION);
-        if (authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
+        if (authorization != null
+                && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
                 && matches(authorization.substring(7).trim())) {
             return true;
         }
@@ -364,8 +476,12 @@ public final class PortAccess {
         return false;
     }
 
-    /** Constant-time comparison, so the answer's timing tells nothing about how much of a guess was right. */
+    /**
+     * Constant-time comparison, so the answer's timing tells nothing about how much of a guess was
+     * right.
+     */
     private boolean matches(String candidate) {
-        return token.length > 0 && MessageDigest.isEqual(token, candidate.getBytes(StandardCharsets.UTF_8));
+        return token.length > 0
+                && MessageDigest.isEqual(token, candidate.getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -6,8 +6,8 @@ import java.util.PrimitiveIterator;
 import java.util.stream.IntStream;
 
 /**
- * The ports the HTTP server may bind, parsed from "9250", "9250,9251", "9250-9260" or a mix, tried in the order given.
- * Same syntax as the {@code port} option of Flink's PrometheusReporter.
+ * The ports the HTTP server may bind, parsed from "9250", "9250,9251", "9250-9260" or a mix, tried
+ * in the order given. Same syntax as the {@code port} option of Flink's PrometheusReporter.
  */
 public final class PortRange {
 
@@ -19,7 +19,10 @@ public final class PortRange {
         this.segments = segments;
     }
 
-    /** Parses {@code text}; the message of the exception says what is accepted, the caller prefixes the key. */
+    /**
+     * Parses {@code text}; the message of the exception says what is accepted, the caller prefixes
+     * the key.
+     */
     public static PortRange parse(String text) {
         String trimmed = text == null ? "" : text.trim();
         if (trimmed.isEmpty()) {
@@ -52,7 +55,9 @@ public final class PortRange {
     }
 
     private static String describe(String value) {
-        return "'" + value + "' is not a port, a list of ports (9250,9251) or a range (9250-9260) of ports in"
+        return "'"
+                + value
+                + "' is not a port, a list of ports (9250,9251) or a range (9250-9260) of ports in"
                 + " [0, 65535]";
     }
 

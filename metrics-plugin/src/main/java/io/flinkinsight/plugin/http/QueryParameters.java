@@ -6,7 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** The decoded query string of a request, with typed accessors that fail as {@link BadRequestException}. */
+/**
+ * The decoded query string of a request, with typed accessors that fail as {@link
+ * BadRequestException}.
+ */
 public final class QueryParameters {
 
     private final Map<String, List<String>> values;
@@ -33,7 +36,8 @@ public final class QueryParameters {
     }
 
     public String require(String name) throws BadRequestException {
-        return get(name).orElseThrow(() -> new BadRequestException("missing parameter '" + name + "'"));
+        return get(name)
+                .orElseThrow(() -> new BadRequestException("missing parameter '" + name + "'"));
     }
 
     /** {@code true} or {@code false} (any case), or {@code fallback} when absent. */

@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Why the server did not serve a request, as the {@code reason} label of
- * {@code flink_insight_requests_refused_total}. Answers Flink gave through the dashboard proxy are Flink's, not
- * refusals, and are never counted.
+ * Why the server did not serve a request, as the {@code reason} label of {@code
+ * flink_insight_requests_refused_total}. Answers Flink gave through the dashboard proxy are
+ * Flink's, not refusals, and are never counted.
  */
 public enum RefusalReason {
     BAD_REQUEST("bad_request"),

@@ -6,8 +6,9 @@ import org.slf4j.LoggerFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Requests that failed inside the plugin: the first {@value #MAX_LOGGED_FAILURES} at WARN, the rest at DEBUG, so a
- * broken endpoint or gauge, asked every few seconds, cannot fill Flink's log. One per server, shared by its handlers.
+ * Requests that failed inside the plugin: the first {@value #MAX_LOGGED_FAILURES} at WARN, the rest
+ * at DEBUG, so a broken endpoint or gauge, asked every few seconds, cannot fill Flink's log. One
+ * per server, shared by its handlers.
  */
 public final class RequestFailureLog {
 
@@ -16,7 +17,9 @@ public final class RequestFailureLog {
 
     private final AtomicInteger logged = new AtomicInteger();
 
-    /** @param what what failed, e.g. a path or "the scrape" */
+    /**
+     * @param what what failed, e.g. a path or "the scrape"
+     */
     public void failed(String what, Throwable t) {
         if (logged.incrementAndGet() <= MAX_LOGGED_FAILURES) {
             LOG.warn("Flink Insight HTTP: {} failed", what, t);

@@ -10,10 +10,11 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A deadline for each request's whole head (request line and headers), armed when the connection opens and at the
- * first bytes after the previous head, and cleared when the codec has decoded a head. The idle timeout alone does not
- * stop a client that trickles one header line every few seconds and so holds a connection slot for ever; this does.
- * Sits before the HTTP codec, so it sees the raw bytes; runs on the connection's event loop only.
+ * A deadline for each request's whole head (request line and headers), armed when the connection
+ * opens and at the first bytes after the previous head, and cleared when the codec has decoded a
+ * head. The idle timeout alone does not stop a client that trickles one header line every few
+ * seconds and so holds a connection slot for ever; this does. Sits before the HTTP codec, so it
+ * sees the raw bytes; runs on the connection's event loop only.
  */
 final class RequestHeadDeadline extends ChannelInboundHandlerAdapter {
 
@@ -26,7 +27,10 @@ final class RequestHeadDeadline extends ChannelInboundHandlerAdapter {
         this.timeoutNanos = timeout.toNanos();
     }
 
-    /** Called by the handler after the codec when a request's head has been decoded on {@code ctx}'s channel. */
+    /**
+     * Called by the handler after the codec when a request's head has been decoded on {@code ctx}'s
+     * channel.
+     */
     static void headReceived(ChannelHandlerContext ctx) {
         RequestHeadDeadline handler = ctx.pipeline().get(RequestHeadDeadline.class);
         if (handler != null) {
@@ -55,11 +59,18 @@ final class RequestHeadDeadline extends ChannelInboundHandlerAdapter {
     }
 
     private void arm(ChannelHandlerContext ctx) {
-        deadline = ctx.executor().schedule(() -> {
-            LOG.debug("Flink Insight HTTP: no complete request head from {} within {} ms; closing",
-                    ctx.channel().remoteAddress(), TimeUnit.NANOSECONDS.toMillis(timeoutNanos));
-            ctx.close();
-        }, timeoutNanos, TimeUnit.NANOSECONDS);
+        deadline =
+                ctx.executor()
+                        .schedule(
+                                () -> {
+                                    LOG.debug(
+                                            "Flink Insight HTTP: no complete request head from {} within {} ms; closing",
+                                            ctx.channel().remoteAddress(),
+                                            TimeUnit.NANOSECONDS.toMillis(timeoutNanos));
+                                    ctx.close();
+                                },
+                                timeoutNanos,
+                                TimeUnit.NANOSECONDS);
     }
 
     private void clear() {

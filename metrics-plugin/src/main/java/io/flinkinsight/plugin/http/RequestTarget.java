@@ -12,13 +12,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A request target decoded exactly once, as every route of the port (and Flink's router, behind the dashboard
- * proxy) will see it. Decoding never changes the path's shape: a target whose segments would differ after decoding
- * (encoded separators, dot segments, double encoding, invalid UTF-8, control characters) is refused with the
- * {@link TargetRefusal} that caught it, so no check downstream can be fooled by a spelling.
+ * A request target decoded exactly once, as every route of the port (and Flink's router, behind the
+ * dashboard proxy) will see it. Decoding never changes the path's shape: a target whose segments
+ * would differ after decoding (encoded separators, dot segments, double encoding, invalid UTF-8,
+ * control characters) is refused with the {@link TargetRefusal} that caught it, so no check
+ * downstream can be fooled by a spelling.
  *
- * @param segments the decoded path segments; none is empty, ".", "..", or holds '/', '\', '%' or a control character
- * @param trailingSlash whether the path ended with '/' (the root "/" has no segments and a trailing slash)
+ * @param segments the decoded path segments; none is empty, ".", "..", or holds '/', '\', '%' or a
+ *     control character
+ * @param trailingSlash whether the path ended with '/' (the root "/" has no segments and a trailing
+ *     slash)
  * @param query the decoded query parameters
  */
 public record RequestTarget(List<String> segments, boolean trailingSlash, QueryParameters query) {
@@ -30,8 +33,9 @@ public record RequestTarget(List<String> segments, boolean trailingSlash, QueryP
             "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@";
 
     /**
-     * Besides '/', '?' and '%', what browsers leave unencoded in a query (the WHATWG URL standard's query set) and
-     * Flink's dashboard may send in a metric name; never '\', '<', '>', '"' or a space.
+     * Besides '/', '?' and '%', what browsers leave unencoded in a query (the WHATWG URL standard's
+     * query set) and Flink's dashboard may send in a metric name; never '\', '<', '>', '"' or a
+     * space.
      */
     private static final String QUERY_CHARACTERS_BROWSERS_SEND_RAW = "/?%[]{}|^`";
 
@@ -39,7 +43,9 @@ public record RequestTarget(List<String> segments, boolean trailingSlash, QueryP
         segments = List.copyOf(segments);
     }
 
-    /** Decodes the target of a request line (origin form: an absolute path and an optional query). */
+    /**
+     * Decodes the target of a request line (origin form: an absolute path and an optional query).
+     */
     public static RequestTarget parse(String uri) throws TargetRefusal.Refused {
         if (uri.isEmpty() || uri.charAt(0) != '/') {
             throw TargetRefusal.NOT_ABSOLUTE.refuse();
@@ -62,20 +68,32 @@ public record RequestTarget(List<String> segments, boolean trailingSlash, QueryP
 
     /** The decoded path, e.g. {@code /api/v1/jobs}; unambiguous because no segment holds '/'. */
     public String path() {
-        return segments.isEmpty() ? "/" : "/" + String.join("/", segments) + (trailingSlash ? "/" : "");
+        return segments.isEmpty()
+                ? "/"
+                : "/" + String.join("/", segments) + (trailingSlash ? "/" : "");
     }
 
-    /** Whether the path is {@code prefix} itself or lies under it: {@code ["flink"]} matches /flink and /flink/x. */
+    /**
+     * Whether the path is {@code prefix} itself or lies under it: {@code ["flink"]} matches /flink
+     * and /flink/x.
+     */
     public boolean startsWith(List<String> prefix) {
-        return segments.size() >= prefix.size() && segments.subList(0, prefix.size()).equals(prefix);
+        return segments.size() >= prefix.size()
+                && segments.subList(0, prefix.size()).equals(prefix);
     }
 
-    /** Refuses a character of {@code raw} that is neither a path character nor one of {@code alsoAllowed}. */
-    private static void checkRawCharacters(String raw, String alsoAllowed) throws TargetRefusal.Refused {
+    /**
+     * Refuses a character of {@code raw} that is neither a path character nor one of {@code
+     * alsoAllowed}.
+     */
+    private static void checkRawCharacters(String raw, String alsoAllowed)
+            throws TargetRefusal.Refused {
         for (int i = 0; i < raw.length(); i++) {
             char c = raw.charAt(i);
             if (PATH_CHARACTERS.indexOf(c) < 0 && alsoAllowed.indexOf(c) < 0) {
-                throw (c < 0x20 || c == 0x7f ? TargetRefusal.CONTROL_CHARACTER : TargetRefusal.ILLEGAL_CHARACTER)
+                throw (c < 0x20 || c == 0x7f
+                                ? TargetRefusal.CONTROL_CHARACTER
+                                : TargetRefusal.ILLEGAL_CHARACTER)
                         .refuse();
             }
         }
@@ -124,8 +142,9 @@ public record RequestTarget(List<String> segments, boolean trailingSlash, QueryP
     }
 
     /**
-     * Percent-decodes {@code raw} into UTF-8 text, strictly: bad escapes, invalid or overlong UTF-8 and decoded
-     * control characters are refused. In a query '+' is a space, as browsers encode forms.
+     * Percent-decodes {@code raw} into UTF-8 text, strictly: bad escapes, invalid or overlong UTF-8
+     * and decoded control characters are refused. In a query '+' is a space, as browsers encode
+     * forms.
      */
     static String decode(String raw, boolean plusIsSpace) throws TargetRefusal.Refused {
         if (raw.indexOf('%') < 0 && !(plusIsSpace && raw.indexOf('+') >= 0)) {
@@ -152,9 +171,11 @@ public record RequestTarget(List<String> segments, boolean trailingSlash, QueryP
         bytes.flip();
         CharBuffer text;
         try {
-            CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT);
+            CharsetDecoder utf8 =
+                    StandardCharsets.UTF_8
+                            .newDecoder()
+                            .onMalformedInput(CodingErrorAction.REPORT)
+                            .onUnmappableCharacter(CodingErrorAction.REPORT);
             text = utf8.decode(bytes);
         } catch (CharacterCodingException e) {
             throw TargetRefusal.INVALID_UTF8.refuse();

@@ -6,6 +6,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -15,23 +16,28 @@ import java.security.KeyStore;
 import java.util.Map;
 
 /**
- * Flink's REST TLS ({@code security.ssl.rest.*}) as the plugin uses it: the hub and the dashboard proxy call Flink's
- * REST API with it (presenting Flink's REST certificate when {@code security.ssl.rest.authentication-enabled} asks
- * for mutual authentication), and the plugin's port can serve HTTPS with the same key. Read from the same keys, with
- * the same fallbacks to {@code security.ssl.*}, as Flink reads them; a store type option absent in a Flink version
- * means the JDK's default type (PKCS12, which reads JKS too). Server names are verified as by any HTTPS client: the
- * REST URL's host must be in Flink's REST certificate.
+ * Flink's REST TLS ({@code security.ssl.rest.*}) as the plugin uses it: the hub and the dashboard
+ * proxy call Flink's REST API with it (presenting Flink's REST certificate when {@code
+ * security.ssl.rest.authentication-enabled} asks for mutual authentication), and the plugin's port
+ * can serve HTTPS with the same key. Read from the same keys, with the same fallbacks to {@code
+ * security.ssl.*}, as Flink reads them; a store type option absent in a Flink version means the
+ * JDK's default type (PKCS12, which reads JKS too). Server names are verified as by any HTTPS
+ * client: the REST URL's host must be in Flink's REST certificate.
  *
  * @param client for calls to Flink's REST API (and to other processes' plugin ports)
  * @param server for the plugin's own port
- * @param mutual whether Flink asks its REST clients for a certificate, and the plugin's port does too
+ * @param mutual whether Flink asks its REST clients for a certificate, and the plugin's port does
+ *     too
  */
 public record RestTls(SSLContext client, SSLContext server, boolean mutual) {
 
     static final String ENABLED = "security.ssl.rest.enabled";
     static final String AUTHENTICATION = "security.ssl.rest.authentication-enabled";
 
-    /** Flink's REST TLS from its configuration (as {@code Configuration.toMap()} gives it), or null when off. */
+    /**
+     * Flink's REST TLS from its configuration (as {@code Configuration.toMap()} gives it), or null
+     * when off.
+     */
     public static RestTls from(Map<String, String> flink) {
         if (!flag(flink, ENABLED)) {
             return null;
@@ -49,12 +55,20 @@ public record RestTls(SSLContext client, SSLContext server, boolean mutual) {
             }
             return new RestTls(client, server, mutual);
         } catch (GeneralSecurityException | IOException | RuntimeException e) {
-            throw new IllegalArgumentException("Flink's REST TLS (" + ENABLED + ": true) could not be read from"
-                    + " security.ssl.rest.keystore and security.ssl.rest.truststore: " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "Flink's REST TLS ("
+                            + ENABLED
+                            + ": true) could not be read from"
+                            + " security.ssl.rest.keystore and security.ssl.rest.truststore: "
+                            + e.getMessage(),
+                    e);
         }
     }
 
-    /** Whether {@code flink} turns on Flink's REST TLS with mutual authentication (the stores unread). */
+    /**
+     * Whether {@code flink} turns on Flink's REST TLS with mutual authentication (the stores
+     * unread).
+     */
     public static boolean mutualRequested(Map<String, String> flink) {
         return flag(flink, ENABLED) && flag(flink, AUTHENTICATION);
     }
@@ -71,7 +85,8 @@ public record RestTls(SSLContext client, SSLContext server, boolean mutual) {
         return engine;
     }
 
-    private static KeyManager[] keyManagers(Map<String, String> flink) throws GeneralSecurityException, IOException {
+    private static KeyManager[] keyManagers(Map<String, String> flink)
+            throws GeneralSecurityException, IOException {
         String path = option(flink, "keystore");
         if (path == null) {
             return null;
@@ -79,7 +94,8 @@ public record RestTls(SSLContext client, SSLContext server, boolean mutual) {
         char[] password = password(flink, "keystore-password");
         KeyStore store = load(path, option(flink, "keystore-type"), password);
         char[] keyPassword = password(flink, "key-password");
-        KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        KeyManagerFactory factory =
+                KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         factory.init(store, keyPassword.length > 0 ? keyPassword : password);
         return factory.getKeyManagers();
     }
@@ -88,9 +104,15 @@ public record RestTls(SSLContext client, SSLContext server, boolean mutual) {
     private static TrustManager[] trustManagers(Map<String, String> flink)
             throws GeneralSecurityException, IOException {
         String path = option(flink, "truststore");
-        TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        factory.init(path == null ? null
-                : load(path, option(flink, "truststore-type"), password(flink, "truststore-password")));
+        TrustManagerFactory factory =
+                TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        factory.init(
+                path == null
+                        ? null
+                        : load(
+                                path,
+                                option(flink, "truststore-type"),
+                                password(flink, "truststore-password")));
         return factory.getTrustManagers();
     }
 

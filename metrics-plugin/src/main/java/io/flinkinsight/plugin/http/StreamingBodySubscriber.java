@@ -1,6 +1,7 @@
 package io.flinkinsight.plugin.http;
 
 import org.apache.flink.annotation.VisibleForTesting;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -16,23 +17,25 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
 
 /**
- * A response body of the JDK's HTTP client handed on as a {@link StreamedBody} while it arrives: it asks the client
- * for one batch of buffers at a time, and for the next only while less than {@link #READ_AHEAD_BYTES} wait for the
- * connection towards the browser. The client stops reading the socket while nothing is asked, so a slow reader holds
- * back the upstream server instead of filling memory: at most the read-ahead and one batch wait here per answer.
+ * A response body of the JDK's HTTP client handed on as a {@link StreamedBody} while it arrives: it
+ * asks the client for one batch of buffers at a time, and for the next only while less than {@link
+ * #READ_AHEAD_BYTES} wait for the connection towards the browser. The client stops reading the
+ * socket while nothing is asked, so a slow reader holds back the upstream server instead of filling
+ * memory: at most the read-ahead and one batch wait here per answer.
  */
-public final class StreamingBodySubscriber implements HttpResponse.BodySubscriber<StreamedBody>, StreamedBody {
+public final class StreamingBodySubscriber
+        implements HttpResponse.BodySubscriber<StreamedBody>, StreamedBody {
 
     /**
-     * How much may wait here before the source is asked for no more: enough to keep a fast connection busy between
-     * two batches, small next to any heap.
+     * How much may wait here before the source is asked for no more: enough to keep a fast
+     * connection busy between two batches, small next to any heap.
      */
     static final long READ_AHEAD_BYTES = 256 * 1024;
 
     private final long length;
     private final ArrayDeque<ByteBuffer> arrived = new ArrayDeque<>();
     private Flow.Subscription subscription;
-    private Runnable wake = () -> { };
+    private Runnable wake = () -> {};
     private long held;
     private long peakHeld;
     private long progress;
@@ -40,14 +43,18 @@ public final class StreamingBodySubscriber implements HttpResponse.BodySubscribe
     private boolean closed;
     private Throwable failure;
 
-    /** @param length the Content-Length the server announced, or -1 */
+    /**
+     * @param length the Content-Length the server announced, or -1
+     */
     StreamingBodySubscriber(long length) {
         this.length = length;
     }
 
     /** A body handler that streams every answer, with the length the server announced. */
     public static HttpResponse.BodyHandler<StreamedBody> handler() {
-        return info -> new StreamingBodySubscriber(info.headers().firstValueAsLong("content-length").orElse(-1L));
+        return info ->
+                new StreamingBodySubscriber(
+                        info.headers().firstValueAsLong("content-length").orElse(-1L));
     }
 
     @Override
@@ -142,16 +149,19 @@ public final class StreamingBodySubscriber implements HttpResponse.BodySubscribe
             next = arrived.poll();
             if (next == null) {
                 if (failure != null) {
-                    throw new IOException("the upstream body failed after " + progress + " bytes", failure);
+                    throw new IOException(
+                            "the upstream body failed after " + progress + " bytes", failure);
                 }
                 return null;
             }
-            // Asked for again only when this take brings what is held below the read-ahead: while at or above
+            // Asked for again only when this take brings what is held below the read-ahead: while
+            // at or above
             // it, no request is outstanding, so the source is asked once per crossing.
             boolean wasFull = held >= READ_AHEAD_BYTES;
             held -= next.remaining();
             progress += next.remaining();
-            askForMore = wasFull && held < READ_AHEAD_BYTES && !complete && failure == null && !closed;
+            askForMore =
+                    wasFull && held < READ_AHEAD_BYTES && !complete && failure == null && !closed;
         }
         if (askForMore) {
             subscription.request(1);

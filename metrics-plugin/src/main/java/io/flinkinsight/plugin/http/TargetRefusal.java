@@ -1,9 +1,10 @@
 package io.flinkinsight.plugin.http;
 
 /**
- * The rules a request target must pass before anything routes it, each named in the 400 answer that refuses it.
- * The path is decoded exactly once; whatever would decode to a different shape (another segment, another file,
- * another route for a server that decodes again) is refused rather than normalised.
+ * The rules a request target must pass before anything routes it, each named in the 400 answer that
+ * refuses it. The path is decoded exactly once; whatever would decode to a different shape (another
+ * segment, another file, another route for a server that decodes again) is refused rather than
+ * normalised.
  */
 public enum TargetRefusal {
     NOT_ABSOLUTE("the request target must be an absolute path"),
@@ -34,7 +35,11 @@ public enum TargetRefusal {
         private final TargetRefusal rule;
 
         private Refused(TargetRefusal rule) {
-            super("request target refused (" + rule.name() + "): " + rule.description, null, false, false);
+            super(
+                    "request target refused (" + rule.name() + "): " + rule.description,
+                    null,
+                    false,
+                    false);
             this.rule = rule;
         }
 

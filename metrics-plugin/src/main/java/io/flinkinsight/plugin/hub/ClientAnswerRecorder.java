@@ -1,11 +1,12 @@
 package io.flinkinsight.plugin.hub;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.flinkinsight.plugin.http.PortAccess;
 import io.flinkinsight.plugin.index.ClientContract;
 import io.flinkinsight.plugin.index.RegisteredMetric;
 import io.flinkinsight.plugin.store.SeriesKey;
 import io.flinkinsight.plugin.store.SeriesStore;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -13,17 +14,21 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Records the {@code /api/v1/metrics} answers of client processes into the hub's history, within bounds, since
- * anything listening on a listed port may answer: each figure of the {@link ClientContract} under its own name and
- * labels plus {@code client="host:port"}, a histogram as the history keeps it ({@code quantile="0.5"},
- * {@code quantile="0.99"}, {@code _count}); at most {@value #MAX_LABELS} labels of bounded length a figure, the series
- * the {@link SeriesAdmission} lets in, and no more than {@link #MAX_METRICS_PER_CLIENT} metrics an answer. What is
- * refused is counted by reason. Used on the hub's thread only.
+ * Records the {@code /api/v1/metrics} answers of client processes into the hub's history, within
+ * bounds, since anything listening on a listed port may answer: each figure of the {@link
+ * ClientContract} under its own name and labels plus {@code client="host:port"}, a histogram as the
+ * history keeps it ({@code quantile="0.5"}, {@code quantile="0.99"}, {@code _count}); at most
+ * {@value #MAX_LABELS} labels of bounded length a figure, the series the {@link SeriesAdmission}
+ * lets in, and no more than {@link #MAX_METRICS_PER_CLIENT} metrics an answer. What is refused is
+ * counted by reason. Used on the hub's thread only.
  */
 final class ClientAnswerRecorder {
 
-    /** As many as a client process's port answers anyone (the path every access mode leaves open). */
+    /**
+     * As many as a client process's port answers anyone (the path every access mode leaves open).
+     */
     static final int MAX_METRICS_PER_CLIENT = (int) PortAccess.MAX_OPEN_METRICS;
+
     static final int MAX_LABELS = 16;
     static final int MAX_LABEL_NAME = 128;
     static final int MAX_LABEL_VALUE = 256;
@@ -35,13 +40,17 @@ final class ClientAnswerRecorder {
     private final ClientRefusal.Counts refusals;
     private final SeriesAdmission admission;
 
-    ClientAnswerRecorder(SeriesStore series, ClientRefusal.Counts refusals, SeriesAdmission admission) {
+    ClientAnswerRecorder(
+            SeriesStore series, ClientRefusal.Counts refusals, SeriesAdmission admission) {
         this.series = series;
         this.refusals = refusals;
         this.admission = admission;
     }
 
-    /** Whether an answer holds a figure of the contract: whether the port that gave it is a client's. */
+    /**
+     * Whether an answer holds a figure of the contract: whether the port that gave it is a
+     * client's.
+     */
     static boolean holdsAFigure(JsonNode answer) {
         for (JsonNode metric : answer.path("metrics")) {
             if (CONTRACT.isFigure(metric.path("name").asText(""))) {
@@ -52,8 +61,9 @@ final class ClientAnswerRecorder {
     }
 
     /**
-     * Records one answer of the client at {@code clientLabel}: the client series among its metrics, with their labels
-     * plus {@code client}, within the bounds on labels and series. Returns how many samples were recorded.
+     * Records one answer of the client at {@code clientLabel}: the client series among its metrics,
+     * with their labels plus {@code client}, within the bounds on labels and series. Returns how
+     * many samples were recorded.
      */
     int record(JsonNode answer, String clientLabel, long now) {
         int recorded = 0;
@@ -65,7 +75,8 @@ final class ClientAnswerRecorder {
             }
             String name = metric.path("name").asText("");
             if (!CONTRACT.isFigure(name)) {
-                continue; // not a figure of the contract (a client plugin that ignores 'contains' answers everything)
+                continue; // not a figure of the contract (a client plugin that ignores 'contains'
+                // answers everything)
             }
             List<String> labelNames = new ArrayList<>();
             List<String> labelValues = new ArrayList<>();
@@ -86,8 +97,11 @@ final class ClientAnswerRecorder {
                 SeriesKey p99 = summary.withQuantile(RegisteredMetric.HISTORY_P99);
                 recorded += recordValue(p50, histogram.get("p50"), now);
                 recorded += recordValue(p99, histogram.get("p99"), now);
-                recorded += recordValue(new SeriesKey(name + "_count", labelNames, labelValues),
-                        histogram.get("count"), now);
+                recorded +=
+                        recordValue(
+                                new SeriesKey(name + "_count", labelNames, labelValues),
+                                histogram.get("count"),
+                                now);
             } else {
                 recorded += recordValue(summary, metric.get("value"), now);
             }
@@ -95,7 +109,10 @@ final class ClientAnswerRecorder {
         return recorded;
     }
 
-    /** Reads a figure's labels but {@code client} and {@code quantile}; false when they break the bounds. */
+    /**
+     * Reads a figure's labels but {@code client} and {@code quantile}; false when they break the
+     * bounds.
+     */
     private static boolean readLabels(JsonNode labels, List<String> names, List<String> values) {
         if (labels.size() > MAX_LABELS) {
             return false;
@@ -106,7 +123,8 @@ final class ClientAnswerRecorder {
             if (label.getKey().length() > MAX_LABEL_NAME || value.length() > MAX_LABEL_VALUE) {
                 return false;
             }
-            if (!label.getKey().equals(CLIENT_LABEL) && !label.getKey().equals(SeriesKey.QUANTILE_LABEL)) {
+            if (!label.getKey().equals(CLIENT_LABEL)
+                    && !label.getKey().equals(SeriesKey.QUANTILE_LABEL)) {
                 names.add(label.getKey());
                 values.add(value);
             }
@@ -114,7 +132,10 @@ final class ClientAnswerRecorder {
         return true;
     }
 
-    /** Numbers as they are, booleans as 1/0 (as the sampler keeps them); strings, "NaN" and nulls are skipped. */
+    /**
+     * Numbers as they are, booleans as 1/0 (as the sampler keeps them); strings, "NaN" and nulls
+     * are skipped.
+     */
     private int recordValue(SeriesKey key, JsonNode value, long now) {
         if (value == null) {
             return 0;

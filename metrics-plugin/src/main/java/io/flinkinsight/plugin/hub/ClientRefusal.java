@@ -6,17 +6,23 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
-/** Why part of a client process's answer was not recorded, for {@code flink_insight_hub_client_refused_total}. */
+/**
+ * Why part of a client process's answer was not recorded, for {@code
+ * flink_insight_hub_client_refused_total}.
+ */
 enum ClientRefusal {
     /** The answer was larger than {@link ClientGatherer#MAX_BODY_BYTES}. */
     ANSWER_TOO_LARGE,
-    /** The round had read {@link ClientGatherer#MAX_ROUND_BYTES}; the port waits for the next round. */
+    /**
+     * The round had read {@link ClientGatherer#MAX_ROUND_BYTES}; the port waits for the next round.
+     */
     ROUND_BUDGET,
     /** A figure with too many labels, or a label name or value too long. */
     LABELS,
     /**
-     * Figures beyond {@link SeriesAdmission#MAX_FIGURES_PER_CLIENT} or {@link SeriesAdmission#MAX_FIGURES}, or metrics
-     * beyond {@link ClientAnswerRecorder#MAX_METRICS_PER_CLIENT}.
+     * Figures beyond {@link SeriesAdmission#MAX_FIGURES_PER_CLIENT} or {@link
+     * SeriesAdmission#MAX_FIGURES}, or metrics beyond {@link
+     * ClientAnswerRecorder#MAX_METRICS_PER_CLIENT}.
      */
     TOO_MANY_SERIES;
 
@@ -46,7 +52,9 @@ enum ClientRefusal {
             return counts.get(reason).sum();
         }
 
-        /** Every reason by its label, with its count so far, zeros included, in declaration order. */
+        /**
+         * Every reason by its label, with its count so far, zeros included, in declaration order.
+         */
         Map<String, Long> snapshot() {
             Map<String, Long> out = new LinkedHashMap<>();
             counts.forEach((reason, count) -> out.put(reason.label(), count.sum()));

@@ -7,13 +7,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One entry of the {@code hub.clients} option: a client process's Insight endpoint, as a host and the port or port
- * range its plugin may serve on ({@code gateway-1:9250} or {@code gateway-1:9250-9260}; an IPv6 literal in brackets).
+ * One entry of the {@code hub.clients} option: a client process's Insight endpoint, as a host and
+ * the port or port range its plugin may serve on ({@code gateway-1:9250} or {@code
+ * gateway-1:9250-9260}; an IPv6 literal in brackets).
  */
 public record ClientTarget(String host, int firstPort, int lastPort) {
 
     /** Most ports one entry may span: a range is scanned, and a scan must stay cheap. */
     public static final int MAX_PORTS_PER_ENTRY = InsightOptions.HUB_CLIENTS_MAX_PORTS_PER_ENTRY;
+
     /** Most entries: each is polled on every hub round. */
     public static final int MAX_ENTRIES = InsightOptions.HUB_CLIENTS_MAX_ENTRIES;
 
@@ -24,8 +26,8 @@ public record ClientTarget(String host, int firstPort, int lastPort) {
     }
 
     /**
-     * Parses a comma-separated list of entries; blank gives none. The exception's message says what is accepted; the
-     * caller prefixes the key.
+     * Parses a comma-separated list of entries; blank gives none. The exception's message says what
+     * is accepted; the caller prefixes the key.
      */
     public static List<ClientTarget> parseList(String text) {
         String trimmed = text == null ? "" : text.trim();
@@ -70,9 +72,14 @@ public record ClientTarget(String host, int firstPort, int lastPort) {
         throw new IllegalArgumentException(describe(whole));
     }
 
-    /** A host name, an IPv4 address or a bracketed IPv6 address, and nothing a URL would read as more. */
+    /**
+     * A host name, an IPv4 address or a bracketed IPv6 address, and nothing a URL would read as
+     * more.
+     */
     private static boolean isHost(String host) {
-        if (host.isEmpty() || host.chars().anyMatch(c -> Character.isWhitespace(c) || "/?#@%".indexOf(c) >= 0)) {
+        if (host.isEmpty()
+                || host.chars()
+                        .anyMatch(c -> Character.isWhitespace(c) || "/?#@%".indexOf(c) >= 0)) {
             return false;
         }
         if (host.contains(":") && !(host.startsWith("[") && host.endsWith("]"))) {
@@ -86,8 +93,13 @@ public record ClientTarget(String host, int firstPort, int lastPort) {
     }
 
     private static String describe(String value) {
-        return "'" + value + "' is invalid; expected a comma-separated list of host:port or host:first-last (at most "
-                + MAX_ENTRIES + " entries of at most " + MAX_PORTS_PER_ENTRY + " ports in [1, 65535]), e.g."
+        return "'"
+                + value
+                + "' is invalid; expected a comma-separated list of host:port or host:first-last (at most "
+                + MAX_ENTRIES
+                + " entries of at most "
+                + MAX_PORTS_PER_ENTRY
+                + " ports in [1, 65535]), e.g."
                 + " gateway-1:9250-9260,gateway-2:9250";
     }
 
@@ -107,6 +119,8 @@ public record ClientTarget(String host, int firstPort, int lastPort) {
 
     @Override
     public String toString() {
-        return firstPort == lastPort ? host + ":" + firstPort : host + ":" + firstPort + "-" + lastPort;
+        return firstPort == lastPort
+                ? host + ":" + firstPort
+                : host + ":" + firstPort + "-" + lastPort;
     }
 }

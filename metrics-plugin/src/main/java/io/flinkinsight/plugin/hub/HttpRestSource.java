@@ -1,10 +1,12 @@
 package io.flinkinsight.plugin.hub;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flinkinsight.plugin.http.LimitedBodySubscriber;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import javax.net.ssl.SSLContext;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -15,8 +17,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * {@link RestSource} over {@link HttpClient}, with connect and request timeouts so a poll can never hang. The
- * client's default executor uses daemon threads, so it never keeps a Flink process alive.
+ * {@link RestSource} over {@link HttpClient}, with connect and request timeouts so a poll can never
+ * hang. The client's default executor uses daemon threads, so it never keeps a Flink process alive.
  */
 final class HttpRestSource implements RestSource {
 
@@ -24,8 +26,8 @@ final class HttpRestSource implements RestSource {
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
 
     /**
-     * Larger bodies are refused, before they are read whole: the hub asks for small documents, a huge one means
-     * something is wrong.
+     * Larger bodies are refused, before they are read whole: the hub asks for small documents, a
+     * huge one means something is wrong.
      */
     static final int MAX_BODY_BYTES = 8 * 1024 * 1024;
 
@@ -40,7 +42,9 @@ final class HttpRestSource implements RestSource {
         this(baseUrl, null);
     }
 
-    /** @param tls for an {@code https} URL, or null for the JDK's defaults */
+    /**
+     * @param tls for an {@code https} URL, or null for the JDK's defaults
+     */
     HttpRestSource(String baseUrl, SSLContext tls) {
         this(baseUrl, newClient(CONNECT_TIMEOUT, tls), REQUEST_TIMEOUT, MAX_BODY_BYTES);
     }
@@ -54,13 +58,14 @@ final class HttpRestSource implements RestSource {
     }
 
     /**
-     * A client that never follows redirects and gives up connecting after {@code connectTimeout}, with {@code tls}
-     * for {@code https} (null: the JDK's default context).
+     * A client that never follows redirects and gives up connecting after {@code connectTimeout},
+     * with {@code tls} for {@code https} (null: the JDK's default context).
      */
     static HttpClient newClient(Duration connectTimeout, SSLContext tls) {
-        HttpClient.Builder builder = HttpClient.newBuilder()
-                .connectTimeout(connectTimeout)
-                .followRedirects(HttpClient.Redirect.NEVER);
+        HttpClient.Builder builder =
+                HttpClient.newBuilder()
+                        .connectTimeout(connectTimeout)
+                        .followRedirects(HttpClient.Redirect.NEVER);
         if (tls != null) {
             builder.sslContext(tls);
         }
@@ -76,16 +81,20 @@ final class HttpRestSource implements RestSource {
         return parse(pathAndQuery, client.send(request(pathAndQuery), bodyHandler));
     }
 
-    /** Like {@link #get}, without waiting: the future fails with the {@link IOException} {@code get} would throw. */
+    /**
+     * Like {@link #get}, without waiting: the future fails with the {@link IOException} {@code get}
+     * would throw.
+     */
     CompletableFuture<JsonNode> getAsync(String pathAndQuery) {
         return client.sendAsync(request(pathAndQuery), bodyHandler)
-                .thenApply(response -> {
-                    try {
-                        return parse(pathAndQuery, response);
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                });
+                .thenApply(
+                        response -> {
+                            try {
+                                return parse(pathAndQuery, response);
+                            } catch (IOException e) {
+                                throw new UncheckedIOException(e);
+                            }
+                        });
     }
 
     private HttpRequest request(String pathAndQuery) {
@@ -96,7 +105,8 @@ final class HttpRestSource implements RestSource {
                 .build();
     }
 
-    private static JsonNode parse(String pathAndQuery, HttpResponse<byte[]> response) throws IOException {
+    private static JsonNode parse(String pathAndQuery, HttpResponse<byte[]> response)
+            throws IOException {
         if (response.statusCode() / 100 != 2) {
             throw new RestStatusException(pathAndQuery, response.statusCode());
         }

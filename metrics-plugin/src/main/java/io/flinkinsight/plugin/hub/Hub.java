@@ -1,16 +1,19 @@
 package io.flinkinsight.plugin.hub;
 
 import io.flinkinsight.common.FlinkBoundary;
-import io.flinkinsight.plugin.FlinkCapabilities;
 import io.flinkinsight.common.RateLimitedLog;
+import io.flinkinsight.plugin.FlinkCapabilities;
 import io.flinkinsight.plugin.http.RestTls;
 import io.flinkinsight.plugin.store.InsightStores;
+
 import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.configuration.Configuration;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.net.ssl.SSLContext;
+
 import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -19,16 +22,21 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * The JobManager-side gatherer: every {@code hubPollInterval}, on its own daemon thread {@value #THREAD_NAME},
- * it reads what the panel needs from Flink's own REST API (which already collects TaskManager metrics), so no
- * TaskManager has to be listed by the user; then the interactive client's figures from the client processes listed
- * in {@code hub.clients} ({@link ClientGatherer}), which Flink does not know. Never runs on a Flink thread;
- * failures are logged once a minute.
+ * The JobManager-side gatherer: every {@code hubPollInterval}, on its own daemon thread {@value
+ * #THREAD_NAME}, it reads what the panel needs from Flink's own REST API (which already collects
+ * TaskManager metrics), so no TaskManager has to be listed by the user; then the interactive
+ * client's figures from the client processes listed in {@code hub.clients} ({@link
+ * ClientGatherer}), which Flink does not know. Never runs on a Flink thread; failures are logged
+ * once a minute.
  */
 public final class Hub implements AutoCloseable {
 
     public static final String THREAD_NAME = "flink-insight-hub";
-    /** How long after the hub's start Flink's REST API may not answer without a WARN: it starts after the reporters. */
+
+    /**
+     * How long after the hub's start Flink's REST API may not answer without a WARN: it starts
+     * after the reporters.
+     */
     static final long START_UP_GRACE_MILLIS = 60_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(Hub.class);
@@ -44,20 +52,41 @@ public final class Hub implements AutoCloseable {
     private final ScheduledExecutorService executor;
     private final ClientGatherer clients; // null when no client process is listed
     private HubPoller poller; // created on the hub thread, once the URL is resolved
-    /** Flink's configuration, as the runtime read it for the whole process; may throw while it cannot be read. */
+
+    /**
+     * Flink's configuration, as the runtime read it for the whole process; may throw while it
+     * cannot be read.
+     */
     private final Supplier<Map<String, String>> flinkConfiguration;
+
     private long rounds; // started so far
-    /** Whether Flink's REST API answered a round at least once; until then, and within the start-up grace, no WARN. */
+
+    /**
+     * Whether Flink's REST API answered a round at least once; until then, and within the start-up
+     * grace, no WARN.
+     */
     private boolean flinkAnswered;
+
     private boolean waitingLogged;
     private final long startedAtMillis;
     private volatile String restUrl;
-    /** Flink's REST TLS, read with the URL; null when Flink's REST API is plain HTTP (or its stores are unreadable). */
+
+    /**
+     * Flink's REST TLS, read with the URL; null when Flink's REST API is plain HTTP (or its stores
+     * are unreadable).
+     */
     private volatile RestTls restTls;
 
-    /** A hub whose rounds are not scheduled: {@link #start} schedules them, a test runs them by hand. */
+    /**
+     * A hub whose rounds are not scheduled: {@link #start} schedules them, a test runs them by
+     * hand.
+     */
     @VisibleForTesting
-    Hub(HubSettings settings, InsightStores stores, FlinkCapabilities flink, Clock clock,
+    Hub(
+            HubSettings settings,
+            InsightStores stores,
+            FlinkCapabilities flink,
+            Clock clock,
             Supplier<Map<String, String>> flinkConfiguration) {
         this.settings = settings;
         this.flinkConfiguration = flinkConfiguration;
@@ -67,24 +96,36 @@ public final class Hub implements AutoCloseable {
         this.warnings = new RateLimitedLog(LOG, clock, WARN_INTERVAL_MILLIS);
         this.startedAtMillis = clock.millis();
         this.ownThread = new FlinkBoundary(LOG, clock);
-        this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, THREAD_NAME);
-            t.setDaemon(true);
-            return t;
-        });
-        this.clients = settings.clients().isEmpty()
-                ? null
-                : new ClientGatherer(settings.clients(), stores.series(), clock, settings.clientsOverHttps(),
-                        this::clientsTls);
+        this.executor =
+                Executors.newSingleThreadScheduledExecutor(
+                        r -> {
+                            Thread t = new Thread(r, THREAD_NAME);
+                            t.setDaemon(true);
+                            return t;
+                        });
+        this.clients =
+                settings.clients().isEmpty()
+                        ? null
+                        : new ClientGatherer(
+                                settings.clients(),
+                                stores.series(),
+                                clock,
+                                settings.clientsOverHttps(),
+                                this::clientsTls);
     }
 
     /**
      * Starts polling; returns at once (nothing is resolved or fetched on the caller's thread).
      *
      * @param flink what Flink reports by itself; the hub fills in from REST what it does not
-     * @param flinkConfiguration Flink's configuration ({@code FLINK_CONF_DIR}), asked when the URL is resolved
+     * @param flinkConfiguration Flink's configuration ({@code FLINK_CONF_DIR}), asked when the URL
+     *     is resolved
      */
-    public static Hub start(HubSettings settings, InsightStores stores, FlinkCapabilities flink, Clock clock,
+    public static Hub start(
+            HubSettings settings,
+            InsightStores stores,
+            FlinkCapabilities flink,
+            Clock clock,
             Supplier<Map<String, String>> flinkConfiguration) {
         Hub hub = new Hub(settings, stores, flink, clock, flinkConfiguration);
         hub.executor.scheduleWithFixedDelay(
@@ -96,19 +137,22 @@ public final class Hub implements AutoCloseable {
     }
 
     /**
-     * One round: Flink's REST API (once its URL is resolved), then the client processes. Each part is guarded on its
-     * own, so one failing neither keeps the other from running nor cancels the schedule (which an exception would,
-     * silently).
+     * One round: Flink's REST API (once its URL is resolved), then the client processes. Each part
+     * is guarded on its own, so one failing neither keeps the other from running nor cancels the
+     * schedule (which an exception would, silently).
      */
     @VisibleForTesting
     void pollRound() {
         HubPoller flink = pollerOrNull();
         HubRound round = new HubRound(++rounds, clock.millis(), HubPoller.MAX_REQUESTS_PER_POLL);
         if (flink != null) {
-            ownThread.runScheduled("the hub's poll of Flink's REST API", () -> pollFlink(flink, round));
+            ownThread.runScheduled(
+                    "the hub's poll of Flink's REST API", () -> pollFlink(flink, round));
         }
         if (clients != null && !Thread.currentThread().isInterrupted()) {
-            ownThread.runScheduled("the hub's gathering of the client processes' figures", () -> pollClients(round));
+            ownThread.runScheduled(
+                    "the hub's gathering of the client processes' figures",
+                    () -> pollClients(round));
         }
     }
 
@@ -120,17 +164,32 @@ public final class Hub implements AutoCloseable {
         }
     }
 
-    /** The poller of Flink's REST API, made at the first round that resolves its URL; null until then. */
+    /**
+     * The poller of Flink's REST API, made at the first round that resolves its URL; null until
+     * then.
+     */
     private HubPoller pollerOrNull() {
         if (poller == null) {
-            ownThread.runScheduled("the hub's start of its Flink REST API poller", () -> {
-                String url = flinkRestUrl();
-                if (url != null) { // else logged once a minute by flinkRestUrl(); retried at the next round
-                    LOG.info("Flink Insight hub polls Flink's REST API at {} every {}", url, settings.pollInterval());
-                    poller = new HubPoller(new HttpRestSource(url, restTlsClient()), stores.series(), stores.jobs(),
-                            stores.checkpoints(), flink, clock);
-                }
-            });
+            ownThread.runScheduled(
+                    "the hub's start of its Flink REST API poller",
+                    () -> {
+                        String url = flinkRestUrl();
+                        if (url != null) { // else logged once a minute by flinkRestUrl(); retried
+                            // at the next round
+                            LOG.info(
+                                    "Flink Insight hub polls Flink's REST API at {} every {}",
+                                    url,
+                                    settings.pollInterval());
+                            poller =
+                                    new HubPoller(
+                                            new HttpRestSource(url, restTlsClient()),
+                                            stores.series(),
+                                            stores.jobs(),
+                                            stores.checkpoints(),
+                                            flink,
+                                            clock);
+                        }
+                    });
         }
         return poller;
     }
@@ -145,13 +204,21 @@ public final class Hub implements AutoCloseable {
             if (round.failures() == 0) {
                 return;
             }
-            String what = "Flink Insight hub: " + round.failures() + " of " + round.requests()
-                    + " REST requests failed, first " + round.firstFailure();
+            String what =
+                    "Flink Insight hub: "
+                            + round.failures()
+                            + " of "
+                            + round.requests()
+                            + " REST requests failed, first "
+                            + round.firstFailure();
             if (!flinkAnswered && clock.millis() - startedAtMillis < START_UP_GRACE_MILLIS) {
-                // The JobManager opens its reporters before its REST endpoint: a first round may find it closed.
+                // The JobManager opens its reporters before its REST endpoint: a first round may
+                // find it closed.
                 if (!waitingLogged) {
                     waitingLogged = true;
-                    LOG.info("Flink Insight hub: Flink's REST API does not answer yet ({}); waiting for it", what);
+                    LOG.info(
+                            "Flink Insight hub: Flink's REST API does not answer yet ({}); waiting for it",
+                            what);
                 }
                 return;
             }
@@ -162,9 +229,9 @@ public final class Hub implements AutoCloseable {
     }
 
     /**
-     * Flink's REST base URL (e.g. {@code http://127.0.0.1:8081}): the configured one, else derived from Flink's
-     * configuration on first use; null while it cannot be resolved. Called on the hub's and the HTTP server's
-     * threads, never on a Flink thread.
+     * Flink's REST base URL (e.g. {@code http://127.0.0.1:8081}): the configured one, else derived
+     * from Flink's configuration on first use; null while it cannot be resolved. Called on the
+     * hub's and the HTTP server's threads, never on a Flink thread.
      */
     public String flinkRestUrl() {
         String url = restUrl;
@@ -176,8 +243,10 @@ public final class Hub implements AutoCloseable {
                         restTls = readTls(flink);
                         restUrl = FlinkRestUrl.resolve(settings.flinkRestUrl(), flink);
                     } catch (RuntimeException e) {
-                        // Unresolved stays null, retried at the next call; the overview asking must still answer.
-                        warnings.warn("Flink Insight hub: Flink's REST URL could not be resolved", e);
+                        // Unresolved stays null, retried at the next call; the overview asking must
+                        // still answer.
+                        warnings.warn(
+                                "Flink Insight hub: Flink's REST URL could not be resolved", e);
                     }
                 }
                 url = restUrl;
@@ -187,23 +256,26 @@ public final class Hub implements AutoCloseable {
     }
 
     /**
-     * What the gathering of client figures refused so far (answers too large, the round's byte budget, labels,
-     * series), by reason; empty when no client process is listed.
+     * What the gathering of client figures refused so far (answers too large, the round's byte
+     * budget, labels, series), by reason; empty when no client process is listed.
      */
     public Map<String, Long> clientRefusals() {
         return clients == null ? Map.of() : clients.refusals();
     }
 
     /**
-     * The TLS context for calls to Flink's REST API (and to other processes' plugin ports), or null for plain HTTP;
-     * known once {@link #flinkRestUrl()} resolved.
+     * The TLS context for calls to Flink's REST API (and to other processes' plugin ports), or null
+     * for plain HTTP; known once {@link #flinkRestUrl()} resolved.
      */
     public SSLContext restTlsClient() {
         RestTls tls = restTls;
         return tls == null ? null : tls.client();
     }
 
-    /** The TLS context for the client processes' HTTPS ports: Flink's REST one, or null while it is unreadable. */
+    /**
+     * The TLS context for the client processes' HTTPS ports: Flink's REST one, or null while it is
+     * unreadable.
+     */
     private SSLContext clientsTls() {
         flinkRestUrl(); // reads Flink's REST TLS once
         return restTlsClient();
@@ -213,17 +285,26 @@ public final class Hub implements AutoCloseable {
         try {
             RestTls tls = RestTls.from(flink.toMap());
             if (tls != null) {
-                LOG.info("Flink Insight hub calls Flink's REST API over TLS with security.ssl.rest.truststore{}",
-                        tls.mutual() ? " and presents security.ssl.rest.keystore (mutual authentication)" : "");
+                LOG.info(
+                        "Flink Insight hub calls Flink's REST API over TLS with security.ssl.rest.truststore{}",
+                        tls.mutual()
+                                ? " and presents security.ssl.rest.keystore (mutual authentication)"
+                                : "");
             }
             return tls;
         } catch (IllegalArgumentException e) {
-            warnings.warn("Flink Insight hub: " + e.getMessage() + "; calls to Flink's REST API will fail", e);
+            warnings.warn(
+                    "Flink Insight hub: "
+                            + e.getMessage()
+                            + "; calls to Flink's REST API will fail",
+                    e);
             return null;
         }
     }
 
-    /** Stops polling; waits at most two seconds for a poll in flight (its requests are interrupted). */
+    /**
+     * Stops polling; waits at most two seconds for a poll in flight (its requests are interrupted).
+     */
     @Override
     public void close() {
         executor.shutdownNow();

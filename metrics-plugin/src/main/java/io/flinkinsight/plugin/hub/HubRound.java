@@ -6,11 +6,11 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import java.io.IOException;
 
 /**
- * The bookkeeping of one round of the hub's gathering. The {@link Hub} starts a round every poll interval;
- * {@link HubPoller} spends the round's budget of requests to Flink's REST API through {@link #get} and the round
- * counts which requests failed; {@link ClientGatherer} gathers from the client processes in the same round; the hub
- * logs the outcome. The round's number spaces out the work not done every round (lists rediscovered every few
- * rounds). Used on the hub's thread only.
+ * The bookkeeping of one round of the hub's gathering. The {@link Hub} starts a round every poll
+ * interval; {@link HubPoller} spends the round's budget of requests to Flink's REST API through
+ * {@link #get} and the round counts which requests failed; {@link ClientGatherer} gathers from the
+ * client processes in the same round; the hub logs the outcome. The round's number spaces out the
+ * work not done every round (lists rediscovered every few rounds). Used on the hub's thread only.
  */
 final class HubRound {
 
@@ -25,7 +25,10 @@ final class HubRound {
     enum NotFound {
         /** A failure like any other: counted, answered null. */
         FAILURE,
-        /** An answer (e.g. "checkpointing is not enabled"): answered as a {@link MissingNode}, not counted. */
+        /**
+         * An answer (e.g. "checkpointing is not enabled"): answered as a {@link MissingNode}, not
+         * counted.
+         */
         ANSWER
     }
 
@@ -61,13 +64,14 @@ final class HubRound {
     }
 
     /**
-     * Spends one request of the budget on {@code GET pathAndQuery}: the parsed body, or null when the request failed
-     * (counted here; the caller tries again in a later round). A 404 is a failure or an answer as {@code notFound}
-     * says.
+     * Spends one request of the budget on {@code GET pathAndQuery}: the parsed body, or null when
+     * the request failed (counted here; the caller tries again in a later round). A 404 is a
+     * failure or an answer as {@code notFound} says.
      *
      * @throws BudgetSpent before sending, when the budget is spent
      */
-    JsonNode get(RestSource rest, String pathAndQuery, NotFound notFound) throws InterruptedException, BudgetSpent {
+    JsonNode get(RestSource rest, String pathAndQuery, NotFound notFound)
+            throws InterruptedException, BudgetSpent {
         spendRequest();
         try {
             return rest.get(pathAndQuery);

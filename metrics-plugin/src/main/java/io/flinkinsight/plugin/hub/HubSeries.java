@@ -5,8 +5,9 @@ import io.flinkinsight.plugin.store.SeriesKey;
 import java.util.List;
 
 /**
- * The series the hub writes into the JobManager's history, gathered from Flink's REST API and from the client
- * processes listed in {@code hub.clients}:
+ * The series the hub writes into the JobManager's history, gathered from Flink's REST API and from
+ * the client processes listed in {@code hub.clients}:
+ *
  * <table>
  *   <caption>hub series</caption>
  *   <tr><th>name</th><th>labels</th><th>value</th></tr>
@@ -54,18 +55,25 @@ public final class HubSeries {
     static final String POLL_FAILURES = "insight_hub_poll_failures";
     static final String CLIENTS = "insight_hub_clients";
 
-    private static final List<String> VERTEX_LABELS = List.of("job_id", "job_name", "vertex_id", "vertex_name");
+    private static final List<String> VERTEX_LABELS =
+            List.of("job_id", "job_name", "vertex_id", "vertex_name");
     private static final List<String> LATENCY_LABELS =
             List.of("job_id", "job_name", "vertex_id", "vertex_name", SeriesKey.QUANTILE_LABEL);
 
     private HubSeries() {}
 
-    static SeriesKey vertex(String name, String jobId, String jobName, String vertexId, String vertexName) {
-        return new SeriesKey(name, VERTEX_LABELS, List.of(jobId, nz(jobName), vertexId, nz(vertexName)));
+    static SeriesKey vertex(
+            String name, String jobId, String jobName, String vertexId, String vertexName) {
+        return new SeriesKey(
+                name, VERTEX_LABELS, List.of(jobId, nz(jobName), vertexId, nz(vertexName)));
     }
 
-    static SeriesKey latency(String jobId, String jobName, String vertexId, String vertexName, String quantile) {
-        return new SeriesKey(LATENCY, LATENCY_LABELS, List.of(jobId, nz(jobName), vertexId, nz(vertexName), quantile));
+    static SeriesKey latency(
+            String jobId, String jobName, String vertexId, String vertexName, String quantile) {
+        return new SeriesKey(
+                LATENCY,
+                LATENCY_LABELS,
+                List.of(jobId, nz(jobName), vertexId, nz(vertexName), quantile));
     }
 
     static SeriesKey of(String name) {

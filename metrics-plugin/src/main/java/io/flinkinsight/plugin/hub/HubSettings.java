@@ -10,15 +10,26 @@ import java.util.Objects;
  * How the JobManager's hub gathers, resolved from the reporter options by the runtime.
  *
  * @param enabled whether a JobManager runs the hub at all
- * @param flinkRestUrl the JobManager's REST base URL, or empty to derive it from Flink's configuration
+ * @param flinkRestUrl the JobManager's REST base URL, or empty to derive it from Flink's
+ *     configuration
  * @param pollInterval how often the hub polls Flink's REST API
- * @param clients the client processes' Insight endpoints the hub gathers the interactive client's figures from
- * @param clientsOverHttps whether their ports serve HTTPS (http.ssl.enabled, which a cluster sets for all processes)
+ * @param clients the client processes' Insight endpoints the hub gathers the interactive client's
+ *     figures from
+ * @param clientsOverHttps whether their ports serve HTTPS (http.ssl.enabled, which a cluster sets
+ *     for all processes)
  */
-public record HubSettings(boolean enabled, String flinkRestUrl, Duration pollInterval, List<ClientTarget> clients,
+public record HubSettings(
+        boolean enabled,
+        String flinkRestUrl,
+        Duration pollInterval,
+        List<ClientTarget> clients,
         boolean clientsOverHttps) {
 
-    public HubSettings(boolean enabled, String flinkRestUrl, Duration pollInterval, List<ClientTarget> clients) {
+    public HubSettings(
+            boolean enabled,
+            String flinkRestUrl,
+            Duration pollInterval,
+            List<ClientTarget> clients) {
         this(enabled, flinkRestUrl, pollInterval, clients, false);
     }
 

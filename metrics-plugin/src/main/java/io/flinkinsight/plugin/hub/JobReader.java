@@ -1,6 +1,5 @@
 package io.flinkinsight.plugin.hub;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.flinkinsight.plugin.FlinkCapabilities;
 import io.flinkinsight.plugin.hub.HubRound.BudgetSpent;
 import io.flinkinsight.plugin.hub.RestPayloads.JobOverview;
@@ -9,18 +8,21 @@ import io.flinkinsight.plugin.store.SeriesStore;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointStore;
 import io.flinkinsight.plugin.store.job.JobStore;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads one job's turn from Flink's REST API: for a running job its details ({@code /jobs/:jid}: vertex names), its
- * settings once, and per vertex (at most {@value #MAX_VERTICES_PER_JOB}) its rates
- * ({@code .../subtasks/metrics}) and latency; for a job seen ended, one last read. On a Flink that reports less by span
- * and event (before 2.2, see {@link FlinkCapabilities}) it also fills in what REST gives: the job's checkpoints and
- * its status times ({@code timestamps} of {@code /jobs/:jid}), so a job shorter than the poll interval still gets its
- * transitions and last checkpoints. Runs on the hub's thread only.
+ * Reads one job's turn from Flink's REST API: for a running job its details ({@code /jobs/:jid}:
+ * vertex names), its settings once, and per vertex (at most {@value #MAX_VERTICES_PER_JOB}) its
+ * rates ({@code .../subtasks/metrics}) and latency; for a job seen ended, one last read. On a Flink
+ * that reports less by span and event (before 2.2, see {@link FlinkCapabilities}) it also fills in
+ * what REST gives: the job's checkpoints and its status times ({@code timestamps} of {@code
+ * /jobs/:jid}), so a job shorter than the poll interval still gets its transitions and last
+ * checkpoints. Runs on the hub's thread only.
  */
 final class JobReader {
 
@@ -36,14 +38,23 @@ final class JobReader {
     private final JobSettingsReader settingsReader;
     private final LatencyReader latency;
     private final CheckpointReader checkpointReader;
-    /** Ended jobs read a last time (or never needing it), oldest first; bounded like the overview. */
-    private final Set<String> endedJobsRead = BoundedCollections.newestSet(JobOverviewReader.MAX_OVERVIEW_JOBS);
 
     /**
-     * @param flink what Flink reports by itself: REST fills in checkpoints when its {@code Checkpoint} spans lack
-     *     phase detail, and job status times when it has no built-in job events
+     * Ended jobs read a last time (or never needing it), oldest first; bounded like the overview.
      */
-    JobReader(RestSource rest, SeriesStore series, JobStore jobs, CheckpointStore checkpoints,
+    private final Set<String> endedJobsRead =
+            BoundedCollections.newestSet(JobOverviewReader.MAX_OVERVIEW_JOBS);
+
+    /**
+     * @param flink what Flink reports by itself: REST fills in checkpoints when its {@code
+     *     Checkpoint} spans lack phase detail, and job status times when it has no built-in job
+     *     events
+     */
+    JobReader(
+            RestSource rest,
+            SeriesStore series,
+            JobStore jobs,
+            CheckpointStore checkpoints,
             FlinkCapabilities flink) {
         this.rest = rest;
         this.series = series;
@@ -55,7 +66,10 @@ final class JobReader {
         this.checkpointReader = new CheckpointReader(rest, checkpoints);
     }
 
-    /** Whether the ended job still waits for its last read (never, where REST has nothing to fill in). */
+    /**
+     * Whether the ended job still waits for its last read (never, where REST has nothing to fill
+     * in).
+     */
     boolean awaitsLastRead(String jobId) {
         return (fillCheckpoints || fillJobStatus) && !endedJobsRead.contains(jobId);
     }
@@ -110,9 +124,16 @@ final class JobReader {
         }
     }
 
-    private void readVertexRates(JobOverview job, Vertex v, HubRound round) throws InterruptedException, BudgetSpent {
-        String path = "/jobs/" + job.jobId() + "/vertices/" + v.id() + "/subtasks/metrics?get=" + VERTEX_METRICS
-                + "&agg=sum,max";
+    private void readVertexRates(JobOverview job, Vertex v, HubRound round)
+            throws InterruptedException, BudgetSpent {
+        String path =
+                "/jobs/"
+                        + job.jobId()
+                        + "/vertices/"
+                        + v.id()
+                        + "/subtasks/metrics?get="
+                        + VERTEX_METRICS
+                        + "&agg=sum,max";
         JsonNode agg = round.get(rest, path);
         if (agg == null) {
             return;
@@ -122,14 +143,28 @@ final class JobReader {
         recordVertex(HubSeries.RECORDS_IN, values, "numRecordsInPerSecond", "sum", job, v, now);
         recordVertex(HubSeries.RECORDS_OUT, values, "numRecordsOutPerSecond", "sum", job, v, now);
         recordVertex(HubSeries.BUSY, values, "busyTimeMsPerSecond", "max", job, v, now);
-        recordVertex(HubSeries.BACKPRESSURED, values, "backPressuredTimeMsPerSecond", "max", job, v, now);
+        recordVertex(
+                HubSeries.BACKPRESSURED,
+                values,
+                "backPressuredTimeMsPerSecond",
+                "max",
+                job,
+                v,
+                now);
     }
 
-    private void recordVertex(String name, Map<String, Map<String, Double>> values, String metric, String agg,
-            JobOverview job, Vertex v, long now) {
+    private void recordVertex(
+            String name,
+            Map<String, Map<String, Double>> values,
+            String metric,
+            String agg,
+            JobOverview job,
+            Vertex v,
+            long now) {
         Double value = values.getOrDefault(metric, Map.of()).get(agg);
         if (value != null) {
-            series.record(HubSeries.vertex(name, job.jobId(), job.name(), v.id(), v.name()), now, value);
+            series.record(
+                    HubSeries.vertex(name, job.jobId(), job.name(), v.id(), v.name()), now, value);
         }
     }
 }

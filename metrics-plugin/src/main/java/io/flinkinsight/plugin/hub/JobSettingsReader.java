@@ -1,24 +1,27 @@
 package io.flinkinsight.plugin.hub;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.flinkinsight.plugin.hub.HubRound.BudgetSpent;
 import io.flinkinsight.plugin.hub.HubRound.NotFound;
 import io.flinkinsight.plugin.store.job.JobSettings;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Reads a job's {@link JobSettings} from Flink's REST API: {@code /jobs/:id/checkpoints/config} (state backend,
- * changelog and its materialization interval, interval, mode, unaligned; 404 when checkpointing is off) and
- * {@code /jobs/:id/config} (parallelism, and the job's own options where Flink lists them under
- * {@code user-config}). Flink reports no job's incremental setting as such: it comes from the job's
- * {@code user-config} when there, else from the JobManager's configuration ({@code /jobmanager/config}, read once).
- * Runs on the hub's thread; each request is spent from the round's budget.
+ * Reads a job's {@link JobSettings} from Flink's REST API: {@code /jobs/:id/checkpoints/config}
+ * (state backend, changelog and its materialization interval, interval, mode, unaligned; 404 when
+ * checkpointing is off) and {@code /jobs/:id/config} (parallelism, and the job's own options where
+ * Flink lists them under {@code user-config}). Flink reports no job's incremental setting as such:
+ * it comes from the job's {@code user-config} when there, else from the JobManager's configuration
+ * ({@code /jobmanager/config}, read once). Runs on the hub's thread; each request is spent from the
+ * round's budget.
  */
 final class JobSettingsReader {
 
     static final String INCREMENTAL = "execution.checkpointing.incremental";
+
     /** The key before Flink 2.0, still accepted as a fallback key. */
     static final String INCREMENTAL_BEFORE_2_0 = "state.backend.incremental";
 
@@ -30,11 +33,14 @@ final class JobSettingsReader {
     }
 
     /**
-     * The job's settings, or null when a request failed (recorded in the round; the next round tries again).
+     * The job's settings, or null when a request failed (recorded in the round; the next round
+     * tries again).
      *
-     * @param vertexParallelism the highest parallelism of the job's vertices, for a job that sets none of its own
+     * @param vertexParallelism the highest parallelism of the job's vertices, for a job that sets
+     *     none of its own
      */
-    JobSettings read(String jobId, int vertexParallelism, HubRound round) throws InterruptedException, BudgetSpent {
+    JobSettings read(String jobId, int vertexParallelism, HubRound round)
+            throws InterruptedException, BudgetSpent {
         String base = "/jobs/" + jobId;
         JsonNode jobConfig = round.get(rest, base + "/config");
         JsonNode checkpointConfig = round.get(rest, base + "/checkpoints/config", NotFound.ANSWER);
@@ -43,12 +49,16 @@ final class JobSettingsReader {
         }
         JsonNode execution = jobConfig.path("execution-config");
         int jobParallelism = execution.path("job-parallelism").asInt(-1);
-        Integer parallelism = jobParallelism > 0 ? Integer.valueOf(jobParallelism)
-                : vertexParallelism > 0 ? Integer.valueOf(vertexParallelism) : null;
+        Integer parallelism =
+                jobParallelism > 0
+                        ? Integer.valueOf(jobParallelism)
+                        : vertexParallelism > 0 ? Integer.valueOf(vertexParallelism) : null;
         if (checkpointConfig.isMissingNode()) {
-            return new JobSettings(false, null, null, null, null, null, null, null, null, null, null, parallelism);
+            return new JobSettings(
+                    false, null, null, null, null, null, null, null, null, null, null, parallelism);
         }
-        Boolean incremental = bool(execution.path("user-config"), INCREMENTAL, INCREMENTAL_BEFORE_2_0);
+        Boolean incremental =
+                bool(execution.path("user-config"), INCREMENTAL, INCREMENTAL_BEFORE_2_0);
         String incrementalSource = incremental != null ? "job" : null;
         if (incremental == null) {
             Map<String, String> cluster = clusterConfig(round);
@@ -65,17 +75,20 @@ final class JobSettingsReader {
                 incremental,
                 incrementalSource,
                 checkpointConfig.has("state_changelog_enabled")
-                        ? checkpointConfig.path("state_changelog_enabled").asBoolean() : null,
+                        ? checkpointConfig.path("state_changelog_enabled").asBoolean()
+                        : null,
                 number(checkpointConfig, "changelog_periodic_materialization_interval"),
                 text(checkpointConfig, "changelog_storage"),
                 number(checkpointConfig, "interval"),
                 text(checkpointConfig, "mode"),
                 checkpointConfig.has("unaligned_checkpoints")
-                        ? checkpointConfig.path("unaligned_checkpoints").asBoolean() : null,
+                        ? checkpointConfig.path("unaligned_checkpoints").asBoolean()
+                        : null,
                 parallelism);
     }
 
-    private Map<String, String> clusterConfig(HubRound round) throws InterruptedException, BudgetSpent {
+    private Map<String, String> clusterConfig(HubRound round)
+            throws InterruptedException, BudgetSpent {
         if (clusterConfig == null) {
             JsonNode entries = round.get(rest, "/jobmanager/config");
             if (entries == null) {
@@ -115,7 +128,9 @@ final class JobSettingsReader {
 
     private static Boolean parseBoolean(String v) {
         String t = v.trim();
-        return t.equalsIgnoreCase("true") ? Boolean.TRUE : t.equalsIgnoreCase("false") ? Boolean.FALSE : null;
+        return t.equalsIgnoreCase("true")
+                ? Boolean.TRUE
+                : t.equalsIgnoreCase("false") ? Boolean.FALSE : null;
     }
 
     private static String text(JsonNode node, String field) {

@@ -1,12 +1,14 @@
 package io.flinkinsight.plugin.hub;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.flinkinsight.plugin.hub.HubRound.BudgetSpent;
 import io.flinkinsight.plugin.hub.RestPayloads.JobOverview;
 import io.flinkinsight.plugin.hub.RestPayloads.Vertex;
 import io.flinkinsight.plugin.index.RegisteredMetric;
 import io.flinkinsight.plugin.store.SeriesStore;
+
 import org.apache.flink.annotation.VisibleForTesting;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,25 +17,36 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Reads a vertex's latency-marker histograms from Flink's REST API into {@link HubSeries#LATENCY}: the highest median
- * and p99 over its sources and subtasks. Their ids come and go with the sources, so they are listed ({@code
- * /jobs/:jid/vertices/:vid/metrics}) in a vertex's first round and every {@value #LATENCY_DISCOVERY_EVERY} rounds
- * after, and remembered in between. Runs on the hub's thread only.
+ * Reads a vertex's latency-marker histograms from Flink's REST API into {@link HubSeries#LATENCY}:
+ * the highest median and p99 over its sources and subtasks. Their ids come and go with the sources,
+ * so they are listed ({@code /jobs/:jid/vertices/:vid/metrics}) in a vertex's first round and every
+ * {@value #LATENCY_DISCOVERY_EVERY} rounds after, and remembered in between. Runs on the hub's
+ * thread only.
  */
 final class LatencyReader {
 
     static final int MAX_LATENCY_IDS_PER_VERTEX = 64;
-    /** Latency histograms come and go with sources; their ids are re-listed every this many rounds. */
+
+    /**
+     * Latency histograms come and go with sources; their ids are re-listed every this many rounds.
+     */
     static final int LATENCY_DISCOVERY_EVERY = 6;
-    /** Vertices whose latency ids are remembered, the most recently polled kept (about 10 KB each at most). */
+
+    /**
+     * Vertices whose latency ids are remembered, the most recently polled kept (about 10 KB each at
+     * most).
+     */
     static final int MAX_LATENCY_VERTICES = 512;
+
     /** Flink's REST server refuses request lines over 4096 bytes; stay well below. */
     static final int MAX_QUERY_CHARS = 2_000;
 
     /**
-     * Latency-marker histograms in a vertex's metric list (Flink 2.2 registers them on the task group as {@code
+     * Latency-marker histograms in a vertex's metric list (Flink 2.2 registers them on the task
+     * group as {@code
      * latency[.source_id.<id>[.source_subtask_index.<n>]].operator_id.<id>.operator_subtask_index.<n>.latency};
-     * the REST listing prefixes the subtask index and suffixes the statistic: {@code _median}, {@code _p99}, ...).
+     * the REST listing prefixes the subtask index and suffixes the statistic: {@code _median},
+     * {@code _p99}, ...).
      */
     static final Pattern LATENCY_ID = Pattern.compile("\\d+\\.latency\\..+\\.latency_(median|p99)");
 
@@ -41,8 +54,10 @@ final class LatencyReader {
 
     private final RestSource rest;
     private final SeriesStore series;
+
     /** Per {@code jobId/vertexId} of a running job, its latency ids; bounded in vertices. */
-    private final Map<String, LatencyIds> latencyIds = BoundedCollections.recentlyUsedMap(MAX_LATENCY_VERTICES);
+    private final Map<String, LatencyIds> latencyIds =
+            BoundedCollections.recentlyUsedMap(MAX_LATENCY_VERTICES);
 
     LatencyReader(RestSource rest, SeriesStore series) {
         this.rest = rest;
@@ -51,7 +66,9 @@ final class LatencyReader {
 
     /** Forgets the latency ids of the jobs no longer running. */
     void retainJobs(Set<String> runningJobIds) {
-        latencyIds.keySet().removeIf(key -> !runningJobIds.contains(key.substring(0, key.indexOf('/'))));
+        latencyIds
+                .keySet()
+                .removeIf(key -> !runningJobIds.contains(key.substring(0, key.indexOf('/'))));
     }
 
     /** Records the latency of {@code v} of {@code job}, when it has latency histograms. */
@@ -59,7 +76,8 @@ final class LatencyReader {
         String base = "/jobs/" + job.jobId() + "/vertices/" + v.id();
         String cacheKey = job.jobId() + "/" + v.id();
         LatencyIds known = latencyIds.get(cacheKey);
-        if (known == null || round.roundsSince(known.discoveredInRound()) >= LATENCY_DISCOVERY_EVERY) {
+        if (known == null
+                || round.roundsSince(known.discoveredInRound()) >= LATENCY_DISCOVERY_EVERY) {
             JsonNode list = round.get(rest, base + "/metrics");
             if (list == null) {
                 return;
@@ -97,12 +115,26 @@ final class LatencyReader {
         }
         long now = round.startedAt();
         if (median != null) {
-            series.record(HubSeries.latency(job.jobId(), job.name(), v.id(), v.name(), RegisteredMetric.HISTORY_P50),
-                    now, median);
+            series.record(
+                    HubSeries.latency(
+                            job.jobId(),
+                            job.name(),
+                            v.id(),
+                            v.name(),
+                            RegisteredMetric.HISTORY_P50),
+                    now,
+                    median);
         }
         if (p99 != null) {
-            series.record(HubSeries.latency(job.jobId(), job.name(), v.id(), v.name(), RegisteredMetric.HISTORY_P99),
-                    now, p99);
+            series.record(
+                    HubSeries.latency(
+                            job.jobId(),
+                            job.name(),
+                            v.id(),
+                            v.name(),
+                            RegisteredMetric.HISTORY_P99),
+                    now,
+                    p99);
         }
     }
 

@@ -1,9 +1,10 @@
 package io.flinkinsight.plugin.hub;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointRecord;
 import io.flinkinsight.plugin.store.checkpoint.PhaseFigures;
 import io.flinkinsight.plugin.store.checkpoint.TaskCheckpoint;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,9 +12,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Parsers of the few Flink REST payloads the hub reads (field names from {@code JobDetails}, {@code JobDetailsInfo},
- * {@code AggregatedMetric}, {@code Metric}, {@code TaskManagersInfo}, {@code CheckpointingStatistics}, the same from
- * 1.20 through 2.3). Lenient: a missing or odd field yields a smaller result, never an exception.
+ * Parsers of the few Flink REST payloads the hub reads (field names from {@code JobDetails}, {@code
+ * JobDetailsInfo}, {@code AggregatedMetric}, {@code Metric}, {@code TaskManagersInfo}, {@code
+ * CheckpointingStatistics}, the same from 1.20 through 2.3). Lenient: a missing or odd field yields
+ * a smaller result, never an exception.
  */
 final class RestPayloads {
 
@@ -30,12 +32,13 @@ final class RestPayloads {
         for (JsonNode job : root.path("jobs")) {
             String id = job.path("jid").asText(null);
             if (id != null) {
-                jobs.add(new JobOverview(
-                        id,
-                        job.path("name").asText(null),
-                        job.path("state").asText(null),
-                        job.path("start-time").asLong(-1),
-                        job.path("end-time").asLong(-1)));
+                jobs.add(
+                        new JobOverview(
+                                id,
+                                job.path("name").asText(null),
+                                job.path("state").asText(null),
+                                job.path("start-time").asLong(-1),
+                                job.path("end-time").asLong(-1)));
             }
         }
         return jobs;
@@ -46,13 +49,17 @@ final class RestPayloads {
         for (JsonNode v : jobDetails.path("vertices")) {
             String id = v.path("id").asText(null);
             if (id != null) {
-                vertices.add(new Vertex(id, v.path("name").asText(id), v.path("parallelism").asInt(0)));
+                vertices.add(
+                        new Vertex(id, v.path("name").asText(id), v.path("parallelism").asInt(0)));
             }
         }
         return vertices;
     }
 
-    /** {@code [{"id": m, "sum": .., "max": ..}]} to metric id to aggregate to value; non-numbers are skipped. */
+    /**
+     * {@code [{"id": m, "sum": .., "max": ..}]} to metric id to aggregate to value; non-numbers are
+     * skipped.
+     */
     static Map<String, Map<String, Double>> aggregated(JsonNode root) {
         Map<String, Map<String, Double>> out = new LinkedHashMap<>();
         for (JsonNode m : root) {
@@ -84,7 +91,10 @@ final class RestPayloads {
         return ids;
     }
 
-    /** {@code [{"id": m, "value": "1.5"}]} to metric id to value; values that are not numbers are skipped. */
+    /**
+     * {@code [{"id": m, "value": "1.5"}]} to metric id to value; values that are not numbers are
+     * skipped.
+     */
     static Map<String, Double> values(JsonNode root) {
         Map<String, Double> out = new LinkedHashMap<>();
         for (JsonNode m : root) {
@@ -94,7 +104,9 @@ final class RestPayloads {
                 continue;
             }
             try {
-                out.put(id, value.isNumber() ? value.asDouble() : Double.parseDouble(value.asText()));
+                out.put(
+                        id,
+                        value.isNumber() ? value.asDouble() : Double.parseDouble(value.asText()));
             } catch (NumberFormatException e) {
                 // a non-numeric gauge: nothing to chart
             }
@@ -115,23 +127,28 @@ final class RestPayloads {
     }
 
     /**
-     * The {@code timestamps} of {@code GET /jobs/:jid}: job status to when the job last entered it; statuses it never
-     * reached (time 0) are left out.
+     * The {@code timestamps} of {@code GET /jobs/:jid}: job status to when the job last entered it;
+     * statuses it never reached (time 0) are left out.
      */
     static Map<String, Long> statusTimestamps(JsonNode jobDetails) {
         Map<String, Long> out = new LinkedHashMap<>();
-        jobDetails.path("timestamps").fields().forEachRemaining(e -> {
-            long ts = e.getValue().asLong(0);
-            if (ts > 0) {
-                out.put(e.getKey(), ts);
-            }
-        });
+        jobDetails
+                .path("timestamps")
+                .fields()
+                .forEachRemaining(
+                        e -> {
+                            long ts = e.getValue().asLong(0);
+                            if (ts > 0) {
+                                out.put(e.getKey(), ts);
+                            }
+                        });
         return out;
     }
 
     /**
-     * The finished (completed or failed) entries of {@code history} in {@code GET /jobs/:jid/checkpoints}, as
-     * checkpoint records of source "rest"; checkpoints still in progress are left for a later poll.
+     * The finished (completed or failed) entries of {@code history} in {@code GET
+     * /jobs/:jid/checkpoints}, as checkpoint records of source "rest"; checkpoints still in
+     * progress are left for a later poll.
      */
     static List<CheckpointRecord> checkpointHistory(JsonNode root, String jobId, String jobName) {
         List<CheckpointRecord> out = new ArrayList<>();
@@ -145,8 +162,8 @@ final class RestPayloads {
     }
 
     /**
-     * One checkpoint of {@code GET /jobs/:jid/checkpoints} or {@code .../checkpoints/details/:cid} (then with its
-     * tasks), or null when it is unfinished or lacks its id.
+     * One checkpoint of {@code GET /jobs/:jid/checkpoints} or {@code .../checkpoints/details/:cid}
+     * (then with its tasks), or null when it is unfinished or lacks its id.
      */
     static CheckpointRecord checkpoint(JsonNode c, String jobId, String jobName) {
         String status = c.path("status").asText("");
@@ -158,12 +175,22 @@ final class RestPayloads {
         long end = acknowledged > 0 ? acknowledged : c.path("failure_timestamp").asLong(0);
         String restType = c.path("checkpoint_type").asText("");
         List<TaskCheckpoint> tasks = new ArrayList<>();
-        c.path("tasks").fields().forEachRemaining(t -> {
-            JsonNode task = t.getValue();
-            long taskEnd = task.path("latest_ack_timestamp").asLong(0);
-            tasks.add(new TaskCheckpoint(t.getKey(), null, trigger, taskEnd > 0 ? taskEnd : end,
-                    PhaseFigures.NONE, sums(task), List.of()));
-        });
+        c.path("tasks")
+                .fields()
+                .forEachRemaining(
+                        t -> {
+                            JsonNode task = t.getValue();
+                            long taskEnd = task.path("latest_ack_timestamp").asLong(0);
+                            tasks.add(
+                                    new TaskCheckpoint(
+                                            t.getKey(),
+                                            null,
+                                            trigger,
+                                            taskEnd > 0 ? taskEnd : end,
+                                            PhaseFigures.NONE,
+                                            sums(task),
+                                            List.of()));
+                        });
         return new CheckpointRecord(
                 jobId,
                 jobName,
@@ -183,7 +210,10 @@ final class RestPayloads {
                 "rest");
     }
 
-    /** The span's type names ({@code SnapshotType.getName()}) for the REST API's {@code checkpoint_type}. */
+    /**
+     * The span's type names ({@code SnapshotType.getName()}) for the REST API's {@code
+     * checkpoint_type}.
+     */
     private static String checkpointType(String restType, boolean savepoint) {
         return switch (restType) {
             case "CHECKPOINT", "UNALIGNED_CHECKPOINT" -> "Checkpoint";
@@ -193,10 +223,20 @@ final class RestPayloads {
         };
     }
 
-    /** The sums over subtasks REST gives: sizes and the unaligned checkpoint's processed and persisted data. */
+    /**
+     * The sums over subtasks REST gives: sizes and the unaligned checkpoint's processed and
+     * persisted data.
+     */
     private static PhaseFigures sums(JsonNode c) {
-        return new PhaseFigures(nonNegative(c, "state_size"), nonNegative(c, "checkpointed_size"), null, null, null,
-                null, nonNegative(c, "processed_data"), nonNegative(c, "persisted_data"));
+        return new PhaseFigures(
+                nonNegative(c, "state_size"),
+                nonNegative(c, "checkpointed_size"),
+                null,
+                null,
+                null,
+                null,
+                nonNegative(c, "processed_data"),
+                nonNegative(c, "persisted_data"));
     }
 
     /** A number field, or null when absent or negative (Flink answers -1 for "not known"). */

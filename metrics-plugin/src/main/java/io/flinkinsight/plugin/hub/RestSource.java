@@ -10,8 +10,8 @@ interface RestSource {
 
     /**
      * @param pathAndQuery e.g. {@code /jobs/overview}
-     * @throws IOException when the request fails or times out; {@link RestStatusException} when it answers other
-     *     than 2xx (404: e.g. the checkpoints of a job that does not checkpoint)
+     * @throws IOException when the request fails or times out; {@link RestStatusException} when it
+     *     answers other than 2xx (404: e.g. the checkpoints of a job that does not checkpoint)
      */
     JsonNode get(String pathAndQuery) throws IOException, InterruptedException;
 }

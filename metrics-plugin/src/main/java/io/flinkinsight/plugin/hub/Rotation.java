@@ -8,11 +8,12 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * A round-robin turn over items that come and go (running jobs, TaskManagers), kept across the hub's rounds: a
- * round visits the items in {@link #turnOrder} order as far as its budget goes, and each visited item goes to the
- * back of the line. New items join at the back, so an item waits at most for the items ahead of it when it joined:
- * with at least {@code k} items visited per round, every item is visited within {@code ceil(n / k)} rounds of
- * {@code n} items. Holds only the keys of the items last passed in. Used on the hub's thread only.
+ * A round-robin turn over items that come and go (running jobs, TaskManagers), kept across the
+ * hub's rounds: a round visits the items in {@link #turnOrder} order as far as its budget goes, and
+ * each visited item goes to the back of the line. New items join at the back, so an item waits at
+ * most for the items ahead of it when it joined: with at least {@code k} items visited per round,
+ * every item is visited within {@code ceil(n / k)} rounds of {@code n} items. Holds only the keys
+ * of the items last passed in. Used on the hub's thread only.
  */
 final class Rotation {
 
@@ -20,8 +21,8 @@ final class Rotation {
     private final LinkedHashSet<String> line = new LinkedHashSet<>();
 
     /**
-     * The present {@code items} in turn order (items gone since the last call leave the line; new ones join at its
-     * back, in the order given).
+     * The present {@code items} in turn order (items gone since the last call leave the line; new
+     * ones join at its back, in the order given).
      */
     <T> List<T> turnOrder(List<T> items, Function<T, String> key) {
         Map<String, T> present = new HashMap<>();

@@ -1,9 +1,11 @@
 package io.flinkinsight.plugin.hub;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.flinkinsight.plugin.hub.HubRound.BudgetSpent;
 import io.flinkinsight.plugin.store.SeriesStore;
+
 import org.apache.flink.annotation.VisibleForTesting;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -11,14 +13,17 @@ import java.util.Map;
 
 /**
  * Reads the TaskManagers from Flink's REST API: their list ({@code /taskmanagers}, counted into
- * {@link HubSeries#TM_COUNT}) and each one's CPU load and heap ({@code /taskmanagers/:id/metrics}). Which of them are
- * read in a round is the {@link HubPoller}'s to say. Runs on the hub's thread only.
+ * {@link HubSeries#TM_COUNT}) and each one's CPU load and heap ({@code /taskmanagers/:id/metrics}).
+ * Which of them are read in a round is the {@link HubPoller}'s to say. Runs on the hub's thread
+ * only.
  */
 final class TaskManagerReader {
 
     /** TaskManagers in the rotation; a longer list is cut (each costs one request per turn). */
     static final int MAX_TASK_MANAGERS = 10_000;
-    static final String TM_METRICS = "Status.JVM.CPU.Load,Status.JVM.Memory.Heap.Used,Status.JVM.Memory.Heap.Max";
+
+    static final String TM_METRICS =
+            "Status.JVM.CPU.Load,Status.JVM.Memory.Heap.Used,Status.JVM.Memory.Heap.Max";
 
     private final RestSource rest;
     private final SeriesStore series;
@@ -28,7 +33,10 @@ final class TaskManagerReader {
         this.series = series;
     }
 
-    /** The ids of the registered TaskManagers, at most {@value #MAX_TASK_MANAGERS}; none when the request failed. */
+    /**
+     * The ids of the registered TaskManagers, at most {@value #MAX_TASK_MANAGERS}; none when the
+     * request failed.
+     */
     List<String> list(HubRound round) throws InterruptedException, BudgetSpent {
         JsonNode root = round.get(rest, "/taskmanagers");
         if (root == null) {
@@ -41,7 +49,9 @@ final class TaskManagerReader {
 
     /** Records one TaskManager's figures, those it reports. */
     void read(String tmId, HubRound round) throws InterruptedException, BudgetSpent {
-        JsonNode root = round.get(rest, "/taskmanagers/" + pathSegment(tmId) + "/metrics?get=" + TM_METRICS);
+        JsonNode root =
+                round.get(
+                        rest, "/taskmanagers/" + pathSegment(tmId) + "/metrics?get=" + TM_METRICS);
         if (root == null) {
             return;
         }
@@ -58,12 +68,19 @@ final class TaskManagerReader {
         }
     }
 
-    /** TaskManager ids look like {@code 127.0.0.1:35827-4d5e1a}; anything outside a safe set is escaped. */
+    /**
+     * TaskManager ids look like {@code 127.0.0.1:35827-4d5e1a}; anything outside a safe set is
+     * escaped.
+     */
     @VisibleForTesting
     static String pathSegment(String s) {
         StringBuilder out = new StringBuilder(s.length());
         for (char c : s.toCharArray()) {
-            if (Character.isLetterOrDigit(c) && c < 128 || c == '.' || c == '-' || c == '_' || c == ':') {
+            if (Character.isLetterOrDigit(c) && c < 128
+                    || c == '.'
+                    || c == '-'
+                    || c == '_'
+                    || c == ':') {
                 out.append(c);
             } else {
                 for (byte b : String.valueOf(c).getBytes(StandardCharsets.UTF_8)) {

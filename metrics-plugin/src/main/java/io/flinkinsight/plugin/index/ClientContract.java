@@ -1,6 +1,7 @@
 package io.flinkinsight.plugin.index;
 
 import io.flinkinsight.common.ClientFigures;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -17,10 +18,11 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The interactive client's figures as they are declared, once, in {@code client-figures.json} ({@link ClientFigures},
- * shaded into this jar, so the plugin never needs the client's jar): the group, name and kind of each figure, and
- * the ratios computed from them. The plugin reads exactly these series; their names follow Flink's Prometheus naming
- * ({@link #seriesName}), e.g. {@code flink_insight_client_pool_hits}.
+ * The interactive client's figures as they are declared, once, in {@code client-figures.json}
+ * ({@link ClientFigures}, shaded into this jar, so the plugin never needs the client's jar): the
+ * group, name and kind of each figure, and the ratios computed from them. The plugin reads exactly
+ * these series; their names follow Flink's Prometheus naming ({@link #seriesName}), e.g. {@code
+ * flink_insight_client_pool_hits}.
  */
 public final class ClientContract {
 
@@ -36,8 +38,8 @@ public final class ClientContract {
     }
 
     /**
-     * A figure the API computes from others rather than summing it over client processes: the summed {@code part}
-     * figures over the summed {@code whole} figures.
+     * A figure the API computes from others rather than summing it over client processes: the
+     * summed {@code part} figures over the summed {@code whole} figures.
      */
     public record Ratio(List<Figure> part, List<Figure> whole) {}
 
@@ -53,7 +55,8 @@ public final class ClientContract {
         this.scope = scope;
         this.figures = List.copyOf(figures);
         this.ratios = Map.copyOf(ratios);
-        this.seriesNames = figures.stream().map(Figure::seriesName).collect(Collectors.toUnmodifiableSet());
+        this.seriesNames =
+                figures.stream().map(Figure::seriesName).collect(Collectors.toUnmodifiableSet());
     }
 
     /** The contract this jar was built with. */
@@ -78,23 +81,32 @@ public final class ClientContract {
         return List.copyOf(groups);
     }
 
-    /** The ratio the API computes for {@code figure}, or null when it is summed (counters, gauges) or maxed. */
+    /**
+     * The ratio the API computes for {@code figure}, or null when it is summed (counters, gauges)
+     * or maxed.
+     */
     public Ratio ratio(Figure figure) {
         return ratios.get(figure);
     }
 
-    /** Whether {@code seriesName} is one of the contract's figures (a histogram's {@code _count} is not). */
+    /**
+     * Whether {@code seriesName} is one of the contract's figures (a histogram's {@code _count} is
+     * not).
+     */
     public boolean isFigure(String seriesName) {
         return seriesNames.contains(seriesName);
     }
 
     /**
-     * The name Flink's Prometheus reporter (and this plugin) gives a figure: {@code flink_} + the logical scope
-     * {@code <scope>_<group>} + {@code _} + the name, each part filtered as Flink filters it.
+     * The name Flink's Prometheus reporter (and this plugin) gives a figure: {@code flink_} + the
+     * logical scope {@code <scope>_<group>} + {@code _} + the name, each part filtered as Flink
+     * filters it.
      */
     public static String seriesName(String scope, String group, String name) {
-        String logicalScope = PrometheusNaming.replaceInvalidChars(scope) + PrometheusNaming.SCOPE_SEPARATOR
-                + PrometheusNaming.replaceInvalidChars(group);
+        String logicalScope =
+                PrometheusNaming.replaceInvalidChars(scope)
+                        + PrometheusNaming.SCOPE_SEPARATOR
+                        + PrometheusNaming.replaceInvalidChars(group);
         return PrometheusNaming.familyName(logicalScope, name);
     }
 
@@ -113,14 +125,20 @@ public final class ClientContract {
             String group = f.path("group").asText();
             String name = f.path("name").asText();
             Kind kind = Kind.valueOf(f.path("kind").asText().toUpperCase(Locale.ROOT));
-            byId.put(group + "." + name, new Figure(group, name, kind, seriesName(scope, group, name)));
+            byId.put(
+                    group + "." + name,
+                    new Figure(group, name, kind, seriesName(scope, group, name)));
         }
         Map<Figure, Ratio> ratios = new LinkedHashMap<>();
         for (JsonNode f : root.path("figures")) {
             JsonNode ratio = f.get("ratio");
             if (ratio != null) {
                 Figure figure = byId.get(f.path("group").asText() + "." + f.path("name").asText());
-                ratios.put(figure, new Ratio(resolve(byId, ratio.path("part")), resolve(byId, ratio.path("whole"))));
+                ratios.put(
+                        figure,
+                        new Ratio(
+                                resolve(byId, ratio.path("part")),
+                                resolve(byId, ratio.path("whole"))));
             }
         }
         return new ClientContract(scope, new ArrayList<>(byId.values()), ratios);
@@ -131,7 +149,8 @@ public final class ClientContract {
         for (JsonNode id : ids) {
             Figure f = byId.get(id.asText());
             if (f == null) {
-                throw new IllegalStateException(RESOURCE + ": a ratio names " + id + ", which is no figure");
+                throw new IllegalStateException(
+                        RESOURCE + ": a ratio names " + id + ", which is no figure");
             }
             out.add(f);
         }

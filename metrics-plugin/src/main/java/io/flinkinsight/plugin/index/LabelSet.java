@@ -9,9 +9,9 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The labels of one metric group, rendered once: names, values and the escaped {@code a="x",b="y"} bytes written
- * between the braces of every sample. Shared by all metrics of a group, so a TaskManager's thousands of metrics hold
- * a few hundred label sets, not one copy each.
+ * The labels of one metric group, rendered once: names, values and the escaped {@code a="x",b="y"}
+ * bytes written between the braces of every sample. Shared by all metrics of a group, so a
+ * TaskManager's thousands of metrics hold a few hundred label sets, not one copy each.
  */
 public final class LabelSet {
 
@@ -39,11 +39,13 @@ public final class LabelSet {
     }
 
     /**
-     * Labels from Flink's variables ({@code <host>} -> {@code host}), sorted by name so output is deterministic.
-     * Names that collide after sanitising (FLINK-40648: Flink's reporter then fails the whole scrape) and names in
-     * {@code reserved} get a {@code _2}, {@code _3}... suffix, in the order of the original keys.
+     * Labels from Flink's variables ({@code <host>} -> {@code host}), sorted by name so output is
+     * deterministic. Names that collide after sanitising (FLINK-40648: Flink's reporter then fails
+     * the whole scrape) and names in {@code reserved} get a {@code _2}, {@code _3}... suffix, in
+     * the order of the original keys.
      */
-    static LabelSet fromVariables(Map<String, String> variables, boolean filterValues, Set<String> reserved) {
+    static LabelSet fromVariables(
+            Map<String, String> variables, boolean filterValues, Set<String> reserved) {
         if (variables.isEmpty()) {
             return EMPTY;
         }
@@ -63,7 +65,10 @@ public final class LabelSet {
         return new LabelSet(new ArrayList<>(byLabel.keySet()), new ArrayList<>(byLabel.values()));
     }
 
-    /** Label value escaping shared by text 0.0.4 and OpenMetrics: backslash, double quote and newline. */
+    /**
+     * Label value escaping shared by text 0.0.4 and OpenMetrics: backslash, double quote and
+     * newline.
+     */
     static void appendEscaped(StringBuilder sb, String value) {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);

@@ -4,8 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 
 /**
- * All metrics sharing one Prometheus name (e.g. one operator metric across subtasks): the name, HELP and TYPE, and
- * the members in registration order. Writers read an immutable member array that is rebuilt only after a change.
+ * All metrics sharing one Prometheus name (e.g. one operator metric across subtasks): the name,
+ * HELP and TYPE, and the members in registration order. Writers read an immutable member array that
+ * is rebuilt only after a change.
  */
 public final class MetricFamily {
 
@@ -109,8 +110,9 @@ public final class MetricFamily {
     }
 
     /**
-     * Removes the registration of {@code metric} under these labels; an older registration of the same series, if
-     * any, becomes visible again. Caller holds the lock. Returns true when something was removed.
+     * Removes the registration of {@code metric} under these labels; an older registration of the
+     * same series, if any, becomes visible again. Caller holds the lock. Returns true when
+     * something was removed.
      */
     boolean remove(LabelSet labels, Object metric) {
         String key = labels.rendered();

@@ -5,6 +5,7 @@ import io.flinkinsight.plugin.store.SeriesKey;
 import org.apache.flink.metrics.LogicalScopeProvider;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.MetricGroup;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,18 +18,24 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Every metric of the process, grouped into Prometheus families, as the scrape, the JSON API and the sampler see it.
+ * Every metric of the process, grouped into Prometheus families, as the scrape, the JSON API and
+ * the sampler see it.
  *
- * <p>Flink calls {@link #add} and {@link #remove} under its metric registry's global lock, so both are O(1) apart
- * from a new group's labels, which are rendered once and shared by all metrics of that group. Readers get immutable
- * arrays that are rebuilt only after a change, so a scrape never holds the lock while reading values.
+ * <p>Flink calls {@link #add} and {@link #remove} under its metric registry's global lock, so both
+ * are O(1) apart from a new group's labels, which are rendered once and shared by all metrics of
+ * that group. Readers get immutable arrays that are rebuilt only after a change, so a scrape never
+ * holds the lock while reading values.
  */
 public final class MetricIndex {
 
     private static final Logger LOG = LoggerFactory.getLogger(MetricIndex.class);
     private static final MetricFamily[] NO_FAMILIES = new MetricFamily[0];
     private static final Set<String> HISTOGRAM_RESERVED_LABELS = Set.of(SeriesKey.QUANTILE_LABEL);
-    /** Problems logged at WARN before the index goes quiet, so a misbehaving job cannot flood Flink's log. */
+
+    /**
+     * Problems logged at WARN before the index goes quiet, so a misbehaving job cannot flood
+     * Flink's log.
+     */
     private static final int MAX_WARNINGS = 20;
 
     private final boolean filterLabelValues;
@@ -49,14 +56,18 @@ public final class MetricIndex {
     }
 
     /**
-     * Indexes a metric Flink registered. Returns it, or null when it cannot be exposed (unknown metric type, a group
-     * without logical scope, or a name already used by a metric of another kind). Never throws.
+     * Indexes a metric Flink registered. Returns it, or null when it cannot be exposed (unknown
+     * metric type, a group without logical scope, or a name already used by a metric of another
+     * kind). Never throws.
      */
     public RegisteredMetric add(Metric metric, String metricName, MetricGroup group) {
         try {
             MetricKind kind = MetricKind.of(metric);
             if (kind == null) {
-                reject("metric {} of unsupported type {} is not exposed", metricName, metric.getClass().getName());
+                reject(
+                        "metric {} of unsupported type {} is not exposed",
+                        metricName,
+                        metric.getClass().getName());
                 return null;
             }
             String logicalScope = logicalScope(group);
@@ -64,16 +75,26 @@ public final class MetricIndex {
             synchronized (lock) {
                 MetricFamily family = families.get(familyName);
                 if (family == null) {
-                    family = new MetricFamily(
-                            familyName, PrometheusNaming.help(logicalScope, metricName), logicalScope, kind, lock);
+                    family =
+                            new MetricFamily(
+                                    familyName,
+                                    PrometheusNaming.help(logicalScope, metricName),
+                                    logicalScope,
+                                    kind,
+                                    lock);
                     families.put(familyName, family);
                     sortedFamilies = null;
                 } else if (family.kind() != kind) {
-                    reject("metric {} is a {} but {} is already a {}; it is not exposed",
-                            metricName, kind, familyName, family.kind());
+                    reject(
+                            "metric {} is a {} but {} is already a {}; it is not exposed",
+                            metricName,
+                            kind,
+                            familyName,
+                            family.kind());
                     return null;
                 }
-                RegisteredMetric registeredMetric = new RegisteredMetric(metric, family, labels(kind, group));
+                RegisteredMetric registeredMetric =
+                        new RegisteredMetric(metric, family, labels(kind, group));
                 family.put(registeredMetric);
                 registered++;
                 return registeredMetric;
@@ -163,20 +184,25 @@ public final class MetricIndex {
     }
 
     /**
-     * Remembers the labels of the groups seen last, by their variables. Flink registers a group's metrics one after
-     * another, a task's subgroups ("buffers", "Shuffle", an operator's IO group...) carry the same variables as the
-     * task or operator, and a group's metrics are removed as they were added: so most label renderings, which sort,
-     * sanitise and escape every variable, become one hash lookup. Bounded; guarded by the index's lock.
+     * Remembers the labels of the groups seen last, by their variables. Flink registers a group's
+     * metrics one after another, a task's subgroups ("buffers", "Shuffle", an operator's IO
+     * group...) carry the same variables as the task or operator, and a group's metrics are removed
+     * as they were added: so most label renderings, which sort, sanitise and escape every variable,
+     * become one hash lookup. Bounded; guarded by the index's lock.
      */
     private final class GroupLabelCache {
-        /** Enough for the groups of several tasks registering or closing at once; a miss only costs a rendering. */
+        /**
+         * Enough for the groups of several tasks registering or closing at once; a miss only costs
+         * a rendering.
+         */
         private static final int CAPACITY = 256;
 
         private final Set<String> reserved;
         private final LinkedHashMap<Map<String, String>, LabelSet> recent =
                 new LinkedHashMap<>(2 * CAPACITY, 0.75f, true) {
                     @Override
-                    protected boolean removeEldestEntry(Map.Entry<Map<String, String>, LabelSet> eldest) {
+                    protected boolean removeEldestEntry(
+                            Map.Entry<Map<String, String>, LabelSet> eldest) {
                         return size() > CAPACITY;
                     }
                 };
@@ -189,7 +215,8 @@ public final class MetricIndex {
             LabelSet labels = recent.get(variables);
             if (labels == null) {
                 labels = LabelSet.fromVariables(variables, filterLabelValues, reserved);
-                // A copy as key: a group could change the map it handed out, and a key must not change.
+                // A copy as key: a group could change the map it handed out, and a key must not
+                // change.
                 recent.put(new HashMap<>(variables), labels);
             }
             return labels;

@@ -12,7 +12,10 @@ public enum MetricKind {
     GAUGE("gauge"),
     /** Exposed as a gauge of its per-second rate, as Flink's PrometheusReporter does. */
     METER("gauge"),
-    /** Exposed as a summary: quantiles and {@code _count}, as Flink's reporter does (no running sum exists). */
+    /**
+     * Exposed as a summary: quantiles and {@code _count}, as Flink's reporter does (no running sum
+     * exists).
+     */
     HISTOGRAM("summary");
 
     private final String prometheusType;

@@ -5,17 +5,20 @@ import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.HistogramStatistics;
 import org.apache.flink.metrics.Meter;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The current value of one registered metric, filled by {@link #read}: the one place the plugin calls into a metric
- * (user code), so the one place that guards against what it throws. Mutable and reused from one metric to the next,
- * so reading every metric of a scrape allocates nothing; one reading per thread.
+ * The current value of one registered metric, filled by {@link #read}: the one place the plugin
+ * calls into a metric (user code), so the one place that guards against what it throws. Mutable and
+ * reused from one metric to the next, so reading every metric of a scrape allocates nothing; one
+ * reading per thread.
  *
- * <p>Values: a counter's count and a gauge's integer or boolean (1/0) are integral, a meter's rate and a gauge's other
- * numbers are not; a gauge whose value is null or not a number reads as 0, as in Flink's PrometheusReporter, and is
- * marked as not a number. A histogram gives its count and the quantiles this reading was made for.
+ * <p>Values: a counter's count and a gauge's integer or boolean (1/0) are integral, a meter's rate
+ * and a gauge's other numbers are not; a gauge whose value is null or not a number reads as 0, as
+ * in Flink's PrometheusReporter, and is marked as not a number. A histogram gives its count and the
+ * quantiles this reading was made for.
  */
 public final class MetricReading {
 
@@ -23,7 +26,11 @@ public final class MetricReading {
 
     private final double[] quantiles;
     private final double[] quantileValues;
-    /** Also read a histogram's min, max, mean and standard deviation, and the text of a non-numeric gauge. */
+
+    /**
+     * Also read a histogram's min, max, mean and standard deviation, and the text of a non-numeric
+     * gauge.
+     */
     private final boolean described;
 
     private boolean number;
@@ -49,31 +56,34 @@ public final class MetricReading {
     }
 
     /**
-     * A reading for display: also a histogram's min, max, mean and standard deviation, and a non-numeric gauge's text
-     * (its {@code toString()}, which is user code too).
+     * A reading for display: also a histogram's min, max, mean and standard deviation, and a
+     * non-numeric gauge's text (its {@code toString()}, which is user code too).
      */
     public static MetricReading described(double... quantiles) {
         return new MetricReading(quantiles, true);
     }
 
     /**
-     * Reads {@code m}'s current value into this reading; false when the metric threw, which is logged at debug and
-     * leaves this reading's values undefined.
+     * Reads {@code m}'s current value into this reading; false when the metric threw, which is
+     * logged at debug and leaves this reading's values undefined.
      */
     public boolean read(RegisteredMetric m) {
         try {
             readUnguarded(m);
             return true;
         } catch (StackOverflowError e) {
-            // A metric that recursed without end: its own failure, and its stack has already unwound.
+            // A metric that recursed without end: its own failure, and its stack has already
+            // unwound.
             LOG.debug("Reading {} overflowed the stack; it is skipped", m, e);
             return false;
         } catch (VirtualMachineError e) {
-            // The JVM itself is failing (out of memory, an internal error): Flink's fatal-error handling decides what
+            // The JVM itself is failing (out of memory, an internal error): Flink's fatal-error
+            // handling decides what
             // happens next, not a plugin that swallows it.
             throw e;
         } catch (Throwable t) {
-            // Whatever else a metric throws is its own failure and costs only its value: a LinkageError once its
+            // Whatever else a metric throws is its own failure and costs only its value: a
+            // LinkageError once its
             // job's class loader is closed, an AssertionError, any bug.
             LOG.debug("Reading {} failed; it is skipped", m, t);
             return false;
@@ -136,7 +146,10 @@ public final class MetricReading {
         return number;
     }
 
-    /** Whether the value is {@link #longValue()} rather than {@link #doubleValue()}; not for histograms. */
+    /**
+     * Whether the value is {@link #longValue()} rather than {@link #doubleValue()}; not for
+     * histograms.
+     */
     public boolean isIntegral() {
         return integral;
     }
@@ -155,8 +168,8 @@ public final class MetricReading {
     }
 
     /**
-     * A gauge's value as returned (null, a number or a boolean); anything else as its text when {@link #described},
-     * or as returned otherwise.
+     * A gauge's value as returned (null, a number or a boolean); anything else as its text when
+     * {@link #described}, or as returned otherwise.
      */
     public Object gaugeValue() {
         return gaugeValue;

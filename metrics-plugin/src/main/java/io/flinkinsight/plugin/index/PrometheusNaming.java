@@ -3,8 +3,8 @@ package io.flinkinsight.plugin.index;
 import org.apache.flink.metrics.CharacterFilter;
 
 /**
- * Prometheus names exactly as Flink 2.2's {@code AbstractPrometheusReporter} makes them, without its per-call regex:
- * every code point outside {@code [a-zA-Z0-9:_]} becomes one {@code _}.
+ * Prometheus names exactly as Flink 2.2's {@code AbstractPrometheusReporter} makes them, without
+ * its per-call regex: every code point outside {@code [a-zA-Z0-9:_]} becomes one {@code _}.
  */
 public final class PrometheusNaming {
 
@@ -28,7 +28,8 @@ public final class PrometheusNaming {
         StringBuilder sb = new StringBuilder(n).append(input, 0, i);
         while (i < n) {
             int cp = input.codePointAt(i);
-            // Java's regex matches a supplementary character as one code point, so Flink writes one '_' for it.
+            // Java's regex matches a supplementary character as one code point, so Flink writes one
+            // '_' for it.
             sb.append(cp < 128 && isValid((char) cp) ? (char) cp : '_');
             i += Character.charCount(cp);
         }
@@ -36,14 +37,18 @@ public final class PrometheusNaming {
     }
 
     /**
-     * A label name from a Flink variable key ({@code <tm_id>} becomes {@code tm_id}), as Flink names it. Flink's
-     * filter keeps ':' and leading digits, which Prometheus rejects in label names; those (never produced by Flink's
-     * own variables) become '_' and get a '_' prefix, so the scrape stays valid.
+     * A label name from a Flink variable key ({@code <tm_id>} becomes {@code tm_id}), as Flink
+     * names it. Flink's filter keeps ':' and leading digits, which Prometheus rejects in label
+     * names; those (never produced by Flink's own variables) become '_' and get a '_' prefix, so
+     * the scrape stays valid.
      */
     public static String labelName(String variableKey) {
-        String stripped = variableKey.length() >= 2 && variableKey.startsWith("<") && variableKey.endsWith(">")
-                ? variableKey.substring(1, variableKey.length() - 1)
-                : variableKey;
+        String stripped =
+                variableKey.length() >= 2
+                                && variableKey.startsWith("<")
+                                && variableKey.endsWith(">")
+                        ? variableKey.substring(1, variableKey.length() - 1)
+                        : variableKey;
         String name = replaceInvalidChars(stripped).replace(':', '_');
         if (name.isEmpty() || Character.isDigit(name.charAt(0))) {
             name = "_" + name;
@@ -62,6 +67,10 @@ public final class PrometheusNaming {
     }
 
     private static boolean isValid(char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == ':' || c == '_';
+        return (c >= 'a' && c <= 'z')
+                || (c >= 'A' && c <= 'Z')
+                || (c >= '0' && c <= '9')
+                || c == ':'
+                || c == '_';
     }
 }

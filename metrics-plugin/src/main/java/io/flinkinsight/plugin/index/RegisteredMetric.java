@@ -1,16 +1,19 @@
 package io.flinkinsight.plugin.index;
 
 import io.flinkinsight.plugin.store.SeriesKey;
+
 import org.apache.flink.metrics.Metric;
 
 /**
- * One metric Flink registered, with everything the scrape and the sampler need computed once at registration: its
- * family, its labels and its history series keys. Its value is read by {@link MetricReading}.
+ * One metric Flink registered, with everything the scrape and the sampler need computed once at
+ * registration: its family, its labels and its history series keys. Its value is read by {@link
+ * MetricReading}.
  */
 public final class RegisteredMetric {
 
     /** Quantile label values of the two histogram quantiles kept in history. */
     public static final String HISTORY_P50 = "0.5";
+
     public static final String HISTORY_P99 = "0.99";
 
     private final Metric metric;
@@ -21,7 +24,10 @@ public final class RegisteredMetric {
     private final SeriesKey p99Key;
     private final SeriesKey countKey;
 
-    /** An older registration of the same series, emitted again once this one is removed; guarded by the index. */
+    /**
+     * An older registration of the same series, emitted again once this one is removed; guarded by
+     * the index.
+     */
     RegisteredMetric shadowed;
 
     RegisteredMetric(Metric metric, MetricFamily family, LabelSet labels) {
@@ -29,13 +35,15 @@ public final class RegisteredMetric {
         this.family = family;
         this.labels = labels;
         if (family.kind() == MetricKind.HISTOGRAM) {
-            // History keeps p50, p99 and the count of a histogram as separate series, named as they are scraped:
+            // History keeps p50, p99 and the count of a histogram as separate series, named as they
+            // are scraped:
             // <family>{quantile="0.5"}, <family>{quantile="0.99"} and <family>_count.
             this.seriesKey = null;
             SeriesKey summary = new SeriesKey(family.name(), labels.names(), labels.values());
             this.p50Key = summary.withQuantile(HISTORY_P50);
             this.p99Key = summary.withQuantile(HISTORY_P99);
-            this.countKey = new SeriesKey(family.name() + "_count", labels.names(), labels.values());
+            this.countKey =
+                    new SeriesKey(family.name() + "_count", labels.names(), labels.values());
         } else {
             this.seriesKey = new SeriesKey(family.name(), labels.names(), labels.values());
             this.p50Key = null;

@@ -2,19 +2,25 @@ package io.flinkinsight.plugin.metrics;
 
 import io.flinkinsight.plugin.InsightOptions;
 import io.flinkinsight.plugin.runtime.InsightReporterBase;
+
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.reporter.MetricReporter;
+
 import org.slf4j.LoggerFactory;
 
 /**
- * Flink's entry point for metrics: indexes every metric Flink registers, for the scrape, the JSON API and the
- * history. Pull-based (no {@code Scheduled}); Flink calls it under its registry's global lock, so it only indexes.
+ * Flink's entry point for metrics: indexes every metric Flink registers, for the scrape, the JSON
+ * API and the history. Pull-based (no {@code Scheduled}); Flink calls it under its registry's
+ * global lock, so it only indexes.
  */
 public final class InsightMetricReporter extends InsightReporterBase implements MetricReporter {
 
     public InsightMetricReporter() {
-        super("metric", InsightOptions.USER_PREFIX, LoggerFactory.getLogger(InsightMetricReporter.class));
+        super(
+                "metric",
+                InsightOptions.USER_PREFIX,
+                LoggerFactory.getLogger(InsightMetricReporter.class));
     }
 
     @Override
@@ -24,6 +30,8 @@ public final class InsightMetricReporter extends InsightReporterBase implements 
 
     @Override
     public void notifyOfRemovedMetric(Metric metric, String metricName, MetricGroup group) {
-        forward("removing a metric from the index", r -> r.metricRemoved(metric, metricName, group));
+        forward(
+                "removing a metric from the index",
+                r -> r.metricRemoved(metric, metricName, group));
     }
 }

@@ -1,6 +1,7 @@
 package io.flinkinsight.plugin.metrics;
 
 import io.flinkinsight.plugin.JavaVersionCheck;
+
 import org.apache.flink.metrics.reporter.MetricReporter;
 import org.apache.flink.metrics.reporter.MetricReporterFactory;
 

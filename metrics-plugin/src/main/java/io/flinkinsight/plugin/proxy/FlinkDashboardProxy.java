@@ -7,6 +7,7 @@ import io.flinkinsight.plugin.http.LimitedBodySubscriber;
 import io.flinkinsight.plugin.http.RequestTarget;
 import io.flinkinsight.plugin.http.StreamedBody;
 import io.flinkinsight.plugin.http.StreamingBodySubscriber;
+
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -14,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.net.ssl.SSLContext;
+
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.URI;
@@ -34,38 +36,50 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Read-only reverse proxy of Flink's own web dashboard and REST API under {@code /flink/}, served by the hub only,
- * so Flink's dashboard (with the Insight tab injected into its {@code index.html}) is reachable through the plugin's
- * port. Only GET is sent to Flink (a HEAD is fetched as GET; the server drops the body), and only for the routes,
- * query parameters and files of {@link DashboardRoutes}. Requests run asynchronously on the proxy's own daemon
- * threads: neither Netty's event loop nor an HTTP worker waits on Flink. Two budgets keep Flink's REST threads
- * free for others: at most {@value #MAX_AT_FLINK} requests are at Flink at once (fewer than Flink's default
+ * Read-only reverse proxy of Flink's own web dashboard and REST API under {@code /flink/}, served
+ * by the hub only, so Flink's dashboard (with the Insight tab injected into its {@code index.html})
+ * is reachable through the plugin's port. Only GET is sent to Flink (a HEAD is fetched as GET; the
+ * server drops the body), and only for the routes, query parameters and files of {@link
+ * DashboardRoutes}. Requests run asynchronously on the proxy's own daemon threads: neither Netty's
+ * event loop nor an HTTP worker waits on Flink. Two budgets keep Flink's REST threads free for
+ * others: at most {@value #MAX_AT_FLINK} requests are at Flink at once (fewer than Flink's default
  * {@code rest.server.numThreads} of 4), counted until Flink answered, and each client has at most
- * {@value #MAX_PER_CLIENT} outstanding, counted until its answer was written, so a client that does not read holds
- * only its own places. Answers stream through with back-pressure ({@link StreamingBodySubscriber}): a slow reader
- * slows Flink's answer down instead of making the proxy hold it.
+ * {@value #MAX_PER_CLIENT} outstanding, counted until its answer was written, so a client that does
+ * not read holds only its own places. Answers stream through with back-pressure ({@link
+ * StreamingBodySubscriber}): a slow reader slows Flink's answer down instead of making the proxy
+ * hold it.
  */
 public final class FlinkDashboardProxy implements Forwarder {
 
     private static final Logger LOG = LoggerFactory.getLogger(FlinkDashboardProxy.class);
 
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+
     /** Generous: Flink answers thread dumps and log files slower than JSON. */
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+
     /**
-     * Answers stream through (a batch at a time, as the browser reads); only Flink's index page is held whole, to
-     * inject the tab's script, and is refused when larger than this.
+     * Answers stream through (a batch at a time, as the browser reads); only Flink's index page is
+     * held whole, to inject the tab's script, and is refused when larger than this.
      */
     static final long MAX_BODY_BYTES = 1024L * 1024;
-    /** Requests Flink works on for the proxy at once; more wait in line. One fewer than Flink's 4 REST threads. */
+
+    /**
+     * Requests Flink works on for the proxy at once; more wait in line. One fewer than Flink's 4
+     * REST threads.
+     */
     static final int MAX_AT_FLINK = 3;
+
     static final int MAX_WAITING = 64;
+
     /** What one browser opens per host over HTTP/1.1, and some. */
     static final int MAX_PER_CLIENT = 8;
 
-    static final String NOT_THE_HUB = "Flink's dashboard is proxied only by the JobManager's Flink Insight instance"
-            + " (the hub) at /flink/; this process is not it";
-    private static final String SET_URL_HINT = "set metrics.reporter.insight.hub.flink-rest-url if it listens elsewhere";
+    static final String NOT_THE_HUB =
+            "Flink's dashboard is proxied only by the JobManager's Flink Insight instance"
+                    + " (the hub) at /flink/; this process is not it";
+    private static final String SET_URL_HINT =
+            "set metrics.reporter.insight.hub.flink-rest-url if it listens elsewhere";
 
     private static final String TURNED_OFF =
             "the dashboard proxy is turned off (metrics.reporter.insight.hub.dashboard-proxy.enabled)";
@@ -81,12 +95,19 @@ public final class FlinkDashboardProxy implements Forwarder {
     private ThreadPoolExecutor executor;
     private boolean closed;
 
-    /** @param enabled whether to serve Flink's dashboard at all; when not, {@code /flink/} is 404 naming the option */
+    /**
+     * @param enabled whether to serve Flink's dashboard at all; when not, {@code /flink/} is 404
+     *     naming the option
+     */
     public FlinkDashboardProxy(DashboardUpstream upstream, boolean enabled) {
         this(upstream, enabled, CONNECT_TIMEOUT, REQUEST_TIMEOUT, MAX_BODY_BYTES);
     }
 
-    FlinkDashboardProxy(DashboardUpstream upstream, boolean enabled, Duration connectTimeout, Duration requestTimeout,
+    FlinkDashboardProxy(
+            DashboardUpstream upstream,
+            boolean enabled,
+            Duration connectTimeout,
+            Duration requestTimeout,
             long maxBody) {
         this.upstream = upstream;
         this.enabled = enabled;
@@ -96,8 +117,9 @@ public final class FlinkDashboardProxy implements Forwarder {
     }
 
     /**
-     * Forwards a GET/HEAD under {@code /flink} when its route is on {@link DashboardRoutes}' allowlist. Returns at
-     * once; the future completes on the proxy's threads and never exceptionally: every failure is a JSON error reply.
+     * Forwards a GET/HEAD under {@code /flink} when its route is on {@link DashboardRoutes}'
+     * allowlist. Returns at once; the future completes on the proxy's threads and never
+     * exceptionally: every failure is a JSON error reply.
      */
     @Override
     public String segment() {
@@ -105,18 +127,23 @@ public final class FlinkDashboardProxy implements Forwarder {
     }
 
     @Override
-    public CompletableFuture<HttpReply> forward(RequestTarget target, HttpHeaders browserHeaders, InetAddress client) {
+    public CompletableFuture<HttpReply> forward(
+            RequestTarget target, HttpHeaders browserHeaders, InetAddress client) {
         try {
             return start(target, browserHeaders, client);
         } catch (RuntimeException e) {
-            // The browser gets a 502 rather than the router's 500; what failed is logged, not shown.
+            // The browser gets a 502 rather than the router's 500; what failed is logged, not
+            // shown.
             LOG.debug("Flink Insight: proxying {} failed", target.path(), e);
-            return done(HttpReply.error(HttpResponseStatus.BAD_GATEWAY,
-                    "the dashboard proxy failed (" + e.getClass().getSimpleName() + ")"));
+            return done(
+                    HttpReply.error(
+                            HttpResponseStatus.BAD_GATEWAY,
+                            "the dashboard proxy failed (" + e.getClass().getSimpleName() + ")"));
         }
     }
 
-    private CompletableFuture<HttpReply> start(RequestTarget target, HttpHeaders browserHeaders, InetAddress client) {
+    private CompletableFuture<HttpReply> start(
+            RequestTarget target, HttpHeaders browserHeaders, InetAddress client) {
         if (!upstream.available()) {
             return done(HttpReply.error(HttpResponseStatus.NOT_FOUND, NOT_THE_HUB));
         }
@@ -125,22 +152,34 @@ public final class FlinkDashboardProxy implements Forwarder {
         }
         List<String> inside = target.segments().subList(1, target.segments().size());
         if (inside.isEmpty() && !target.trailingSlash()) {
-            // Flink's page resolves its files against <base href="./">: it must be loaded from /flink/, not /flink.
+            // Flink's page resolves its files against <base href="./">: it must be loaded from
+            // /flink/, not /flink.
             // Relative, so it also holds behind a reverse proxy that adds a path prefix.
-            return done(HttpReply.empty(HttpResponseStatus.FOUND, Map.of("Location", DashboardRoutes.PREFIX + "/")));
+            return done(
+                    HttpReply.empty(
+                            HttpResponseStatus.FOUND,
+                            Map.of("Location", DashboardRoutes.PREFIX + "/")));
         }
         if (!DashboardRoutes.allows(inside, target.trailingSlash())) {
-            return done(HttpReply.error(HttpResponseStatus.FORBIDDEN, "not on the read-only dashboard proxy's"
-                    + " allowlist (see the README); Flink's own REST port serves everything else"));
+            return done(
+                    HttpReply.error(
+                            HttpResponseStatus.FORBIDDEN,
+                            "not on the read-only dashboard proxy's"
+                                    + " allowlist (see the README); Flink's own REST port serves everything else"));
         }
         String badQuery = DashboardRoutes.queryRefusal(inside, target.query());
         if (badQuery != null) {
-            return done(HttpReply.error(HttpResponseStatus.BAD_REQUEST, badQuery + " (see the README)"));
+            return done(
+                    HttpReply.error(
+                            HttpResponseStatus.BAD_REQUEST, badQuery + " (see the README)"));
         }
         String base = upstream.baseUrl();
         if (base == null || base.isBlank()) {
-            return done(HttpReply.error(HttpResponseStatus.BAD_GATEWAY,
-                    "Flink's REST URL could not be resolved from Flink's configuration; " + SET_URL_HINT));
+            return done(
+                    HttpReply.error(
+                            HttpResponseStatus.BAD_GATEWAY,
+                            "Flink's REST URL could not be resolved from Flink's configuration; "
+                                    + SET_URL_HINT));
         }
         URI uri = DashboardRoutes.upstreamUri(base, inside, target.trailingSlash(), target.query());
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(requestTimeout).GET();
@@ -149,51 +188,68 @@ public final class FlinkDashboardProxy implements Forwarder {
         boolean index = DashboardRoutes.isIndex(inside);
 
         if (!perClient.tryAcquire(client)) {
-            return done(HttpReply.error(HttpResponseStatus.TOO_MANY_REQUESTS,
-                    "too many dashboard requests of this client in progress", Map.of("Retry-After", "1")));
+            return done(
+                    HttpReply.error(
+                            HttpResponseStatus.TOO_MANY_REQUESTS,
+                            "too many dashboard requests of this client in progress",
+                            Map.of("Retry-After", "1")));
         }
         Runnable giveBack = () -> perClient.release(client);
         CompletableFuture<HttpReply> reply = new CompletableFuture<>();
         boolean admitted = atFlink.submit(() -> send(built, base, index, reply, giveBack));
         if (!admitted) {
             giveBack.run();
-            return done(HttpReply.error(HttpResponseStatus.SERVICE_UNAVAILABLE,
-                    "too many dashboard requests in progress", Map.of("Retry-After", "1")));
+            return done(
+                    HttpReply.error(
+                            HttpResponseStatus.SERVICE_UNAVAILABLE,
+                            "too many dashboard requests in progress",
+                            Map.of("Retry-After", "1")));
         }
         return reply;
     }
 
     /**
-     * Sends one request and completes {@code reply} whatever happens; {@code release} runs once the reply was
-     * written to the browser (or dropped). Returns what holds the place at Flink: it completes once Flink answered
-     * (its answer's head; the body streams from Flink's network thread, not its REST threads) or failed.
+     * Sends one request and completes {@code reply} whatever happens; {@code release} runs once the
+     * reply was written to the browser (or dropped). Returns what holds the place at Flink: it
+     * completes once Flink answered (its answer's head; the body streams from Flink's network
+     * thread, not its REST threads) or failed.
      */
-    private CompletableFuture<?> send(HttpRequest request, String base, boolean index,
-            CompletableFuture<HttpReply> reply, Runnable release) {
+    private CompletableFuture<?> send(
+            HttpRequest request,
+            String base,
+            boolean index,
+            CompletableFuture<HttpReply> reply,
+            Runnable release) {
         try {
-            CompletableFuture<HttpReply> answer = index
-                    // The index is rewritten whole (the tab's script goes in), so it is read whole, within a limit.
-                    ? client().sendAsync(request, LimitedBodySubscriber.handler(maxBodyBytes))
-                            .thenApply(response -> indexReply(response, base))
-                    : client().sendAsync(request, StreamingBodySubscriber.handler())
-                            .thenApply(response -> streamedReply(response, base));
-            answer.handle((ok, error) -> {
-                HttpReply r;
-                try {
-                    r = error == null ? ok : failure(error);
-                } catch (RuntimeException e) {
-                    // The reply must complete (and the slot go back), or the browser waits until idle.
-                    r = failure(e);
-                }
-                if (!reply.complete(r.alsoAfterWrite(release))) {
-                    r.discard();
-                    release.run();
-                }
-                return null;
-            });
+            CompletableFuture<HttpReply> answer =
+                    index
+                            // The index is rewritten whole (the tab's script goes in), so it is
+                            // read whole, within a limit.
+                            ? client().sendAsync(
+                                            request, LimitedBodySubscriber.handler(maxBodyBytes))
+                                    .thenApply(response -> indexReply(response, base))
+                            : client().sendAsync(request, StreamingBodySubscriber.handler())
+                                    .thenApply(response -> streamedReply(response, base));
+            answer.handle(
+                    (ok, error) -> {
+                        HttpReply r;
+                        try {
+                            r = error == null ? ok : failure(error);
+                        } catch (RuntimeException e) {
+                            // The reply must complete (and the slot go back), or the browser waits
+                            // until idle.
+                            r = failure(e);
+                        }
+                        if (!reply.complete(r.alsoAfterWrite(release))) {
+                            r.discard();
+                            release.run();
+                        }
+                        return null;
+                    });
             return answer;
         } catch (RuntimeException e) {
-            // e.g. a request the HTTP client refuses: answered as any other failure, and the places go back.
+            // e.g. a request the HTTP client refuses: answered as any other failure, and the places
+            // go back.
             reply.complete(failure(e).alsoAfterWrite(release));
             return CompletableFuture.completedFuture(null);
         }
@@ -209,20 +265,28 @@ public final class FlinkDashboardProxy implements Forwarder {
     private static HttpReply indexReply(HttpResponse<byte[]> response, String base) {
         HttpResponseStatus status = HttpResponseStatus.valueOf(response.statusCode());
         String contentType = response.headers().firstValue("content-type").orElse(null);
-        Map<String, String> headers = new LinkedHashMap<>(ProxyHeaders.response(response.headers(), base));
+        Map<String, String> headers =
+                new LinkedHashMap<>(ProxyHeaders.response(response.headers(), base));
         byte[] body = response.body();
         if (status.code() == 200 && TabInjection.isHtml(contentType)) {
             body = TabInjection.inject(body);
             // The page now differs from Flink's file: Flink's validators no longer describe it.
-            headers.keySet().removeIf(name -> name.equalsIgnoreCase("etag")
-                    || name.equalsIgnoreCase("last-modified") || name.equalsIgnoreCase("expires")
-                    || name.equalsIgnoreCase("cache-control"));
+            headers.keySet()
+                    .removeIf(
+                            name ->
+                                    name.equalsIgnoreCase("etag")
+                                            || name.equalsIgnoreCase("last-modified")
+                                            || name.equalsIgnoreCase("expires")
+                                            || name.equalsIgnoreCase("cache-control"));
             headers.put("Cache-Control", "no-cache");
         }
         return new HttpReply(status, contentType, Unpooled.wrappedBuffer(body), headers);
     }
 
-    /** The reply to a failed request, naming Flink's REST URL without user info and the failure's kind only. */
+    /**
+     * The reply to a failed request, naming Flink's REST URL without user info and the failure's
+     * kind only.
+     */
     private HttpReply failure(Throwable error) {
         String base = upstream.shownUrl();
         Throwable cause = error;
@@ -231,18 +295,33 @@ public final class FlinkDashboardProxy implements Forwarder {
             cause = cause.getCause();
         }
         if (cause instanceof LimitedBodySubscriber.BodyTooLargeException) {
-            return HttpReply.error(HttpResponseStatus.BAD_GATEWAY,
-                    "Flink's index page is larger than the proxy's limit of " + maxBodyBytes + " bytes");
+            return HttpReply.error(
+                    HttpResponseStatus.BAD_GATEWAY,
+                    "Flink's index page is larger than the proxy's limit of "
+                            + maxBodyBytes
+                            + " bytes");
         }
-        if (cause instanceof HttpTimeoutException && !(cause instanceof HttpConnectTimeoutException)) {
-            return HttpReply.error(HttpResponseStatus.GATEWAY_TIMEOUT,
+        if (cause instanceof HttpTimeoutException
+                && !(cause instanceof HttpConnectTimeoutException)) {
+            return HttpReply.error(
+                    HttpResponseStatus.GATEWAY_TIMEOUT,
                     "Flink's REST API at " + base + " did not answer in time");
         }
-        boolean unreachable = cause instanceof ConnectException || cause instanceof HttpConnectTimeoutException;
-        String message = unreachable
-                ? "Flink's REST API at " + base + " is unreachable (" + cause.getClass().getSimpleName()
-                        + "); is the JobManager's REST endpoint up? " + SET_URL_HINT
-                : "Flink's REST API at " + base + " failed (" + cause.getClass().getSimpleName() + ")";
+        boolean unreachable =
+                cause instanceof ConnectException || cause instanceof HttpConnectTimeoutException;
+        String message =
+                unreachable
+                        ? "Flink's REST API at "
+                                + base
+                                + " is unreachable ("
+                                + cause.getClass().getSimpleName()
+                                + "); is the JobManager's REST endpoint up? "
+                                + SET_URL_HINT
+                        : "Flink's REST API at "
+                                + base
+                                + " failed ("
+                                + cause.getClass().getSimpleName()
+                                + ")";
         LOG.debug("Flink Insight: the dashboard proxy's request to {} failed", base, cause);
         return HttpReply.error(HttpResponseStatus.BAD_GATEWAY, message);
     }
@@ -267,16 +346,25 @@ public final class FlinkDashboardProxy implements Forwarder {
             throw new IllegalStateException("the dashboard proxy is closed");
         }
         if (client == null) {
-            executor = new ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                    InsightHttpServer.daemonThreads("flink-insight-proxy-"));
+            executor =
+                    new ThreadPoolExecutor(
+                            2,
+                            2,
+                            30,
+                            TimeUnit.SECONDS,
+                            new LinkedBlockingQueue<>(),
+                            InsightHttpServer.daemonThreads("flink-insight-proxy-"));
             executor.allowCoreThreadTimeOut(true);
-            HttpClient.Builder builder = HttpClient.newBuilder()
-                    .connectTimeout(connectTimeout)
-                    .followRedirects(HttpClient.Redirect.NEVER)
-                    .executor(executor);
+            HttpClient.Builder builder =
+                    HttpClient.newBuilder()
+                            .connectTimeout(connectTimeout)
+                            .followRedirects(HttpClient.Redirect.NEVER)
+                            .executor(executor);
             SSLContext tls = upstream.tls();
             if (tls != null) {
-                builder.sslContext(tls); // Flink's REST truststore, and its certificate under mutual authentication
+                builder.sslContext(
+                        tls); // Flink's REST truststore, and its certificate under mutual
+                // authentication
             }
             client = builder.build();
         }

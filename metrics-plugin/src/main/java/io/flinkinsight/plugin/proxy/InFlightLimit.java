@@ -5,9 +5,10 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 /**
- * Bounds how many asynchronous operations run at once: up to {@code maxRunning} start at once, up to
- * {@code maxWaiting} more wait their turn in arrival order, and further ones are refused, so neither the number of
- * requests in flight nor the memory their answers hold can grow without bound.
+ * Bounds how many asynchronous operations run at once: up to {@code maxRunning} start at once, up
+ * to {@code maxWaiting} more wait their turn in arrival order, and further ones are refused, so
+ * neither the number of requests in flight nor the memory their answers hold can grow without
+ * bound.
  */
 final class InFlightLimit {
 
@@ -18,7 +19,8 @@ final class InFlightLimit {
 
     InFlightLimit(int maxRunning, int maxWaiting) {
         if (maxRunning < 1 || maxWaiting < 0) {
-            throw new IllegalArgumentException("maxRunning must be positive and maxWaiting not negative");
+            throw new IllegalArgumentException(
+                    "maxRunning must be positive and maxWaiting not negative");
         }
         this.maxRunning = maxRunning;
         this.maxWaiting = maxWaiting;
@@ -27,7 +29,8 @@ final class InFlightLimit {
     /**
      * Starts {@code operation} now, or when an earlier one completes.
      *
-     * @return false when the limit and the waiting line are full; {@code operation} is then never started
+     * @return false when the limit and the waiting line are full; {@code operation} is then never
+     *     started
      */
     boolean submit(Supplier<? extends CompletionStage<?>> operation) {
         synchronized (this) {
@@ -57,7 +60,8 @@ final class InFlightLimit {
         try {
             stage = operation.get();
         } catch (Throwable e) {
-            // The operation reports its own failure to its caller; its slot must still be given back, whatever
+            // The operation reports its own failure to its caller; its slot must still be given
+            // back, whatever
             // failed, or the proxy loses it for good.
             finished();
             if (e instanceof VirtualMachineError fatal) {

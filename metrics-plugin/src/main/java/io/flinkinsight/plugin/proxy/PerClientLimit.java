@@ -5,9 +5,10 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * How many requests each client has outstanding, at most {@code max} each, so one client (or a page that fires
- * requests at the port) cannot take every place of the proxy's line. Clients are keyed as
- * {@link io.flinkinsight.plugin.http.ClientAddress} keys them; a request without an address counts under null.
+ * How many requests each client has outstanding, at most {@code max} each, so one client (or a page
+ * that fires requests at the port) cannot take every place of the proxy's line. Clients are keyed
+ * as {@link io.flinkinsight.plugin.http.ClientAddress} keys them; a request without an address
+ * counts under null.
  */
 final class PerClientLimit {
 

@@ -8,6 +8,7 @@ import io.flinkinsight.plugin.http.PortRange;
 import io.flinkinsight.plugin.hub.ClientTarget;
 import io.flinkinsight.plugin.hub.HubSettings;
 import io.flinkinsight.plugin.store.StoreSettings;
+
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.util.TimeUtils;
@@ -21,9 +22,9 @@ import java.util.Properties;
 import java.util.function.Function;
 
 /**
- * The reporter options, read once from a reporter's {@code MetricConfig} and validated: a bad value fails with an
- * {@link IllegalArgumentException} naming the full key the user wrote and what is accepted. {@code role} is the role
- * the option declares, empty for {@code auto}.
+ * The reporter options, read once from a reporter's {@code MetricConfig} and validated: a bad value
+ * fails with an {@link IllegalArgumentException} naming the full key the user wrote and what is
+ * accepted. {@code role} is the role the option declares, empty for {@code auto}.
  */
 public record InsightConfiguration(
         PortRange ports,
@@ -59,9 +60,11 @@ public record InsightConfiguration(
     }
 
     /**
-     * Reads the options from {@code config} (keys without prefix, as Flink hands them to a reporter).
+     * Reads the options from {@code config} (keys without prefix, as Flink hands them to a
+     * reporter).
      *
-     * @param userPrefix how the user spelled the prefix ({@code metrics.reporter.insight.}), for error messages
+     * @param userPrefix how the user spelled the prefix ({@code metrics.reporter.insight.}), for
+     *     error messages
      */
     public static InsightConfiguration from(Properties config, String userPrefix) {
         Reader r = new Reader(config, userPrefix);
@@ -70,71 +73,115 @@ public record InsightConfiguration(
         try {
             ports = PortRange.parse(rawPort);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(userPrefix + InsightOptions.PORT.key() + ": " + e.getMessage());
+            throw new IllegalArgumentException(
+                    userPrefix + InsightOptions.PORT.key() + ": " + e.getMessage());
         }
         String bindHost = r.raw(InsightOptions.BIND_HOST).trim();
         if (bindHost.isEmpty() || bindHost.chars().anyMatch(Character::isWhitespace)) {
-            throw r.invalid(InsightOptions.BIND_HOST, "an IP address or host name such as 0.0.0.0 or 127.0.0.1");
+            throw r.invalid(
+                    InsightOptions.BIND_HOST,
+                    "an IP address or host name such as 0.0.0.0 or 127.0.0.1");
         }
-        Duration resolution = r.duration(InsightOptions.HISTORY_RESOLUTION, InsightOptions.HISTORY_RESOLUTION_RANGE);
-        Duration retention = r.duration(InsightOptions.HISTORY_RETENTION, InsightOptions.HISTORY_RETENTION_RANGE);
-        if (retention.toMillis() / resolution.toMillis() > InsightOptions.HISTORY_MAX_SAMPLES_PER_SERIES) {
+        Duration resolution =
+                r.duration(
+                        InsightOptions.HISTORY_RESOLUTION, InsightOptions.HISTORY_RESOLUTION_RANGE);
+        Duration retention =
+                r.duration(
+                        InsightOptions.HISTORY_RETENTION, InsightOptions.HISTORY_RETENTION_RANGE);
+        if (retention.toMillis() / resolution.toMillis()
+                > InsightOptions.HISTORY_MAX_SAMPLES_PER_SERIES) {
             throw new IllegalArgumentException(
-                    userPrefix + InsightOptions.HISTORY_RETENTION.key() + " / " + userPrefix
-                            + InsightOptions.HISTORY_RESOLUTION.key() + " must be at most "
+                    userPrefix
+                            + InsightOptions.HISTORY_RETENTION.key()
+                            + " / "
+                            + userPrefix
+                            + InsightOptions.HISTORY_RESOLUTION.key()
+                            + " must be at most "
                             + InsightOptions.HISTORY_MAX_SAMPLES_PER_SERIES
-                            + " samples per series, but " + retention + " / " + resolution + " is "
+                            + " samples per series, but "
+                            + retention
+                            + " / "
+                            + resolution
+                            + " is "
                             + retention.toMillis() / resolution.toMillis());
         }
         String restUrl = r.raw(InsightOptions.HUB_FLINK_REST_URL).trim();
         if (!restUrl.isEmpty() && !isHttpUrl(restUrl)) {
-            throw r.invalid(InsightOptions.HUB_FLINK_REST_URL, "empty or an http(s)://host:port URL");
+            throw r.invalid(
+                    InsightOptions.HUB_FLINK_REST_URL, "empty or an http(s)://host:port URL");
         }
         List<ClientTarget> clients;
         try {
             clients = ClientTarget.parseList(r.raw(InsightOptions.HUB_CLIENTS));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(userPrefix + InsightOptions.HUB_CLIENTS.key() + ": " + e.getMessage());
+            throw new IllegalArgumentException(
+                    userPrefix + InsightOptions.HUB_CLIENTS.key() + ": " + e.getMessage());
         }
         return new InsightConfiguration(
                 ports,
                 bindHost,
                 retention,
                 resolution,
-                r.integer(InsightOptions.HISTORY_MAX_SERIES, InsightOptions.HISTORY_MAX_SERIES_RANGE),
+                r.integer(
+                        InsightOptions.HISTORY_MAX_SERIES, InsightOptions.HISTORY_MAX_SERIES_RANGE),
                 r.bool(InsightOptions.HISTORY_ON_TASKMANAGERS),
-                r.integer(InsightOptions.CHECKPOINTS_MAX_PER_JOB, InsightOptions.CHECKPOINTS_MAX_PER_JOB_RANGE),
+                r.integer(
+                        InsightOptions.CHECKPOINTS_MAX_PER_JOB,
+                        InsightOptions.CHECKPOINTS_MAX_PER_JOB_RANGE),
                 r.integer(InsightOptions.JOBS_MAX, InsightOptions.JOBS_MAX_RANGE),
                 r.bool(InsightOptions.HUB_ENABLED),
                 restUrl,
-                r.duration(InsightOptions.HUB_POLL_INTERVAL, InsightOptions.HUB_POLL_INTERVAL_RANGE),
+                r.duration(
+                        InsightOptions.HUB_POLL_INTERVAL, InsightOptions.HUB_POLL_INTERVAL_RANGE),
                 clients,
                 r.bool(InsightOptions.FILTER_LABEL_VALUE_CHARACTERS),
-                ProcessRole.parseOption(r.raw(InsightOptions.ROLE), userPrefix + InsightOptions.ROLE.key()),
-                r.integer(InsightOptions.HTTP_MAX_REQUEST_HEADER_BYTES,
+                ProcessRole.parseOption(
+                        r.raw(InsightOptions.ROLE), userPrefix + InsightOptions.ROLE.key()),
+                r.integer(
+                        InsightOptions.HTTP_MAX_REQUEST_HEADER_BYTES,
                         InsightOptions.HTTP_MAX_REQUEST_HEADER_BYTES_RANGE),
-                r.duration(InsightOptions.HTTP_IDLE_TIMEOUT, InsightOptions.HTTP_IDLE_TIMEOUT_RANGE),
-                r.integer(InsightOptions.HTTP_MAX_CONNECTIONS, InsightOptions.HTTP_MAX_CONNECTIONS_RANGE),
+                r.duration(
+                        InsightOptions.HTTP_IDLE_TIMEOUT, InsightOptions.HTTP_IDLE_TIMEOUT_RANGE),
+                r.integer(
+                        InsightOptions.HTTP_MAX_CONNECTIONS,
+                        InsightOptions.HTTP_MAX_CONNECTIONS_RANGE),
                 r.integer(InsightOptions.HTTP_THREADS, InsightOptions.HTTP_THREADS_RANGE),
-                r.integer(InsightOptions.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+                r.integer(
+                        InsightOptions.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
                         InsightOptions.HTTP_MAX_CONNECTIONS_PER_ADDRESS_RANGE),
-                r.duration(InsightOptions.HTTP_REQUEST_HEAD_TIMEOUT, InsightOptions.HTTP_REQUEST_HEAD_TIMEOUT_RANGE),
-                PortAccess.parse(r.raw(InsightOptions.HTTP_ACCESS), config.getProperty(InsightOptions.HTTP_TOKEN.key(),
-                        ""), r.raw(InsightOptions.HTTP_ALLOWED_ORIGINS), r.raw(InsightOptions.HTTP_ALLOWED_HOSTS),
+                r.duration(
+                        InsightOptions.HTTP_REQUEST_HEAD_TIMEOUT,
+                        InsightOptions.HTTP_REQUEST_HEAD_TIMEOUT_RANGE),
+                PortAccess.parse(
+                        r.raw(InsightOptions.HTTP_ACCESS),
+                        config.getProperty(InsightOptions.HTTP_TOKEN.key(), ""),
+                        r.raw(InsightOptions.HTTP_ALLOWED_ORIGINS),
+                        r.raw(InsightOptions.HTTP_ALLOWED_HOSTS),
                         userPrefix),
                 r.bool(InsightOptions.HUB_DASHBOARD_PROXY_ENABLED),
-                r.integer(InsightOptions.HTTP_MAX_CONCURRENT_SCRAPES,
+                r.integer(
+                        InsightOptions.HTTP_MAX_CONCURRENT_SCRAPES,
                         InsightOptions.HTTP_MAX_CONCURRENT_SCRAPES_RANGE),
-                r.bytes(InsightOptions.CHECKPOINTS_MAX_BYTES, InsightOptions.CHECKPOINTS_MAX_BYTES_RANGE),
+                r.bytes(
+                        InsightOptions.CHECKPOINTS_MAX_BYTES,
+                        InsightOptions.CHECKPOINTS_MAX_BYTES_RANGE),
                 r.bytes(InsightOptions.STORES_MAX_BYTES, InsightOptions.STORES_MAX_BYTES_RANGE),
-                r.bytes(InsightOptions.HTTP_MAX_ANSWER_BYTES, InsightOptions.HTTP_MAX_ANSWER_BYTES_RANGE),
+                r.bytes(
+                        InsightOptions.HTTP_MAX_ANSWER_BYTES,
+                        InsightOptions.HTTP_MAX_ANSWER_BYTES_RANGE),
                 r.bool(InsightOptions.HTTP_SSL_ENABLED));
     }
 
     /** What the stores may keep, for {@code InsightStores}. */
     public StoreSettings storeSettings() {
-        return new StoreSettings(historyRetention, historyResolution, historyMaxSeries, checkpointsMaxPerJob, jobsMax,
-                checkpointsMaxBytes, storesMaxBytes);
+        return new StoreSettings(
+                historyRetention,
+                historyResolution,
+                historyMaxSeries,
+                checkpointsMaxPerJob,
+                jobsMax,
+                checkpointsMaxBytes,
+                storesMaxBytes);
     }
 
     /** How the hub gathers, for {@code Hub}. */
@@ -169,7 +216,12 @@ public record InsightConfiguration(
 
         IllegalArgumentException invalid(ConfigOption<?> option, String accepted) {
             return new IllegalArgumentException(
-                    prefix + option.key() + ": '" + raw(option) + "' is invalid; expected " + accepted);
+                    prefix
+                            + option.key()
+                            + ": '"
+                            + raw(option)
+                            + "' is invalid; expected "
+                            + accepted);
         }
 
         int integer(ConfigOption<Integer> option, OptionRange<Integer> range) {
@@ -192,9 +244,15 @@ public record InsightConfiguration(
             return inRange(option, range, TimeUtils::parseDuration, " such as 5 s, 1 min or 1 h");
         }
 
-        /** The value of {@code option} (its default when unset) if {@code parse} reads it and it is in range. */
+        /**
+         * The value of {@code option} (its default when unset) if {@code parse} reads it and it is
+         * in range.
+         */
         private <T extends Comparable<? super T>> T inRange(
-                ConfigOption<T> option, OptionRange<T> range, Function<String, T> parse, String examples) {
+                ConfigOption<T> option,
+                OptionRange<T> range,
+                Function<String, T> parse,
+                String examples) {
             try {
                 String raw = config.getProperty(option.key());
                 T value = raw == null ? option.defaultValue() : parse.apply(raw.trim());

@@ -20,30 +20,38 @@ import io.flinkinsight.plugin.selfmetrics.SelfMetrics;
 import io.flinkinsight.plugin.serve.RequestRouter;
 import io.flinkinsight.plugin.serve.StaticFiles;
 import io.flinkinsight.plugin.store.InsightStores;
+
 import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.events.Event;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.traces.Span;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.net.ssl.SSLContext;
+
 import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Everything the plugin runs in one process: the metric index, the stores, the HTTP server and the sampler thread.
- * Shared by the metric, trace and event reporters through {@link SharedRuntime}. Callbacks from Flink
- * ({@link #metricAdded}, {@link #onSpan}, ...) are cheap; {@link InsightReporterBase} guards them with a
- * {@link FlinkBoundary}, as {@link SamplerThread} guards its rounds.
+ * Everything the plugin runs in one process: the metric index, the stores, the HTTP server and the
+ * sampler thread. Shared by the metric, trace and event reporters through {@link SharedRuntime}.
+ * Callbacks from Flink ({@link #metricAdded}, {@link #onSpan}, ...) are cheap; {@link
+ * InsightReporterBase} guards them with a {@link FlinkBoundary}, as {@link SamplerThread} guards
+ * its rounds.
  */
 public final class InsightRuntime implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(InsightRuntime.class);
-    /** Where the hub serves Flink's own dashboard, with the Insight tab, through its read-only proxy. */
+
+    /**
+     * Where the hub serves Flink's own dashboard, with the Insight tab, through its read-only
+     * proxy.
+     */
     public static final String DASHBOARD_PATH = "/flink/";
 
     private final InsightConfiguration config;
@@ -57,10 +65,13 @@ public final class InsightRuntime implements AutoCloseable {
     private final MetricSampler sampler;
     private final RoleTracker roles;
     private final SelfMetrics selfMetrics;
+
     /** Set once at start; read by the HTTP workers (own figures), hence volatile. */
     private volatile InsightHttpServer server;
+
     /** The running server's scrape, for its figures; set with the server. */
     private volatile ScrapeHandler scrape;
+
     private SamplerThread samplerThread;
     private final Object flinkConfigurationLock = new Object();
     private Map<String, String> flinkConfiguration; // guarded by flinkConfigurationLock
@@ -72,62 +83,94 @@ public final class InsightRuntime implements AutoCloseable {
         this.startedAtMillis = clock.millis();
         this.index = new MetricIndex(config.filterLabelValueCharacters());
         this.stores = new InsightStores(config.storeSettings(), clock, flink);
-        this.roles = new RoleTracker(ProcessRole.declared(config.role()), config.hubSettings().enabled(),
-                () -> Hub.start(config.hubSettings(), stores, flink, clock, this::flinkConfiguration));
-        this.selfMetrics = new SelfMetrics(stores,
-                () -> {
-                    ScrapeHandler h = scrape;
-                    return h == null ? null : h.figures();
-                },
-                () -> {
-                    InsightHttpServer s = server;
-                    return s == null ? null : s.refusals();
-                },
-                () -> {
-                    Hub h = roles.hub();
-                    return h == null ? null : h.clientRefusals();
-                });
+        this.roles =
+                new RoleTracker(
+                        ProcessRole.declared(config.role()),
+                        config.hubSettings().enabled(),
+                        () ->
+                                Hub.start(
+                                        config.hubSettings(),
+                                        stores,
+                                        flink,
+                                        clock,
+                                        this::flinkConfiguration));
+        this.selfMetrics =
+                new SelfMetrics(
+                        stores,
+                        () -> {
+                            ScrapeHandler h = scrape;
+                            return h == null ? null : h.figures();
+                        },
+                        () -> {
+                            InsightHttpServer s = server;
+                            return s == null ? null : s.refusals();
+                        },
+                        () -> {
+                            Hub h = roles.hub();
+                            return h == null ? null : h.clientRefusals();
+                        });
         this.writer = new ExpositionWriter(scrapeErrors, selfMetrics::figures);
-        this.sampler = new MetricSampler(index, stores.series()::record, clock, config.historyResolution().toMillis());
+        this.sampler =
+                new MetricSampler(
+                        index,
+                        stores.series()::record,
+                        clock,
+                        config.historyResolution().toMillis());
     }
 
     /** Starts the sampler and the HTTP server; a server that cannot bind is logged and left out. */
     public static InsightRuntime start(InsightConfiguration config, Clock clock) {
         InsightRuntime runtime = new InsightRuntime(config, clock);
         runtime.roles.start();
-        runtime.samplerThread = new SamplerThread(runtime.sampler::run, runtime.stores::keepWithinBudget,
-                runtime::keepsHistory, clock, config.historyResolution().toMillis());
+        runtime.samplerThread =
+                new SamplerThread(
+                        runtime.sampler::run,
+                        runtime.stores::keepWithinBudget,
+                        runtime::keepsHistory,
+                        clock,
+                        config.historyResolution().toMillis());
         runtime.startServer();
         runtime.logCapabilities();
         return runtime;
     }
 
-    /** One line on what this Flink does not report by itself, so an empty figure has its reason in the log. */
+    /**
+     * One line on what this Flink does not report by itself, so an empty figure has its reason in
+     * the log.
+     */
     private void logCapabilities() {
         StringBuilder missing = new StringBuilder();
         for (FlinkCapabilities.Capability c : flink.list()) {
             if (!c.available()) {
-                missing.append(missing.length() == 0 ? "" : "; ").append(c.name()).append(" (Flink ")
-                        .append(c.since()).append("+): ").append(c.whenMissing());
+                missing.append(missing.length() == 0 ? "" : "; ")
+                        .append(c.name())
+                        .append(" (Flink ")
+                        .append(c.since())
+                        .append("+): ")
+                        .append(c.whenMissing());
             }
         }
         if (missing.length() > 0) {
-            LOG.info("Flink Insight on Flink {} (Java {}) lacks: {}", flink.flinkVersion(),
-                    Runtime.version().feature(), missing);
+            LOG.info(
+                    "Flink Insight on Flink {} (Java {}) lacks: {}",
+                    flink.flinkVersion(),
+                    Runtime.version().feature(),
+                    missing);
         }
     }
 
     /**
-     * Whether this process samples its metrics into its history: the hub and clients do; TaskManagers only when
-     * asked, since the hub reads their metrics through Flink's REST API.
+     * Whether this process samples its metrics into its history: the hub and clients do;
+     * TaskManagers only when asked, since the hub reads their metrics through Flink's REST API.
      */
     public boolean keepsHistory() {
         return config.historyOnTaskManagers() || !ProcessRole.TASKMANAGER.equals(roles.role());
     }
 
     /**
-     * Flink's configuration as {@code FLINK_CONF_DIR} gives it, read once for the port and the hub (each read logs
-     * every property again). Throws when it cannot be read; the next call tries again.
+     * Flink's configuration as {@code FLINK_CONF_DIR} gives it, read once for the port and the hub
+     * (each read logs every property again). Throws when it cannot be read; the next call tries
+     * again.
      */
     private Map<String, String> flinkConfiguration() {
         synchronized (flinkConfigurationLock) {
@@ -151,12 +194,22 @@ public final class InsightRuntime implements AutoCloseable {
             return; // logged: never plain HTTP when HTTPS was asked for
         }
         RequestFailureLog failures = new RequestFailureLog();
-        ScrapeHandler scrapeHandler = new ScrapeHandler((format, out) -> writer.write(index.families(), format, out),
-                config.maxConcurrentScrapes(), System::nanoTime, failures);
+        ScrapeHandler scrapeHandler =
+                new ScrapeHandler(
+                        (format, out) -> writer.write(index.families(), format, out),
+                        config.maxConcurrentScrapes(),
+                        System::nanoTime,
+                        failures);
         ClassLoader jar = InsightRuntime.class.getClassLoader();
-        RequestRouter router = new RequestRouter(scrapeHandler, endpoints(), new StaticFiles(jar),
-                new StaticFiles(jar, StaticFiles.TAB_ROOT), new FlinkDashboardProxy(dashboard(), config.dashboardProxy()),
-                config.maxAnswerBytes(), failures);
+        RequestRouter router =
+                new RequestRouter(
+                        scrapeHandler,
+                        endpoints(),
+                        new StaticFiles(jar),
+                        new StaticFiles(jar, StaticFiles.TAB_ROOT),
+                        new FlinkDashboardProxy(dashboard(), config.dashboardProxy()),
+                        config.maxAnswerBytes(),
+                        failures);
         InsightHttpServer s = new InsightHttpServer(settings, router);
         if (s.start() != null) {
             scrape = scrapeHandler;
@@ -168,11 +221,20 @@ public final class InsightRuntime implements AutoCloseable {
 
     /** The JSON endpoints, keyed by path. */
     Map<String, JsonEndpoint> endpoints() {
-        return ApiEndpoints.of(this::overviewFacts, index, scrapeErrors, stores, clock, config.historyResolution(),
+        return ApiEndpoints.of(
+                this::overviewFacts,
+                index,
+                scrapeErrors,
+                stores,
+                clock,
+                config.historyResolution(),
                 config.hubPollInterval());
     }
 
-    /** Flink's dashboard for the proxy under {@value #DASHBOARD_PATH}: there while this process runs the hub. */
+    /**
+     * Flink's dashboard for the proxy under {@value #DASHBOARD_PATH}: there while this process runs
+     * the hub.
+     */
     private DashboardUpstream dashboard() {
         return new DashboardUpstream() {
             @Override
@@ -262,7 +324,10 @@ public final class InsightRuntime implements AutoCloseable {
         return roles.hub() != null;
     }
 
-    /** Flink's REST base URL as the hub resolved it, or null when this process runs no hub (or it is unresolved). */
+    /**
+     * Flink's REST base URL as the hub resolved it, or null when this process runs no hub (or it is
+     * unresolved).
+     */
     public String flinkWebUrl() {
         Hub h = roles.hub();
         return h == null ? null : h.flinkRestUrl();

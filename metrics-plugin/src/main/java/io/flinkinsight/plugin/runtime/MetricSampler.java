@@ -6,6 +6,7 @@ import io.flinkinsight.plugin.index.MetricKind;
 import io.flinkinsight.plugin.index.MetricReading;
 import io.flinkinsight.plugin.index.RegisteredMetric;
 import io.flinkinsight.plugin.store.SeriesKey;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,18 +14,23 @@ import java.time.Clock;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Copies every numeric metric value into the history, once per resolution, on the plugin's own sampler thread.
- * Counters, gauges (numbers, booleans as 1/0) and meter rates become one series each; a histogram becomes three:
- * {@code <name>{quantile="0.5"}}, {@code <name>{quantile="0.99"}} and {@code <name>_count}. Non-numeric gauges and
- * values that fail to read are skipped.
+ * Copies every numeric metric value into the history, once per resolution, on the plugin's own
+ * sampler thread. Counters, gauges (numbers, booleans as 1/0) and meter rates become one series
+ * each; a histogram becomes three: {@code <name>{quantile="0.5"}}, {@code <name>{quantile="0.99"}}
+ * and {@code <name>_count}. Non-numeric gauges and values that fail to read are skipped.
  */
 public final class MetricSampler implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(MetricSampler.class);
 
-    /** The quantiles of a histogram kept in history, read from its p50 and p99 series keys' constants, in that order. */
+    /**
+     * The quantiles of a histogram kept in history, read from its p50 and p99 series keys'
+     * constants, in that order.
+     */
     private static final double[] HISTORY_QUANTILES = {
-            Double.parseDouble(RegisteredMetric.HISTORY_P50), Double.parseDouble(RegisteredMetric.HISTORY_P99)};
+        Double.parseDouble(RegisteredMetric.HISTORY_P50),
+        Double.parseDouble(RegisteredMetric.HISTORY_P99)
+    };
 
     private final MetricIndex index;
     private final SampleSink series;
@@ -39,14 +45,20 @@ public final class MetricSampler implements Runnable {
         this.resolutionMillis = resolutionMillis;
     }
 
-    /** Scheduled at resolution boundaries; rounding keeps a run that fires a little early or late in its slot. */
+    /**
+     * Scheduled at resolution boundaries; rounding keeps a run that fires a little early or late in
+     * its slot.
+     */
     @Override
     public void run() {
         long now = clock.millis();
         sample(Math.round((double) now / resolutionMillis) * resolutionMillis);
     }
 
-    /** Records one sample of every metric at {@code timestampMillis}; returns how many were recorded. */
+    /**
+     * Records one sample of every metric at {@code timestampMillis}; returns how many were
+     * recorded.
+     */
     public int sample(long timestampMillis) {
         MetricReading reading = MetricReading.ofNumbers(HISTORY_QUANTILES);
         int recorded = 0;
@@ -82,7 +94,9 @@ public final class MetricSampler implements Runnable {
         return 1;
     }
 
-    /** Where samples go: the history's {@code SeriesStore.record} in the runtime, a list in tests. */
+    /**
+     * Where samples go: the history's {@code SeriesStore.record} in the runtime, a list in tests.
+     */
     @FunctionalInterface
     public interface SampleSink {
         void record(SeriesKey key, long timestampMillis, double value);

@@ -3,14 +3,16 @@ package io.flinkinsight.plugin.runtime;
 import io.flinkinsight.plugin.ProcessRole;
 import io.flinkinsight.plugin.hub.Hub;
 import io.flinkinsight.plugin.index.RegisteredMetric;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.function.Supplier;
 
 /**
- * Which role this process plays, declared or learnt from the scopes of the metrics Flink registers, and the hub the
- * JobManager's role starts: once, unless the hub is turned off, and never after close.
+ * Which role this process plays, declared or learnt from the scopes of the metrics Flink registers,
+ * and the hub the JobManager's role starts: once, unless the hub is turned off, and never after
+ * close.
  */
 final class RoleTracker implements AutoCloseable {
 
@@ -24,7 +26,8 @@ final class RoleTracker implements AutoCloseable {
     private boolean closed; // guarded by this
 
     /**
-     * @param declared the role the options or the system property declare, or null to learn it from the metrics
+     * @param declared the role the options or the system property declare, or null to learn it from
+     *     the metrics
      * @param hubStart starts the hub when this process turns out to be the JobManager
      */
     RoleTracker(ProcessRole declared, boolean hubEnabled, Supplier<Hub> hubStart) {
@@ -46,7 +49,8 @@ final class RoleTracker implements AutoCloseable {
             return;
         }
         ProcessRole detected = ProcessRole.fromLogicalScope(metric.family().logicalScope());
-        // JobManager wins over TaskManager and client: a MiniCluster runs several, and the hub belongs to the
+        // JobManager wins over TaskManager and client: a MiniCluster runs several, and the hub
+        // belongs to the
         // JobManager.
         if (detected != null && (role == null || detected.equals(ProcessRole.JOBMANAGER))) {
             set(detected);
@@ -58,12 +62,16 @@ final class RoleTracker implements AutoCloseable {
         role = newRole;
         try {
             synchronized (this) {
-                if (ProcessRole.JOBMANAGER.equals(newRole) && hubEnabled && hub == null && !closed) {
+                if (ProcessRole.JOBMANAGER.equals(newRole)
+                        && hubEnabled
+                        && hub == null
+                        && !closed) {
                     hub = hubStart.get();
                 }
             }
         } catch (RuntimeException | LinkageError e) {
-            // The hub is optional: without it this process still reports (and the reporter still opens).
+            // The hub is optional: without it this process still reports (and the reporter still
+            // opens).
             LOG.warn("Flink Insight: the hub could not start", e);
         }
     }

@@ -1,6 +1,7 @@
 package io.flinkinsight.plugin.runtime;
 
 import io.flinkinsight.common.FlinkBoundary;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -10,9 +11,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * The plugin's one scheduled thread: every {@code history.resolution}, a sampling round into the history (while the
- * process keeps one), then a pass keeping the stores within their budget, each guarded on its own so that a failed
- * sampling never skips the budget.
+ * The plugin's one scheduled thread: every {@code history.resolution}, a sampling round into the
+ * history (while the process keeps one), then a pass keeping the stores within their budget, each
+ * guarded on its own so that a failed sampling never skips the budget.
  */
 final class SamplerThread implements AutoCloseable {
 
@@ -25,20 +26,27 @@ final class SamplerThread implements AutoCloseable {
     private final ScheduledThreadPoolExecutor executor;
 
     /**
-     * Starts at the next multiple of {@code resolutionMillis} on {@code clock}, so all processes sample at the same
-     * instants.
+     * Starts at the next multiple of {@code resolutionMillis} on {@code clock}, so all processes
+     * sample at the same instants.
      */
-    SamplerThread(Runnable sample, Runnable keepWithinBudget, BooleanSupplier keepsHistory, Clock clock,
+    SamplerThread(
+            Runnable sample,
+            Runnable keepWithinBudget,
+            BooleanSupplier keepsHistory,
+            Clock clock,
             long resolutionMillis) {
         this.sample = sample;
         this.keepWithinBudget = keepWithinBudget;
         this.keepsHistory = keepsHistory;
         this.rounds = new FlinkBoundary(LOG, clock);
-        this.executor = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "flink-insight-sampler");
-            t.setDaemon(true);
-            return t;
-        });
+        this.executor =
+                new ScheduledThreadPoolExecutor(
+                        1,
+                        r -> {
+                            Thread t = new Thread(r, "flink-insight-sampler");
+                            t.setDaemon(true);
+                            return t;
+                        });
         executor.setRemoveOnCancelPolicy(true);
         long delay = resolutionMillis - Math.floorMod(clock.millis(), resolutionMillis);
         executor.scheduleAtFixedRate(this::round, delay, resolutionMillis, TimeUnit.MILLISECONDS);
@@ -52,15 +60,17 @@ final class SamplerThread implements AutoCloseable {
     }
 
     /**
-     * Stops the thread and waits for a round in progress, which finishes within milliseconds: no thread of the
-     * plugin's class loader outlives close (a restart in the same JVM would otherwise find two samplers).
+     * Stops the thread and waits for a round in progress, which finishes within milliseconds: no
+     * thread of the plugin's class loader outlives close (a restart in the same JVM would otherwise
+     * find two samplers).
      */
     @Override
     public void close() {
         executor.shutdownNow();
         try {
             if (!executor.awaitTermination(2, TimeUnit.SECONDS)) {
-                LOG.warn("Flink Insight: the sampler did not stop within 2 s; leaving it as a daemon thread");
+                LOG.warn(
+                        "Flink Insight: the sampler did not stop within 2 s; leaving it as a daemon thread");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

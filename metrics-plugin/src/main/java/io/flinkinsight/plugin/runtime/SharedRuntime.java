@@ -1,8 +1,10 @@
 package io.flinkinsight.plugin.runtime;
 
-import org.apache.flink.annotation.VisibleForTesting;
 import io.flinkinsight.plugin.InsightOptions;
+
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.configuration.ConfigOption;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -10,9 +12,10 @@ import java.time.Clock;
 import java.util.Properties;
 
 /**
- * The one {@link InsightRuntime} of the process, reference-counted across the metric, trace and event reporters.
- * Flink 2.2 loads the three from one plugin class loader, so this static state is shared by them. The reporter that
- * opens first (the metric reporter, in Flink 2.2) configures the runtime; the last {@link #release} stops it.
+ * The one {@link InsightRuntime} of the process, reference-counted across the metric, trace and
+ * event reporters. Flink 2.2 loads the three from one plugin class loader, so this static state is
+ * shared by them. The reporter that opens first (the metric reporter, in Flink 2.2) configures the
+ * runtime; the last {@link #release} stops it.
  */
 public final class SharedRuntime {
 
@@ -28,8 +31,10 @@ public final class SharedRuntime {
      * Returns the process's runtime, starting it on first use.
      *
      * @param config the reporter's options, prefix stripped
-     * @param userPrefix how the user spelled the prefix, e.g. {@code traces.reporter.insight.}, for messages
-     * @throws IllegalArgumentException when an option is invalid (Flink then leaves this reporter out)
+     * @param userPrefix how the user spelled the prefix, e.g. {@code traces.reporter.insight.}, for
+     *     messages
+     * @throws IllegalArgumentException when an option is invalid (Flink then leaves this reporter
+     *     out)
      */
     public static InsightRuntime acquire(Properties config, String userPrefix) {
         InsightConfiguration parsed = InsightConfiguration.from(config, userPrefix);
@@ -37,9 +42,11 @@ public final class SharedRuntime {
             if (instance == null) {
                 instance = InsightRuntime.start(parsed, Clock.systemUTC());
             } else if (!parsed.equals(instance.config()) && setsAnyOption(config)) {
-                LOG.warn("Flink Insight: options under {}* are ignored; the shared server and stores were already"
-                        + " configured by the reporter that opened first (put them under {}*)",
-                        userPrefix, InsightOptions.USER_PREFIX);
+                LOG.warn(
+                        "Flink Insight: options under {}* are ignored; the shared server and stores were already"
+                                + " configured by the reporter that opened first (put them under {}*)",
+                        userPrefix,
+                        InsightOptions.USER_PREFIX);
             }
             references++;
             return instance;

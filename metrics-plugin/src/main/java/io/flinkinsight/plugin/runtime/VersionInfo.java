@@ -3,7 +3,10 @@ package io.flinkinsight.plugin.runtime;
 import java.io.InputStream;
 import java.util.Properties;
 
-/** The plugin's own version, from a resource filtered at build time (Flink's is in {@link io.flinkinsight.plugin.FlinkCapabilities}). */
+/**
+ * The plugin's own version, from a resource filtered at build time (Flink's is in {@link
+ * io.flinkinsight.plugin.FlinkCapabilities}).
+ */
 public final class VersionInfo {
 
     private static final String UNKNOWN = "unknown";
@@ -11,7 +14,9 @@ public final class VersionInfo {
     private VersionInfo() {}
 
     public static String insightVersion() {
-        try (InputStream in = VersionInfo.class.getResourceAsStream("/io/flinkinsight/plugin/version.properties")) {
+        try (InputStream in =
+                VersionInfo.class.getResourceAsStream(
+                        "/io/flinkinsight/plugin/version.properties")) {
             if (in == null) {
                 return UNKNOWN;
             }

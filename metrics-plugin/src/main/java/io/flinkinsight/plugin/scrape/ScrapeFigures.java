@@ -4,9 +4,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * What the scrapes of {@code /metrics} cost this process, for the plugin's own figures: an operator divides the
- * counters' rates ({@code rate(bytes) / rate(scrapes)}) for the mean body and render time, and watches the scrapes
- * waiting for a render turn under {@code http.max-concurrent-scrapes}.
+ * What the scrapes of {@code /metrics} cost this process, for the plugin's own figures: an operator
+ * divides the counters' rates ({@code rate(bytes) / rate(scrapes)}) for the mean body and render
+ * time, and watches the scrapes waiting for a render turn under {@code
+ * http.max-concurrent-scrapes}.
  */
 public final class ScrapeFigures {
 
@@ -69,14 +70,17 @@ public final class ScrapeFigures {
         return waiting.get();
     }
 
-    /** Scrapes answered with the body of a render less than a second old, without a render of their own. */
+    /**
+     * Scrapes answered with the body of a render less than a second old, without a render of their
+     * own.
+     */
     public long sharedCount() {
         return shared.sum();
     }
 
     /**
-     * Scrape answers whose connection was closed before they were written, to free their body for a newer render
-     * when 2 x {@code http.max-concurrent-scrapes} bodies of its format were held.
+     * Scrape answers whose connection was closed before they were written, to free their body for a
+     * newer render when 2 x {@code http.max-concurrent-scrapes} bodies of its format were held.
      */
     public long writesAborted() {
         return writesAborted.sum();

@@ -1,14 +1,16 @@
 package io.flinkinsight.plugin.serve;
 
 import org.apache.flink.annotation.VisibleForTesting;
+
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 
 /**
- * The byte budget of the JSON answers ({@code http.max-answer-bytes}): an answer is serialised into a stream that
- * stops at the budget, so no request makes the server write, or hold, more than that; and the answers written (or
- * waiting to be written) to readers hold at most {@value #HELD_ANSWERS} budgets in all.
+ * The byte budget of the JSON answers ({@code http.max-answer-bytes}): an answer is serialised into
+ * a stream that stops at the budget, so no request makes the server write, or hold, more than that;
+ * and the answers written (or waiting to be written) to readers hold at most {@value #HELD_ANSWERS}
+ * budgets in all.
  */
 final class AnswerBudget {
 
@@ -28,7 +30,8 @@ final class AnswerBudget {
 
     AnswerBudget(long maxAnswerBytes) {
         if (maxAnswerBytes < 1 || maxAnswerBytes > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException("maxAnswerBytes must be between 1 and " + (Integer.MAX_VALUE - 8));
+            throw new IllegalArgumentException(
+                    "maxAnswerBytes must be between 1 and " + (Integer.MAX_VALUE - 8));
         }
         this.maxAnswerBytes = maxAnswerBytes;
         this.maxHeldBytes = HELD_ANSWERS * maxAnswerBytes;
@@ -65,8 +68,8 @@ final class AnswerBudget {
     }
 
     /**
-     * Takes {@code bytes} of the held budget for an answer until it was written; false when the answers on their
-     * way hold too much already (one answer alone is always let through).
+     * Takes {@code bytes} of the held budget for an answer until it was written; false when the
+     * answers on their way hold too much already (one answer alone is always let through).
      */
     synchronized boolean hold(long bytes) {
         if (held > 0 && held + bytes > maxHeldBytes) {

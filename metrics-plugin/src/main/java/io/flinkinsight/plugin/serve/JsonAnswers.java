@@ -7,6 +7,7 @@ import io.flinkinsight.plugin.http.JsonEndpoint;
 import io.flinkinsight.plugin.http.QueryParameters;
 import io.flinkinsight.plugin.http.RefusalReason;
 import io.flinkinsight.plugin.http.RequestFailureLog;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.Unpooled;
@@ -18,9 +19,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The JSON endpoints' answers within {@code http.max-answer-bytes}: each serialised straight into heap, stopping at
- * the budget (413 naming the parameters that narrow it), and handed out only while the answers on their way to
- * readers hold less than {@link AnswerBudget#HELD_ANSWERS} budgets (503 otherwise).
+ * The JSON endpoints' answers within {@code http.max-answer-bytes}: each serialised straight into
+ * heap, stopping at the budget (413 naming the parameters that narrow it), and handed out only
+ * while the answers on their way to readers hold less than {@link AnswerBudget#HELD_ANSWERS}
+ * budgets (503 otherwise).
  */
 final class JsonAnswers {
 
@@ -45,10 +47,17 @@ final class JsonAnswers {
             int size = buf.readableBytes();
             if (!answers.hold(size)) {
                 buf.release();
-                return HttpReply.error(HttpResponseStatus.SERVICE_UNAVAILABLE,
-                        "too many large answers are being written; try again", Map.of("Retry-After", "1"));
+                return HttpReply.error(
+                        HttpResponseStatus.SERVICE_UNAVAILABLE,
+                        "too many large answers are being written; try again",
+                        Map.of("Retry-After", "1"));
             }
-            return new HttpReply(HttpResponseStatus.OK, HttpReply.JSON, buf, NO_STORE, () -> answers.release(size));
+            return new HttpReply(
+                    HttpResponseStatus.OK,
+                    HttpReply.JSON,
+                    buf,
+                    NO_STORE,
+                    () -> answers.release(size));
         } catch (BadRequestException e) {
             return HttpReply.error(HttpResponseStatus.BAD_REQUEST, e.getMessage());
         } catch (IOException | RuntimeException e) {
@@ -59,7 +68,8 @@ final class JsonAnswers {
                 return tooLarge(path, endpoint);
             }
             failures.failed(path, e);
-            return HttpReply.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error in " + path);
+            return HttpReply.error(
+                    HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error in " + path);
         }
     }
 
@@ -74,13 +84,26 @@ final class JsonAnswers {
 
     private HttpReply tooLarge(String path, JsonEndpoint endpoint) {
         List<String> narrowers = endpoint.narrowedBy();
-        String message = "the answer of " + path + " is larger than metrics.reporter.insight.http.max-answer-bytes ("
-                + answers.maxAnswerBytes() + " bytes); "
-                + (narrowers.isEmpty() ? "raise that option" : "narrow it with " + String.join(", ", narrowers)
-                        + ", or raise that option");
-        byte[] body = Json.error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE.code(), message,
-                Map.of("narrowBy", narrowers));
-        return HttpReply.error(RefusalReason.ANSWER_TOO_LARGE, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, body,
+        String message =
+                "the answer of "
+                        + path
+                        + " is larger than metrics.reporter.insight.http.max-answer-bytes ("
+                        + answers.maxAnswerBytes()
+                        + " bytes); "
+                        + (narrowers.isEmpty()
+                                ? "raise that option"
+                                : "narrow it with "
+                                        + String.join(", ", narrowers)
+                                        + ", or raise that option");
+        byte[] body =
+                Json.error(
+                        HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE.code(),
+                        message,
+                        Map.of("narrowBy", narrowers));
+        return HttpReply.error(
+                RefusalReason.ANSWER_TOO_LARGE,
+                HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+                body,
                 NO_STORE);
     }
 }

@@ -4,8 +4,9 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * Typed reads of span and event attributes. Flink documents their values as String, Long or Double "with more
- * types possible", so every read tolerates any type and answers null instead of throwing.
+ * Typed reads of span and event attributes. Flink documents their values as String, Long or Double
+ * "with more types possible", so every read tolerates any type and answers null instead of
+ * throwing.
  */
 public final class Attributes {
 
@@ -41,7 +42,10 @@ public final class Attributes {
         return v == null ? null : Boolean.valueOf(v.toString().trim());
     }
 
-    /** The job id of a job-scoped span or event: Flink adds {@code jobId}, and the group variable {@code <job_id>}. */
+    /**
+     * The job id of a job-scoped span or event: Flink adds {@code jobId}, and the group variable
+     * {@code <job_id>}.
+     */
     public static String jobId(Map<String, Object> attributes) {
         String id = asString(attributes, "jobId");
         if (id == null) {
@@ -50,7 +54,10 @@ public final class Attributes {
         return id != null && isJobId(id) ? id.toLowerCase(java.util.Locale.ROOT) : null;
     }
 
-    /** The job name from the metric group variable {@code <job_name>}, if the span or event carries it. */
+    /**
+     * The job name from the metric group variable {@code <job_name>}, if the span or event carries
+     * it.
+     */
     public static String jobName(Map<String, Object> attributes) {
         return asString(attributes, "<job_name>");
     }

@@ -1,17 +1,22 @@
 package io.flinkinsight.plugin.store;
 
 /**
- * Heap sizes of the shapes the stores hold, on a 64-bit JVM with compressed references (heaps below 32 GiB):
- * 12-byte object headers, 4-byte references, everything aligned to 8 bytes. What the stores' byte estimates are
- * built from; {@code StoreMemoryTest} checks them against the heap a filled store really takes.
+ * Heap sizes of the shapes the stores hold, on a 64-bit JVM with compressed references (heaps below
+ * 32 GiB): 12-byte object headers, 4-byte references, everything aligned to 8 bytes. What the
+ * stores' byte estimates are built from; {@code StoreMemoryTest} checks them against the heap a
+ * filled store really takes.
  */
 public final class HeapSizes {
 
     /** An object header and its alignment: the smallest object. */
     public static final int OBJECT = 16;
+
     /** A reference field or array slot. */
     public static final int REFERENCE = 4;
-    /** A {@code HashMap} node (hash, key, value, next) plus its share of the table, about half full. */
+
+    /**
+     * A {@code HashMap} node (hash, key, value, next) plus its share of the table, about half full.
+     */
     public static final int HASH_ENTRY = 32 + 2 * REFERENCE;
 
     private HeapSizes() {}
@@ -33,7 +38,10 @@ public final class HeapSizes {
         return align(16L + (long) REFERENCE * length);
     }
 
-    /** A string and its byte array (compact strings: one byte a char when all are Latin-1, else two). */
+    /**
+     * A string and its byte array (compact strings: one byte a char when all are Latin-1, else
+     * two).
+     */
     public static long string(String s) {
         if (s == null) {
             return 0;

@@ -6,6 +6,7 @@ import io.flinkinsight.plugin.store.checkpoint.CheckpointRecord;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointStore;
 import io.flinkinsight.plugin.store.job.JobEventParser;
 import io.flinkinsight.plugin.store.job.JobStore;
+
 import org.apache.flink.events.Event;
 import org.apache.flink.traces.Span;
 
@@ -16,10 +17,10 @@ import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Everything the process remembers beyond current metric values: metric history (also what the hub gathers),
- * checkpoints from spans, jobs from events, together within one budget of estimated heap
- * ({@link #keepWithinBudget()}). Its callers guard it: the reporters at Flink's boundary, the sampler thread its
- * budget pass.
+ * Everything the process remembers beyond current metric values: metric history (also what the hub
+ * gathers), checkpoints from spans, jobs from events, together within one budget of estimated heap
+ * ({@link #keepWithinBudget()}). Its callers guard it: the reporters at Flink's boundary, the
+ * sampler thread its budget pass.
  */
 public final class InsightStores {
 
@@ -30,12 +31,18 @@ public final class InsightStores {
     private final long maxBytes;
     private final LongAdder budgetPasses = new LongAdder();
 
-    /** @param flink what the loaded Flink gives: its spans' children are read only when they exist */
+    /**
+     * @param flink what the loaded Flink gives: its spans' children are read only when they exist
+     */
     public InsightStores(StoreSettings settings, Clock clock, FlinkCapabilities flink) {
         this.series = new SeriesStore(settings, clock);
         this.jobs = new JobStore(settings.maxJobs(), clock);
-        this.checkpoints = new CheckpointStore(
-                settings.maxCheckpointsPerJob(), settings.maxJobs(), settings.checkpointBytesCap(), jobs::isFinished);
+        this.checkpoints =
+                new CheckpointStore(
+                        settings.maxCheckpointsPerJob(),
+                        settings.maxJobs(),
+                        settings.checkpointBytesCap(),
+                        jobs::isFinished);
         this.maxBytes = settings.maxBytes();
         this.spansHaveChildren = flink.spanChildren();
     }
@@ -52,7 +59,9 @@ public final class InsightStores {
         return jobs;
     }
 
-    /** Called from Flink's TraceReporter callback, under the metric registry's lock: must be cheap. */
+    /**
+     * Called from Flink's TraceReporter callback, under the metric registry's lock: must be cheap.
+     */
     public void onSpan(Span span) {
         switch (span.getName()) {
             case CheckpointParser.CHECKPOINT_SPAN -> {
@@ -61,17 +70,21 @@ public final class InsightStores {
                     checkpoints.add(record);
                 }
             }
-            case JobEventParser.JOB_INITIALIZATION_SPAN -> JobEventParser.applyInitialization(span, jobs);
+            case JobEventParser.JOB_INITIALIZATION_SPAN ->
+                    JobEventParser.applyInitialization(span, jobs);
             default -> {
                 // other spans (user spans) have no store
             }
         }
     }
 
-    /** Called from Flink's EventReporter callback, under the metric registry's lock: must be cheap. */
+    /**
+     * Called from Flink's EventReporter callback, under the metric registry's lock: must be cheap.
+     */
     public void onEvent(Event event) {
         if (CheckpointParser.CHECKPOINT_EVENT.equals(event.getName())) {
-            // The span carries the same and more; the event counts when no trace reporter is configured.
+            // The span carries the same and more; the event counts when no trace reporter is
+            // configured.
             CheckpointRecord record = CheckpointParser.fromEvent(event);
             if (record != null) {
                 checkpoints.addIfAbsent(record);
@@ -91,19 +104,23 @@ public final class InsightStores {
         return maxBytes;
     }
 
-    /** Passes of {@link #keepWithinBudget()} that found the stores above 15/16 of their budget and evicted. */
+    /**
+     * Passes of {@link #keepWithinBudget()} that found the stores above 15/16 of their budget and
+     * evicted.
+     */
     public long budgetPasses() {
         return budgetPasses.sum();
     }
 
     /**
-     * Brings the stores to at most 15/16 of their budget, the rest being room for what arrives until the next pass:
-     * first the data of the jobs that finished longest ago (their checkpoints, then their history, then their
-     * record), then series no longer written, least recently written first, then running jobs' oldest checkpoints.
-     * What is left above that is every running job's newest checkpoint and the series still written: kept, so no
-     * running job is starved. Then the checkpoints, written between passes from Flink's threads, may take what the
-     * budget leaves them (less 1/32 for the history's growth until the next pass). Runs on the plugin's own threads
-     * (after each sampling round), never a Flink thread: it scans the history.
+     * Brings the stores to at most 15/16 of their budget, the rest being room for what arrives
+     * until the next pass: first the data of the jobs that finished longest ago (their checkpoints,
+     * then their history, then their record), then series no longer written, least recently written
+     * first, then running jobs' oldest checkpoints. What is left above that is every running job's
+     * newest checkpoint and the series still written: kept, so no running job is starved. Then the
+     * checkpoints, written between passes from Flink's threads, may take what the budget leaves
+     * them (less 1/32 for the history's growth until the next pass). Runs on the plugin's own
+     * threads (after each sampling round), never a Flink thread: it scans the history.
      */
     public synchronized void keepWithinBudget() {
         long toFree = estimatedBytes() - (maxBytes - maxBytes / 16);

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Identity of one time series: the Prometheus-style metric name and its label pairs, in a stable order.
- * Created once when a metric is registered, so sampling never builds keys on the hot path.
+ * Identity of one time series: the Prometheus-style metric name and its label pairs, in a stable
+ * order. Created once when a metric is registered, so sampling never builds keys on the hot path.
  */
 public record SeriesKey(String name, List<String> labelNames, List<String> labelValues) {
 
@@ -20,7 +20,10 @@ public record SeriesKey(String name, List<String> labelNames, List<String> label
         labelValues = List.copyOf(labelValues);
     }
 
-    /** The series of this one's {@code quantile}: the same name and labels, and {@value #QUANTILE_LABEL} too. */
+    /**
+     * The series of this one's {@code quantile}: the same name and labels, and {@value
+     * #QUANTILE_LABEL} too.
+     */
     public SeriesKey withQuantile(String quantile) {
         List<String> names = new ArrayList<>(labelNames);
         List<String> values = new ArrayList<>(labelValues);

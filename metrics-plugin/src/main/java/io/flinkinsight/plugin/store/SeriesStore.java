@@ -2,7 +2,9 @@ package io.flinkinsight.plugin.store;
 
 import io.flinkinsight.plugin.store.series.SampleVisitor;
 import io.flinkinsight.plugin.store.series.Series;
+
 import org.apache.flink.annotation.VisibleForTesting;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,9 +15,9 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.PriorityQueue;
 import java.util.OptionalDouble;
+import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -24,23 +26,29 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
 
 /**
- * Bounded history of sampled metric values: one Gorilla-compressed {@link Series} per {@link SeriesKey}, kept for
- * the retention, at most {@code maxSeries} series (when full, those written longest ago make room for new
- * ones; the stores' budget removes finished jobs' series and those no longer written). Writes come from the
- * plugin's sampler (and the hub), reads from HTTP threads; both are safe concurrently. Nothing here blocks for
- * longer than one series' decode.
+ * Bounded history of sampled metric values: one Gorilla-compressed {@link Series} per {@link
+ * SeriesKey}, kept for the retention, at most {@code maxSeries} series (when full, those written
+ * longest ago make room for new ones; the stores' budget removes finished jobs' series and those no
+ * longer written). Writes come from the plugin's sampler (and the hub), reads from HTTP threads;
+ * both are safe concurrently. Nothing here blocks for longer than one series' decode.
  */
 public final class SeriesStore {
 
     private static final Logger LOG = LoggerFactory.getLogger(SeriesStore.class);
 
-    /** The label that names a series' job, as Flink's {@code <job_id>} variable becomes it (and the hub writes it). */
+    /**
+     * The label that names a series' job, as Flink's {@code <job_id>} variable becomes it (and the
+     * hub writes it).
+     */
     public static final String JOB_ID_LABEL = "job_id";
 
     /** The most samples in one compressed chunk; the retention edge moves in whole chunks. */
     static final int MAX_CHUNK_SAMPLES = 240;
 
-    /** The retention is cut into this many chunk spans, so at most 1/6 extra history is held before a drop. */
+    /**
+     * The retention is cut into this many chunk spans, so at most 1/6 extra history is held before
+     * a drop.
+     */
     private static final int CHUNKS_PER_RETENTION = 6;
 
     private final Clock clock;
@@ -52,8 +60,10 @@ public final class SeriesStore {
     private final ConcurrentHashMap<SeriesKey, Series> series = new ConcurrentHashMap<>();
     private final AtomicInteger seriesCount = new AtomicInteger();
     private final AtomicLong nextSweepMillis = new AtomicLong(Long.MIN_VALUE);
+
     /** The full store warns at most once per this interval. */
     private static final long LIMIT_WARN_INTERVAL_MILLIS = 10 * 60_000;
+
     private final AtomicLong limitWarnedAtMillis = new AtomicLong(Long.MIN_VALUE / 2);
     private final LongAdder evictedSeries = new LongAdder();
     private final LongAdder droppedForLimit = new LongAdder();
@@ -65,11 +75,15 @@ public final class SeriesStore {
         this.retentionMillis = settings.retention().toMillis();
         this.resolutionMillis = settings.resolution().toMillis();
         this.chunkSpanMillis = Math.max(1, retentionMillis / CHUNKS_PER_RETENTION);
-        this.sweepIntervalMillis = Math.max(1_000, Math.min(settings.resolution().toMillis(), 60_000));
+        this.sweepIntervalMillis =
+                Math.max(1_000, Math.min(settings.resolution().toMillis(), 60_000));
         this.maxSeries = settings.maxSeries();
     }
 
-    /** Appends one sample; called from the plugin's own sampling thread (and the hub's), never a Flink thread. */
+    /**
+     * Appends one sample; called from the plugin's own sampling thread (and the hub's), never a
+     * Flink thread.
+     */
     public void record(SeriesKey key, long timestampMillis, double value) {
         long now = clock.millis();
         maybeSweep(now);
@@ -88,7 +102,8 @@ public final class SeriesStore {
                 droppedOutOfOrder.increment();
                 return;
             }
-            // The sweep removed it between our lookup and the append: retry once with a fresh series.
+            // The sweep removed it between our lookup and the append: retry once with a fresh
+            // series.
         }
     }
 
@@ -115,9 +130,10 @@ public final class SeriesStore {
     }
 
     /**
-     * The store is full and {@code key} is new: the series written longest ago (a finished job's, typically) make
-     * room, a batch of them at once so the scan is paid rarely, and never one written in the last resolution (so a
-     * running job's series are not traded for each other). Returns how many went.
+     * The store is full and {@code key} is new: the series written longest ago (a finished job's,
+     * typically) make room, a batch of them at once so the scan is paid rarely, and never one
+     * written in the last resolution (so a running job's series are not traded for each other).
+     * Returns how many went.
      */
     private synchronized int evictLeastRecentlyWritten(SeriesKey key) {
         if (seriesCount.get() < maxSeries) {
@@ -125,8 +141,13 @@ public final class SeriesStore {
         }
         long recent = clock.millis() - resolutionMillis;
         int batch = Math.max(1, maxSeries / 100);
-        PriorityQueue<Map.Entry<SeriesKey, Series>> oldest = new PriorityQueue<>(
-                batch, (a, b) -> Long.compare(b.getValue().lastWriteMillis(), a.getValue().lastWriteMillis()));
+        PriorityQueue<Map.Entry<SeriesKey, Series>> oldest =
+                new PriorityQueue<>(
+                        batch,
+                        (a, b) ->
+                                Long.compare(
+                                        b.getValue().lastWriteMillis(),
+                                        a.getValue().lastWriteMillis()));
         for (Map.Entry<SeriesKey, Series> e : series.entrySet()) {
             if (e.getValue().lastWriteMillis() < recent) {
                 oldest.add(e);
@@ -146,10 +167,16 @@ public final class SeriesStore {
         }
         long now = clock.millis();
         long last = limitWarnedAtMillis.get();
-        if (now - last >= LIMIT_WARN_INTERVAL_MILLIS && limitWarnedAtMillis.compareAndSet(last, now)) {
-            LOG.warn("Flink Insight keeps at most {} series: {} written longest ago made room for new ones (such"
+        if (now - last >= LIMIT_WARN_INTERVAL_MILLIS
+                && limitWarnedAtMillis.compareAndSet(last, now)) {
+            LOG.warn(
+                    "Flink Insight keeps at most {} series: {} written longest ago made room for new ones (such"
                             + " as {}); {} evicted and {} samples dropped so far. Raise the history.max-series option"
-                            + " or filter metrics.", maxSeries, evicted, key.name(), evictedSeries.sum(),
+                            + " or filter metrics.",
+                    maxSeries,
+                    evicted,
+                    key.name(),
+                    evictedSeries.sum(),
                     droppedForLimit.sum());
         }
         return evicted;
@@ -163,8 +190,9 @@ public final class SeriesStore {
     }
 
     /**
-     * Drops chunks older than the retention and removes series not written for longer than the retention. Runs
-     * by itself every resolution from {@link #record}; public so tests (and a quiet process) can run it.
+     * Drops chunks older than the retention and removes series not written for longer than the
+     * retention. Runs by itself every resolution from {@link #record}; public so tests (and a quiet
+     * process) can run it.
      */
     @VisibleForTesting
     public void evictExpired() {
@@ -211,7 +239,10 @@ public final class SeriesStore {
         return names;
     }
 
-    /** Visits the samples of {@code key} with {@code from <= t <= to} inside the retention, in time order. */
+    /**
+     * Visits the samples of {@code key} with {@code from <= t <= to} inside the retention, in time
+     * order.
+     */
     public void read(SeriesKey key, long fromMillis, long toMillis, SampleVisitor visitor) {
         Series s = series.get(key);
         if (s != null) {
@@ -224,7 +255,10 @@ public final class SeriesStore {
         return latest(key, Long.MIN_VALUE);
     }
 
-    /** The newest sample's value of {@code key} if it is inside the retention and not older than {@code notBefore}. */
+    /**
+     * The newest sample's value of {@code key} if it is inside the retention and not older than
+     * {@code notBefore}.
+     */
     public OptionalDouble latest(SeriesKey key, long notBeforeMillis) {
         Series s = series.get(key);
         if (s == null) {
@@ -236,10 +270,13 @@ public final class SeriesStore {
         }
         double[] value = {Double.NaN};
         boolean[] found = {false};
-        s.read(last, last, (t, v) -> {
-            value[0] = v;
-            found[0] = true;
-        });
+        s.read(
+                last,
+                last,
+                (t, v) -> {
+                    value[0] = v;
+                    found[0] = true;
+                });
         return found[0] ? OptionalDouble.of(value[0]) : OptionalDouble.empty();
     }
 
@@ -256,11 +293,12 @@ public final class SeriesStore {
     }
 
     /**
-     * An estimate of the heap this store owns, i.e. what dropping the history would free: the map and its entries,
-     * each series' key object and label lists, its chunks and their compressed payloads. The name and label strings
-     * are not counted: they are Flink's metric-group strings, shared with the metric index and held by Flink
-     * whether or not history is kept. Object sizes assume a 64-bit JVM with compressed references (heaps below
-     * 32 GiB); the benchmark {@code scripts/bench-history-memory.sh} prints this beside the measured heap.
+     * An estimate of the heap this store owns, i.e. what dropping the history would free: the map
+     * and its entries, each series' key object and label lists, its chunks and their compressed
+     * payloads. The name and label strings are not counted: they are Flink's metric-group strings,
+     * shared with the metric index and held by Flink whether or not history is kept. Object sizes
+     * assume a 64-bit JVM with compressed references (heaps below 32 GiB); the benchmark {@code
+     * scripts/bench-history-memory.sh} prints this beside the measured heap.
      */
     public long estimatedBytes() {
         long bytes = 64 + 16L + 8L * series.size() * 2; // the map and its table, about half full
@@ -270,12 +308,18 @@ public final class SeriesStore {
         return bytes;
     }
 
-    /** Series removed, written longest ago, to make room for new ones under {@code maxSeries} or the stores' budget. */
+    /**
+     * Series removed, written longest ago, to make room for new ones under {@code maxSeries} or the
+     * stores' budget.
+     */
     public long evictedSeries() {
         return evictedSeries.sum();
     }
 
-    /** The keys of the series of each of {@code jobIds} (by their {@code job_id} label), in one pass. */
+    /**
+     * The keys of the series of each of {@code jobIds} (by their {@code job_id} label), in one
+     * pass.
+     */
     public Map<String, List<SeriesKey>> keysByJob(Set<String> jobIds) {
         Map<String, List<SeriesKey>> out = new HashMap<>();
         for (SeriesKey key : series.keySet()) {
@@ -287,7 +331,10 @@ public final class SeriesStore {
         return out;
     }
 
-    /** Removes these series (a finished job's, for the stores' budget); returns the estimated bytes freed. */
+    /**
+     * Removes these series (a finished job's, for the stores' budget); returns the estimated bytes
+     * freed.
+     */
     public long remove(Collection<SeriesKey> keys) {
         long freed = 0;
         for (SeriesKey key : keys) {
@@ -303,9 +350,10 @@ public final class SeriesStore {
     }
 
     /**
-     * Removes series not written in the last resolution (no longer reported), the least recently written first,
-     * until {@code bytes} are freed (for the stores' budget); a series written in the last resolution stays, so every
-     * running job keeps its history. Returns the estimated bytes freed.
+     * Removes series not written in the last resolution (no longer reported), the least recently
+     * written first, until {@code bytes} are freed (for the stores' budget); a series written in
+     * the last resolution stays, so every running job keeps its history. Returns the estimated
+     * bytes freed.
      */
     public long evictNotWrittenRecently(long bytes) {
         long recent = clock.millis() - resolutionMillis;
@@ -323,7 +371,9 @@ public final class SeriesStore {
         return freed;
     }
 
-    /** Samples dropped because the store was full of series all written within the last resolution. */
+    /**
+     * Samples dropped because the store was full of series all written within the last resolution.
+     */
     public long droppedForSeriesLimit() {
         return droppedForLimit.sum();
     }
@@ -340,7 +390,10 @@ public final class SeriesStore {
         return expiredSeries.sum();
     }
 
-    /** The map node, the key record and its two label lists; the strings they point to are shared, see above. */
+    /**
+     * The map node, the key record and its two label lists; the strings they point to are shared,
+     * see above.
+     */
     private static long estimateKeyBytes(SeriesKey key) {
         int labels = key.labelNames().size();
         return 32 /* map node */ + 24 /* the key record */ + 2 * listBytes(labels);

@@ -1,6 +1,7 @@
 package io.flinkinsight.plugin.store;
 
 import io.flinkinsight.plugin.InsightOptions;
+
 import org.apache.flink.annotation.VisibleForTesting;
 
 import java.time.Duration;
@@ -14,7 +15,8 @@ import java.util.Objects;
  * @param maxSeries the most series kept; samples of further new series are dropped and counted
  * @param maxCheckpointsPerJob the most recent checkpoints kept per job
  * @param maxJobs the most jobs kept (oldest terminal jobs are evicted first)
- * @param maxCheckpointBytes the most heap, estimated, the checkpoints may take (within {@code maxBytes})
+ * @param maxCheckpointBytes the most heap, estimated, the checkpoints may take (within {@code
+ *     maxBytes})
  * @param maxBytes the most heap, estimated, the stores may take together
  */
 public record StoreSettings(
@@ -26,15 +28,20 @@ public record StoreSettings(
         long maxCheckpointBytes,
         long maxBytes) {
 
-    // The defaults are InsightOptions' defaults: one source of truth for the README's table, the options and tests.
-    public static final Duration DEFAULT_RETENTION = InsightOptions.HISTORY_RETENTION.defaultValue();
-    public static final Duration DEFAULT_RESOLUTION = InsightOptions.HISTORY_RESOLUTION.defaultValue();
+    // The defaults are InsightOptions' defaults: one source of truth for the README's table, the
+    // options and tests.
+    public static final Duration DEFAULT_RETENTION =
+            InsightOptions.HISTORY_RETENTION.defaultValue();
+    public static final Duration DEFAULT_RESOLUTION =
+            InsightOptions.HISTORY_RESOLUTION.defaultValue();
     public static final int DEFAULT_MAX_SERIES = InsightOptions.HISTORY_MAX_SERIES.defaultValue();
-    public static final int DEFAULT_MAX_CHECKPOINTS_PER_JOB = InsightOptions.CHECKPOINTS_MAX_PER_JOB.defaultValue();
+    public static final int DEFAULT_MAX_CHECKPOINTS_PER_JOB =
+            InsightOptions.CHECKPOINTS_MAX_PER_JOB.defaultValue();
     public static final int DEFAULT_MAX_JOBS = InsightOptions.JOBS_MAX.defaultValue();
     public static final long DEFAULT_MAX_CHECKPOINT_BYTES =
             InsightOptions.CHECKPOINTS_MAX_BYTES.defaultValue().getBytes();
-    public static final long DEFAULT_MAX_BYTES = InsightOptions.STORES_MAX_BYTES.defaultValue().getBytes();
+    public static final long DEFAULT_MAX_BYTES =
+            InsightOptions.STORES_MAX_BYTES.defaultValue().getBytes();
 
     public StoreSettings {
         Objects.requireNonNull(retention, "retention");
@@ -44,7 +51,11 @@ public record StoreSettings(
         if (resolution.compareTo(retention) > 0) {
             throw new IllegalArgumentException("resolution must not exceed retention");
         }
-        if (maxSeries < 1 || maxCheckpointsPerJob < 1 || maxJobs < 1 || maxCheckpointBytes < 1 || maxBytes < 1) {
+        if (maxSeries < 1
+                || maxCheckpointsPerJob < 1
+                || maxJobs < 1
+                || maxCheckpointBytes < 1
+                || maxBytes < 1) {
             throw new IllegalArgumentException(
                     "maxSeries, maxCheckpointsPerJob, maxJobs, maxCheckpointBytes and maxBytes must be positive");
         }
@@ -52,28 +63,57 @@ public record StoreSettings(
 
     /** The settings with the default byte budgets. */
     public StoreSettings(
-            Duration retention, Duration resolution, int maxSeries, int maxCheckpointsPerJob, int maxJobs) {
-        this(retention, resolution, maxSeries, maxCheckpointsPerJob, maxJobs, DEFAULT_MAX_CHECKPOINT_BYTES,
+            Duration retention,
+            Duration resolution,
+            int maxSeries,
+            int maxCheckpointsPerJob,
+            int maxJobs) {
+        this(
+                retention,
+                resolution,
+                maxSeries,
+                maxCheckpointsPerJob,
+                maxJobs,
+                DEFAULT_MAX_CHECKPOINT_BYTES,
                 DEFAULT_MAX_BYTES);
     }
 
-    /** The settings the options' defaults ({@link InsightOptions}) give, as a reporter without options gets them. */
+    /**
+     * The settings the options' defaults ({@link InsightOptions}) give, as a reporter without
+     * options gets them.
+     */
     public static StoreSettings defaults() {
         return new StoreSettings(
-                DEFAULT_RETENTION, DEFAULT_RESOLUTION, DEFAULT_MAX_SERIES, DEFAULT_MAX_CHECKPOINTS_PER_JOB,
+                DEFAULT_RETENTION,
+                DEFAULT_RESOLUTION,
+                DEFAULT_MAX_SERIES,
+                DEFAULT_MAX_CHECKPOINTS_PER_JOB,
                 DEFAULT_MAX_JOBS);
     }
 
     @VisibleForTesting
     public StoreSettings withMaxSeries(int max) {
-        return new StoreSettings(retention, resolution, max, maxCheckpointsPerJob, maxJobs, maxCheckpointBytes,
+        return new StoreSettings(
+                retention,
+                resolution,
+                max,
+                maxCheckpointsPerJob,
+                maxJobs,
+                maxCheckpointBytes,
                 maxBytes);
     }
 
     /** These settings with the stores' budget and the checkpoints' share of it. */
     @VisibleForTesting
     public StoreSettings withBytes(long maxCheckpoints, long max) {
-        return new StoreSettings(retention, resolution, maxSeries, maxCheckpointsPerJob, maxJobs, maxCheckpoints, max);
+        return new StoreSettings(
+                retention,
+                resolution,
+                maxSeries,
+                maxCheckpointsPerJob,
+                maxJobs,
+                maxCheckpoints,
+                max);
     }
 
     /** What the checkpoints may take: their own cap, never more than the stores' budget. */

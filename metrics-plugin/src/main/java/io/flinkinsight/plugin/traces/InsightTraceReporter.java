@@ -1,13 +1,15 @@
 package io.flinkinsight.plugin.traces;
 
 import io.flinkinsight.plugin.runtime.InsightReporterBase;
+
 import org.apache.flink.traces.Span;
 import org.apache.flink.traces.reporter.TraceReporter;
+
 import org.slf4j.LoggerFactory;
 
 /**
- * Flink's entry point for spans (checkpoints, job initialisation, emitted by the JobManager): hands each one to the
- * stores. Runs under Flink's registry lock, so it only forwards.
+ * Flink's entry point for spans (checkpoints, job initialisation, emitted by the JobManager): hands
+ * each one to the stores. Runs under Flink's registry lock, so it only forwards.
  */
 public final class InsightTraceReporter extends InsightReporterBase implements TraceReporter {
 

@@ -7,6 +7,7 @@ import io.flinkinsight.plugin.runtime.MetricSampler;
 import io.flinkinsight.plugin.store.SeriesStore;
 import io.flinkinsight.plugin.store.StoreSettings;
 import io.flinkinsight.plugin.store.TestingClock;
+
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -28,7 +29,10 @@ class ClientEndpointTest {
         store.record(key(name, labelPairs), clock.millis(), value);
     }
 
-    /** Samples a client's real metric objects into the store, as the plugin's sampler does in a client process. */
+    /**
+     * Samples a client's real metric objects into the store, as the plugin's sampler does in a
+     * client process.
+     */
     private void sampleClient(String host, long scale) {
         MetricIndex index = new MetricIndex(true);
         TestingClientMetrics.register(index::add, host, scale);
@@ -51,14 +55,19 @@ class ClientEndpointTest {
         assertThat(r).containsKeys("available", "hint", "pool", "channels", "collect", "queries");
         assertThat(r.get("available")).isEqualTo(false);
         assertThat((String) r.get("hint")).contains("remote-interactive");
-        assertThat(section(r, "pool")).containsEntry("requests", 0.0).containsEntry("hitRate", null);
+        assertThat(section(r, "pool"))
+                .containsEntry("requests", 0.0)
+                .containsEntry("hitRate", null);
         assertThat(section(r, "channels")).containsEntry("reuseRatio", null);
         assertThat(section(r, "collect")).containsEntry("retriesPerQuery", null);
         assertThat(section(section(r, "queries"), "e2eLatencyMs"))
                 .containsEntry("p50", null)
                 .containsEntry("p99", null);
-        for (String phase : List.of("submitMs", "jobStartWaitMs", "clusterRunMs", "resultFetchMs")) {
-            assertThat(section(section(r, "queries"), phase)).containsEntry("p50", null).containsEntry("p99", null);
+        for (String phase :
+                List.of("submitMs", "jobStartWaitMs", "clusterRunMs", "resultFetchMs")) {
+            assertThat(section(section(r, "queries"), phase))
+                    .containsEntry("p50", null)
+                    .containsEntry("p99", null);
         }
         assertThat(r).doesNotContainKey("history");
     }
@@ -67,8 +76,12 @@ class ClientEndpointTest {
     void theContractsMetricsAsTheSamplerKeepsThemGiveEveryFigure() throws Exception {
         sampleClient("gateway-1", 1);
 
-        assertThat(store.names()).contains("flink_insight_client_pool_hits", "flink_insight_client_channels_inFlight",
-                "flink_insight_client_queries_e2eLatencyMs", "flink_insight_client_queries_e2eLatencyMs_count");
+        assertThat(store.names())
+                .contains(
+                        "flink_insight_client_pool_hits",
+                        "flink_insight_client_channels_inFlight",
+                        "flink_insight_client_queries_e2eLatencyMs",
+                        "flink_insight_client_queries_e2eLatencyMs_count");
         assertThat(json()).isEqualTo(TestingClientMetrics.EXPECTED_JSON);
     }
 
@@ -80,13 +93,27 @@ class ClientEndpointTest {
         record("flink_insight_client_pool_misses", 9, "host", "gw", "client", "gw:9251");
         record("flink_insight_client_channels_inFlight", 2, "host", "gw", "client", "gw:9250");
         record("flink_insight_client_channels_inFlight", 3, "host", "gw", "client", "gw:9251");
-        record("flink_insight_client_queries_e2eLatencyMs", 120, "client", "gw:9250", "quantile", "0.99");
-        record("flink_insight_client_queries_e2eLatencyMs", 480, "client", "gw:9251", "quantile", "0.99");
+        record(
+                "flink_insight_client_queries_e2eLatencyMs",
+                120,
+                "client",
+                "gw:9250",
+                "quantile",
+                "0.99");
+        record(
+                "flink_insight_client_queries_e2eLatencyMs",
+                480,
+                "client",
+                "gw:9251",
+                "quantile",
+                "0.99");
         record("flink_insight_client_queries_e2eLatencyMs_count", 1000, "client", "gw:9251");
 
         Map<String, Object> r = endpoint.handle(QueryParams.of());
 
-        assertThat(section(r, "pool")).containsEntry("hits", 20.0).containsEntry("hitRate", 20.0 / 30.0);
+        assertThat(section(r, "pool"))
+                .containsEntry("hits", 20.0)
+                .containsEntry("hitRate", 20.0 / 30.0);
         assertThat(section(r, "channels")).containsEntry("inFlight", 5.0);
         assertThat(section(section(r, "queries"), "e2eLatencyMs"))
                 .containsEntry("p50", null)
@@ -110,18 +137,37 @@ class ClientEndpointTest {
     }
 
     @Test
-    void historyHasTheRatiosPerIntervalTheGaugesSummedAndTheQuantilesOfTheSlowerProcess() throws Exception {
+    void historyHasTheRatiosPerIntervalTheGaugesSummedAndTheQuantilesOfTheSlowerProcess()
+            throws Exception {
         long t0 = clock.millis();
         double[][] hitsMisses = {{0, 0}, {4, 1}, {8, 2}};
         for (int i = 0; i < 3; i++) {
             long t = t0 + i * 10_000L;
             store.record(key("flink_insight_client_pool_hits", "client", "a"), t, hitsMisses[i][0]);
-            store.record(key("flink_insight_client_pool_hits", "client", "b"), t, hitsMisses[i][0] + i);
-            store.record(key("flink_insight_client_pool_misses", "client", "a"), t, hitsMisses[i][1]);
+            store.record(
+                    key("flink_insight_client_pool_hits", "client", "b"), t, hitsMisses[i][0] + i);
+            store.record(
+                    key("flink_insight_client_pool_misses", "client", "a"), t, hitsMisses[i][1]);
             store.record(key("flink_insight_client_pool_size", "client", "a"), t, 2);
             store.record(key("flink_insight_client_pool_size", "client", "b"), t, 3);
-            store.record(key("flink_insight_client_queries_e2eLatencyMs", "client", "a", "quantile", "0.99"), t, 100);
-            store.record(key("flink_insight_client_queries_e2eLatencyMs", "client", "b", "quantile", "0.99"), t, 400);
+            store.record(
+                    key(
+                            "flink_insight_client_queries_e2eLatencyMs",
+                            "client",
+                            "a",
+                            "quantile",
+                            "0.99"),
+                    t,
+                    100);
+            store.record(
+                    key(
+                            "flink_insight_client_queries_e2eLatencyMs",
+                            "client",
+                            "b",
+                            "quantile",
+                            "0.99"),
+                    t,
+                    400);
         }
         clock.advance(20_000);
 
@@ -130,13 +176,19 @@ class ClientEndpointTest {
         Map<String, Object> pool = section(section(r, "history"), "pool");
         assertThat(pool).containsOnlyKeys("hitRate", "size");
         // hits of both processes 0, 9, 18; misses 0, 1, 2: each interval 9 of 10 lookups hit
-        assertThat(points(pool.get("hitRate"))).containsExactly(List.of(t0 + 10_000, 0.9), List.of(t0 + 20_000, 0.9));
-        assertThat(points(pool.get("size"))).extracting(p -> p.get(1)).containsExactly(5.0, 5.0, 5.0);
-        Map<String, Object> e2e = section(section(section(r, "history"), "queries"), "e2eLatencyMs");
-        assertThat(points(e2e.get("p99"))).extracting(p -> p.get(1)).containsExactly(400.0, 400.0, 400.0);
+        assertThat(points(pool.get("hitRate")))
+                .containsExactly(List.of(t0 + 10_000, 0.9), List.of(t0 + 20_000, 0.9));
+        assertThat(points(pool.get("size")))
+                .extracting(p -> p.get(1))
+                .containsExactly(5.0, 5.0, 5.0);
+        Map<String, Object> e2e =
+                section(section(section(r, "history"), "queries"), "e2eLatencyMs");
+        assertThat(points(e2e.get("p99")))
+                .extracting(p -> p.get(1))
+                .containsExactly(400.0, 400.0, 400.0);
         assertThat(points(e2e.get("p50"))).isEmpty();
-        assertThat(section(section(r, "history"), "collect")).containsOnlyKeys("retriesPerQuery",
-                "retriesPerQueryQuantiles");
+        assertThat(section(section(r, "history"), "collect"))
+                .containsOnlyKeys("retriesPerQuery", "retriesPerQueryQuantiles");
     }
 
     @Test
@@ -154,7 +206,8 @@ class ClientEndpointTest {
         Map<String, Object> r = endpoint.handle(QueryParams.of("from", "-1m", "step", "10s"));
 
         assertThat(points(section(section(r, "history"), "pool").get("hitRate")))
-                .extracting(p -> p.get(1)).containsExactly(0.9, null, 0.5, null);
+                .extracting(p -> p.get(1))
+                .containsExactly(0.9, null, 0.5, null);
     }
 
     @Test
@@ -174,9 +227,13 @@ class ClientEndpointTest {
         int longest = 0;
         for (Object section : section(r, "history").values()) {
             for (Object series : ((Map<?, ?>) section).values()) {
-                List<Object> all = series instanceof Map<?, ?> q ? new ArrayList<>(q.values()) : List.of(series);
+                List<Object> all =
+                        series instanceof Map<?, ?> q
+                                ? new ArrayList<>(q.values())
+                                : List.of(series);
                 for (Object points : all) {
-                    assertThat((List<?>) points).hasSizeLessThanOrEqualTo(ClientEndpoint.MAX_HISTORY_POINTS);
+                    assertThat((List<?>) points)
+                            .hasSizeLessThanOrEqualTo(ClientEndpoint.MAX_HISTORY_POINTS);
                     longest = Math.max(longest, ((List<?>) points).size());
                 }
             }
@@ -202,7 +259,8 @@ class ClientEndpointTest {
         Map<String, Object> r = endpoint.handle(QueryParams.of());
 
         assertThat(section(r, "collect")).containsEntry("retriesPerQuery", 0.5);
-        assertThat(section(section(r, "collect"), "retriesPerQueryQuantiles")).containsEntry("p50", null);
+        assertThat(section(section(r, "collect"), "retriesPerQueryQuantiles"))
+                .containsEntry("p50", null);
     }
 
     @Test

@@ -1,14 +1,15 @@
 package io.flinkinsight.plugin.api;
 
 import io.flinkinsight.plugin.FlinkCapabilities;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flinkinsight.plugin.http.JsonEndpoint;
 import io.flinkinsight.plugin.store.FlinkTelemetry;
 import io.flinkinsight.plugin.store.InsightStores;
 import io.flinkinsight.plugin.store.SeriesKey;
 import io.flinkinsight.plugin.store.StoreSettings;
 import io.flinkinsight.plugin.store.TestingClock;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -24,13 +25,15 @@ class EndpointJsonShapeTest {
     private final TestingClock clock = new TestingClock(2_000_000);
 
     private JsonNode render(InsightStores stores, String path, String... params) throws Exception {
-        return mapper.readTree(mapper.writeValueAsString(endpoint(stores, path).handle(QueryParams.of(params))));
+        return mapper.readTree(
+                mapper.writeValueAsString(endpoint(stores, path).handle(QueryParams.of(params))));
     }
 
     /** The endpoint the runtime serves at {@code path}, over {@code stores}. */
     private JsonEndpoint endpoint(InsightStores stores, String path) {
         return switch (path) {
-            case CheckpointsEndpoint.PATH -> new CheckpointsEndpoint(stores.checkpoints(), stores.jobs(), clock);
+            case CheckpointsEndpoint.PATH ->
+                    new CheckpointsEndpoint(stores.checkpoints(), stores.jobs(), clock);
             case SeriesEndpoint.PATH -> new SeriesEndpoint(stores.series());
             case JobsEndpoint.PATH -> new JobsEndpoint(stores.jobs(), stores.checkpoints());
             case ClientEndpoint.PATH -> new ClientEndpoint(stores.series(), Duration.ofMinutes(1));
@@ -40,10 +43,12 @@ class EndpointJsonShapeTest {
 
     @Test
     void checkpointsRenderWithFiguresTasksAndSubtasks() throws Exception {
-        InsightStores stores = new InsightStores(StoreSettings.defaults(), clock, FlinkCapabilities.current());
+        InsightStores stores =
+                new InsightStores(StoreSettings.defaults(), clock, FlinkCapabilities.current());
         stores.onSpan(FlinkTelemetry.checkpointSpan(JOB_ID, 8, 1_000_000, 1_000_400, 5, 2));
 
-        JsonNode cp = render(stores, "/api/v1/checkpoints", "job", JOB_ID).at("/jobs/0/checkpoints/0");
+        JsonNode cp =
+                render(stores, "/api/v1/checkpoints", "job", JOB_ID).at("/jobs/0/checkpoints/0");
 
         assertThat(cp.get("checkpointId").asLong()).isEqualTo(8);
         assertThat(cp.get("status").asText()).isEqualTo("COMPLETED");
@@ -54,12 +59,14 @@ class EndpointJsonShapeTest {
         assertThat(cp.at("/max/asyncDurationMs").asLong()).isEqualTo(30);
         assertThat(cp.at("/sum/syncDurationMs").asLong()).isEqualTo(250);
         assertThat(cp.at("/tasks/0/vertexId").asText()).isEqualTo(FlinkTelemetry.SOURCE_VERTEX);
-        assertThat(cp.at("/tasks/0/subtasks/1/figures/checkpointedSizeBytes").asLong()).isEqualTo(11);
+        assertThat(cp.at("/tasks/0/subtasks/1/figures/checkpointedSizeBytes").asLong())
+                .isEqualTo(11);
     }
 
     @Test
     void seriesPointsRenderAsTimestampValuePairs() throws Exception {
-        InsightStores stores = new InsightStores(StoreSettings.defaults(), clock, FlinkCapabilities.current());
+        InsightStores stores =
+                new InsightStores(StoreSettings.defaults(), clock, FlinkCapabilities.current());
         SeriesKey key = new SeriesKey("m", List.of("host"), List.of("a"));
         stores.series().record(key, 1_999_000, 1.5);
         stores.series().record(key, 1_999_500, Double.NaN);
@@ -73,7 +80,8 @@ class EndpointJsonShapeTest {
 
     @Test
     void jobsAndClientRenderTheirDocumentedFields() throws Exception {
-        InsightStores stores = new InsightStores(StoreSettings.defaults(), clock, FlinkCapabilities.current());
+        InsightStores stores =
+                new InsightStores(StoreSettings.defaults(), clock, FlinkCapabilities.current());
         stores.onEvent(FlinkTelemetry.jobStatus(JOB_ID, "CREATED", 1_000_000));
         stores.onEvent(FlinkTelemetry.jobStatus(JOB_ID, "FINISHED", 1_000_250));
 

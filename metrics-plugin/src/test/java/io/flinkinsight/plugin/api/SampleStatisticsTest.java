@@ -31,14 +31,16 @@ class SampleStatisticsTest {
     void percentilesAreObservedValuesByNearestRank() {
         double[] unsorted = {30, 10, 40, 20};
         assertThat(SampleStatistics.percentile(unsorted, 50)).isEqualTo(20.0); // rank ceil(2) = 2
-        assertThat(SampleStatistics.percentile(unsorted, 51)).isEqualTo(30.0); // rank ceil(2.04) = 3
+        assertThat(SampleStatistics.percentile(unsorted, 51))
+                .isEqualTo(30.0); // rank ceil(2.04) = 3
         assertThat(SampleStatistics.percentile(unsorted, 100)).isEqualTo(40.0);
         assertThat(unsorted).containsExactly(30, 10, 40, 20); // the caller's array is left alone
     }
 
     @Test
     void highPercentilesOfFewSamplesAreTheMaximum() {
-        // 99 samples: P99 is rank ceil(98.01) = 99, the maximum; P99.9 of fewer than 1000 samples is the maximum too
+        // 99 samples: P99 is rank ceil(98.01) = 99, the maximum; P99.9 of fewer than 1000 samples
+        // is the maximum too
         assertThat(SampleStatistics.percentile(oneTo(99), 99)).isEqualTo(99.0);
         assertThat(SampleStatistics.percentile(oneTo(999), 99.9)).isEqualTo(999.0);
         // at 1000 samples, P99.9 is rank 999: the first percentile below the maximum
@@ -49,7 +51,8 @@ class SampleStatisticsTest {
 
     @Test
     void percentileOutsideItsRangeIsRefused() {
-        assertThatThrownBy(() -> SampleStatistics.percentile(oneTo(3), 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> SampleStatistics.percentile(oneTo(3), 0))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> SampleStatistics.percentile(oneTo(3), 100.1))
                 .isInstanceOf(IllegalArgumentException.class);
     }

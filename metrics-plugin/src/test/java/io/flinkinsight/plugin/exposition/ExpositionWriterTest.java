@@ -1,10 +1,12 @@
 package io.flinkinsight.plugin.exposition;
 
 import io.flinkinsight.plugin.index.MetricIndex;
+
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.SimpleCounter;
 import org.apache.flink.metrics.util.TestHistogram;
 import org.apache.flink.metrics.util.TestMeter;
+
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -44,9 +46,13 @@ class ExpositionWriterTest {
         index.add((Gauge<Double>) () -> Double.POSITIVE_INFINITY, "upper", group("jobmanager", jm));
         index.add((Gauge<Double>) () -> Double.NEGATIVE_INFINITY, "lower", group("jobmanager", jm));
         index.add((Gauge<Long>) () -> Long.MAX_VALUE, "bigLong", group("jobmanager", jm));
-        index.add((Gauge<Integer>) () -> {
-            throw new IllegalStateException("broken gauge");
-        }, "broken", group("jobmanager", jm));
+        index.add(
+                (Gauge<Integer>)
+                        () -> {
+                            throw new IllegalStateException("broken gauge");
+                        },
+                "broken",
+                group("jobmanager", jm));
         return index;
     }
 
@@ -76,17 +82,25 @@ class ExpositionWriterTest {
     @Test
     void gaugeThrowingAnErrorIsSkippedAndCountedWhileTheRestIsWritten() {
         MetricIndex index = new MetricIndex(true);
-        index.add((Gauge<Integer>) () -> {
-            throw new AssertionError("gauge bug");
-        }, "broken", taskGroup("0"));
+        index.add(
+                (Gauge<Integer>)
+                        () -> {
+                            throw new AssertionError("gauge bug");
+                        },
+                "broken",
+                taskGroup("0"));
         index.add((Gauge<Integer>) () -> 3, "fine", taskGroup("0"));
         LongAdder errors = new LongAdder();
 
         String text = ScrapeText.scrape(index, ExpositionFormat.PROMETHEUS_TEXT, errors);
 
         assertThat(errors.sum()).isEqualTo(1);
-        assertThat(text).doesNotContain("broken").contains("flink_taskmanager_job_task_fine{", "} 3\n",
-                "flink_insight_scrape_errors_total 1\n");
+        assertThat(text)
+                .doesNotContain("broken")
+                .contains(
+                        "flink_taskmanager_job_task_fine{",
+                        "} 3\n",
+                        "flink_insight_scrape_errors_total 1\n");
     }
 
     @Test
@@ -94,11 +108,20 @@ class ExpositionWriterTest {
         String text = ScrapeText.scrape(fixture(), ExpositionFormat.PROMETHEUS_TEXT);
         List<String> lines = text.lines().toList();
 
-        assertThat(lines.stream().filter(l -> l.equals("# TYPE flink_taskmanager_job_task_numRecordsIn counter")))
+        assertThat(
+                        lines.stream()
+                                .filter(
+                                        l ->
+                                                l.equals(
+                                                        "# TYPE flink_taskmanager_job_task_numRecordsIn counter")))
                 .hasSize(1);
         int type = lines.indexOf("# TYPE flink_taskmanager_job_task_numRecordsIn counter");
-        assertThat(lines.get(type + 1)).startsWith("flink_taskmanager_job_task_numRecordsIn{").endsWith(" 42");
-        assertThat(lines.get(type + 2)).startsWith("flink_taskmanager_job_task_numRecordsIn{").endsWith(" 7");
+        assertThat(lines.get(type + 1))
+                .startsWith("flink_taskmanager_job_task_numRecordsIn{")
+                .endsWith(" 42");
+        assertThat(lines.get(type + 2))
+                .startsWith("flink_taskmanager_job_task_numRecordsIn{")
+                .endsWith(" 7");
     }
 
     @Test
@@ -108,66 +131,126 @@ class ExpositionWriterTest {
         java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
         java.io.ByteArrayOutputStream om = new java.io.ByteArrayOutputStream();
         new ExpositionWriter(errors)
-                .write(new MetricIndex(true).families(), ExpositionFormat.PROMETHEUS_TEXT, new ExpositionBuffer(text));
+                .write(
+                        new MetricIndex(true).families(),
+                        ExpositionFormat.PROMETHEUS_TEXT,
+                        new ExpositionBuffer(text));
         new ExpositionWriter(errors)
-                .write(new MetricIndex(true).families(), ExpositionFormat.OPENMETRICS, new ExpositionBuffer(om));
+                .write(
+                        new MetricIndex(true).families(),
+                        ExpositionFormat.OPENMETRICS,
+                        new ExpositionBuffer(om));
 
-        assertThat(text.toString(StandardCharsets.UTF_8)).contains("# TYPE flink_insight_scrape_errors_total counter\n"
-                + "flink_insight_scrape_errors_total 3\n");
-        assertThat(om.toString(StandardCharsets.UTF_8)).contains("# TYPE flink_insight_scrape_errors counter\n"
-                + "flink_insight_scrape_errors_total 3\n").endsWith("# EOF\n");
+        assertThat(text.toString(StandardCharsets.UTF_8))
+                .contains(
+                        "# TYPE flink_insight_scrape_errors_total counter\n"
+                                + "flink_insight_scrape_errors_total 3\n");
+        assertThat(om.toString(StandardCharsets.UTF_8))
+                .contains(
+                        "# TYPE flink_insight_scrape_errors counter\n"
+                                + "flink_insight_scrape_errors_total 3\n")
+                .endsWith("# EOF\n");
     }
 
     @Test
     void ownFiguresFollowFlinksFamiliesSortedByNameAndAFailingSupplierIsCounted() {
         LongAdder errors = new LongAdder();
         java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
-        new ExpositionWriter(errors, () -> List.of(
-                new OwnFigure("flink_insight_history_series", "Series held.", false, 12),
-                new OwnFigure("flink_insight_scrapes_refused_total", "Refused.", true, 3)))
-                .write(new MetricIndex(true).families(), ExpositionFormat.PROMETHEUS_TEXT, new ExpositionBuffer(text));
+        new ExpositionWriter(
+                        errors,
+                        () ->
+                                List.of(
+                                        new OwnFigure(
+                                                "flink_insight_history_series",
+                                                "Series held.",
+                                                false,
+                                                12),
+                                        new OwnFigure(
+                                                "flink_insight_scrapes_refused_total",
+                                                "Refused.",
+                                                true,
+                                                3)))
+                .write(
+                        new MetricIndex(true).families(),
+                        ExpositionFormat.PROMETHEUS_TEXT,
+                        new ExpositionBuffer(text));
         String out = text.toString(StandardCharsets.UTF_8);
 
-        assertThat(out).contains("# TYPE flink_insight_history_series gauge\nflink_insight_history_series 12\n",
-                "# TYPE flink_insight_scrapes_refused_total counter\nflink_insight_scrapes_refused_total 3\n");
+        assertThat(out)
+                .contains(
+                        "# TYPE flink_insight_history_series gauge\nflink_insight_history_series 12\n",
+                        "# TYPE flink_insight_scrapes_refused_total counter\nflink_insight_scrapes_refused_total 3\n");
         assertThat(out.indexOf("flink_insight_history_series"))
                 .isLessThan(out.indexOf("flink_insight_scrape_errors_total"));
 
         java.io.ByteArrayOutputStream failing = new java.io.ByteArrayOutputStream();
-        new ExpositionWriter(errors, () -> {
-            throw new IllegalStateException("bug");
-        }).write(new MetricIndex(true).families(), ExpositionFormat.PROMETHEUS_TEXT, new ExpositionBuffer(failing));
-        assertThat(failing.toString(StandardCharsets.UTF_8)).contains("flink_insight_scrape_errors_total 1\n");
+        new ExpositionWriter(
+                        errors,
+                        () -> {
+                            throw new IllegalStateException("bug");
+                        })
+                .write(
+                        new MetricIndex(true).families(),
+                        ExpositionFormat.PROMETHEUS_TEXT,
+                        new ExpositionBuffer(failing));
+        assertThat(failing.toString(StandardCharsets.UTF_8))
+                .contains("flink_insight_scrape_errors_total 1\n");
     }
 
     @Test
     void labelledOwnFiguresAreOneFamilyWithASamplePerLabelInBothFormats() {
         for (ExpositionFormat format : ExpositionFormat.values()) {
             java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
-            new ExpositionWriter(new LongAdder(), () -> List.of(
-                    new OwnFigure("flink_insight_requests_refused_total", "Refused.", true, 2,
-                            Map.of("reason", "not_found")),
-                    new OwnFigure("flink_insight_requests_refused_total", "Refused.", true, 0,
-                            Map.of("reason", "busy"))))
+            new ExpositionWriter(
+                            new LongAdder(),
+                            () ->
+                                    List.of(
+                                            new OwnFigure(
+                                                    "flink_insight_requests_refused_total",
+                                                    "Refused.",
+                                                    true,
+                                                    2,
+                                                    Map.of("reason", "not_found")),
+                                            new OwnFigure(
+                                                    "flink_insight_requests_refused_total",
+                                                    "Refused.",
+                                                    true,
+                                                    0,
+                                                    Map.of("reason", "busy"))))
                     .write(new MetricIndex(true).families(), format, new ExpositionBuffer(text));
             String out = text.toString(StandardCharsets.UTF_8);
-            String family = format == ExpositionFormat.OPENMETRICS ? "flink_insight_requests_refused"
-                    : "flink_insight_requests_refused_total";
+            String family =
+                    format == ExpositionFormat.OPENMETRICS
+                            ? "flink_insight_requests_refused"
+                            : "flink_insight_requests_refused_total";
 
-            assertThat(out).as(format.name()).contains("# TYPE " + family + " counter\n"
-                    + "flink_insight_requests_refused_total{reason=\"not_found\"} 2\n"
-                    + "flink_insight_requests_refused_total{reason=\"busy\"} 0\n");
+            assertThat(out)
+                    .as(format.name())
+                    .contains(
+                            "# TYPE "
+                                    + family
+                                    + " counter\n"
+                                    + "flink_insight_requests_refused_total{reason=\"not_found\"} 2\n"
+                                    + "flink_insight_requests_refused_total{reason=\"busy\"} 0\n");
             assertThat(out.split("# TYPE " + family + " ", -1)).as("one TYPE line").hasSize(2);
         }
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new OwnFigure("flink_insight_x_total", "x", true,
-                1, Map.of("reason", "a\"b"))).isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () ->
+                                new OwnFigure(
+                                        "flink_insight_x_total",
+                                        "x",
+                                        true,
+                                        1,
+                                        Map.of("reason", "a\"b")))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void ownFiguresAreNamedLikeThePluginsAndCountersEndInTotal() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new OwnFigure("up", "x", false, 1))
                 .isInstanceOf(IllegalArgumentException.class);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new OwnFigure("flink_insight_x", "x", true, 1))
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> new OwnFigure("flink_insight_x", "x", true, 1))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -181,14 +264,18 @@ class ExpositionWriterTest {
 
     @Test
     void openMetricsIsChosenOnlyWhenAccepted() {
-        assertThat(ExpositionFormat.negotiate("application/openmetrics-text;version=1.0.0,text/plain;q=0.5"))
+        assertThat(
+                        ExpositionFormat.negotiate(
+                                "application/openmetrics-text;version=1.0.0,text/plain;q=0.5"))
                 .isEqualTo(ExpositionFormat.OPENMETRICS);
-        assertThat(ExpositionFormat.negotiate("text/plain")).isEqualTo(ExpositionFormat.PROMETHEUS_TEXT);
+        assertThat(ExpositionFormat.negotiate("text/plain"))
+                .isEqualTo(ExpositionFormat.PROMETHEUS_TEXT);
         assertThat(ExpositionFormat.negotiate(null)).isEqualTo(ExpositionFormat.PROMETHEUS_TEXT);
     }
 
     static String golden(String resource) throws IOException {
-        try (InputStream in = ExpositionWriterTest.class.getClassLoader().getResourceAsStream(resource)) {
+        try (InputStream in =
+                ExpositionWriterTest.class.getClassLoader().getResourceAsStream(resource)) {
             assertThat(in).as(resource).isNotNull();
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }

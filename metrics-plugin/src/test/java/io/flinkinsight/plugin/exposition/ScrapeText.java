@@ -12,11 +12,16 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Test helpers: scrape an index to text, and parse sample lines into (name, labels) for comparisons. */
+/**
+ * Test helpers: scrape an index to text, and parse sample lines into (name, labels) for
+ * comparisons.
+ */
 public final class ScrapeText {
 
-    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})? (\\S+)$");
-    private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\",?");
+    private static final Pattern SAMPLE =
+            Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})? (\\S+)$");
+    private static final Pattern LABEL =
+            Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\",?");
 
     private ScrapeText() {}
 
@@ -26,8 +31,7 @@ public final class ScrapeText {
 
     public static String scrape(MetricIndex index, ExpositionFormat format, LongAdder errors) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        new ExpositionWriter(errors)
-                .write(index.families(), format, new ExpositionBuffer(bytes));
+        new ExpositionWriter(errors).write(index.families(), format, new ExpositionBuffer(bytes));
         return bytes.toString(StandardCharsets.UTF_8);
     }
 

@@ -1,16 +1,18 @@
 package io.flinkinsight.plugin.http;
 
+import io.flinkinsight.plugin.exposition.ExpositionWriter;
+import io.flinkinsight.plugin.index.MetricIndex;
+import io.flinkinsight.plugin.index.TestingGroups;
 import io.flinkinsight.plugin.scrape.ScrapeFigures;
 import io.flinkinsight.plugin.scrape.ScrapeHandler;
 import io.flinkinsight.plugin.serve.RequestRouter;
 import io.flinkinsight.plugin.serve.StaticFiles;
-import io.flinkinsight.plugin.exposition.ExpositionWriter;
-import io.flinkinsight.plugin.index.MetricIndex;
-import io.flinkinsight.plugin.index.TestingGroups;
+
+import org.apache.flink.metrics.SimpleCounter;
+
 import io.netty.buffer.ByteBufUtil;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.timeout.IdleStateEvent;
-import org.apache.flink.metrics.SimpleCounter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,8 +35,11 @@ class InsightHttpHandlerTest {
     private static final Executor DIRECT = Runnable::run;
 
     private final MetricIndex index = new MetricIndex(true);
+
     /** The clock that ages rendered scrape bodies, for the routers that take it. */
-    private final java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong now =
+            new java.util.concurrent.atomic.AtomicLong();
+
     private TestingHttpChannel http;
 
     InsightHttpHandlerTest() {
@@ -48,16 +53,21 @@ class InsightHttpHandlerTest {
         ExpositionWriter writer = new ExpositionWriter(new LongAdder());
         Map<String, JsonEndpoint> endpoints = new LinkedHashMap<>();
         endpoints.put("/api/v1/echo", q -> Map.of("n", q.getLong("n", 0, 0, 10)));
-        endpoints.put("/api/v1/boom", q -> {
-            throw new IllegalStateException("secret detail");
-        });
-        endpoints.put("/api/v1/assert", q -> {
-            throw new AssertionError("an endpoint's bug");
-        });
-        RequestRouter router = RequestRouter.forTests(
-                (format, out) -> writer.write(index.families(), format, out),
-                endpoints,
-                new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()));
+        endpoints.put(
+                "/api/v1/boom",
+                q -> {
+                    throw new IllegalStateException("secret detail");
+                });
+        endpoints.put(
+                "/api/v1/assert",
+                q -> {
+                    throw new AssertionError("an endpoint's bug");
+                });
+        RequestRouter router =
+                RequestRouter.forTests(
+                        (format, out) -> writer.write(index.families(), format, out),
+                        endpoints,
+                        new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()));
         return new TestingHttpChannel(router, workers);
     }
 
@@ -71,32 +81,41 @@ class InsightHttpHandlerTest {
         FullHttpResponse r = http.get("/metrics");
 
         assertThat(r.status().code()).isEqualTo(200);
-        assertThat(r.headers().get("Content-Type")).isEqualTo("text/plain; version=0.0.4; charset=utf-8");
+        assertThat(r.headers().get("Content-Type"))
+                .isEqualTo("text/plain; version=0.0.4; charset=utf-8");
         assertThat(body(r)).contains("# TYPE flink_taskmanager_job_task_numRecordsIn counter\n");
         assertThat(body(r)).doesNotContain("# EOF");
     }
 
     @Test
     void metricsAreServedAsOpenMetricsWhenAccepted() {
-        FullHttpResponse r = http.get("/metrics",
-                "Accept: application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5\r\n");
+        FullHttpResponse r =
+                http.get(
+                        "/metrics",
+                        "Accept: application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5\r\n");
 
-        assertThat(r.headers().get("Content-Type")).startsWith("application/openmetrics-text; version=1.0.0");
+        assertThat(r.headers().get("Content-Type"))
+                .startsWith("application/openmetrics-text; version=1.0.0");
         assertThat(body(r)).endsWith("# EOF\n");
     }
 
     @Test
     void metricsAreGzippedWhenAsked() throws IOException {
         for (int i = 1; i < 50; i++) {
-            index.add(new SimpleCounter(), "numRecordsIn", TestingGroups.taskGroup(String.valueOf(i)));
+            index.add(
+                    new SimpleCounter(),
+                    "numRecordsIn",
+                    TestingGroups.taskGroup(String.valueOf(i)));
         }
         FullHttpResponse r = http.get("/metrics", "Accept-Encoding: gzip\r\n");
 
         assertThat(r.headers().get("Content-Encoding")).isEqualTo("gzip");
         byte[] compressed = new byte[r.content().readableBytes()];
         r.content().readBytes(compressed);
-        String text = new String(new GZIPInputStream(new ByteArrayInputStream(compressed)).readAllBytes(),
-                StandardCharsets.UTF_8);
+        String text =
+                new String(
+                        new GZIPInputStream(new ByteArrayInputStream(compressed)).readAllBytes(),
+                        StandardCharsets.UTF_8);
         assertThat(text).contains("subtask_index=\"49\"");
     }
 
@@ -109,8 +128,9 @@ class InsightHttpHandlerTest {
 
         FullHttpResponse bad = http.get("/api/v1/echo?n=11");
         assertThat(bad.status().code()).isEqualTo(400);
-        assertThat(body(bad)).isEqualTo(
-                "{\"error\":\"parameter 'n' must be an integer in [0, 10]\",\"status\":400}");
+        assertThat(body(bad))
+                .isEqualTo(
+                        "{\"error\":\"parameter 'n' must be an integer in [0, 10]\",\"status\":400}");
     }
 
     @Test
@@ -123,8 +143,10 @@ class InsightHttpHandlerTest {
 
     @Test
     void endpointThrowingAnErrorAnswers500AndTheConnectionGoesOn() {
-        List<FullHttpResponse> r = http.send("GET /api/v1/assert HTTP/1.1\r\nHost: localhost\r\n\r\n"
-                + "GET /api/v1/echo?n=1 HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        List<FullHttpResponse> r =
+                http.send(
+                        "GET /api/v1/assert HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                                + "GET /api/v1/echo?n=1 HTTP/1.1\r\nHost: localhost\r\n\r\n");
 
         assertThat(r).extracting(response -> response.status().code()).containsExactly(500, 200);
         assertThat(body(r.get(0))).contains("\"status\":500").doesNotContain("bug");
@@ -151,8 +173,12 @@ class InsightHttpHandlerTest {
 
     @Test
     void panelRoutesLiveInTheFragmentSoOtherPathsAre404() {
-        for (String path : List.of("/checkpoints/abc", "/jobs/0123456789abcdef0123456789abcdef/yarn-cancel",
-                "/missing.js", "/overview")) {
+        for (String path :
+                List.of(
+                        "/checkpoints/abc",
+                        "/jobs/0123456789abcdef0123456789abcdef/yarn-cancel",
+                        "/missing.js",
+                        "/overview")) {
             FullHttpResponse r = http.get(path);
             assertThat(r.status().code()).as(path).isEqualTo(404);
             assertThat(body(r)).as(path).doesNotContain("<html");
@@ -180,7 +206,8 @@ class InsightHttpHandlerTest {
 
     @Test
     void traversalFromTheDashboardPathIs400() {
-        for (String path : List.of("/flink/../metrics", "/flink/%2e%2e/metrics", "/flink/..%2fmetrics")) {
+        for (String path :
+                List.of("/flink/../metrics", "/flink/%2e%2e/metrics", "/flink/..%2fmetrics")) {
             TestingHttpChannel c = channel(DIRECT);
             assertThat(c.get(path).status().code()).as(path).isEqualTo(400);
             c.close();
@@ -189,8 +216,16 @@ class InsightHttpHandlerTest {
 
     @Test
     void traversalAndEncodedSeparatorsAre400() {
-        for (String path : List.of("/../etc/passwd", "/%2e%2e/x", "/%2E%2e/x", "/a%2fb", "/a%5cb", "/a\\b",
-                "/a%00b", "/index.html/..")) {
+        for (String path :
+                List.of(
+                        "/../etc/passwd",
+                        "/%2e%2e/x",
+                        "/%2E%2e/x",
+                        "/a%2fb",
+                        "/a%5cb",
+                        "/a\\b",
+                        "/a%00b",
+                        "/index.html/..")) {
             TestingHttpChannel c = channel(DIRECT);
             FullHttpResponse r = c.get(path);
             assertThat(r.status().code()).as(path).isEqualTo(400);
@@ -215,11 +250,24 @@ class InsightHttpHandlerTest {
 
     @Test
     void everyMethodButGetAndHeadIs405OnEveryPath() {
-        for (String method : List.of("POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT", "PROPFIND",
-                "get", "Get", "FOO")) {
-            for (String path : List.of("/metrics", "/api/v1/echo", "/", "/flink/jobs/overview", "/nope")) {
+        for (String method :
+                List.of(
+                        "POST",
+                        "PUT",
+                        "PATCH",
+                        "DELETE",
+                        "OPTIONS",
+                        "TRACE",
+                        "CONNECT",
+                        "PROPFIND",
+                        "get",
+                        "Get",
+                        "FOO")) {
+            for (String path :
+                    List.of("/metrics", "/api/v1/echo", "/", "/flink/jobs/overview", "/nope")) {
                 TestingHttpChannel c = channel(DIRECT);
-                List<FullHttpResponse> r = c.send(method + " " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
+                List<FullHttpResponse> r =
+                        c.send(method + " " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n");
                 assertThat(r).as("%s %s", method, path).hasSize(1);
                 assertThat(r.get(0).status().code()).as("%s %s", method, path).isEqualTo(405);
                 assertThat(r.get(0).headers().get("Allow")).isEqualTo("GET, HEAD");
@@ -243,12 +291,17 @@ class InsightHttpHandlerTest {
     void headAnswersHeadersWithoutBody() {
         String raw = http.sendRaw("HEAD /api/v1/echo?n=1 HTTP/1.1\r\nHost: localhost\r\n\r\n");
 
-        assertThat(raw).startsWith("HTTP/1.1 200 OK\r\n").contains("content-length: 7\r\n").endsWith("\r\n\r\n");
+        assertThat(raw)
+                .startsWith("HTTP/1.1 200 OK\r\n")
+                .contains("content-length: 7\r\n")
+                .endsWith("\r\n\r\n");
     }
 
     @Test
     void requestBodyIs413AndClosesTheConnection() {
-        List<FullHttpResponse> r = http.send("GET /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n\r\nhello");
+        List<FullHttpResponse> r =
+                http.send(
+                        "GET /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n\r\nhello");
 
         assertThat(r.get(0).status().code()).isEqualTo(413);
         assertThat(http.isOpen()).isFalse();
@@ -265,7 +318,8 @@ class InsightHttpHandlerTest {
     @Test
     void uriJustOverTheLimitIs414Too() {
         // Short enough for the decoder's line limit, caught by the explicit request-target check.
-        FullHttpResponse r = http.get("/api/v1/echo?x=" + "a".repeat(HttpServerSettings.MAX_URI_LENGTH - 10));
+        FullHttpResponse r =
+                http.get("/api/v1/echo?x=" + "a".repeat(HttpServerSettings.MAX_URI_LENGTH - 10));
 
         assertThat(r.status().code()).isEqualTo(414);
     }
@@ -289,18 +343,24 @@ class InsightHttpHandlerTest {
 
     @Test
     void pipelinedRequestsAreAnsweredInOrder() {
-        List<FullHttpResponse> r = http.send("GET /api/v1/echo?n=1 HTTP/1.1\r\nHost: localhost\r\n\r\n"
-                + "GET /api/v1/echo?n=2 HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        List<FullHttpResponse> r =
+                http.send(
+                        "GET /api/v1/echo?n=1 HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                                + "GET /api/v1/echo?n=2 HTTP/1.1\r\nHost: localhost\r\n\r\n");
 
-        assertThat(r).extracting(TestingHttpChannel::body).containsExactly("{\"n\":1}", "{\"n\":2}");
+        assertThat(r)
+                .extracting(TestingHttpChannel::body)
+                .containsExactly("{\"n\":1}", "{\"n\":2}");
         assertThat(http.isOpen()).isTrue();
     }
 
     @Test
     void rejectedWorkIs503() {
-        TestingHttpChannel busy = channel(task -> {
-            throw new RejectedExecutionException();
-        });
+        TestingHttpChannel busy =
+                channel(
+                        task -> {
+                            throw new RejectedExecutionException();
+                        });
         FullHttpResponse r = busy.get("/metrics");
 
         assertThat(r.status().code()).isEqualTo(503);
@@ -325,12 +385,16 @@ class InsightHttpHandlerTest {
     @Test
     void aScrapeLargerThanOneSliceArrivesWholeAndGzipped() throws IOException {
         byte[] line = "flink_x{a=\"b\"} 1\n".getBytes(StandardCharsets.US_ASCII);
-        RequestRouter router = RequestRouter.forTests((format, out) -> {
-            for (int i = 0; i < 40_000; i++) {
-                out.write(line);
-            }
-            out.drain();
-        }, Map.of(), new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()));
+        RequestRouter router =
+                RequestRouter.forTests(
+                        (format, out) -> {
+                            for (int i = 0; i < 40_000; i++) {
+                                out.write(line);
+                            }
+                            out.drain();
+                        },
+                        Map.of(),
+                        new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()));
         try (TestingHttpChannel c = new TestingHttpChannel(router, DIRECT)) {
             FullHttpResponse plain = c.get("/metrics");
             assertThat(plain.status().code()).isEqualTo(200);
@@ -338,51 +402,78 @@ class InsightHttpHandlerTest {
             assertThat(plain.headers().getInt("Content-Length")).isEqualTo(40_000 * line.length);
 
             FullHttpResponse gzipped = c.get("/metrics", "Accept-Encoding: gzip\r\n");
-            byte[] unzipped = new GZIPInputStream(new ByteArrayInputStream(ByteBufUtil.getBytes(gzipped.content())))
-                    .readAllBytes();
+            byte[] unzipped =
+                    new GZIPInputStream(
+                                    new ByteArrayInputStream(
+                                            ByteBufUtil.getBytes(gzipped.content())))
+                            .readAllBytes();
             assertThat(unzipped).hasSize(40_000 * line.length);
         }
     }
 
     /** An endpoint whose answer grows with {@code n}: n numbers of about 8 bytes each. */
-    private static final JsonEndpoint GROWING = new JsonEndpoint() {
-        @Override
-        public Object handle(QueryParameters query) throws BadRequestException {
-            long n = query.getLong("n", 0, 0, 10_000_000);
-            return Map.of("values", java.util.stream.LongStream.range(10_000_000, 10_000_000 + n).iterator());
-        }
+    private static final JsonEndpoint GROWING =
+            new JsonEndpoint() {
+                @Override
+                public Object handle(QueryParameters query) throws BadRequestException {
+                    long n = query.getLong("n", 0, 0, 10_000_000);
+                    return Map.of(
+                            "values",
+                            java.util.stream.LongStream.range(10_000_000, 10_000_000 + n)
+                                    .iterator());
+                }
 
-        @Override
-        public List<String> narrowedBy() {
-            return List.of("n (fewer values)");
-        }
-    };
+                @Override
+                public List<String> narrowedBy() {
+                    return List.of("n (fewer values)");
+                }
+            };
 
     @Test
     void anAnswerOverTheBudgetIs413NamingWhatNarrowsItAndOneWithinIsWhole() throws IOException {
         long budget = 64 * 1024;
-        RequestRouter router = RequestRouter.forTests((format, out) -> { }, Map.of("/api/v1/growing", GROWING),
-                new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 1, budget, System::nanoTime);
+        RequestRouter router =
+                RequestRouter.forTests(
+                        (format, out) -> {},
+                        Map.of("/api/v1/growing", GROWING),
+                        new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()),
+                        null,
+                        null,
+                        1,
+                        budget,
+                        System::nanoTime);
         try (TestingHttpChannel c = new TestingHttpChannel(router, DIRECT)) {
             FullHttpResponse small = c.get("/api/v1/growing?n=1000");
             assertThat(small.status().code()).isEqualTo(200);
-            assertThat(Json.mapper().readTree(ByteBufUtil.getBytes(small.content())).get("values").size())
+            assertThat(
+                            Json.mapper()
+                                    .readTree(ByteBufUtil.getBytes(small.content()))
+                                    .get("values")
+                                    .size())
                     .isEqualTo(1000);
 
             // Ten million values would be ~90 MB: the serialisation stops at the budget.
             FullHttpResponse big = c.get("/api/v1/growing?n=10000000");
             assertThat(big.status().code()).isEqualTo(413);
             var error = Json.mapper().readTree(ByteBufUtil.getBytes(big.content()));
-            assertThat(error.get("error").asText()).contains("http.max-answer-bytes", String.valueOf(budget),
-                    "n (fewer values)");
+            assertThat(error.get("error").asText())
+                    .contains("http.max-answer-bytes", String.valueOf(budget), "n (fewer values)");
             assertThat(error.get("narrowBy").get(0).asText()).isEqualTo("n (fewer values)");
         }
     }
 
     @Test
     void refusalsAreCountedByReasonAndServedRequestsAreNot() {
-        RequestRouter router = RequestRouter.forTests((format, out) -> { }, Map.of("/api/v1/growing", GROWING),
-                new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 1, 64 * 1024, System::nanoTime);
+        RequestRouter router =
+                RequestRouter.forTests(
+                        (format, out) -> {},
+                        Map.of("/api/v1/growing", GROWING),
+                        new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()),
+                        null,
+                        null,
+                        1,
+                        64 * 1024,
+                        System::nanoTime);
         Map<RefusalReason, Long> counts;
         try (TestingHttpChannel c = new TestingHttpChannel(router, DIRECT)) {
             c.get("/api/v1/growing?n=10");
@@ -394,7 +485,8 @@ class InsightHttpHandlerTest {
             counts = c.refusals().snapshot();
         }
 
-        assertThat(counts).containsEntry(RefusalReason.NOT_FOUND, 1L)
+        assertThat(counts)
+                .containsEntry(RefusalReason.NOT_FOUND, 1L)
                 .containsEntry(RefusalReason.ANSWER_TOO_LARGE, 1L)
                 .containsEntry(RefusalReason.BAD_REQUEST, 1L)
                 .containsEntry(RefusalReason.METHOD_NOT_ALLOWED, 1L)
@@ -406,33 +498,44 @@ class InsightHttpHandlerTest {
     @Test
     void scrapesBeyondTheLimitWaitThenGet503AndATurnEndsWithItsRender() throws Exception {
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        RequestRouter router = RequestRouter.forTests((format, out) -> {
-            try {
-                release.await(10, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            out.write("up 1\n".getBytes(StandardCharsets.US_ASCII));
-            out.drain();
-        }, Map.of(), new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 1,
-                RequestRouter.DEFAULT_MAX_ANSWER_BYTES, now::get);
+        RequestRouter router =
+                RequestRouter.forTests(
+                        (format, out) -> {
+                            try {
+                                release.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            out.write("up 1\n".getBytes(StandardCharsets.US_ASCII));
+                            out.drain();
+                        },
+                        Map.of(),
+                        new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()),
+                        null,
+                        null,
+                        1,
+                        RequestRouter.DEFAULT_MAX_ANSWER_BYTES,
+                        now::get);
         RequestTarget metrics = RequestTarget.parse("/metrics");
         var headers = new io.netty.handler.codec.http.DefaultHttpHeaders();
-        var first = java.util.concurrent.CompletableFuture.supplyAsync(
-                () -> router.handle(metrics, headers, client("10.0.0.1")).join());
+        var first =
+                java.util.concurrent.CompletableFuture.supplyAsync(
+                        () -> router.handle(metrics, headers, client("10.0.0.1")).join());
         Thread.sleep(200); // the first scrape holds the only turn, blocked in its render
 
         // The other format needs a turn of its own, and there is only one.
-        var openMetrics = new io.netty.handler.codec.http.DefaultHttpHeaders()
-                .add("Accept", "application/openmetrics-text; version=1.0.0");
+        var openMetrics =
+                new io.netty.handler.codec.http.DefaultHttpHeaders()
+                        .add("Accept", "application/openmetrics-text; version=1.0.0");
         HttpReply second = router.handle(metrics, openMetrics, client("10.0.0.2")).join();
         assertThat(second.status().code()).isEqualTo(503);
         assertThat(second.headers()).containsEntry("Retry-After", "1");
         assertThat(router.scrapeFigures().refusedCount()).isEqualTo(1);
         second.discard();
         // The same format waits for the render under way and shares its body.
-        var sameFormat = java.util.concurrent.CompletableFuture.supplyAsync(
-                () -> router.handle(metrics, headers, client("10.0.0.3")).join());
+        var sameFormat =
+                java.util.concurrent.CompletableFuture.supplyAsync(
+                        () -> router.handle(metrics, headers, client("10.0.0.3")).join());
         Thread.sleep(200);
 
         release.countDown();
@@ -444,7 +547,8 @@ class InsightHttpHandlerTest {
         shared.discard();
         now.addAndGet(ScrapeHandler.SHARE_WINDOW.toNanos()); // not shared: rendered again
         HttpReply whileWritten = router.handle(metrics, headers, client("10.0.0.2")).join();
-        assertThat(whileWritten.status().code()).as("the first body is not written yet, but its render ended")
+        assertThat(whileWritten.status().code())
+                .as("the first body is not written yet, but its render ended")
                 .isEqualTo(200);
         whileWritten.discard();
         firstReply.discard();
@@ -454,23 +558,40 @@ class InsightHttpHandlerTest {
         assertThat(figures.refusedCount()).isEqualTo(1);
         assertThat(figures.waiting()).as("no scrape waits for a turn any more").isZero();
         assertThat(figures.writesAborted()).as("two addresses, one body each").isZero();
-        assertThat(figures.renderSeconds()).as("the first render waited for its latch").isGreaterThan(0.1);
+        assertThat(figures.renderSeconds())
+                .as("the first render waited for its latch")
+                .isGreaterThan(0.1);
     }
 
     @Test
-    void scrapesWithinASecondShareARenderAndANewRenderClosesTheOldestGenerationsConnections() throws Exception {
-        RequestRouter router = RequestRouter.forTests((format, out) -> {
-            out.write("up 1\n".getBytes(StandardCharsets.US_ASCII));
-            out.drain();
-        }, Map.of(), new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()), null, null, 2,
-                RequestRouter.DEFAULT_MAX_ANSWER_BYTES, now::get);
+    void scrapesWithinASecondShareARenderAndANewRenderClosesTheOldestGenerationsConnections()
+            throws Exception {
+        RequestRouter router =
+                RequestRouter.forTests(
+                        (format, out) -> {
+                            out.write("up 1\n".getBytes(StandardCharsets.US_ASCII));
+                            out.drain();
+                        },
+                        Map.of(),
+                        new StaticFiles(InsightHttpHandlerTest.class.getClassLoader()),
+                        null,
+                        null,
+                        2,
+                        RequestRouter.DEFAULT_MAX_ANSWER_BYTES,
+                        now::get);
         RequestTarget metrics = RequestTarget.parse("/metrics");
         var headers = new io.netty.handler.codec.http.DefaultHttpHeaders();
-        java.util.concurrent.atomic.AtomicInteger closed = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger closed =
+                new java.util.concurrent.atomic.AtomicInteger();
         List<HttpReply> unread = new java.util.ArrayList<>();
         for (int i = 0; i < 2; i++) { // one render, shared
-            unread.add(router.handle(metrics, headers,
-                    new ClientConnection(address("10.0.0.1"), closed::incrementAndGet)).join());
+            unread.add(
+                    router.handle(
+                                    metrics,
+                                    headers,
+                                    new ClientConnection(
+                                            address("10.0.0.1"), closed::incrementAndGet))
+                            .join());
         }
         for (int i = 0; i < 3; i++) { // two turns: four generations of a format held
             now.addAndGet(ScrapeHandler.SHARE_WINDOW.toNanos());
@@ -486,14 +607,16 @@ class InsightHttpHandlerTest {
         assertThat(next.status().code()).isEqualTo(200);
         assertThat(closed).as("both writes of the oldest generation were closed").hasValue(2);
         assertThat(router.scrapeFigures().writesAborted()).isEqualTo(2);
-        unread.forEach(HttpReply::discard); // what the closed connections' failed writes do, and the others'
+        unread.forEach(
+                HttpReply::discard); // what the closed connections' failed writes do, and the
+        // others'
         next.discard();
         router.close();
         assertThat(next.body().refCnt()).as("every body released").isZero();
     }
 
     private static ClientConnection client(String ip) {
-        return new ClientConnection(address(ip), () -> { });
+        return new ClientConnection(address(ip), () -> {});
     }
 
     private static java.net.InetAddress address(String ip) {
@@ -507,10 +630,12 @@ class InsightHttpHandlerTest {
     @Test
     void requestsAfterConnectionCloseAreNeitherAnsweredNorQueued() {
         TestingHttpChannel c = channel(DIRECT);
-        List<FullHttpResponse> r = c.send("GET /api/v1/echo HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        List<FullHttpResponse> r =
+                c.send("GET /api/v1/echo HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
 
         assertThat(r).hasSize(1);
-        // Nothing more is read from a connection about to close, so a client that keeps sending while it does not
+        // Nothing more is read from a connection about to close, so a client that keeps sending
+        // while it does not
         // read its answer cannot make the decoders queue requests up.
         assertThat(c.channel().config().isAutoRead()).isFalse();
         assertThat(c.isOpen()).isFalse();

@@ -4,7 +4,9 @@ import io.flinkinsight.plugin.TestingLogCapture;
 import io.flinkinsight.plugin.exposition.ExpositionWriter;
 import io.flinkinsight.plugin.index.MetricIndex;
 import io.flinkinsight.plugin.index.TestingGroups;
+
 import org.apache.flink.metrics.SimpleCounter;
+
 import org.junit.jupiter.api.Test;
 
 import java.io.InputStream;
@@ -26,7 +28,9 @@ import static io.flinkinsight.plugin.TestingHttpClient.get;
 import static io.flinkinsight.plugin.TestingHttpClient.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The server on a real socket on 127.0.0.1: binding, the log line tests parse, and hostile bytes. */
+/**
+ * The server on a real socket on 127.0.0.1: binding, the log line tests parse, and hostile bytes.
+ */
 class InsightHttpServerITCase {
 
     /** The regex the harness uses to find the server in a Flink process's log. */
@@ -37,23 +41,37 @@ class InsightHttpServerITCase {
         return server(ports, maxConnections, maxConnections, Duration.ofSeconds(10));
     }
 
-    private static InsightHttpServer server(String ports, int maxConnections, int perAddress, Duration headTimeout) {
+    private static InsightHttpServer server(
+            String ports, int maxConnections, int perAddress, Duration headTimeout) {
         MetricIndex index = new MetricIndex(true);
         index.add(new SimpleCounter(), "numRecordsIn", TestingGroups.taskGroup("0"));
         ExpositionWriter writer = new ExpositionWriter(new LongAdder());
-        HttpServerSettings settings = new HttpServerSettings(PortRange.parse(ports), "127.0.0.1", 8192,
-                Duration.ofSeconds(60), maxConnections, 2, perAddress, headTimeout, PortAccess.OPEN);
-        return TestingServers.server(settings, (f, out) -> writer.write(index.families(), f, out),
+        HttpServerSettings settings =
+                new HttpServerSettings(
+                        PortRange.parse(ports),
+                        "127.0.0.1",
+                        8192,
+                        Duration.ofSeconds(60),
+                        maxConnections,
+                        2,
+                        perAddress,
+                        headTimeout,
+                        PortAccess.OPEN);
+        return TestingServers.server(
+                settings,
+                (f, out) -> writer.write(index.families(), f, out),
                 Map.of("/api/v1/ping", q -> Map.of("pong", true)));
     }
 
     @Test
     void bindsLoopbackAndLogsTheLineTheHarnessParses() throws Exception {
-        try (TestingLogCapture log = new TestingLogCapture(); InsightHttpServer s = server("0", 16)) {
+        try (TestingLogCapture log = new TestingLogCapture();
+                InsightHttpServer s = server("0", 16)) {
             InetSocketAddress address = s.start();
 
             assertThat(address).isNotNull();
-            List<String> info = log.linesAt("INFO").stream().filter(l -> LISTENING.matcher(l).find()).toList();
+            List<String> info =
+                    log.linesAt("INFO").stream().filter(l -> LISTENING.matcher(l).find()).toList();
             assertThat(info).hasSize(1);
             Matcher m = LISTENING.matcher(info.get(0));
             assertThat(m.find()).isTrue();
@@ -71,17 +89,57 @@ class InsightHttpServerITCase {
             s.start();
             int port = s.port();
 
-            // Leading control characters are skipped (as HTTP allows); the binary line after them is not HTTP.
-            assertThat(status(exchange(port, new byte[] {0, 1, 'G', 'A', 'R', 'B', (byte) 0xff, (byte) 0xfe,
-                '\r', '\n', '\r', '\n'}))).isEqualTo(400);
-            assertThat(status(exchange(port, "GET /../../etc/passwd HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
-                    .getBytes(StandardCharsets.US_ASCII)))).isEqualTo(400);
-            assertThat(status(exchange(port, ("GET /metrics HTTP/1.1\r\nHost: localhost\r\nX: " + "y".repeat(10_000)
-                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII)))).isEqualTo(431);
-            assertThat(status(exchange(port, ("GET /" + "a".repeat(9000) + " HTTP/1.1\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII)))).isEqualTo(414);
-            assertThat(status(exchange(port, "POST /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\n\r\nabc"
-                    .getBytes(StandardCharsets.US_ASCII)))).isEqualTo(405);
+            // Leading control characters are skipped (as HTTP allows); the binary line after them
+            // is not HTTP.
+            assertThat(
+                            status(
+                                    exchange(
+                                            port,
+                                            new byte[] {
+                                                0,
+                                                1,
+                                                'G',
+                                                'A',
+                                                'R',
+                                                'B',
+                                                (byte) 0xff,
+                                                (byte) 0xfe,
+                                                '\r',
+                                                '\n',
+                                                '\r',
+                                                '\n'
+                                            })))
+                    .isEqualTo(400);
+            assertThat(
+                            status(
+                                    exchange(
+                                            port,
+                                            "GET /../../etc/passwd HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+                                                    .getBytes(StandardCharsets.US_ASCII))))
+                    .isEqualTo(400);
+            assertThat(
+                            status(
+                                    exchange(
+                                            port,
+                                            ("GET /metrics HTTP/1.1\r\nHost: localhost\r\nX: "
+                                                            + "y".repeat(10_000)
+                                                            + "\r\n\r\n")
+                                                    .getBytes(StandardCharsets.US_ASCII))))
+                    .isEqualTo(431);
+            assertThat(
+                            status(
+                                    exchange(
+                                            port,
+                                            ("GET /" + "a".repeat(9000) + " HTTP/1.1\r\n\r\n")
+                                                    .getBytes(StandardCharsets.US_ASCII))))
+                    .isEqualTo(414);
+            assertThat(
+                            status(
+                                    exchange(
+                                            port,
+                                            "POST /metrics HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\n\r\nabc"
+                                                    .getBytes(StandardCharsets.US_ASCII))))
+                    .isEqualTo(405);
             // A client that sends half a request and disappears.
             try (Socket half = new Socket("127.0.0.1", port)) {
                 half.getOutputStream().write("GET /met".getBytes(StandardCharsets.US_ASCII));
@@ -113,7 +171,9 @@ class InsightHttpServerITCase {
             assertThat(s.start()).isNull();
 
             assertThat(s.isRunning()).isFalse();
-            assertThat(log.linesAt("ERROR")).singleElement().asString()
+            assertThat(log.linesAt("ERROR"))
+                    .singleElement()
+                    .asString()
                     .contains("metrics.reporter.insight.port=" + taken.getLocalPort())
                     .contains("127.0.0.1");
         }
@@ -123,7 +183,8 @@ class InsightHttpServerITCase {
     void connectionsBeyondTheLimitAreClosed() throws Exception {
         try (InsightHttpServer s = server("0", 1)) {
             s.start();
-            try (Socket first = new Socket("127.0.0.1", s.port()); Socket second = new Socket("127.0.0.1", s.port())) {
+            try (Socket first = new Socket("127.0.0.1", s.port());
+                    Socket second = new Socket("127.0.0.1", s.port())) {
                 second.setSoTimeout(5000);
                 InputStream in = second.getInputStream();
                 assertThat(in.read()).isEqualTo(-1);
@@ -151,11 +212,16 @@ class InsightHttpServerITCase {
             slow.setSoTimeout(5000);
             long started = System.nanoTime();
             boolean cut = false;
-            // One header line every 200 ms keeps the connection busy, so the idle timeout never fires.
+            // One header line every 200 ms keeps the connection busy, so the idle timeout never
+            // fires.
             for (int line = 0; line < 40 && !cut; line++) {
                 try {
-                    slow.getOutputStream().write((line == 0 ? "GET /metrics HTTP/1.1\r\n" : "X-" + line + ": y\r\n")
-                            .getBytes(StandardCharsets.US_ASCII));
+                    slow.getOutputStream()
+                            .write(
+                                    (line == 0
+                                                    ? "GET /metrics HTTP/1.1\r\n"
+                                                    : "X-" + line + ": y\r\n")
+                                            .getBytes(StandardCharsets.US_ASCII));
                     slow.getOutputStream().flush();
                     Thread.sleep(200);
                 } catch (java.io.IOException e) {
@@ -190,9 +256,14 @@ class InsightHttpServerITCase {
                     scrape.bind(new InetSocketAddress("127.0.0.2", 0));
                     scrape.connect(new InetSocketAddress("127.0.0.1", port), 5000);
                     scrape.setSoTimeout(5000);
-                    scrape.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
-                            .getBytes(StandardCharsets.US_ASCII));
-                    String answer = new String(scrape.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+                    scrape.getOutputStream()
+                            .write(
+                                    "GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+                                            .getBytes(StandardCharsets.US_ASCII));
+                    String answer =
+                            new String(
+                                    scrape.getInputStream().readAllBytes(),
+                                    StandardCharsets.ISO_8859_1);
                     assertThat(status(answer)).isEqualTo(200);
                 }
             } finally {
@@ -203,7 +274,10 @@ class InsightHttpServerITCase {
         }
     }
 
-    /** Whether the server closed {@code socket}: a read sees end of stream (waits at most 1 s for it). */
+    /**
+     * Whether the server closed {@code socket}: a read sees end of stream (waits at most 1 s for
+     * it).
+     */
     private static boolean closedByPeer(Socket socket) throws Exception {
         socket.setSoTimeout(1000);
         try {

@@ -13,7 +13,8 @@ class RequestTargetTest {
     private static void refused(String target, TargetRefusal rule) {
         assertThatThrownBy(() -> RequestTarget.parse(target))
                 .as(target)
-                .isInstanceOfSatisfying(TargetRefusal.Refused.class, e -> assertThat(e.rule()).isEqualTo(rule))
+                .isInstanceOfSatisfying(
+                        TargetRefusal.Refused.class, e -> assertThat(e.rule()).isEqualTo(rule))
                 .hasMessageContaining(rule.name());
     }
 
@@ -24,9 +25,10 @@ class RequestTargetTest {
         assertThat(t.segments()).containsExactly("flink", "jobs", "yarn-cancel");
         assertThat(t.path()).isEqualTo("/flink/jobs/yarn-cancel");
         assertThat(t.trailingSlash()).isFalse();
-        assertThat(RequestTarget.parse("/flink/jobs/yarn%2Dcancel").segments()).containsExactly(
-                "flink", "jobs", "yarn-cancel");
-        assertThat(RequestTarget.parse("/flink/jobs/yarn%2dcancel").path()).isEqualTo("/flink/jobs/yarn-cancel");
+        assertThat(RequestTarget.parse("/flink/jobs/yarn%2Dcancel").segments())
+                .containsExactly("flink", "jobs", "yarn-cancel");
+        assertThat(RequestTarget.parse("/flink/jobs/yarn%2dcancel").path())
+                .isEqualTo("/flink/jobs/yarn-cancel");
     }
 
     @Test
@@ -47,17 +49,26 @@ class RequestTargetTest {
 
     @Test
     void queryIsDecodedWithPlusAsSpace() throws Exception {
-        RequestTarget t = RequestTarget.parse("/api/v1/metrics?prefix=a%2Cb&contains=x+y&flag&prefix=2");
+        RequestTarget t =
+                RequestTarget.parse("/api/v1/metrics?prefix=a%2Cb&contains=x+y&flag&prefix=2");
 
-        assertThat(t.query().asMap()).isEqualTo(Map.of(
-                "prefix", List.of("a,b", "2"), "contains", List.of("x y"), "flag", List.of("")));
+        assertThat(t.query().asMap())
+                .isEqualTo(
+                        Map.of(
+                                "prefix",
+                                List.of("a,b", "2"),
+                                "contains",
+                                List.of("x y"),
+                                "flag",
+                                List.of("")));
     }
 
     @Test
     void bracketsInAQueryAreTakenRawAsBrowsersSendThem() throws Exception {
         RequestTarget t = RequestTarget.parse("/flink/x?get=0.Scan(table=[[c]]).n{1}|^`");
 
-        assertThat(t.query().asMap()).isEqualTo(Map.of("get", List.of("0.Scan(table=[[c]]).n{1}|^`")));
+        assertThat(t.query().asMap())
+                .isEqualTo(Map.of("get", List.of("0.Scan(table=[[c]]).n{1}|^`")));
         refused("/x?a=b\\c", TargetRefusal.ILLEGAL_CHARACTER);
         refused("/x[1]", TargetRefusal.ILLEGAL_CHARACTER);
     }
@@ -109,7 +120,9 @@ class RequestTargetTest {
         refused("/x?a=%FF", TargetRefusal.INVALID_UTF8);
         refused("/x?a=%00", TargetRefusal.CONTROL_CHARACTER);
         refused("/x?a=<script>", TargetRefusal.ILLEGAL_CHARACTER);
-        refused("/x?" + "a=1&".repeat(RequestTarget.MAX_QUERY_PARAMETERS + 1), TargetRefusal.TOO_MANY_PARAMETERS);
+        refused(
+                "/x?" + "a=1&".repeat(RequestTarget.MAX_QUERY_PARAMETERS + 1),
+                TargetRefusal.TOO_MANY_PARAMETERS);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.flinkinsight.plugin.http;
 
 import io.flinkinsight.plugin.serve.RequestRouter;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -25,10 +26,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Clients that ask for a large scrape and never read it, from loopback addresses of their own (127.0.0.2, ...), while
- * Prometheus (127.0.0.1) scrapes every half second: every one of its scrapes is answered 200 with the whole body. The
- * non-readers' writes stall (their receive buffers are tiny) and would hold for the 30 s write timeout whatever they
- * hold; the render turns are not among it, and the non-readers coming within a second share one rendered body.
+ * Clients that ask for a large scrape and never read it, from loopback addresses of their own
+ * (127.0.0.2, ...), while Prometheus (127.0.0.1) scrapes every half second: every one of its
+ * scrapes is answered 200 with the whole body. The non-readers' writes stall (their receive buffers
+ * are tiny) and would hold for the 30 s write timeout whatever they hold; the render turns are not
+ * among it, and the non-readers coming within a second share one rendered body.
  */
 class ScrapeSlowReadersITCase {
 
@@ -42,19 +44,28 @@ class ScrapeSlowReadersITCase {
     void nonReadingClientsDoNotKeepPrometheusOut(int nonReaders, int addresses) throws Exception {
         int expected = ScrapeMemoryITCase.repeatedLineLength(BODY_BYTES);
         List<Socket> stalled = new ArrayList<>();
-        RequestRouter router = TestingServers.router(TestingServerSettings.loopback(),
-                ScrapeMemoryITCase.repeatedLine(BODY_BYTES), Map.of(), null);
-        try (InsightHttpServer server = new InsightHttpServer(TestingServerSettings.loopback(), router)) {
+        RequestRouter router =
+                TestingServers.router(
+                        TestingServerSettings.loopback(),
+                        ScrapeMemoryITCase.repeatedLine(BODY_BYTES),
+                        Map.of(),
+                        null);
+        try (InsightHttpServer server =
+                new InsightHttpServer(TestingServerSettings.loopback(), router)) {
             int port = server.start().getPort();
             for (int i = 0; i < nonReaders; i++) {
                 stalled.add(askAndNeverRead(port, "127.0.0." + (2 + i % addresses)));
             }
-            // Until the server has answered them all (bounded: before the fix, only two turns were ever given),
-            // so the reading client comes after them, and none of them displaces its body while it reads.
+            // Until the server has answered them all (bounded: before the fix, only two turns were
+            // ever given),
+            // so the reading client comes after them, and none of them displaces its body while it
+            // reads.
             for (int i = 0; i < 100 && answered(router) < nonReaders; i++) {
                 Thread.sleep(50);
             }
-            assertThat(answered(router)).as("scrapes answered for the non-readers").isGreaterThan(1);
+            assertThat(answered(router))
+                    .as("scrapes answered for the non-readers")
+                    .isGreaterThan(1);
 
             List<Long> lengths = new ArrayList<>();
             for (int i = 0; i < SCRAPES; i++) {
@@ -62,7 +73,9 @@ class ScrapeSlowReadersITCase {
                 Thread.sleep(SCRAPE_INTERVAL_MILLIS);
             }
 
-            assertThat(lengths).as("every scrape of the reading client, whole").hasSize(SCRAPES)
+            assertThat(lengths)
+                    .as("every scrape of the reading client, whole")
+                    .hasSize(SCRAPES)
                     .containsOnly((long) expected);
         } finally {
             for (Socket s : stalled) {
@@ -77,11 +90,12 @@ class ScrapeSlowReadersITCase {
     }
 
     /**
-     * The reviewer's attack: clients from six addresses (127.0.0.2, ...) that never read, each closing its scrape and
-     * scraping again in a loop (in either format), so that every address holds one write and new ones keep coming,
-     * while Prometheus (127.0.0.1, OpenMetrics) reads multi-MB scrapes slowly but steadily, 64 KiB every 20 ms (a
-     * second or two each): every one of its scrapes is answered whole. Before scrapes shared their render and were
-     * bounded by generations, the attackers' scrapes displaced Prometheus' write as soon as it was the oldest.
+     * The reviewer's attack: clients from six addresses (127.0.0.2, ...) that never read, each
+     * closing its scrape and scraping again in a loop (in either format), so that every address
+     * holds one write and new ones keep coming, while Prometheus (127.0.0.1, OpenMetrics) reads
+     * multi-MB scrapes slowly but steadily, 64 KiB every 20 ms (a second or two each): every one of
+     * its scrapes is answered whole. Before scrapes shared their render and were bounded by
+     * generations, the attackers' scrapes displaced Prometheus' write as soon as it was the oldest.
      */
     @Test
     void nonReadersRescrapingFromManyAddressesDoNotCutASlowSteadyReader() throws Exception {
@@ -89,15 +103,22 @@ class ScrapeSlowReadersITCase {
         int expected = ScrapeMemoryITCase.repeatedLineLength(bodyBytes);
         AtomicBoolean attacking = new AtomicBoolean(true);
         ExecutorService attackers = Executors.newFixedThreadPool(ATTACKERS);
-        RequestRouter router = TestingServers.router(TestingServerSettings.loopback(),
-                ScrapeMemoryITCase.repeatedLine(bodyBytes), Map.of(), null);
-        try (InsightHttpServer server = new InsightHttpServer(TestingServerSettings.loopback(), router)) {
+        RequestRouter router =
+                TestingServers.router(
+                        TestingServerSettings.loopback(),
+                        ScrapeMemoryITCase.repeatedLine(bodyBytes),
+                        Map.of(),
+                        null);
+        try (InsightHttpServer server =
+                new InsightHttpServer(TestingServerSettings.loopback(), router)) {
             int port = server.start().getPort();
-            askAndNeverRead(port, "127.0.0.2", "").close(); // skips the test where only 127.0.0.1 is routed
+            askAndNeverRead(port, "127.0.0.2", "")
+                    .close(); // skips the test where only 127.0.0.1 is routed
             List<Future<Integer>> attacks = new ArrayList<>();
             for (int a = 0; a < ATTACKERS; a++) {
                 String address = "127.0.0." + (2 + a);
-                attacks.add(attackers.submit(() -> rescrapeWithoutReading(port, address, attacking)));
+                attacks.add(
+                        attackers.submit(() -> rescrapeWithoutReading(port, address, attacking)));
             }
             Thread.sleep(1000); // the attack is under way
 
@@ -112,15 +133,21 @@ class ScrapeSlowReadersITCase {
             }
 
             assertThat(attackScrapes).as("scrapes of the attackers").isGreaterThan(3 * ATTACKERS);
-            assertThat(lengths).as("every scrape of the slow but steady reader, whole").containsOnly((long) expected);
+            assertThat(lengths)
+                    .as("every scrape of the slow but steady reader, whole")
+                    .containsOnly((long) expected);
         } finally {
             attacking.set(false);
             attackers.shutdownNow();
         }
     }
 
-    /** Scrapes from {@code address} without reading, again and again, each closed before the next; how many. */
-    private static int rescrapeWithoutReading(int port, String address, AtomicBoolean attacking) throws Exception {
+    /**
+     * Scrapes from {@code address} without reading, again and again, each closed before the next;
+     * how many.
+     */
+    private static int rescrapeWithoutReading(int port, String address, AtomicBoolean attacking)
+            throws Exception {
         int scrapes = 0;
         for (int i = 0; i < 1000 && attacking.get(); i++) { // at most 400 s
             String accept = i % 2 == 0 ? "Accept: application/openmetrics-text\r\n" : "";
@@ -128,17 +155,24 @@ class ScrapeSlowReadersITCase {
                 scrapes++;
                 Thread.sleep(300);
             }
-            Thread.sleep(100); // the server has seen the close (its stalled write failed) before the next scrape
+            Thread.sleep(
+                    100); // the server has seen the close (its stalled write failed) before the
+            // next scrape
         }
         return scrapes;
     }
 
-    /** One OpenMetrics scrape, read 64 KiB every 20 ms; the body's length, short if the server cut it. */
+    /**
+     * One OpenMetrics scrape, read 64 KiB every 20 ms; the body's length, short if the server cut
+     * it.
+     */
     private static long readSlowly(int port) throws Exception {
         try (Socket socket = new Socket()) {
             socket.setReceiveBufferSize(64 * 1024); // the server's write goes at the reader's pace
             socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
-            InputStream in = ScrapeMemoryITCase.askForScrape(socket, "Accept: application/openmetrics-text\r\n");
+            InputStream in =
+                    ScrapeMemoryITCase.askForScrape(
+                            socket, "Accept: application/openmetrics-text\r\n");
             byte[] buffer = new byte[64 * 1024];
             long total = 0;
             try {
@@ -157,13 +191,17 @@ class ScrapeSlowReadersITCase {
         }
     }
 
-    /** Sends a scrape from {@code localAddress} on a connection that takes a few KiB of the answer, then nothing. */
+    /**
+     * Sends a scrape from {@code localAddress} on a connection that takes a few KiB of the answer,
+     * then nothing.
+     */
     private static Socket askAndNeverRead(int port, String localAddress) throws IOException {
         return askAndNeverRead(port, localAddress, "");
     }
 
     /** As above, with {@code headers} (each ending in CRLF). */
-    private static Socket askAndNeverRead(int port, String localAddress, String headers) throws IOException {
+    private static Socket askAndNeverRead(int port, String localAddress, String headers)
+            throws IOException {
         Socket socket = new Socket();
         try {
             socket.setReceiveBufferSize(4096);
@@ -173,8 +211,10 @@ class ScrapeSlowReadersITCase {
                 assumeTrue(false, "this system routes only 127.0.0.1 to itself: " + e);
             }
             socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
-            socket.getOutputStream().write(("GET /metrics HTTP/1.1\r\nHost: x\r\n" + headers + "\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream()
+                    .write(
+                            ("GET /metrics HTTP/1.1\r\nHost: x\r\n" + headers + "\r\n")
+                                    .getBytes(StandardCharsets.US_ASCII));
             socket.getOutputStream().flush();
             return socket;
         } catch (IOException | RuntimeException e) {

@@ -17,7 +17,10 @@ class StreamingBodySubscriberTest {
 
     private static final int BATCH = 16 * 1024;
 
-    /** A source that answers each request at once, on the requesting thread, as the JDK's client may. */
+    /**
+     * A source that answers each request at once, on the requesting thread, as the JDK's client
+     * may.
+     */
     private static final class EagerSource implements Flow.Subscription {
         private final StreamingBodySubscriber body;
         private final long length;
@@ -61,9 +64,11 @@ class StreamingBodySubscriberTest {
         EagerSource source = new EagerSource(body, 100L * 1024 * 1024);
         body.onSubscribe(source);
 
-        assertThat(source.delivered).as("delivered to a body nobody reads")
+        assertThat(source.delivered)
+                .as("delivered to a body nobody reads")
                 .isLessThanOrEqualTo(StreamingBodySubscriber.READ_AHEAD_BYTES + BATCH);
-        assertThat(body.peakHeldBytes()).isLessThanOrEqualTo(StreamingBodySubscriber.READ_AHEAD_BYTES + BATCH);
+        assertThat(body.peakHeldBytes())
+                .isLessThanOrEqualTo(StreamingBodySubscriber.READ_AHEAD_BYTES + BATCH);
     }
 
     @Test
@@ -94,7 +99,8 @@ class StreamingBodySubscriberTest {
         assertThat(body.progress()).isEqualTo(length);
         assertThat(body.length()).isEqualTo(length);
         assertThat(woken).isTrue();
-        assertThat(body.peakHeldBytes()).isLessThanOrEqualTo(StreamingBodySubscriber.READ_AHEAD_BYTES + BATCH);
+        assertThat(body.peakHeldBytes())
+                .isLessThanOrEqualTo(StreamingBodySubscriber.READ_AHEAD_BYTES + BATCH);
         assertThat(source.cancelled).isFalse();
     }
 
@@ -111,7 +117,8 @@ class StreamingBodySubscriberTest {
         StreamingBodySubscriber failed = new StreamingBodySubscriber(-1);
         failed.onSubscribe(new EagerSource(failed, 0));
         failed.onError(new IOException("connection reset"));
-        assertThatThrownBy(() -> failed.readChunk(ByteBufAllocator.DEFAULT)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> failed.readChunk(ByteBufAllocator.DEFAULT))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("after 0 bytes");
     }
 }

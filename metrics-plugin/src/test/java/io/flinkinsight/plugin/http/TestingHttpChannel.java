@@ -12,7 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
 
-/** One server connection on Netty's EmbeddedChannel: raw request bytes in, decoded responses out. */
+/**
+ * One server connection on Netty's EmbeddedChannel: raw request bytes in, decoded responses out.
+ */
 final class TestingHttpChannel implements AutoCloseable {
 
     private final EmbeddedChannel channel = new EmbeddedChannel();
@@ -24,7 +26,8 @@ final class TestingHttpChannel implements AutoCloseable {
     }
 
     TestingHttpChannel(RequestHandler handler, Executor workers, HttpServerSettings settings) {
-        InsightChannelInitializer.configure(channel.pipeline(), settings, handler, refusals, workers);
+        InsightChannelInitializer.configure(
+                channel.pipeline(), settings, handler, refusals, workers);
     }
 
     /** The requests this connection did not serve, by reason. */
@@ -39,9 +42,13 @@ final class TestingHttpChannel implements AutoCloseable {
         return readResponses();
     }
 
-    /** Sends {@code GET path} with extra header lines (each ending in CRLF) and returns the one response. */
+    /**
+     * Sends {@code GET path} with extra header lines (each ending in CRLF) and returns the one
+     * response.
+     */
     FullHttpResponse get(String path, String headers) {
-        List<FullHttpResponse> responses = send("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n" + headers + "\r\n");
+        List<FullHttpResponse> responses =
+                send("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n" + headers + "\r\n");
         if (responses.size() != 1) {
             throw new AssertionError("expected one response, got " + responses.size());
         }
@@ -74,7 +81,8 @@ final class TestingHttpChannel implements AutoCloseable {
     }
 
     private List<FullHttpResponse> readResponses() {
-        EmbeddedChannel decoder = new EmbeddedChannel(new HttpResponseDecoder(), new HttpObjectAggregator(64 << 20));
+        EmbeddedChannel decoder =
+                new EmbeddedChannel(new HttpResponseDecoder(), new HttpObjectAggregator(64 << 20));
         ByteBuf out;
         while ((out = channel.readOutbound()) != null) {
             decoder.writeInbound(out);

@@ -12,7 +12,15 @@ public final class TestingServerSettings {
     }
 
     public static HttpServerSettings loopback(PortAccess access) {
-        return new HttpServerSettings(PortRange.parse("0"), "127.0.0.1", 8192, Duration.ofSeconds(60), 128, 2, 32,
-                Duration.ofSeconds(10), access);
+        return new HttpServerSettings(
+                PortRange.parse("0"),
+                "127.0.0.1",
+                8192,
+                Duration.ofSeconds(60),
+                128,
+                2,
+                32,
+                Duration.ofSeconds(10),
+                access);
     }
 }

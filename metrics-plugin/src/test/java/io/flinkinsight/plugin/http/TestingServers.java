@@ -7,8 +7,8 @@ import io.flinkinsight.plugin.serve.StaticFiles;
 import java.util.Map;
 
 /**
- * Servers answering as the plugin's with the options' defaults (two scrapes at once, 16 MiB answers): the scrape, the
- * JSON endpoints, the panel's files and an optional forwarder.
+ * Servers answering as the plugin's with the options' defaults (two scrapes at once, 16 MiB
+ * answers): the scrape, the JSON endpoints, the panel's files and an optional forwarder.
  */
 public final class TestingServers {
 
@@ -20,14 +20,27 @@ public final class TestingServers {
     }
 
     public static InsightHttpServer server(
-            HttpServerSettings settings, ScrapeSource scrape, Map<String, JsonEndpoint> endpoints, Forwarder forwarder) {
+            HttpServerSettings settings,
+            ScrapeSource scrape,
+            Map<String, JsonEndpoint> endpoints,
+            Forwarder forwarder) {
         return new InsightHttpServer(settings, router(settings, scrape, endpoints, forwarder));
     }
 
     public static RequestRouter router(
-            HttpServerSettings settings, ScrapeSource scrape, Map<String, JsonEndpoint> endpoints, Forwarder forwarder) {
+            HttpServerSettings settings,
+            ScrapeSource scrape,
+            Map<String, JsonEndpoint> endpoints,
+            Forwarder forwarder) {
         ClassLoader jar = TestingServers.class.getClassLoader();
-        return RequestRouter.forTests(scrape, endpoints, new StaticFiles(jar), new StaticFiles(jar, StaticFiles.TAB_ROOT),
-                forwarder, 2, RequestRouter.DEFAULT_MAX_ANSWER_BYTES, System::nanoTime);
+        return RequestRouter.forTests(
+                scrape,
+                endpoints,
+                new StaticFiles(jar),
+                new StaticFiles(jar, StaticFiles.TAB_ROOT),
+                forwarder,
+                2,
+                RequestRouter.DEFAULT_MAX_ANSWER_BYTES,
+                System::nanoTime);
     }
 }

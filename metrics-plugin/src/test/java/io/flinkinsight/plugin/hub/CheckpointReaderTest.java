@@ -2,6 +2,7 @@ package io.flinkinsight.plugin.hub;
 
 import io.flinkinsight.plugin.hub.RestPayloads.JobOverview;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointStore;
+
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,17 +28,20 @@ class CheckpointReaderTest {
 
     @Test
     void aFailedRequestIsToBeTriedAgain() throws Exception {
-        RestSource refused = path -> {
-            throw new java.io.IOException("refused");
-        };
-        assertThat(new CheckpointReader(refused, checkpoints).read(JOB, new HubRound(1, 0, 10))).isFalse();
+        RestSource refused =
+                path -> {
+                    throw new java.io.IOException("refused");
+                };
+        assertThat(new CheckpointReader(refused, checkpoints).read(JOB, new HubRound(1, 0, 10)))
+                .isFalse();
     }
 
     @Test
     void aCheckpointsDetailsAreReadOnceTheyMatchIt() throws Exception {
-        TestingRestSource rest = new TestingRestSource()
-                .route(p -> p.contains("/checkpoints/details/"), "checkpoint-details.json")
-                .route(p -> p.endsWith("/checkpoints"), "job-checkpoints.json");
+        TestingRestSource rest =
+                new TestingRestSource()
+                        .route(p -> p.contains("/checkpoints/details/"), "checkpoint-details.json")
+                        .route(p -> p.endsWith("/checkpoints"), "job-checkpoints.json");
         CheckpointReader reader = new CheckpointReader(rest, checkpoints);
         reader.read(JOB, new HubRound(1, 0, 10));
         reader.read(JOB, new HubRound(2, 0, 10));

@@ -1,12 +1,13 @@
 package io.flinkinsight.plugin.hub;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flinkinsight.plugin.InsightOptions;
 import io.flinkinsight.plugin.ProcessRole;
 import io.flinkinsight.plugin.TestingClientMetrics;
 import io.flinkinsight.plugin.runtime.InsightConfiguration;
 import io.flinkinsight.plugin.runtime.InsightRuntime;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -25,10 +26,11 @@ import java.util.function.Predicate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Three real plugin runtimes with their HTTP servers on 127.0.0.1: a TaskManager and a client process (as in a SQL
- * Gateway, detected from the interactive client's metrics) in one port range, and a JobManager's hub told to gather
- * from that range. The hub must find the client, skip the TaskManager, serve the client's figures, and find the
- * client again after it comes back on another port.
+ * Three real plugin runtimes with their HTTP servers on 127.0.0.1: a TaskManager and a client
+ * process (as in a SQL Gateway, detected from the interactive client's metrics) in one port range,
+ * and a JobManager's hub told to gather from that range. The hub must find the client, skip the
+ * TaskManager, serve the client's figures, and find the client again after it comes back on another
+ * port.
  */
 class ClientGatheringITCase {
 
@@ -40,7 +42,8 @@ class ClientGatheringITCase {
     // Not the plugin's mapper: failsafe runs against the shaded jar, whose Jackson is relocated.
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final List<InsightRuntime> started = new ArrayList<>();
 
     @AfterEach
@@ -55,23 +58,30 @@ class ClientGatheringITCase {
         for (int i = 0; i < options.length; i += 2) {
             p.setProperty(options[i], options[i + 1]);
         }
-        InsightRuntime runtime = InsightRuntime.start(
-                InsightConfiguration.from(p, InsightOptions.USER_PREFIX), Clock.systemUTC());
+        InsightRuntime runtime =
+                InsightRuntime.start(
+                        InsightConfiguration.from(p, InsightOptions.USER_PREFIX),
+                        Clock.systemUTC());
         started.add(runtime);
         return runtime;
     }
 
     private JsonNode get(int port, String pathAndQuery) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + pathAndQuery))
-                .timeout(Duration.ofSeconds(5))
-                .build();
+        HttpRequest request =
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + pathAndQuery))
+                        .timeout(Duration.ofSeconds(5))
+                        .build();
         HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
         assertThat(response.statusCode()).as("GET %s", pathAndQuery).isEqualTo(200);
         return MAPPER.readTree(response.body());
     }
 
-    /** Asks until {@code done} holds (bounded); returns the last answer, which the caller asserts on. */
-    private JsonNode await(int port, String pathAndQuery, Predicate<JsonNode> done) throws Exception {
+    /**
+     * Asks until {@code done} holds (bounded); returns the last answer, which the caller asserts
+     * on.
+     */
+    private JsonNode await(int port, String pathAndQuery, Predicate<JsonNode> done)
+            throws Exception {
         long deadline = System.nanoTime() + WAIT.toNanos();
         JsonNode answer = get(port, pathAndQuery);
         while (!done.test(answer) && System.nanoTime() < deadline) {
@@ -83,7 +93,9 @@ class ClientGatheringITCase {
 
     private static List<String> clientLabels(JsonNode seriesAnswer) {
         List<String> labels = new ArrayList<>();
-        seriesAnswer.path("series").forEach(s -> labels.add(s.path("labels").path("client").asText()));
+        seriesAnswer
+                .path("series")
+                .forEach(s -> labels.add(s.path("labels").path("client").asText()));
         return labels;
     }
 
@@ -93,30 +105,54 @@ class ClientGatheringITCase {
     }
 
     @Test
-    void theHubGathersTheClientsFiguresFromItsPortRangeAndFindsItAgainAfterARestart() throws Exception {
-        InsightRuntime taskManager = start("port", String.valueOf(TASK_MANAGER_PORT), "role", "taskmanager");
+    void theHubGathersTheClientsFiguresFromItsPortRangeAndFindsItAgainAfterARestart()
+            throws Exception {
+        InsightRuntime taskManager =
+                start("port", String.valueOf(TASK_MANAGER_PORT), "role", "taskmanager");
         InsightRuntime client = start("port", CLIENT_RANGE);
         TestingClientMetrics.register(client::metricAdded, "gateway-1", 1);
-        InsightRuntime hub = start("port", String.valueOf(HUB_PORT), "role", "jobmanager",
-                "hub.flink-rest-url", "http://127.0.0.1:1", // refuses at once: only the client figures matter here
-                "hub.poll-interval", "1 s",
-                "hub.clients", "127.0.0.1:" + CLIENT_RANGE);
+        InsightRuntime hub =
+                start(
+                        "port",
+                        String.valueOf(HUB_PORT),
+                        "role",
+                        "jobmanager",
+                        "hub.flink-rest-url",
+                        "http://127.0.0.1:1", // refuses at once: only the client figures matter
+                        // here
+                        "hub.poll-interval",
+                        "1 s",
+                        "hub.clients",
+                        "127.0.0.1:" + CLIENT_RANGE);
         int clientPort = client.port();
 
         assertThat(taskManager.port()).isEqualTo(TASK_MANAGER_PORT);
-        assertThat(clientPort).as("the client takes the next free port of the range").isEqualTo(19351);
+        assertThat(clientPort)
+                .as("the client takes the next free port of the range")
+                .isEqualTo(19351);
         assertThat(hub.port()).isEqualTo(HUB_PORT);
-        assertThat(client.role()).as("detected from the insight_client metrics").isEqualTo(ProcessRole.CLIENT);
+        assertThat(client.role())
+                .as("detected from the insight_client metrics")
+                .isEqualTo(ProcessRole.CLIENT);
 
-        JsonNode figures = await(HUB_PORT, "/api/v1/client",
-                a -> a.toString().equals(TestingClientMetrics.EXPECTED_JSON));
+        JsonNode figures =
+                await(
+                        HUB_PORT,
+                        "/api/v1/client",
+                        a -> a.toString().equals(TestingClientMetrics.EXPECTED_JSON));
         assertThat(figures.toString()).isEqualTo(TestingClientMetrics.EXPECTED_JSON);
-        assertThat(get(clientPort, "/api/v1/client")).as("the client's own figures").isEqualTo(figures);
+        assertThat(get(clientPort, "/api/v1/client"))
+                .as("the client's own figures")
+                .isEqualTo(figures);
 
         JsonNode hits = get(HUB_PORT, "/api/v1/series?metric=flink_insight_client_pool_hits");
-        assertThat(clientLabels(hits)).as("one client, not the TaskManager").containsExactly("127.0.0.1:19351");
-        assertThat(hits.path("series").path(0).path("labels").path("host").asText()).isEqualTo("gateway_1");
-        assertThat(lastValue(get(HUB_PORT, "/api/v1/series?metric=insight_hub_clients"))).isEqualTo(1.0);
+        assertThat(clientLabels(hits))
+                .as("one client, not the TaskManager")
+                .containsExactly("127.0.0.1:19351");
+        assertThat(hits.path("series").path(0).path("labels").path("host").asText())
+                .isEqualTo("gateway_1");
+        assertThat(lastValue(get(HUB_PORT, "/api/v1/series?metric=insight_hub_clients")))
+                .isEqualTo(1.0);
 
         // The client goes away and comes back on another port of the range, with new counts.
         started.remove(client);
@@ -124,10 +160,17 @@ class ClientGatheringITCase {
         InsightRuntime restarted = start("port", "19352");
         TestingClientMetrics.register(restarted::metricAdded, "gateway-1", 2);
 
-        String hitsOfRestarted = "/api/v1/series?metric=flink_insight_client_pool_hits&client=127.0.0.1:19352";
+        String hitsOfRestarted =
+                "/api/v1/series?metric=flink_insight_client_pool_hits&client=127.0.0.1:19352";
         JsonNode again = await(HUB_PORT, hitsOfRestarted, a -> lastValue(a) == 18.0);
-        assertThat(lastValue(again)).as("the restarted client's hits, found by a rescan").isEqualTo(18.0);
-        assertThat(clientLabels(get(HUB_PORT, "/api/v1/series?metric=flink_insight_client_pool_hits")))
+        assertThat(lastValue(again))
+                .as("the restarted client's hits, found by a rescan")
+                .isEqualTo(18.0);
+        assertThat(
+                        clientLabels(
+                                get(
+                                        HUB_PORT,
+                                        "/api/v1/series?metric=flink_insight_client_pool_hits")))
                 .as("history keeps the first client's series beside the restarted one's")
                 .containsExactlyInAnyOrder("127.0.0.1:19351", "127.0.0.1:19352");
     }

@@ -20,13 +20,27 @@ class ClientTargetTest {
         assertThat(ClientTarget.parseList("  ")).isEmpty();
         assertThat(new ClientTarget("gw", 9250, 9260).toString()).isEqualTo("gw:9250-9260");
         assertThat(new ClientTarget("gw", 9250, 9260).label(9251)).isEqualTo("gw:9251");
-        assertThat(new ClientTarget("[::1]", 9250, 9250).baseUrl(9250)).isEqualTo("http://[::1]:9250");
+        assertThat(new ClientTarget("[::1]", 9250, 9250).baseUrl(9250))
+                .isEqualTo("http://[::1]:9250");
     }
 
     @Test
     void malformedEntriesAreRefusedWithWhatIsAccepted() {
-        for (String bad : List.of("gateway-1", ":9250", "gw:", "gw:0", "gw:70000", "gw:9260-9250", "gw:9250-9282",
-                "gw:abc", "g w:9250", "http://gw:9250", "::1:9250", "gw/x:9250", "gw:9250,,gw:9251")) {
+        for (String bad :
+                List.of(
+                        "gateway-1",
+                        ":9250",
+                        "gw:",
+                        "gw:0",
+                        "gw:70000",
+                        "gw:9260-9250",
+                        "gw:9250-9282",
+                        "gw:abc",
+                        "g w:9250",
+                        "http://gw:9250",
+                        "::1:9250",
+                        "gw/x:9250",
+                        "gw:9250,,gw:9251")) {
             assertThatThrownBy(() -> ClientTarget.parseList(bad))
                     .as(bad)
                     .isInstanceOf(IllegalArgumentException.class)
@@ -36,12 +50,15 @@ class ClientTargetTest {
 
     @Test
     void atMostSixteenEntriesOfAtMostThirtyTwoPorts() {
-        assertThat(ClientTarget.parseList("gw:9250-9281")).containsExactly(new ClientTarget("gw", 9250, 9281));
+        assertThat(ClientTarget.parseList("gw:9250-9281"))
+                .containsExactly(new ClientTarget("gw", 9250, 9281));
         StringBuilder many = new StringBuilder("gw:1");
         for (int i = 2; i <= ClientTarget.MAX_ENTRIES + 1; i++) {
             many.append(",gw:").append(i);
         }
-        assertThatThrownBy(() -> ClientTarget.parseList(many.toString())).hasMessageContaining("at most 16 entries");
-        assertThat(ClientTarget.parseList(many.substring(0, many.lastIndexOf(",")))).hasSize(ClientTarget.MAX_ENTRIES);
+        assertThatThrownBy(() -> ClientTarget.parseList(many.toString()))
+                .hasMessageContaining("at most 16 entries");
+        assertThat(ClientTarget.parseList(many.substring(0, many.lastIndexOf(","))))
+                .hasSize(ClientTarget.MAX_ENTRIES);
     }
 }

@@ -3,6 +3,7 @@ package io.flinkinsight.plugin.hub;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.SecurityOptions;
+
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -11,12 +12,14 @@ class FlinkRestUrlTest {
 
     @Test
     void anExplicitUrlWins() {
-        assertThat(FlinkRestUrl.resolve(" http://jm:9000 ", new Configuration())).isEqualTo("http://jm:9000");
+        assertThat(FlinkRestUrl.resolve(" http://jm:9000 ", new Configuration()))
+                .isEqualTo("http://jm:9000");
     }
 
     @Test
     void defaultsToLoopbackAndRestPort() {
-        assertThat(FlinkRestUrl.fromConfiguration(new Configuration())).isEqualTo("http://127.0.0.1:8081");
+        assertThat(FlinkRestUrl.fromConfiguration(new Configuration()))
+                .isEqualTo("http://127.0.0.1:8081");
     }
 
     @Test
@@ -48,7 +51,8 @@ class FlinkRestUrlTest {
         Configuration conf = new Configuration();
         conf.set(org.apache.flink.configuration.RestOptions.ADDRESS, "jm.flink.svc");
         conf.set(org.apache.flink.configuration.RestOptions.PORT, 8443);
-        assertThat(FlinkRestUrl.fromConfiguration(conf)).as("plain HTTP: the process's own loopback")
+        assertThat(FlinkRestUrl.fromConfiguration(conf))
+                .as("plain HTTP: the process's own loopback")
                 .isEqualTo("http://127.0.0.1:8443");
         conf.set(org.apache.flink.configuration.SecurityOptions.SSL_REST_ENABLED, true);
         assertThat(FlinkRestUrl.fromConfiguration(conf)).isEqualTo("https://jm.flink.svc:8443");

@@ -6,6 +6,7 @@ import io.flinkinsight.plugin.store.InsightStores;
 import io.flinkinsight.plugin.store.SeriesStore;
 import io.flinkinsight.plugin.store.StoreSettings;
 import io.flinkinsight.plugin.store.TestingClock;
+
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -20,8 +21,10 @@ class HubTest {
     void runsOnItsOwnDaemonThreadAndStopsOnClose() throws Exception {
         TestingClock clock = new TestingClock(0);
         // port 1 refuses connections: the polls fail fast, are counted, and the schedule goes on
-        HubSettings settings = new HubSettings(true, "http://127.0.0.1:1", Duration.ofMillis(100), List.of());
-        InsightStores stores = new InsightStores(StoreSettings.defaults(), clock, TestingCapabilities.FLINK_2_2);
+        HubSettings settings =
+                new HubSettings(true, "http://127.0.0.1:1", Duration.ofMillis(100), List.of());
+        InsightStores stores =
+                new InsightStores(StoreSettings.defaults(), clock, TestingCapabilities.FLINK_2_2);
         SeriesStore series = stores.series();
         Hub hub = Hub.start(settings, stores, TestingCapabilities.FLINK_2_2, clock, Map::of);
 
@@ -43,10 +46,13 @@ class HubTest {
     @Test
     void flinksRestApiNotUpYetAtStartIsNoWarning() {
         TestingClock clock = new TestingClock(0);
-        HubSettings settings = new HubSettings(true, "http://127.0.0.1:1", Duration.ofMillis(100), List.of());
-        InsightStores stores = new InsightStores(StoreSettings.defaults(), clock, TestingCapabilities.FLINK_2_2);
+        HubSettings settings =
+                new HubSettings(true, "http://127.0.0.1:1", Duration.ofMillis(100), List.of());
+        InsightStores stores =
+                new InsightStores(StoreSettings.defaults(), clock, TestingCapabilities.FLINK_2_2);
         try (TestingLogCapture log = new TestingLogCapture();
-                Hub hub = new Hub(settings, stores, TestingCapabilities.FLINK_2_2, clock, Map::of)) {
+                Hub hub =
+                        new Hub(settings, stores, TestingCapabilities.FLINK_2_2, clock, Map::of)) {
             hub.pollRound(); // port 1 refuses: every request of the round fails
             assertThat(log.linesAt("INFO")).anyMatch(l -> l.contains("does not answer yet"));
             hub.pollRound();
@@ -60,8 +66,12 @@ class HubTest {
         }
     }
 
-    /** Waits at most 30 s (generous: a loaded CI machine) for the hub's thread to bring {@code condition} about. */
-    private static void await(java.util.function.BooleanSupplier condition) throws InterruptedException {
+    /**
+     * Waits at most 30 s (generous: a loaded CI machine) for the hub's thread to bring {@code
+     * condition} about.
+     */
+    private static void await(java.util.function.BooleanSupplier condition)
+            throws InterruptedException {
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (System.nanoTime() < deadline && !condition.getAsBoolean()) {
             Thread.sleep(20);

@@ -1,6 +1,7 @@
 package io.flinkinsight.plugin.hub;
 
 import io.flinkinsight.plugin.store.job.JobSettings;
+
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,7 +30,8 @@ class JobSettingsReaderTest {
         assertThat(s.unaligned()).isFalse();
         assertThat(s.checkpointMode()).isEqualToIgnoringCase("exactly_once");
         assertThat(s.parallelism()).isEqualTo(1); // the job's own, before the vertices' highest
-        // the recorded job's user-config lists no incremental setting: the JobManager's configuration tells
+        // the recorded job's user-config lists no incremental setting: the JobManager's
+        // configuration tells
         assertThat(s.incremental()).isTrue();
         assertThat(s.incrementalSource()).isEqualTo("cluster");
     }
@@ -45,10 +47,14 @@ class JobSettingsReaderTest {
     }
 
     @Test
-    void aFailedClusterConfigurationLeavesTheSettingsUnreadSoTheNextRoundTriesAgain() throws Exception {
-        TestingRestSource rest = new TestingRestSource()
-                .route(p -> p.endsWith("/checkpoints/config"), "checkpoint-config.json")
-                .route(p -> p.endsWith("/config") && p.startsWith("/jobs/"), "job-config.json");
+    void aFailedClusterConfigurationLeavesTheSettingsUnreadSoTheNextRoundTriesAgain()
+            throws Exception {
+        TestingRestSource rest =
+                new TestingRestSource()
+                        .route(p -> p.endsWith("/checkpoints/config"), "checkpoint-config.json")
+                        .route(
+                                p -> p.endsWith("/config") && p.startsWith("/jobs/"),
+                                "job-config.json");
         HubRound round = round();
 
         assertThat(new JobSettingsReader(rest).read(JOB, 2, round)).isNull();
@@ -57,8 +63,11 @@ class JobSettingsReaderTest {
 
     @Test
     void aJobWithoutCheckpointingIsSaidSoNotCountedAsAFailure() throws Exception {
-        TestingRestSource rest = new TestingRestSource()
-                .route(p -> p.endsWith("/config") && !p.contains("checkpoints"), "job-config.json");
+        TestingRestSource rest =
+                new TestingRestSource()
+                        .route(
+                                p -> p.endsWith("/config") && !p.contains("checkpoints"),
+                                "job-config.json");
         HubRound round = round();
 
         JobSettings s = new JobSettingsReader(rest).read(JOB, 2, round);
@@ -71,7 +80,8 @@ class JobSettingsReaderTest {
 
     @Test
     void aFailedRequestLeavesTheSettingsUnreadForTheNextRound() throws Exception {
-        TestingRestSource rest = new TestingRestSource(); // everything 404, also the job's own config
+        TestingRestSource rest =
+                new TestingRestSource(); // everything 404, also the job's own config
         HubRound round = round();
 
         assertThat(new JobSettingsReader(rest).read(JOB, 2, round)).isNull();

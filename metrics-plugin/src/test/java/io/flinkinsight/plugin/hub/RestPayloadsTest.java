@@ -15,13 +15,16 @@ class RestPayloadsTest {
 
     @Test
     void jobsOverviewGivesIdNameStateAndTimes() throws Exception {
-        assertThat(RestPayloads.jobsOverview(fixture("jobs-overview.json"))).singleElement().satisfies(j -> {
-            assertThat(j.jobId()).isEqualTo(JOB);
-            assertThat(j.name()).isEqualTo("recorded-job");
-            assertThat(j.state()).isEqualTo("RUNNING");
-            assertThat(j.startTime()).isPositive();
-            assertThat(j.endTime()).isEqualTo(-1);
-        });
+        assertThat(RestPayloads.jobsOverview(fixture("jobs-overview.json")))
+                .singleElement()
+                .satisfies(
+                        j -> {
+                            assertThat(j.jobId()).isEqualTo(JOB);
+                            assertThat(j.name()).isEqualTo("recorded-job");
+                            assertThat(j.state()).isEqualTo("RUNNING");
+                            assertThat(j.startTime()).isPositive();
+                            assertThat(j.endTime()).isEqualTo(-1);
+                        });
     }
 
     @Test
@@ -33,24 +36,35 @@ class RestPayloadsTest {
 
     @Test
     void aggregatedSubtaskMetricsGiveSumAndMax() throws Exception {
-        Map<String, Map<String, Double>> agg = RestPayloads.aggregated(fixture("vertex-subtasks-aggregated.json"));
+        Map<String, Map<String, Double>> agg =
+                RestPayloads.aggregated(fixture("vertex-subtasks-aggregated.json"));
 
-        assertThat(agg).containsOnlyKeys(
-                "numRecordsInPerSecond", "numRecordsOutPerSecond", "busyTimeMsPerSecond", "backPressuredTimeMsPerSecond");
-        assertThat(agg.get("numRecordsOutPerSecond").get("sum")).isGreaterThan(agg.get("numRecordsOutPerSecond").get("max"));
+        assertThat(agg)
+                .containsOnlyKeys(
+                        "numRecordsInPerSecond",
+                        "numRecordsOutPerSecond",
+                        "busyTimeMsPerSecond",
+                        "backPressuredTimeMsPerSecond");
+        assertThat(agg.get("numRecordsOutPerSecond").get("sum"))
+                .isGreaterThan(agg.get("numRecordsOutPerSecond").get("max"));
         assertThat(agg.get("busyTimeMsPerSecond")).containsEntry("max", 1000.0);
     }
 
     @Test
     void latencyHistogramIdsOfAVertexAreRecognised() throws Exception {
-        long matching = RestPayloads.metricIds(fixture("vertex-metrics-list.json")).stream()
-                .filter(id -> LatencyReader.LATENCY_ID.matcher(id).matches())
-                .count();
+        long matching =
+                RestPayloads.metricIds(fixture("vertex-metrics-list.json")).stream()
+                        .filter(id -> LatencyReader.LATENCY_ID.matcher(id).matches())
+                        .count();
         // 2 subtasks x 2 operators in the vertex x (median, p99)
         assertThat(matching).isEqualTo(8);
         assertThat(LatencyReader.LATENCY_ID.matcher("0.numRecordsOut").matches()).isFalse();
-        assertThat(LatencyReader.LATENCY_ID.matcher(
-                "0.latency.source_id.a.operator_id.b.operator_subtask_index.0.latency_p95").matches()).isFalse();
+        assertThat(
+                        LatencyReader.LATENCY_ID
+                                .matcher(
+                                        "0.latency.source_id.a.operator_id.b.operator_subtask_index.0.latency_p95")
+                                .matches())
+                .isFalse();
     }
 
     @Test
@@ -58,7 +72,10 @@ class RestPayloadsTest {
         assertThat(RestPayloads.values(fixture("taskmanager-metrics.json")))
                 .containsEntry("Status.JVM.Memory.Heap.Max", 536870912.0)
                 .containsKey("Status.JVM.CPU.Load");
-        var odd = new ObjectMapper().readTree("[{\"id\":\"a\",\"value\":\"RUNNING\"},{\"id\":\"b\",\"value\":2},{\"x\":1}]");
+        var odd =
+                new ObjectMapper()
+                        .readTree(
+                                "[{\"id\":\"a\",\"value\":\"RUNNING\"},{\"id\":\"b\",\"value\":2},{\"x\":1}]");
         assertThat(RestPayloads.values(odd)).containsOnlyKeys("b");
     }
 

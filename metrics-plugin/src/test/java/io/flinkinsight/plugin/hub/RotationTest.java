@@ -12,11 +12,13 @@ class RotationTest {
     @Test
     void visitedItemsGoToTheBackOfTheLine() {
         Rotation rotation = new Rotation();
-        assertThat(rotation.turnOrder(List.of("a", "b", "c"), Function.identity())).containsExactly("a", "b", "c");
+        assertThat(rotation.turnOrder(List.of("a", "b", "c"), Function.identity()))
+                .containsExactly("a", "b", "c");
         rotation.visited("a");
         rotation.visited("b");
 
-        assertThat(rotation.turnOrder(List.of("c", "b", "a"), Function.identity())).containsExactly("c", "a", "b");
+        assertThat(rotation.turnOrder(List.of("c", "b", "a"), Function.identity()))
+                .containsExactly("c", "a", "b");
     }
 
     @Test
@@ -28,7 +30,8 @@ class RotationTest {
         // a newcomer, listed first, still waits behind b and c; a came back from its turn before it
         assertThat(rotation.turnOrder(List.of("new", "a", "c", "b"), Function.identity()))
                 .containsExactly("b", "c", "a", "new");
-        assertThat(rotation.turnOrder(List.of("new", "c"), Function.identity())).containsExactly("c", "new");
+        assertThat(rotation.turnOrder(List.of("new", "c"), Function.identity()))
+                .containsExactly("c", "new");
         assertThat(rotation.size()).isEqualTo(2);
     }
 

@@ -3,6 +3,7 @@ package io.flinkinsight.plugin.hub;
 import io.flinkinsight.plugin.store.SeriesStore;
 import io.flinkinsight.plugin.store.StoreSettings;
 import io.flinkinsight.plugin.store.TestingClock;
+
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,9 +25,12 @@ class TaskManagerReaderTest {
         reader.read(TM, round);
 
         assertThat(series.latest(HubSeries.of(HubSeries.TM_COUNT))).hasValue(1.0);
-        assertThat(series.latest(HubSeries.of(HubSeries.TM_HEAP_MAX, "tm_id", TM))).hasValue(536870912.0);
-        assertThat(rest.requested).containsExactly("/taskmanagers",
-                "/taskmanagers/" + TM + "/metrics?get=" + TaskManagerReader.TM_METRICS);
+        assertThat(series.latest(HubSeries.of(HubSeries.TM_HEAP_MAX, "tm_id", TM)))
+                .hasValue(536870912.0);
+        assertThat(rest.requested)
+                .containsExactly(
+                        "/taskmanagers",
+                        "/taskmanagers/" + TM + "/metrics?get=" + TaskManagerReader.TM_METRICS);
     }
 
     @Test
@@ -40,7 +44,8 @@ class TaskManagerReaderTest {
 
     @Test
     void taskManagerIdsAreSafeInAPath() {
-        assertThat(TaskManagerReader.pathSegment("127.0.0.1:35827-4d5e1a")).isEqualTo("127.0.0.1:35827-4d5e1a");
+        assertThat(TaskManagerReader.pathSegment("127.0.0.1:35827-4d5e1a"))
+                .isEqualTo("127.0.0.1:35827-4d5e1a");
         assertThat(TaskManagerReader.pathSegment("a b/c")).isEqualTo("a%20b%2Fc");
         assertThat(TaskManagerReader.pathSegment("tm-é")).isEqualTo("tm-%C3%A9");
     }

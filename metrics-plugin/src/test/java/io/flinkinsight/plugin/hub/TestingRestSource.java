@@ -12,9 +12,10 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 /**
- * Answers REST paths from JSON fixtures recorded from a real Flink 2.2 cluster ({@code src/test/resources/hub/}; the
- * two checkpoint fixtures are written in the shape of {@code CheckpointStatistics}, the same from 1.20 through 2.3):
- * the first route whose predicate matches the path wins; unmatched paths fail as a 404.
+ * Answers REST paths from JSON fixtures recorded from a real Flink 2.2 cluster ({@code
+ * src/test/resources/hub/}; the two checkpoint fixtures are written in the shape of {@code
+ * CheckpointStatistics}, the same from 1.20 through 2.3): the first route whose predicate matches
+ * the path wins; unmatched paths fail as a 404.
  */
 final class TestingRestSource implements RestSource {
 
@@ -28,7 +29,9 @@ final class TestingRestSource implements RestSource {
         return this;
     }
 
-    /** The routes of the recorded job: one running job with two vertices and latency tracking on. */
+    /**
+     * The routes of the recorded job: one running job with two vertices and latency tracking on.
+     */
     static TestingRestSource recordedCluster() {
         return new TestingRestSource()
                 .route(p -> p.equals("/jobs/overview"), "jobs-overview.json")
@@ -39,7 +42,9 @@ final class TestingRestSource implements RestSource {
                 .route(p -> p.contains("/metrics?get="), "vertex-latency-values.json")
                 .route(p -> p.matches("/jobs/[0-9a-f]{32}"), "job-details.json")
                 .route(p -> p.matches("/jobs/[0-9a-f]{32}/config"), "job-config.json")
-                .route(p -> p.matches("/jobs/[0-9a-f]{32}/checkpoints/config"), "checkpoint-config.json")
+                .route(
+                        p -> p.matches("/jobs/[0-9a-f]{32}/checkpoints/config"),
+                        "checkpoint-config.json")
                 .route(p -> p.equals("/jobmanager/config"), "jobmanager-config.json");
     }
 

@@ -2,10 +2,12 @@ package io.flinkinsight.plugin.index;
 
 import io.flinkinsight.plugin.exposition.ExpositionFormat;
 import io.flinkinsight.plugin.exposition.ScrapeText;
+
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.SimpleCounter;
 import org.apache.flink.metrics.util.TestHistogram;
 import org.apache.flink.metrics.util.TestMetricGroup;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -25,9 +27,11 @@ class MetricIndexTest {
         assertThat(m.family().name()).isEqualTo("flink_taskmanager_job_task_numRecordsIn");
         assertThat(m.family().help()).isEqualTo("numRecordsIn (scope: taskmanager_job_task)");
         assertThat(m.labels().names())
-                .containsExactly("host", "job_id", "job_name", "subtask_index", "task_name", "tm_id");
+                .containsExactly(
+                        "host", "job_id", "job_name", "subtask_index", "task_name", "tm_id");
         assertThat(m.labels().values())
-                .containsExactly("localhost", "a1b2c3", "Word_Count", "0", "Source:_numbers____Map", "tm_1");
+                .containsExactly(
+                        "localhost", "a1b2c3", "Word_Count", "0", "Source:_numbers____Map", "tm_1");
         assertThat(m.seriesKey().name()).isEqualTo("flink_taskmanager_job_task_numRecordsIn");
         assertThat(m.seriesKey().label("subtask_index")).isEqualTo("0");
     }
@@ -43,7 +47,8 @@ class MetricIndexTest {
 
     @Test
     void groupsWithTheSameVariablesShareTheirRenderedLabelsAcrossOtherGroups() {
-        // a task's subgroups ("buffers", an operator's IO group...) carry the task's variables in maps of their own
+        // a task's subgroups ("buffers", an operator's IO group...) carry the task's variables in
+        // maps of their own
         RegisteredMetric a = index.add(new SimpleCounter(), "numRecordsIn", taskGroup("0"));
         index.add(new SimpleCounter(), "numRecordsIn", taskGroup("1"));
         RegisteredMetric b = index.add(new SimpleCounter(), "numRecordsOut", taskGroup("0"));
@@ -67,12 +72,14 @@ class MetricIndexTest {
         index.remove(c1, "numRecordsIn", g1);
         assertThat(index.families()).isEmpty();
         assertThat(index.metricCount()).isZero();
-        assertThat(ScrapeText.scrape(index, ExpositionFormat.PROMETHEUS_TEXT)).doesNotContain("numRecordsIn");
+        assertThat(ScrapeText.scrape(index, ExpositionFormat.PROMETHEUS_TEXT))
+                .doesNotContain("numRecordsIn");
     }
 
     @Test
     void labelNamesCollidingAfterSanitisingAreDeduplicated() {
-        // FLINK-40648: <a.b> and <a_b> both become a_b; Flink's reporter then fails the whole scrape.
+        // FLINK-40648: <a.b> and <a_b> both become a_b; Flink's reporter then fails the whole
+        // scrape.
         TestMetricGroup g = group("taskmanager", Map.of("<a.b>", "x", "<a_b>", "y"));
         RegisteredMetric m = index.add(new SimpleCounter(), "c", g);
 
@@ -84,7 +91,11 @@ class MetricIndexTest {
 
     @Test
     void histogramVariableNamedQuantileDoesNotCollideWithTheQuantileLabel() {
-        RegisteredMetric m = index.add(new TestHistogram(), "latency", group("taskmanager", Map.of("<quantile>", "q")));
+        RegisteredMetric m =
+                index.add(
+                        new TestHistogram(),
+                        "latency",
+                        group("taskmanager", Map.of("<quantile>", "q")));
 
         assertThat(m.labels().names()).containsExactly("quantile_2");
         assertThat(m.p99Key().labelNames()).containsExactly("quantile_2", "quantile");
@@ -100,18 +111,21 @@ class MetricIndexTest {
         index.add(second, "numRecordsIn", taskGroup("0"));
 
         assertThat(ScrapeText.samples(ScrapeText.scrape(index, ExpositionFormat.PROMETHEUS_TEXT)))
-                .extracting(ScrapeText.Sample::value).containsExactly("2", "0");
+                .extracting(ScrapeText.Sample::value)
+                .containsExactly("2", "0");
 
         index.remove(second, "numRecordsIn", taskGroup("0"));
         assertThat(ScrapeText.samples(ScrapeText.scrape(index, ExpositionFormat.PROMETHEUS_TEXT)))
-                .extracting(ScrapeText.Sample::value).containsExactly("1", "0");
+                .extracting(ScrapeText.Sample::value)
+                .containsExactly("1", "0");
         assertThat(index.metricCount()).isEqualTo(1);
     }
 
     @Test
     void metricOfAnotherKindUnderAnExistingNameIsRejected() {
         index.add(new SimpleCounter(), "x", group("taskmanager", Map.of()));
-        RegisteredMetric gauge = index.add((Gauge<Integer>) () -> 1, "x", group("taskmanager", Map.of("<a>", "b")));
+        RegisteredMetric gauge =
+                index.add((Gauge<Integer>) () -> 1, "x", group("taskmanager", Map.of("<a>", "b")));
 
         assertThat(gauge).isNull();
         assertThat(index.rejectedCount()).isEqualTo(1);
@@ -130,7 +144,8 @@ class MetricIndexTest {
     @Test
     void labelValuesAreKeptAndEscapedWhenFilteringIsOff() {
         MetricIndex unfiltered = new MetricIndex(false);
-        unfiltered.add(new SimpleCounter(), "c", group("taskmanager", Map.of("<v>", "a\\b\"c\nd é")));
+        unfiltered.add(
+                new SimpleCounter(), "c", group("taskmanager", Map.of("<v>", "a\\b\"c\nd é")));
 
         assertThat(ScrapeText.scrape(unfiltered, ExpositionFormat.PROMETHEUS_TEXT))
                 .contains("flink_taskmanager_c{v=\"a\\\\b\\\"c\\nd é\"} 0\n");
@@ -141,7 +156,8 @@ class MetricIndexTest {
         index.add(new SimpleCounter(), "zeta", group("taskmanager", Map.of()));
         index.add(new SimpleCounter(), "alpha", group("taskmanager", Map.of()));
 
-        assertThat(index.families()).extracting(MetricFamily::name)
+        assertThat(index.families())
+                .extracting(MetricFamily::name)
                 .containsExactly("flink_taskmanager_alpha", "flink_taskmanager_zeta");
     }
 }

@@ -5,6 +5,7 @@ import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.SimpleCounter;
 import org.apache.flink.metrics.util.TestHistogram;
 import org.apache.flink.metrics.util.TestMeter;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -63,12 +64,13 @@ class MetricReadingTest {
 
     @Test
     void onlyADescribedReadingAsksANonNumericGaugeForItsText() {
-        Object unprintable = new Object() {
-            @Override
-            public String toString() {
-                throw new IllegalStateException("toString bug");
-            }
-        };
+        Object unprintable =
+                new Object() {
+                    @Override
+                    public String toString() {
+                        throw new IllegalStateException("toString bug");
+                    }
+                };
         RegisteredMetric odd = registered((Gauge<Object>) () -> unprintable);
         RegisteredMetric job = registered((Gauge<Object>) () -> new StringBuilder("RUNNING"));
 
@@ -98,27 +100,45 @@ class MetricReadingTest {
         assertThat(numbers.quantile(1)).isEqualTo(0.99);
 
         assertThat(described.read(m)).isTrue();
-        assertThat(new double[] {described.min(), described.max(), described.mean(), described.stdDev()})
+        assertThat(
+                        new double[] {
+                            described.min(), described.max(), described.mean(), described.stdDev()
+                        })
                 .containsExactly(1, 8, 4.5, 2);
     }
 
     @Test
     void anythingAMetricThrowsFailsTheReadingStackOverflowIncludedButTheJvmsOwnErrorsPropagate() {
-        RegisteredMetric runtime = registered((Gauge<Integer>) () -> {
-            throw new IllegalStateException("gauge bug");
-        });
-        RegisteredMetric assertion = registered((Gauge<Integer>) () -> {
-            throw new AssertionError("gauge bug");
-        });
-        RegisteredMetric linkage = registered((Gauge<Integer>) () -> {
-            throw new NoClassDefFoundError("closed class loader");
-        });
-        RegisteredMetric overflow = registered((Gauge<Integer>) () -> {
-            throw new StackOverflowError();
-        });
-        RegisteredMetric outOfMemory = registered((Gauge<Integer>) () -> {
-            throw new OutOfMemoryError("Java heap space");
-        });
+        RegisteredMetric runtime =
+                registered(
+                        (Gauge<Integer>)
+                                () -> {
+                                    throw new IllegalStateException("gauge bug");
+                                });
+        RegisteredMetric assertion =
+                registered(
+                        (Gauge<Integer>)
+                                () -> {
+                                    throw new AssertionError("gauge bug");
+                                });
+        RegisteredMetric linkage =
+                registered(
+                        (Gauge<Integer>)
+                                () -> {
+                                    throw new NoClassDefFoundError("closed class loader");
+                                });
+        RegisteredMetric overflow =
+                registered(
+                        (Gauge<Integer>)
+                                () -> {
+                                    throw new StackOverflowError();
+                                });
+        RegisteredMetric outOfMemory =
+                registered(
+                        (Gauge<Integer>)
+                                () -> {
+                                    throw new OutOfMemoryError("Java heap space");
+                                });
 
         assertThat(numbers.read(runtime)).isFalse();
         assertThat(numbers.read(assertion)).isFalse();

@@ -20,7 +20,8 @@ class PrometheusNamingTest {
             int len = random.nextInt(12);
             for (int j = 0; j < len; j++) {
                 if (random.nextInt(10) == 0) {
-                    sb.appendCodePoint(0x1F600); // a supplementary character: one '_' in Flink's output
+                    sb.appendCodePoint(
+                            0x1F600); // a supplementary character: one '_' in Flink's output
                 } else {
                     sb.append(alphabet.charAt(random.nextInt(alphabet.length())));
                 }

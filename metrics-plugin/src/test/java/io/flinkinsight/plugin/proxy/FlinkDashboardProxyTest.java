@@ -2,6 +2,7 @@ package io.flinkinsight.plugin.proxy;
 
 import io.flinkinsight.plugin.http.HttpReply;
 import io.flinkinsight.plugin.http.RequestTarget;
+
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import org.junit.jupiter.api.Test;
 
@@ -42,7 +43,8 @@ class FlinkDashboardProxyTest {
             for (String path : List.of("/flink", "/flink/", "/flink/jobs/overview")) {
                 HttpReply r = forward(proxy, path);
                 assertThat(r.status().code()).as(path).isEqualTo(404);
-                assertThat(r.body().toString(StandardCharsets.UTF_8)).as(path)
+                assertThat(r.body().toString(StandardCharsets.UTF_8))
+                        .as(path)
                         .contains("JobManager", "hub", "\"status\":404");
             }
         }
@@ -50,7 +52,8 @@ class FlinkDashboardProxyTest {
 
     @Test
     void turnedOffItIs404NamingTheOption() throws Exception {
-        try (FlinkDashboardProxy proxy = new FlinkDashboardProxy(hub("http://127.0.0.1:1"), false)) {
+        try (FlinkDashboardProxy proxy =
+                new FlinkDashboardProxy(hub("http://127.0.0.1:1"), false)) {
             HttpReply r = forward(proxy, "/flink/jobs/overview");
 
             assertThat(r.status().code()).isEqualTo(404);
@@ -68,20 +71,32 @@ class FlinkDashboardProxyTest {
             try (FlinkDashboardProxy proxy = new FlinkDashboardProxy(hub, true)) {
                 List<CompletableFuture<HttpReply>> waiting = new ArrayList<>();
                 for (int i = 0; i < FlinkDashboardProxy.MAX_PER_CLIENT; i++) {
-                    waiting.add(proxy.forward(RequestTarget.parse("/flink/overview"), new DefaultHttpHeaders(),
-                            greedy));
+                    waiting.add(
+                            proxy.forward(
+                                    RequestTarget.parse("/flink/overview"),
+                                    new DefaultHttpHeaders(),
+                                    greedy));
                 }
-                HttpReply refused = proxy.forward(RequestTarget.parse("/flink/overview"), new DefaultHttpHeaders(),
-                        greedy).get(5, TimeUnit.SECONDS);
-                CompletableFuture<HttpReply> others = proxy.forward(RequestTarget.parse("/flink/overview"),
-                        new DefaultHttpHeaders(), other);
+                HttpReply refused =
+                        proxy.forward(
+                                        RequestTarget.parse("/flink/overview"),
+                                        new DefaultHttpHeaders(),
+                                        greedy)
+                                .get(5, TimeUnit.SECONDS);
+                CompletableFuture<HttpReply> others =
+                        proxy.forward(
+                                RequestTarget.parse("/flink/overview"),
+                                new DefaultHttpHeaders(),
+                                other);
 
                 assertThat(refused.status().code()).isEqualTo(429);
                 assertThat(waiting).allMatch(f -> !f.isDone());
                 assertThat(others).as("another client still gets a place in line").isNotDone();
                 assertThat(proxy.outstanding(greedy)).isEqualTo(FlinkDashboardProxy.MAX_PER_CLIENT);
                 assertThat(proxy.outstanding(other)).isEqualTo(1);
-                assertThat(proxy.atFlink()).as("at Flink at once").isEqualTo(FlinkDashboardProxy.MAX_AT_FLINK);
+                assertThat(proxy.atFlink())
+                        .as("at Flink at once")
+                        .isEqualTo(FlinkDashboardProxy.MAX_AT_FLINK);
             }
         }
     }

@@ -13,11 +13,12 @@ class InFlightLimitTest {
     private final List<CompletableFuture<Void>> started = new ArrayList<>();
 
     private boolean submit(InFlightLimit limit) {
-        return limit.submit(() -> {
-            CompletableFuture<Void> f = new CompletableFuture<>();
-            started.add(f);
-            return f;
-        });
+        return limit.submit(
+                () -> {
+                    CompletableFuture<Void> f = new CompletableFuture<>();
+                    started.add(f);
+                    return f;
+                });
     }
 
     @Test
@@ -31,7 +32,9 @@ class InFlightLimitTest {
 
         started.get(0).complete(null);
         assertThat(started).hasSize(3);
-        started.get(1).completeExceptionally(new RuntimeException("failed operations free their slot too"));
+        started.get(1)
+                .completeExceptionally(
+                        new RuntimeException("failed operations free their slot too"));
         assertThat(started).hasSize(4);
 
         started.get(2).complete(null);
@@ -54,9 +57,12 @@ class InFlightLimitTest {
     void operationThatThrowsGivesItsSlotBack() {
         InFlightLimit limit = new InFlightLimit(1, 0);
 
-        assertThat(limit.submit(() -> {
-            throw new IllegalStateException("boom");
-        })).isTrue();
+        assertThat(
+                        limit.submit(
+                                () -> {
+                                    throw new IllegalStateException("boom");
+                                }))
+                .isTrue();
 
         assertThat(limit.running()).isZero();
         assertThat(submit(limit)).isTrue();

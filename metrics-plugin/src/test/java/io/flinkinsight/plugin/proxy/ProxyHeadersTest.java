@@ -30,35 +30,46 @@ class ProxyHeadersTest {
         browser.set("Connection", "keep-alive");
 
         assertThat(ProxyHeaders.request(browser))
-                .containsExactly(Map.entry("Accept", "application/json"), Map.entry("Accept-Language", "en"));
+                .containsExactly(
+                        Map.entry("Accept", "application/json"),
+                        Map.entry("Accept-Language", "en"));
     }
 
     @Test
     void hopByHopAndServerSetHeadersAreDroppedOnTheWayBack() {
-        Map<String, String> out = ProxyHeaders.response(flink(Map.of(
-                "Cache-Control", List.of("private, max-age=300"),
-                "Connection", List.of("keep-alive, X-Flink-Private"),
-                "X-Flink-Private", List.of("1"),
-                "Keep-Alive", List.of("timeout=5"),
-                "Transfer-Encoding", List.of("chunked"),
-                "Content-Length", List.of("10"),
-                "Content-Type", List.of("application/json"),
-                "Access-Control-Allow-Origin", List.of("*"),
-                "Set-Cookie", List.of("a=b"),
-                "Vary", List.of("Accept", "Accept-Encoding"))), FLINK);
+        Map<String, String> out =
+                ProxyHeaders.response(
+                        flink(
+                                Map.of(
+                                        "Cache-Control", List.of("private, max-age=300"),
+                                        "Connection", List.of("keep-alive, X-Flink-Private"),
+                                        "X-Flink-Private", List.of("1"),
+                                        "Keep-Alive", List.of("timeout=5"),
+                                        "Transfer-Encoding", List.of("chunked"),
+                                        "Content-Length", List.of("10"),
+                                        "Content-Type", List.of("application/json"),
+                                        "Access-Control-Allow-Origin", List.of("*"),
+                                        "Set-Cookie", List.of("a=b"),
+                                        "Vary", List.of("Accept", "Accept-Encoding"))),
+                        FLINK);
 
-        assertThat(out).containsOnly(
-                Map.entry("Cache-Control", "private, max-age=300"),
-                Map.entry("Vary", "Accept, Accept-Encoding"));
+        assertThat(out)
+                .containsOnly(
+                        Map.entry("Cache-Control", "private, max-age=300"),
+                        Map.entry("Vary", "Accept, Accept-Encoding"));
     }
 
     @Test
     void redirectsToFlinkMoveUnderTheProxyAndOthersStay() {
-        assertThat(ProxyHeaders.location("http://127.0.0.1:8081/index.html", FLINK)).isEqualTo("/flink/index.html");
-        assertThat(ProxyHeaders.location("/jobs/overview", FLINK)).isEqualTo("/flink/jobs/overview");
+        assertThat(ProxyHeaders.location("http://127.0.0.1:8081/index.html", FLINK))
+                .isEqualTo("/flink/index.html");
+        assertThat(ProxyHeaders.location("/jobs/overview", FLINK))
+                .isEqualTo("/flink/jobs/overview");
         assertThat(ProxyHeaders.location("/ui/jobs", "http://gw:80/ui")).isEqualTo("/flink/jobs");
         assertThat(ProxyHeaders.location("jobs/overview", FLINK)).isEqualTo("jobs/overview");
-        assertThat(ProxyHeaders.location("https://elsewhere.example/x", FLINK)).isEqualTo("https://elsewhere.example/x");
-        assertThat(ProxyHeaders.location("//elsewhere.example/x", FLINK)).isEqualTo("//elsewhere.example/x");
+        assertThat(ProxyHeaders.location("https://elsewhere.example/x", FLINK))
+                .isEqualTo("https://elsewhere.example/x");
+        assertThat(ProxyHeaders.location("//elsewhere.example/x", FLINK))
+                .isEqualTo("//elsewhere.example/x");
     }
 }

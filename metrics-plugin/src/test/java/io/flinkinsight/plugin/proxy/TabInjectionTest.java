@@ -10,19 +10,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TabInjectionTest {
 
     /** The shape of Flink 2.2's web/index.html: module scripts, then the end of the body. */
-    private static final String FLINK_INDEX = "<!DOCTYPE html>\n<html lang=\"en\"><head><base href=\"./\"></head>\n"
-            + "  <body>\n    <flink-root></flink-root>\n  <script src=\"main.6cd446413e0aff84.js\" type=\"module\">"
-            + "</script></body>\n</html>";
+    private static final String FLINK_INDEX =
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><base href=\"./\"></head>\n"
+                    + "  <body>\n    <flink-root></flink-root>\n  <script src=\"main.6cd446413e0aff84.js\" type=\"module\">"
+                    + "</script></body>\n</html>";
 
     private static String inject(String html) {
-        return new String(TabInjection.inject(html.getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8);
+        return new String(
+                TabInjection.inject(html.getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8);
     }
 
     @Test
     void scriptTagGoesRightBeforeTheClosingBodyTag() {
         String page = inject(FLINK_INDEX);
 
-        assertThat(page).contains("type=\"module\"></script>" + TabInjection.SCRIPT_TAG + "</body>");
+        assertThat(page)
+                .contains("type=\"module\"></script>" + TabInjection.SCRIPT_TAG + "</body>");
         assertThat(page.replace(TabInjection.SCRIPT_TAG, "")).isEqualTo(FLINK_INDEX);
     }
 
@@ -30,7 +33,8 @@ class TabInjectionTest {
     void injectingTwiceAddsOneTag() {
         String twice = inject(inject(FLINK_INDEX));
 
-        assertThat(twice.split(java.util.regex.Pattern.quote(TabInjection.SCRIPT_TAG), -1)).hasSize(2);
+        assertThat(twice.split(java.util.regex.Pattern.quote(TabInjection.SCRIPT_TAG), -1))
+                .hasSize(2);
         assertThat(twice).isEqualTo(inject(FLINK_INDEX));
     }
 
@@ -51,7 +55,8 @@ class TabInjectionTest {
     void nonAsciiTextBeforeTheBodyEndKeepsItsBytes() {
         String page = inject("<body>İstanbul – ünïcode</body>");
 
-        assertThat(page).isEqualTo("<body>İstanbul – ünïcode" + TabInjection.SCRIPT_TAG + "</body>");
+        assertThat(page)
+                .isEqualTo("<body>İstanbul – ünïcode" + TabInjection.SCRIPT_TAG + "</body>");
     }
 
     @Test

@@ -2,9 +2,11 @@ package io.flinkinsight.plugin.runtime;
 
 import io.flinkinsight.common.OptionRange;
 import io.flinkinsight.plugin.InsightOptions;
+
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.description.BlockElement;
 import org.apache.flink.configuration.description.TextElement;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -21,31 +23,43 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Every option with a range ({@code InsightOptions.X_RANGE} beside {@code X}): its description says the range, and
- * the reader takes both bounds and refuses the values just outside them, naming the full key, the value and the
- * range.
+ * Every option with a range ({@code InsightOptions.X_RANGE} beside {@code X}): its description says
+ * the range, and the reader takes both bounds and refuses the values just outside them, naming the
+ * full key, the value and the range.
  */
 class BoundedOptionsTest {
 
     /**
-     * One bounded option: the bounds as the description and the error write them, the values just outside, and other
-     * options that must be set for the bounds to be valid together.
+     * One bounded option: the bounds as the description and the error write them, the values just
+     * outside, and other options that must be set for the bounds to be valid together.
      */
-    record Bounds(String key, String lowest, String highest, String below, String above, Map<String, String> with) {
+    record Bounds(
+            String key,
+            String lowest,
+            String highest,
+            String below,
+            String above,
+            Map<String, String> with) {
         @Override
         public String toString() {
             return key;
         }
     }
 
-    private static Bounds bounds(String key, String lowest, String highest, String below, String above) {
+    private static Bounds bounds(
+            String key, String lowest, String highest, String below, String above) {
         return new Bounds(key, lowest, highest, below, above, Map.of());
     }
 
     static List<Bounds> boundedOptions() {
         return List.of(
                 // 7 d at the default 5 s resolution would be more samples per series than allowed
-                new Bounds("history.retention", "1 min", "7 d", "59999 ms", "604800001 ms",
+                new Bounds(
+                        "history.retention",
+                        "1 min",
+                        "7 d",
+                        "59999 ms",
+                        "604800001 ms",
                         Map.of("history.resolution", "10 s")),
                 bounds("history.resolution", "1 s", "1 h", "999 ms", "3600001 ms"),
                 bounds("history.max-series", "1", "1000000", "0", "1000001"),
@@ -66,7 +80,8 @@ class BoundedOptionsTest {
 
     @Test
     void everyOptionWithARangeIsListedHere() {
-        assertThat(boundedOptions()).extracting(Bounds::key)
+        assertThat(boundedOptions())
+                .extracting(Bounds::key)
                 .containsExactlyInAnyOrderElementsOf(rangesByKey().keySet());
     }
 
@@ -75,7 +90,8 @@ class BoundedOptionsTest {
     void descriptionSaysTheRangeTheReaderEnforces(Bounds bounds) {
         OptionRange<?> range = rangesByKey().get(bounds.key());
         assertThat(range).as("the range of %s", bounds.key()).isNotNull();
-        assertThat(range.toString()).isEqualTo("between " + bounds.lowest() + " and " + bounds.highest());
+        assertThat(range.toString())
+                .isEqualTo("between " + bounds.lowest() + " and " + bounds.highest());
         assertThat(description(option(bounds.key()))).contains("(" + range);
 
         for (String accepted : List.of(bounds.lowest(), bounds.highest())) {
@@ -85,7 +101,11 @@ class BoundedOptionsTest {
             assertThatThrownBy(() -> read(bounds, refused))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageStartingWith(
-                            InsightOptions.USER_PREFIX + bounds.key() + ": '" + refused + "' is invalid")
+                            InsightOptions.USER_PREFIX
+                                    + bounds.key()
+                                    + ": '"
+                                    + refused
+                                    + "' is invalid")
                     .hasMessageContaining("[" + bounds.lowest() + ", " + bounds.highest() + "]");
         }
     }
@@ -97,14 +117,20 @@ class BoundedOptionsTest {
         return InsightConfiguration.from(config, InsightOptions.USER_PREFIX);
     }
 
-    /** The options' ranges by key, found as each {@code X_RANGE} field beside its option {@code X}. */
+    /**
+     * The options' ranges by key, found as each {@code X_RANGE} field beside its option {@code X}.
+     */
     private static Map<String, OptionRange<?>> rangesByKey() {
         Map<String, OptionRange<?>> ranges = new TreeMap<>();
         try {
             for (Field field : InsightOptions.class.getFields()) {
-                if (Modifier.isStatic(field.getModifiers()) && field.getType() == OptionRange.class) {
-                    String optionName = field.getName().substring(0, field.getName().length() - "_RANGE".length());
-                    ConfigOption<?> option = (ConfigOption<?>) InsightOptions.class.getField(optionName).get(null);
+                if (Modifier.isStatic(field.getModifiers())
+                        && field.getType() == OptionRange.class) {
+                    String optionName =
+                            field.getName()
+                                    .substring(0, field.getName().length() - "_RANGE".length());
+                    ConfigOption<?> option =
+                            (ConfigOption<?>) InsightOptions.class.getField(optionName).get(null);
                     ranges.put(option.key(), (OptionRange<?>) field.get(null));
                 }
             }
@@ -115,7 +141,10 @@ class BoundedOptionsTest {
     }
 
     private static ConfigOption<?> option(String key) {
-        return InsightOptions.all().stream().filter(o -> o.key().equals(key)).findFirst().orElseThrow();
+        return InsightOptions.all().stream()
+                .filter(o -> o.key().equals(key))
+                .findFirst()
+                .orElseThrow();
     }
 
     /** The text of a description made with {@code withDescription(String)}. */

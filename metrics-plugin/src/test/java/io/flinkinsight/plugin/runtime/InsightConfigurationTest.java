@@ -5,7 +5,9 @@ import io.flinkinsight.plugin.ProcessRole;
 import io.flinkinsight.plugin.hub.ClientTarget;
 import io.flinkinsight.plugin.hub.HubSettings;
 import io.flinkinsight.plugin.store.StoreSettings;
+
 import org.apache.flink.configuration.ConfigOption;
+
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -111,7 +113,8 @@ class InsightConfigurationTest {
     @Test
     void theStoresBudgetIsASizeInItsRangeAndBoundsTheCheckpointsCap() {
         assertThat(parse("stores.max-bytes", "1 gb").storesMaxBytes()).isEqualTo(1L << 30);
-        assertThat(parse("stores.max-bytes", "32 mb").storeSettings().checkpointBytesCap()).isEqualTo(32L << 20);
+        assertThat(parse("stores.max-bytes", "32 mb").storeSettings().checkpointBytesCap())
+                .isEqualTo(32L << 20);
         assertThatThrownBy(() -> parse("stores.max-bytes", "8 mb"))
                 .hasMessageContaining("metrics.reporter.insight.stores.max-bytes")
                 .hasMessageContaining("[16 mb, 16 gb]");
@@ -142,9 +145,11 @@ class InsightConfigurationTest {
     @Test
     void badBooleanRoleAndUrlAreRefused() {
         assertThatThrownBy(() -> parse("hub.enabled", "yes"))
-                .hasMessageContaining("metrics.reporter.insight.hub.enabled").hasMessageContaining("true or false");
+                .hasMessageContaining("metrics.reporter.insight.hub.enabled")
+                .hasMessageContaining("true or false");
         assertThatThrownBy(() -> parse("role", "gateway"))
-                .hasMessageContaining("metrics.reporter.insight.role").hasMessageContaining("client");
+                .hasMessageContaining("metrics.reporter.insight.role")
+                .hasMessageContaining("client");
         assertThatThrownBy(() -> parse("hub.flink-rest-url", "localhost:8081"))
                 .hasMessageContaining("metrics.reporter.insight.hub.flink-rest-url");
     }
@@ -153,11 +158,14 @@ class InsightConfigurationTest {
     void hubClientsAreParsedIntoTheHubSettingsOrRefusedNamingTheKey() {
         InsightConfiguration c = parse("hub.clients", "gateway-1:9250-9260,gateway-2:9250");
 
-        assertThat(c.hubSettings().clients()).containsExactly(
-                new ClientTarget("gateway-1", 9250, 9260), new ClientTarget("gateway-2", 9250, 9250));
+        assertThat(c.hubSettings().clients())
+                .containsExactly(
+                        new ClientTarget("gateway-1", 9250, 9260),
+                        new ClientTarget("gateway-2", 9250, 9250));
         assertThatThrownBy(() -> parse("hub.clients", "gateway-1"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("metrics.reporter.insight.hub.clients: 'gateway-1' is invalid")
+                .hasMessageStartingWith(
+                        "metrics.reporter.insight.hub.clients: 'gateway-1' is invalid")
                 .hasMessageContaining("host:port or host:first-last");
     }
 
@@ -178,6 +186,7 @@ class InsightConfigurationTest {
         assertThat(HubSettings.defaults()).isEqualTo(InsightConfiguration.defaults().hubSettings());
         assertThat(StoreSettings.DEFAULT_MAX_CHECKPOINTS_PER_JOB)
                 .isEqualTo(InsightOptions.CHECKPOINTS_MAX_PER_JOB.defaultValue());
-        assertThat(StoreSettings.DEFAULT_MAX_JOBS).isEqualTo(InsightOptions.JOBS_MAX.defaultValue());
+        assertThat(StoreSettings.DEFAULT_MAX_JOBS)
+                .isEqualTo(InsightOptions.JOBS_MAX.defaultValue());
     }
 }

@@ -2,10 +2,12 @@ package io.flinkinsight.plugin.runtime;
 
 import io.flinkinsight.plugin.index.MetricIndex;
 import io.flinkinsight.plugin.store.SeriesKey;
+
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.SimpleCounter;
 import org.apache.flink.metrics.util.TestHistogram;
 import org.apache.flink.metrics.util.TestMeter;
+
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
@@ -27,7 +29,8 @@ class MetricSamplerTest {
 
     private MetricSampler sampler(long nowMillis) {
         Clock clock = Clock.fixed(Instant.ofEpochMilli(nowMillis), ZoneOffset.UTC);
-        return new MetricSampler(index, (k, ts, v) -> recorded.add(new Recorded(k, ts, v)), clock, 5000);
+        return new MetricSampler(
+                index, (k, ts, v) -> recorded.add(new Recorded(k, ts, v)), clock, 5000);
     }
 
     @Test
@@ -45,7 +48,8 @@ class MetricSamplerTest {
         int n = sampler(0).sample(1000);
 
         assertThat(n).isEqualTo(6);
-        assertThat(recorded).extracting(r -> r.key().name() + r.key().labelValues() + "=" + r.value())
+        assertThat(recorded)
+                .extracting(r -> r.key().name() + r.key().labelValues() + "=" + r.value())
                 .containsExactlyInAnyOrder(
                         "flink_taskmanager_numRecordsIn[t]=3.0",
                         "flink_taskmanager_rate[]=1.5",
@@ -58,9 +62,13 @@ class MetricSamplerTest {
 
     @Test
     void throwingGaugeIsSkippedAndCounted() {
-        index.add((Gauge<Integer>) () -> {
-            throw new IllegalStateException();
-        }, "broken", group("taskmanager", Map.of()));
+        index.add(
+                (Gauge<Integer>)
+                        () -> {
+                            throw new IllegalStateException();
+                        },
+                "broken",
+                group("taskmanager", Map.of()));
         index.add((Gauge<Integer>) () -> 1, "fine", group("taskmanager", Map.of()));
         MetricSampler sampler = sampler(0);
 
@@ -70,15 +78,21 @@ class MetricSamplerTest {
 
     @Test
     void gaugeThrowingAnErrorIsSkippedAndCounted() {
-        index.add((Gauge<Integer>) () -> {
-            throw new AssertionError("gauge bug");
-        }, "broken", group("taskmanager", Map.of()));
+        index.add(
+                (Gauge<Integer>)
+                        () -> {
+                            throw new AssertionError("gauge bug");
+                        },
+                "broken",
+                group("taskmanager", Map.of()));
         index.add((Gauge<Integer>) () -> 1, "fine", group("taskmanager", Map.of()));
         MetricSampler sampler = sampler(0);
 
         assertThat(sampler.sample(0)).isEqualTo(1);
         assertThat(sampler.errorCount()).isEqualTo(1);
-        assertThat(recorded).extracting(r -> r.key().name()).containsExactly("flink_taskmanager_fine");
+        assertThat(recorded)
+                .extracting(r -> r.key().name())
+                .containsExactly("flink_taskmanager_fine");
     }
 
     @Test
@@ -94,9 +108,14 @@ class MetricSamplerTest {
     @Test
     void throwingSinkDoesNotStopTheSampler() {
         index.add((Gauge<Integer>) () -> 1, "g", group("taskmanager", Map.of()));
-        MetricSampler sampler = new MetricSampler(index, (k, ts, v) -> {
-            throw new IllegalStateException("store bug");
-        }, Clock.systemUTC(), 5000);
+        MetricSampler sampler =
+                new MetricSampler(
+                        index,
+                        (k, ts, v) -> {
+                            throw new IllegalStateException("store bug");
+                        },
+                        Clock.systemUTC(),
+                        5000);
 
         sampler.run(); // must not throw: a throwing scheduled task would never run again
         assertThat(sampler.errorCount()).isEqualTo(1);

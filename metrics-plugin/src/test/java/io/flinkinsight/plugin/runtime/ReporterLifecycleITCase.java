@@ -4,9 +4,10 @@ import io.flinkinsight.common.FlinkBoundary;
 import io.flinkinsight.plugin.TestingFlinkWeb;
 import io.flinkinsight.plugin.TestingLogCapture;
 import io.flinkinsight.plugin.events.InsightEventReporterFactory;
-import io.flinkinsight.plugin.metrics.InsightMetricReporterFactory;
 import io.flinkinsight.plugin.index.TestingGroups;
+import io.flinkinsight.plugin.metrics.InsightMetricReporterFactory;
 import io.flinkinsight.plugin.traces.InsightTraceReporterFactory;
+
 import org.apache.flink.events.Event;
 import org.apache.flink.events.reporter.EventReporter;
 import org.apache.flink.metrics.MetricConfig;
@@ -16,6 +17,7 @@ import org.apache.flink.metrics.reporter.MetricReporter;
 import org.apache.flink.metrics.util.TestMetricGroup;
 import org.apache.flink.traces.Span;
 import org.apache.flink.traces.reporter.TraceReporter;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +32,10 @@ import static io.flinkinsight.plugin.TestingHttpClient.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The three reporters as Flink drives them: one shared runtime, reference-counted, never throwing into Flink. */
+/**
+ * The three reporters as Flink drives them: one shared runtime, reference-counted, never throwing
+ * into Flink.
+ */
 class ReporterLifecycleITCase {
 
     @AfterEach
@@ -48,15 +53,20 @@ class ReporterLifecycleITCase {
     @Test
     void threeReportersShareOneServerUntilTheLastIsClosed() throws Exception {
         int port = freePort();
-        MetricReporter metrics = new InsightMetricReporterFactory().createMetricReporter(new java.util.Properties());
-        TraceReporter traces = new InsightTraceReporterFactory().createTraceReporter(new java.util.Properties());
-        EventReporter events = new InsightEventReporterFactory().createEventReporter(new java.util.Properties());
+        MetricReporter metrics =
+                new InsightMetricReporterFactory().createMetricReporter(new java.util.Properties());
+        TraceReporter traces =
+                new InsightTraceReporterFactory().createTraceReporter(new java.util.Properties());
+        EventReporter events =
+                new InsightEventReporterFactory().createEventReporter(new java.util.Properties());
         metrics.open(config(port));
         traces.open(new MetricConfig());
         events.open(new MetricConfig());
-        metrics.notifyOfAddedMetric(new SimpleCounter(), "numRecordsIn", TestingGroups.taskGroup("0"));
+        metrics.notifyOfAddedMetric(
+                new SimpleCounter(), "numRecordsIn", TestingGroups.taskGroup("0"));
         traces.notifyOfAddedSpan(Span.builder(ReporterLifecycleITCase.class, "Checkpoint").build());
-        events.notifyOfAddedEvent(Event.builder(ReporterLifecycleITCase.class, "JobStatusChangeEvent").build());
+        events.notifyOfAddedEvent(
+                Event.builder(ReporterLifecycleITCase.class, "JobStatusChangeEvent").build());
 
         assertThat(SharedRuntime.current().port()).isEqualTo(port);
         metrics.close();
@@ -69,7 +79,8 @@ class ReporterLifecycleITCase {
         try (ServerSocket again = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
             assertThat(again.getLocalPort()).isEqualTo(port);
         }
-        assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
+        assertThat(Thread.getAllStackTraces().keySet())
+                .extracting(Thread::getName)
                 .noneMatch(n -> n.startsWith("flink-insight-sampler"));
     }
 
@@ -77,13 +88,17 @@ class ReporterLifecycleITCase {
     void noFreePortStillOpensTheReporterAndLogsAnError() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
                 TestingLogCapture log = new TestingLogCapture()) {
-            MetricReporter metrics = new InsightMetricReporterFactory().createMetricReporter(new java.util.Properties());
+            MetricReporter metrics =
+                    new InsightMetricReporterFactory()
+                            .createMetricReporter(new java.util.Properties());
             metrics.open(config(taken.getLocalPort()));
-            metrics.notifyOfAddedMetric(new SimpleCounter(), "numRecordsIn", TestingGroups.taskGroup("0"));
+            metrics.notifyOfAddedMetric(
+                    new SimpleCounter(), "numRecordsIn", TestingGroups.taskGroup("0"));
 
             assertThat(SharedRuntime.current().port()).isEqualTo(-1);
             assertThat(SharedRuntime.current().index().metricCount()).isEqualTo(1);
-            assertThat(log.linesAt("ERROR")).anyMatch(l -> l.contains("metrics.reporter.insight.port"));
+            assertThat(log.linesAt("ERROR"))
+                    .anyMatch(l -> l.contains("metrics.reporter.insight.port"));
             metrics.close();
         }
     }
@@ -91,16 +106,28 @@ class ReporterLifecycleITCase {
     @Test
     void aCallbackThatFailsIsLoggedAndNeverThrownIntoFlinkUnlessTheJvmIsFailing() throws Exception {
         try (TestingLogCapture log = new TestingLogCapture()) {
-            MetricReporter metrics = new InsightMetricReporterFactory().createMetricReporter(new java.util.Properties());
+            MetricReporter metrics =
+                    new InsightMetricReporterFactory()
+                            .createMetricReporter(new java.util.Properties());
             metrics.open(config(freePort()));
             try {
-                metrics.notifyOfAddedMetric(new SimpleCounter(), "numRecordsIn",
-                        groupFailingWith(new NoClassDefFoundError("a class of a closed user class loader")));
-                assertThatThrownBy(() -> metrics.notifyOfAddedMetric(new SimpleCounter(), "numRecordsIn",
-                        groupFailingWith(new StackOverflowError()))).isInstanceOf(StackOverflowError.class);
+                metrics.notifyOfAddedMetric(
+                        new SimpleCounter(),
+                        "numRecordsIn",
+                        groupFailingWith(
+                                new NoClassDefFoundError("a class of a closed user class loader")));
+                assertThatThrownBy(
+                                () ->
+                                        metrics.notifyOfAddedMetric(
+                                                new SimpleCounter(),
+                                                "numRecordsIn",
+                                                groupFailingWith(new StackOverflowError())))
+                        .isInstanceOf(StackOverflowError.class);
 
-                assertThat(log.linesAt("WARN")).containsExactly("WARN Flink Insight: indexing an added metric failed:"
-                        + " java.lang.NoClassDefFoundError: a class of a closed user class loader");
+                assertThat(log.linesAt("WARN"))
+                        .containsExactly(
+                                "WARN Flink Insight: indexing an added metric failed:"
+                                        + " java.lang.NoClassDefFoundError: a class of a closed user class loader");
                 assertThat(SharedRuntime.current().index().metricCount()).isZero();
             } finally {
                 metrics.close();
@@ -110,25 +137,65 @@ class ReporterLifecycleITCase {
 
     @Test
     void brokenSpansAndEventsAreLoggedAtTheirReporterNeverThrown() throws Exception {
-        Span broken = new Span() {
-            public String getScope() { return "x"; }
-            public String getName() { return "Checkpoint"; }
-            public long getStartTsMillis() { return 0; }
-            public long getEndTsMillis() { return 0; }
-            public Map<String, Object> getAttributes() { throw new IllegalStateException("boom"); }
-            public List<Span> getChildren() { return null; }
-        };
-        Event nullName = new Event() {
-            public long getObservedTsMillis() { return 0; }
-            public String getName() { return null; }
-            public String getClassScope() { return null; }
-            public String getBody() { return null; }
-            public String getSeverity() { return null; }
-            public Map<String, Object> getAttributes() { return null; }
-        };
+        Span broken =
+                new Span() {
+                    public String getScope() {
+                        return "x";
+                    }
+
+                    public String getName() {
+                        return "Checkpoint";
+                    }
+
+                    public long getStartTsMillis() {
+                        return 0;
+                    }
+
+                    public long getEndTsMillis() {
+                        return 0;
+                    }
+
+                    public Map<String, Object> getAttributes() {
+                        throw new IllegalStateException("boom");
+                    }
+
+                    public List<Span> getChildren() {
+                        return null;
+                    }
+                };
+        Event nullName =
+                new Event() {
+                    public long getObservedTsMillis() {
+                        return 0;
+                    }
+
+                    public String getName() {
+                        return null;
+                    }
+
+                    public String getClassScope() {
+                        return null;
+                    }
+
+                    public String getBody() {
+                        return null;
+                    }
+
+                    public String getSeverity() {
+                        return null;
+                    }
+
+                    public Map<String, Object> getAttributes() {
+                        return null;
+                    }
+                };
         try (TestingLogCapture log = new TestingLogCapture()) {
-            TraceReporter traces = new InsightTraceReporterFactory().createTraceReporter(new java.util.Properties());
-            EventReporter events = new InsightEventReporterFactory().createEventReporter(new java.util.Properties());
+            TraceReporter traces =
+                    new InsightTraceReporterFactory()
+                            .createTraceReporter(new java.util.Properties());
+            EventReporter events =
+                    new InsightEventReporterFactory()
+                            .createEventReporter(new java.util.Properties());
             traces.open(config(freePort()));
             events.open(new MetricConfig());
             long failuresBefore = FlinkBoundary.failuresInProcess();
@@ -138,7 +205,8 @@ class ReporterLifecycleITCase {
                 traces.notifyOfAddedSpan(null);
 
                 assertThat(FlinkBoundary.failuresInProcess() - failuresBefore).isEqualTo(3);
-                assertThat(log.linesAt("WARN")).anyMatch(l -> l.startsWith("WARN Flink Insight: processing a span"))
+                assertThat(log.linesAt("WARN"))
+                        .anyMatch(l -> l.startsWith("WARN Flink Insight: processing a span"))
                         .anyMatch(l -> l.startsWith("WARN Flink Insight: processing an event"));
             } finally {
                 traces.close();
@@ -148,14 +216,18 @@ class ReporterLifecycleITCase {
     }
 
     private static MetricGroup groupFailingWith(Error error) {
-        return TestMetricGroup.newBuilder().setLogicalScopeFunction((filter, delimiter) -> {
-            throw error;
-        }).build();
+        return TestMetricGroup.newBuilder()
+                .setLogicalScopeFunction(
+                        (filter, delimiter) -> {
+                            throw error;
+                        })
+                .build();
     }
 
     @Test
     void invalidOptionFailsOpenWithTheFullKeyAndStartsNothing() {
-        MetricReporter metrics = new InsightMetricReporterFactory().createMetricReporter(new java.util.Properties());
+        MetricReporter metrics =
+                new InsightMetricReporterFactory().createMetricReporter(new java.util.Properties());
         MetricConfig c = new MetricConfig();
         c.setProperty("history.max-series", "-1");
 
@@ -168,17 +240,24 @@ class ReporterLifecycleITCase {
     @Test
     void overviewReportsRoleCountsAndPort() throws Exception {
         int port = freePort();
-        MetricReporter metrics = new InsightMetricReporterFactory().createMetricReporter(new java.util.Properties());
+        MetricReporter metrics =
+                new InsightMetricReporterFactory().createMetricReporter(new java.util.Properties());
         metrics.open(config(port));
         try {
-            metrics.notifyOfAddedMetric(new SimpleCounter(), "numRecordsIn", TestingGroups.taskGroup("0"));
+            metrics.notifyOfAddedMetric(
+                    new SimpleCounter(), "numRecordsIn", TestingGroups.taskGroup("0"));
             String body = get(port, "/api/v1/overview");
 
             assertThat(status(body)).isEqualTo(200);
-            assertThat(body).contains("\"role\":\"taskmanager\"", "\"metricCount\":1", "\"port\":" + port,
-                    "\"insightVersion\":\"0.1.0-SNAPSHOT\"");
+            assertThat(body)
+                    .contains(
+                            "\"role\":\"taskmanager\"",
+                            "\"metricCount\":1",
+                            "\"port\":" + port,
+                            "\"insightVersion\":\"0.1.0-SNAPSHOT\"");
             assertThat(get(port, "/api/v1/metrics?prefix=flink_taskmanager"))
-                    .contains("\"name\":\"flink_taskmanager_job_task_numRecordsIn\"", "\"value\":0");
+                    .contains(
+                            "\"name\":\"flink_taskmanager_job_task_numRecordsIn\"", "\"value\":0");
             assertThat(body).contains("\"flinkWebUrl\":null", "\"flinkDashboardPath\":null");
             String dashboard = get(port, "/flink/");
             assertThat(status(dashboard)).isEqualTo(404);
@@ -191,22 +270,34 @@ class ReporterLifecycleITCase {
     @Test
     void hubLinksFlinksDashboardThroughItsProxyWithTheTab() throws Exception {
         int port = freePort();
-        try (TestingFlinkWeb flink = new TestingFlinkWeb()
-                .on("/", TestingFlinkWeb.Answer.of("text/html", "<html><body><flink-root></flink-root></body></html>"))) {
+        try (TestingFlinkWeb flink =
+                new TestingFlinkWeb()
+                        .on(
+                                "/",
+                                TestingFlinkWeb.Answer.of(
+                                        "text/html",
+                                        "<html><body><flink-root></flink-root></body></html>"))) {
             MetricConfig c = config(port);
             c.setProperty("role", "jobmanager");
             c.setProperty("hub.flink-rest-url", flink.baseUrl());
-            MetricReporter metrics = new InsightMetricReporterFactory().createMetricReporter(new java.util.Properties());
+            MetricReporter metrics =
+                    new InsightMetricReporterFactory()
+                            .createMetricReporter(new java.util.Properties());
             metrics.open(c);
             try {
                 String overview = get(port, "/api/v1/overview");
                 String dashboard = get(port, "/flink/");
 
-                assertThat(overview).contains("\"role\":\"jobmanager\"", "\"flinkDashboardPath\":\"/flink/\"",
-                        "\"flinkWebUrl\":\"" + flink.baseUrl() + "\"");
+                assertThat(overview)
+                        .contains(
+                                "\"role\":\"jobmanager\"",
+                                "\"flinkDashboardPath\":\"/flink/\"",
+                                "\"flinkWebUrl\":\"" + flink.baseUrl() + "\"");
                 assertThat(status(dashboard)).isEqualTo(200);
-                assertThat(dashboard).contains("<flink-root></flink-root><script src=\"../insight-tab/tab.js\">"
-                        + "</script></body>");
+                assertThat(dashboard)
+                        .contains(
+                                "<flink-root></flink-root><script src=\"../insight-tab/tab.js\">"
+                                        + "</script></body>");
             } finally {
                 metrics.close();
             }

@@ -2,7 +2,9 @@ package io.flinkinsight.plugin.runtime;
 
 import io.flinkinsight.plugin.ProcessRole;
 import io.flinkinsight.plugin.http.Json;
+
 import org.apache.flink.metrics.SimpleCounter;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -17,8 +19,8 @@ import static io.flinkinsight.plugin.index.TestingGroups.taskGroup;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * How a runtime learns its role, on runtimes that bind no port ({@link DeclaredRoleITCase} starts one with a declared
- * role).
+ * How a runtime learns its role, on runtimes that bind no port ({@link DeclaredRoleITCase} starts
+ * one with a declared role).
  */
 class RoleDetectionTest {
 
@@ -33,7 +35,10 @@ class RoleDetectionTest {
     }
 
     private InsightRuntime runtime(Properties p) {
-        runtime = new InsightRuntime(InsightConfiguration.from(p, "metrics.reporter.insight."), Clock.systemUTC());
+        runtime =
+                new InsightRuntime(
+                        InsightConfiguration.from(p, "metrics.reporter.insight."),
+                        Clock.systemUTC());
         return runtime;
     }
 
@@ -50,7 +55,8 @@ class RoleDetectionTest {
         Properties noHub = new Properties();
         noHub.setProperty("hub.enabled", "false");
         InsightRuntime r = runtime(noHub);
-        assertThat(new String(Json.toBytes(r.overview()), StandardCharsets.UTF_8)).as("role not known yet")
+        assertThat(new String(Json.toBytes(r.overview()), StandardCharsets.UTF_8))
+                .as("role not known yet")
                 .startsWith("{\"role\":null,");
 
         for (ProcessRole role : ProcessRole.values()) {
@@ -58,7 +64,8 @@ class RoleDetectionTest {
             assertThat(new String(Json.toBytes(r.overview()), StandardCharsets.UTF_8))
                     .startsWith("{\"role\":\"" + role.lowerCaseName() + "\",");
         }
-        assertThat(ProcessRole.values()).extracting(ProcessRole::lowerCaseName)
+        assertThat(ProcessRole.values())
+                .extracting(ProcessRole::lowerCaseName)
                 .containsExactly("jobmanager", "taskmanager", "client");
     }
 
@@ -81,7 +88,8 @@ class RoleDetectionTest {
     void jobManagerScopeWinsOverTaskManagerScope() {
         InsightRuntime r = runtime(new Properties());
         r.metricAdded(new SimpleCounter(), "numRecordsIn", taskGroup("0"));
-        r.metricAdded(new SimpleCounter(), "numRegisteredTaskManagers", group("jobmanager", Map.of()));
+        r.metricAdded(
+                new SimpleCounter(), "numRegisteredTaskManagers", group("jobmanager", Map.of()));
         r.metricAdded(new SimpleCounter(), "numRecordsOut", taskGroup("0"));
 
         assertThat(r.role()).isEqualTo(ProcessRole.JOBMANAGER);
@@ -90,19 +98,30 @@ class RoleDetectionTest {
     @Test
     void interactiveClientScopeMakesTheProcessAClient() {
         InsightRuntime r = runtime(new Properties());
-        r.metricAdded(new SimpleCounter(), "hits", group("insight_client.pool", Map.of("<host>", "gateway-1")));
+        r.metricAdded(
+                new SimpleCounter(),
+                "hits",
+                group("insight_client.pool", Map.of("<host>", "gateway-1")));
 
         assertThat(r.role()).isEqualTo(ProcessRole.CLIENT);
-        assertThat(ProcessRole.fromLogicalScope("insight_client_queries")).isEqualTo(ProcessRole.CLIENT);
+        assertThat(ProcessRole.fromLogicalScope("insight_client_queries"))
+                .isEqualTo(ProcessRole.CLIENT);
         assertThat(ProcessRole.fromLogicalScope("sql_gateway")).isNull();
     }
 
     @Test
     void jobManagerScopeWinsOverClientScope() {
         InsightRuntime r = runtime(new Properties());
-        r.metricAdded(new SimpleCounter(), "hits", group("insight_client.pool", Map.of("<host>", "localhost")));
-        r.metricAdded(new SimpleCounter(), "numRegisteredTaskManagers", group("jobmanager", Map.of()));
-        r.metricAdded(new SimpleCounter(), "misses", group("insight_client.pool", Map.of("<host>", "localhost")));
+        r.metricAdded(
+                new SimpleCounter(),
+                "hits",
+                group("insight_client.pool", Map.of("<host>", "localhost")));
+        r.metricAdded(
+                new SimpleCounter(), "numRegisteredTaskManagers", group("jobmanager", Map.of()));
+        r.metricAdded(
+                new SimpleCounter(),
+                "misses",
+                group("insight_client.pool", Map.of("<host>", "localhost")));
 
         assertThat(r.role()).isEqualTo(ProcessRole.JOBMANAGER);
     }
@@ -112,7 +131,8 @@ class RoleDetectionTest {
         System.setProperty(ProcessRole.SYSTEM_PROPERTY, "client");
 
         assertThat(ProcessRole.declared(Optional.empty())).isEqualTo(ProcessRole.CLIENT);
-        assertThat(ProcessRole.declared(Optional.of(ProcessRole.TASKMANAGER))).isEqualTo(ProcessRole.TASKMANAGER);
+        assertThat(ProcessRole.declared(Optional.of(ProcessRole.TASKMANAGER)))
+                .isEqualTo(ProcessRole.TASKMANAGER);
     }
 
     @Test

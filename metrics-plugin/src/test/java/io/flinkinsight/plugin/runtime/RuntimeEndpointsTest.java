@@ -1,7 +1,9 @@
 package io.flinkinsight.plugin.runtime;
 
 import io.flinkinsight.plugin.FlinkCapabilities;
+
 import org.apache.flink.runtime.util.EnvironmentInformation;
+
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
@@ -15,12 +17,21 @@ class RuntimeEndpointsTest {
 
     @Test
     void servesTheDocumentedEndpoints() {
-        InsightRuntime runtime = new InsightRuntime(
-                InsightConfiguration.from(new Properties(), "metrics.reporter.insight."), Clock.systemUTC());
+        InsightRuntime runtime =
+                new InsightRuntime(
+                        InsightConfiguration.from(new Properties(), "metrics.reporter.insight."),
+                        Clock.systemUTC());
         try {
-            assertThat(runtime.endpoints()).containsOnlyKeys("/api/v1/overview", "/api/v1/metrics", "/api/v1/series",
-                    "/api/v1/series/names", "/api/v1/checkpoints", "/api/v1/jobs", "/api/v1/client",
-                    "/api/v1/compare");
+            assertThat(runtime.endpoints())
+                    .containsOnlyKeys(
+                            "/api/v1/overview",
+                            "/api/v1/metrics",
+                            "/api/v1/series",
+                            "/api/v1/series/names",
+                            "/api/v1/checkpoints",
+                            "/api/v1/jobs",
+                            "/api/v1/client",
+                            "/api/v1/compare");
         } finally {
             runtime.close();
         }
@@ -29,17 +40,24 @@ class RuntimeEndpointsTest {
     @Test
     @SuppressWarnings("unchecked")
     void theOverviewListsWhatThisFlinkGives() {
-        InsightRuntime runtime = new InsightRuntime(
-                InsightConfiguration.from(new Properties(), "metrics.reporter.insight."), Clock.systemUTC());
+        InsightRuntime runtime =
+                new InsightRuntime(
+                        InsightConfiguration.from(new Properties(), "metrics.reporter.insight."),
+                        Clock.systemUTC());
         try {
             Map<String, Object> overview = runtime.overview();
-            // the build's Flink (flink-runtime on the test class path) gives everything the plugin reads
+            // the build's Flink (flink-runtime on the test class path) gives everything the plugin
+            // reads
             assertThat(overview.get("flinkVersion")).isEqualTo(EnvironmentInformation.getVersion());
             assertThat(overview.get("javaVersion")).isEqualTo(Runtime.version().feature());
             assertThat((List<FlinkCapabilities.Capability>) overview.get("capabilities"))
                     .extracting(FlinkCapabilities.Capability::name)
-                    .containsExactly("checkpoint-spans", "checkpoint-phase-figures", "checkpoint-task-spans",
-                            "event-reporters", "job-events");
+                    .containsExactly(
+                            "checkpoint-spans",
+                            "checkpoint-phase-figures",
+                            "checkpoint-task-spans",
+                            "event-reporters",
+                            "job-events");
             assertThat((List<FlinkCapabilities.Capability>) overview.get("capabilities"))
                     .allMatch(FlinkCapabilities.Capability::available);
             assertThat((Map<String, Object>) overview.get("flink_insight_requests_refused_total"))

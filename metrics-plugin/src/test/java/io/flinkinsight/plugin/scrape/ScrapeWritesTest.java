@@ -1,7 +1,8 @@
 package io.flinkinsight.plugin.scrape;
 
-import io.flinkinsight.plugin.http.ClientConnection;
 import io.flinkinsight.plugin.exposition.ExpositionFormat;
+import io.flinkinsight.plugin.http.ClientConnection;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
@@ -36,18 +37,20 @@ class ScrapeWritesTest {
     }
 
     /**
-     * A connection that counts its closes; a close fails its write, which (as Netty does) releases its view of the
-     * body and ends the write.
+     * A connection that counts its closes; a close fails its write, which (as Netty does) releases
+     * its view of the body and ends the write.
      */
     private static final class Connection {
         final AtomicInteger closed = new AtomicInteger();
         ScrapeWrites.Body body;
 
         ClientConnection client(String ip) {
-            return new ClientConnection(address(ip), () -> {
-                closed.incrementAndGet();
-                written();
-            });
+            return new ClientConnection(
+                    address(ip),
+                    () -> {
+                        closed.incrementAndGet();
+                        written();
+                    });
         }
 
         /** The write ended: the body released, then the end run, as InsightHttpHandler does. */
@@ -63,13 +66,19 @@ class ScrapeWritesTest {
         }
     }
 
-    /** A scrape as the router does it: the shared body if there is one, else a render of {@code text}. */
-    private static Connection scrape(ScrapeWrites writes, ExpositionFormat format, String ip, String text) {
+    /**
+     * A scrape as the router does it: the shared body if there is one, else a render of {@code
+     * text}.
+     */
+    private static Connection scrape(
+            ScrapeWrites writes, ExpositionFormat format, String ip, String text) {
         Connection c = new Connection();
         ClientConnection client = c.client(ip);
         c.body = writes.share(format, client);
         if (c.body == null) {
-            c.body = writes.rendered(format, Unpooled.copiedBuffer(text, StandardCharsets.US_ASCII), client);
+            c.body =
+                    writes.rendered(
+                            format, Unpooled.copiedBuffer(text, StandardCharsets.US_ASCII), client);
         }
         return c;
     }
@@ -83,7 +92,9 @@ class ScrapeWritesTest {
         Connection otherFormat = scrape(writes, OPENMETRICS, "10.0.0.2", "up 3\n# EOF\n");
 
         assertThat(second.text()).as("the first render's body, shared").isEqualTo("up 1\n");
-        assertThat(otherFormat.text()).as("a format shares only its own").isEqualTo("up 3\n# EOF\n");
+        assertThat(otherFormat.text())
+                .as("a format shares only its own")
+                .isEqualTo("up 3\n# EOF\n");
         assertThat(second.body.body().unwrap()).isSameAs(first.body.body().unwrap());
         first.body.body().readByte();
         assertThat(second.body.body().readerIndex()).as("each write reads its own view").isZero();
@@ -92,13 +103,17 @@ class ScrapeWritesTest {
         now.addAndGet(1);
         Connection third = scrape(writes, PROMETHEUS_TEXT, "10.0.0.1", "up 4\n");
 
-        assertThat(third.text()).as("the window has passed: a render of its own").isEqualTo("up 4\n");
+        assertThat(third.text())
+                .as("the window has passed: a render of its own")
+                .isEqualTo("up 4\n");
         assertThat(figures.sharedCount()).isEqualTo(1);
         ByteBuf firstBody = first.body.body().unwrap();
         first.written();
         assertThat(firstBody.refCnt()).as("still written to the second").isEqualTo(1);
         second.written();
-        assertThat(firstBody.refCnt()).as("no longer the newest, and every write of it ended").isZero();
+        assertThat(firstBody.refCnt())
+                .as("no longer the newest, and every write of it ended")
+                .isZero();
         assertThat(writes.held()).as("the newest of each format").isEqualTo(2);
         List.of(third, otherFormat).forEach(Connection::written);
         assertThat(writes.writes()).isZero();
@@ -125,7 +140,9 @@ class ScrapeWritesTest {
         now.addAndGet(SECOND);
         Connection fifth = scrape(writes, PROMETHEUS_TEXT, "10.0.0.1", "up 4\n");
 
-        assertThat(oldest).as("every write of the oldest generation").allSatisfy(c -> assertThat(c.closed).hasValue(1));
+        assertThat(oldest)
+                .as("every write of the oldest generation")
+                .allSatisfy(c -> assertThat(c.closed).hasValue(1));
         assertThat(oldestBody.refCnt()).as("its body freed").isZero();
         assertThat(newer).allSatisfy(c -> assertThat(c.closed).hasValue(0));
         assertThat(List.of(fifth.closed.get(), openMetrics.closed.get())).containsOnly(0);
@@ -152,7 +169,9 @@ class ScrapeWritesTest {
             }
             assertThat(writes.held()).isLessThanOrEqualTo(2);
         }
-        assertThat(reader.closed).as("the written generations went as soon as newer ones came").hasValue(0);
+        assertThat(reader.closed)
+                .as("the written generations went as soon as newer ones came")
+                .hasValue(0);
         assertThat(figures.writesAborted()).isZero();
     }
 
@@ -163,23 +182,35 @@ class ScrapeWritesTest {
         Random random = new Random(25);
         List<Connection> open = new ArrayList<>();
         Map<ByteBuf, Long> renderedAt = new IdentityHashMap<>();
-        for (int i = 0; i < 2000; i++) { // 100 s of scrapes every 50 ms, from 200 addresses, none of them read
+        for (int i = 0;
+                i < 2000;
+                i++) { // 100 s of scrapes every 50 ms, from 200 addresses, none of them read
             now.addAndGet(50_000_000L);
             ExpositionFormat format = random.nextBoolean() ? PROMETHEUS_TEXT : OPENMETRICS;
-            Connection c = scrape(writes, format, "10.0." + random.nextInt(2) + "." + random.nextInt(100), "x");
+            Connection c =
+                    scrape(
+                            writes,
+                            format,
+                            "10.0." + random.nextInt(2) + "." + random.nextInt(100),
+                            "x");
             renderedAt.putIfAbsent(c.body.body().unwrap(), now.get());
             open.add(c);
             for (Iterator<Connection> it = open.iterator(); it.hasNext(); ) {
                 Connection o = it.next();
                 if (o.closed.get() > 0) {
                     assertThat(now.get() - renderedAt.get(o.body.body().unwrap()))
-                            .as("age of a displaced write's body").isGreaterThanOrEqualTo(max * WINDOW.toNanos());
+                            .as("age of a displaced write's body")
+                            .isGreaterThanOrEqualTo(max * WINDOW.toNanos());
                     it.remove();
                 }
             }
-            assertThat(writes.held()).as("generations held, of two formats").isLessThanOrEqualTo(2 * max);
+            assertThat(writes.held())
+                    .as("generations held, of two formats")
+                    .isLessThanOrEqualTo(2 * max);
         }
-        assertThat(figures.writesAborted()).as("the non-readers' writes were displaced").isGreaterThan(1000);
+        assertThat(figures.writesAborted())
+                .as("the non-readers' writes were displaced")
+                .isGreaterThan(1000);
         assertThat(figures.sharedCount()).isGreaterThan(1000);
     }
 
@@ -187,10 +218,15 @@ class ScrapeWritesTest {
     void aCloseThatThrowsStillFreesTheGeneration() {
         ScrapeWrites writes = writes(2);
         ByteBuf first = Unpooled.copiedBuffer("up 1\n", StandardCharsets.US_ASCII);
-        ScrapeWrites.Body never = writes.rendered(PROMETHEUS_TEXT, first, new ClientConnection(address("10.0.0.1"),
-                () -> {
-                    throw new IllegalStateException("closing failed");
-                }));
+        ScrapeWrites.Body never =
+                writes.rendered(
+                        PROMETHEUS_TEXT,
+                        first,
+                        new ClientConnection(
+                                address("10.0.0.1"),
+                                () -> {
+                                    throw new IllegalStateException("closing failed");
+                                }));
         now.addAndGet(SECOND);
         Connection second = scrape(writes, PROMETHEUS_TEXT, "10.0.0.2", "up 2\n");
         now.addAndGet(SECOND);

@@ -9,8 +9,9 @@ import org.apache.flink.traces.SpanBuilder;
 import java.util.Map;
 
 /**
- * Builds spans and events the way Flink 2.2's JobManager does ({@code DefaultCheckpointStatsTracker},
- * {@code JobMaster}, {@code JobMetricGroup}): same names, attribute keys and group variables.
+ * Builds spans and events the way Flink 2.2's JobManager does ({@code
+ * DefaultCheckpointStatsTracker}, {@code JobMaster}, {@code JobMetricGroup}): same names, attribute
+ * keys and group variables.
  */
 public final class FlinkTelemetry {
 
@@ -21,24 +22,31 @@ public final class FlinkTelemetry {
 
     private static final String[] METRICS = {
         "StateSizeBytes", "CheckpointedSizeBytes", "CheckpointStartDelayMs", "AlignmentDurationMs",
-        "SyncCheckpointDurationMs", "AsyncCheckpointDurationMs", "ProcessedDataBytes", "PersistedDataBytes"
+        "SyncCheckpointDurationMs", "AsyncCheckpointDurationMs", "ProcessedDataBytes",
+                "PersistedDataBytes"
     };
 
     private FlinkTelemetry() {}
 
-    /** The variables {@code MetricRegistryImpl} passes to {@code build(...)} for a JobManager job group. */
+    /**
+     * The variables {@code MetricRegistryImpl} passes to {@code build(...)} for a JobManager job
+     * group.
+     */
     public static Map<String, String> jobVariables(String jobId) {
         return Map.of("<job_id>", jobId, "<job_name>", JOB_NAME, "<host>", "localhost");
     }
 
     /**
-     * A {@code Checkpoint} span for checkpoint {@code id}: every max/sum figure is {@code base * k} for the k-th
-     * metric, so tests can tell them apart; with {@code subtasks > 0}, task spans with that many subtask spans.
+     * A {@code Checkpoint} span for checkpoint {@code id}: every max/sum figure is {@code base * k}
+     * for the k-th metric, so tests can tell them apart; with {@code subtasks > 0}, task spans with
+     * that many subtask spans.
      */
-    public static Span checkpointSpan(String jobId, long id, long trigger, long end, long base, int subtasks) {
-        SpanBuilder b = Span.builder(FlinkTelemetry.class, "Checkpoint")
-                .setStartTsMillis(trigger)
-                .setEndTsMillis(end);
+    public static Span checkpointSpan(
+            String jobId, long id, long trigger, long end, long base, int subtasks) {
+        SpanBuilder b =
+                Span.builder(FlinkTelemetry.class, "Checkpoint")
+                        .setStartTsMillis(trigger)
+                        .setEndTsMillis(end);
         common(b, id, base);
         for (int k = 0; k < METRICS.length; k++) {
             b.setAttribute("max" + METRICS[k], base * (k + 1));
@@ -48,22 +56,24 @@ public final class FlinkTelemetry {
         }
         if (subtasks > 0) {
             for (String vertex : new String[] {SOURCE_VERTEX, MAP_VERTEX}) {
-                SpanBuilder task = Span.builder(FlinkTelemetry.class, "Checkpoint_Task")
-                        .setStartTsMillis(trigger + 1)
-                        .setEndTsMillis(end)
-                        .setAttribute("checkpointId", id)
-                        .setAttribute("jobVertexId", vertex);
+                SpanBuilder task =
+                        Span.builder(FlinkTelemetry.class, "Checkpoint_Task")
+                                .setStartTsMillis(trigger + 1)
+                                .setEndTsMillis(end)
+                                .setAttribute("checkpointId", id)
+                                .setAttribute("jobVertexId", vertex);
                 for (int k = 0; k < METRICS.length; k++) {
                     task.setAttribute("max" + METRICS[k], base * (k + 1));
                     task.setAttribute("sum" + METRICS[k], base * (k + 1) * subtasks);
                 }
                 for (int s = 0; s < subtasks; s++) {
-                    SpanBuilder subtask = Span.builder(FlinkTelemetry.class, "Checkpoint_Subtask")
-                            .setStartTsMillis(trigger + 1 + s)
-                            .setEndTsMillis(end - s)
-                            .setAttribute("checkpointId", id)
-                            .setAttribute("jobVertexId", vertex)
-                            .setAttribute("subtaskId", s);
+                    SpanBuilder subtask =
+                            Span.builder(FlinkTelemetry.class, "Checkpoint_Subtask")
+                                    .setStartTsMillis(trigger + 1 + s)
+                                    .setEndTsMillis(end - s)
+                                    .setAttribute("checkpointId", id)
+                                    .setAttribute("jobVertexId", vertex)
+                                    .setAttribute("subtaskId", s);
                     for (int k = 0; k < METRICS.length; k++) {
                         subtask.setAttribute(METRICS[k], base * (k + 1) + s);
                     }
@@ -78,13 +88,17 @@ public final class FlinkTelemetry {
     }
 
     /**
-     * A {@code Checkpoint} span of a job of {@code vertices} vertices at {@code parallelism}, with a task span per
-     * vertex and a subtask span per subtask (Flink 2.2's {@code CHILDREN_SPANS_PER_SUBTASK}); vertex ids are fresh
-     * strings, as {@code JobVertexID.toString()} makes them, and every figure depends on id, vertex and subtask.
+     * A {@code Checkpoint} span of a job of {@code vertices} vertices at {@code parallelism}, with
+     * a task span per vertex and a subtask span per subtask (Flink 2.2's {@code
+     * CHILDREN_SPANS_PER_SUBTASK}); vertex ids are fresh strings, as {@code JobVertexID.toString()}
+     * makes them, and every figure depends on id, vertex and subtask.
      */
-    public static Span checkpointSpan(String jobId, long id, long trigger, int vertices, int parallelism) {
-        SpanBuilder b = Span.builder(FlinkTelemetry.class, "Checkpoint").setStartTsMillis(trigger)
-                .setEndTsMillis(trigger + 900);
+    public static Span checkpointSpan(
+            String jobId, long id, long trigger, int vertices, int parallelism) {
+        SpanBuilder b =
+                Span.builder(FlinkTelemetry.class, "Checkpoint")
+                        .setStartTsMillis(trigger)
+                        .setEndTsMillis(trigger + 900);
         common(b, id, id);
         for (String f : METRICS) {
             b.setAttribute("max" + f, id * 3);
@@ -92,17 +106,24 @@ public final class FlinkTelemetry {
         }
         for (int v = 0; v < vertices; v++) {
             String vertex = vertexId(jobId, v);
-            SpanBuilder task = Span.builder(FlinkTelemetry.class, "Checkpoint_Task").setStartTsMillis(trigger + v)
-                    .setEndTsMillis(trigger + 800).setAttribute("checkpointId", id).setAttribute("jobVertexId", vertex);
+            SpanBuilder task =
+                    Span.builder(FlinkTelemetry.class, "Checkpoint_Task")
+                            .setStartTsMillis(trigger + v)
+                            .setEndTsMillis(trigger + 800)
+                            .setAttribute("checkpointId", id)
+                            .setAttribute("jobVertexId", vertex);
             for (String f : METRICS) {
                 task.setAttribute("max" + f, id + v);
                 task.setAttribute("sum" + f, (id + v) * parallelism);
             }
             for (int s = 0; s < parallelism; s++) {
-                SpanBuilder subtask = Span.builder(FlinkTelemetry.class, "Checkpoint_Subtask")
-                        .setStartTsMillis(trigger + v + s).setEndTsMillis(trigger + 700 + s)
-                        .setAttribute("checkpointId", id).setAttribute("jobVertexId", vertex)
-                        .setAttribute("subtaskId", s);
+                SpanBuilder subtask =
+                        Span.builder(FlinkTelemetry.class, "Checkpoint_Subtask")
+                                .setStartTsMillis(trigger + v + s)
+                                .setEndTsMillis(trigger + 700 + s)
+                                .setAttribute("checkpointId", id)
+                                .setAttribute("jobVertexId", vertex)
+                                .setAttribute("subtaskId", s);
                 for (String f : METRICS) {
                     subtask.setAttribute(f, id + v + s);
                 }
@@ -120,7 +141,10 @@ public final class FlinkTelemetry {
     }
 
     public static Event checkpointEvent(String jobId, long id, long ackTs, long base) {
-        EventBuilder b = Events.CheckpointEvent.builder(FlinkTelemetry.class).setObservedTsMillis(ackTs).setSeverity("INFO");
+        EventBuilder b =
+                Events.CheckpointEvent.builder(FlinkTelemetry.class)
+                        .setObservedTsMillis(ackTs)
+                        .setSeverity("INFO");
         common(b, id, base);
         b.setAttribute("jobId", jobId);
         return b.build(jobVariables(jobId));

@@ -42,7 +42,9 @@ class SeriesStoreTest {
         List<double[]> window = new ArrayList<>();
         store.read(k, T0 + 2 * STEP, T0 + 4 * STEP, (t, v) -> window.add(new double[] {t, v}));
 
-        assertThat(window).extracting(p -> (long) p[0]).containsExactly(T0 + 2 * STEP, T0 + 3 * STEP, T0 + 4 * STEP);
+        assertThat(window)
+                .extracting(p -> (long) p[0])
+                .containsExactly(T0 + 2 * STEP, T0 + 3 * STEP, T0 + 4 * STEP);
         assertThat(window).extracting(p -> p[1]).containsExactly(2.0, 3.0, 4.0);
         assertThat(store.sampleCount()).isEqualTo(10);
     }
@@ -61,8 +63,10 @@ class SeriesStoreTest {
         assertThat(points).isNotEmpty();
         assertThat((long) points.get(0)[0]).isGreaterThanOrEqualTo(edge);
         assertThat((long) points.get(0)[0]).isLessThan(edge + STEP);
-        // whole chunks (1/6 of the retention each) are dropped at the edge: at most one extra chunk is held
-        assertThat(store.sampleCount()).isBetween((long) perRetention, (long) (perRetention + perRetention / 6 + 1));
+        // whole chunks (1/6 of the retention each) are dropped at the edge: at most one extra chunk
+        // is held
+        assertThat(store.sampleCount())
+                .isBetween((long) perRetention, (long) (perRetention + perRetention / 6 + 1));
     }
 
     @Test
@@ -74,7 +78,9 @@ class SeriesStoreTest {
         store.record(key("m", "i", "0"), clock.millis() + 1, 7);
 
         assertThat(store.seriesCount()).isEqualTo(3);
-        assertThat(store.droppedForSeriesLimit()).as("all three were written this round: none is traded").isEqualTo(2);
+        assertThat(store.droppedForSeriesLimit())
+                .as("all three were written this round: none is traded")
+                .isEqualTo(2);
         assertThat(store.evictedSeries()).isZero();
         assertThat(readAll(store, key("m", "i", "4"))).isEmpty();
         assertThat(readAll(store, key("m", "i", "0"))).hasSize(2);
@@ -173,29 +179,45 @@ class SeriesStoreTest {
         int total = 20_000;
         AtomicReference<Throwable> failure = new AtomicReference<>();
         CountDownLatch done = new CountDownLatch(1);
-        Thread writer = new Thread(() -> {
-            for (int i = 0; i < total; i++) {
-                store.record(k, T0 + i, i); // value == offset from T0: readers can check every pair
-            }
-            done.countDown();
-        });
+        Thread writer =
+                new Thread(
+                        () -> {
+                            for (int i = 0; i < total; i++) {
+                                store.record(
+                                        k, T0 + i,
+                                        i); // value == offset from T0: readers can check every pair
+                            }
+                            done.countDown();
+                        });
         List<Thread> readers = new ArrayList<>();
         for (int r = 0; r < 2; r++) {
-            readers.add(new Thread(() -> {
-                try {
-                    while (done.getCount() > 0) {
-                        long[] last = {Long.MIN_VALUE};
-                        store.read(k, Long.MIN_VALUE, Long.MAX_VALUE, (t, v) -> {
-                            if (t <= last[0] || v != t - T0) {
-                                throw new AssertionError("bad sample " + t + "=" + v + " after " + last[0]);
-                            }
-                            last[0] = t;
-                        });
-                    }
-                } catch (Throwable t) {
-                    failure.compareAndSet(null, t);
-                }
-            }));
+            readers.add(
+                    new Thread(
+                            () -> {
+                                try {
+                                    while (done.getCount() > 0) {
+                                        long[] last = {Long.MIN_VALUE};
+                                        store.read(
+                                                k,
+                                                Long.MIN_VALUE,
+                                                Long.MAX_VALUE,
+                                                (t, v) -> {
+                                                    if (t <= last[0] || v != t - T0) {
+                                                        throw new AssertionError(
+                                                                "bad sample "
+                                                                        + t
+                                                                        + "="
+                                                                        + v
+                                                                        + " after "
+                                                                        + last[0]);
+                                                    }
+                                                    last[0] = t;
+                                                });
+                                    }
+                                } catch (Throwable t) {
+                                    failure.compareAndSet(null, t);
+                                }
+                            }));
         }
         readers.forEach(Thread::start);
         writer.start();
@@ -213,15 +235,25 @@ class SeriesStoreTest {
         int seriesCount = 10_000;
         SeriesKey[] keys = new SeriesKey[seriesCount];
         for (int i = 0; i < seriesCount; i++) {
-            keys[i] = key("flink_taskmanager_job_task_operator_numRecordsOut",
-                    "job_id", "0123456789abcdef0123456789abcdef", "task_id", "t" + (i / 100), "subtask_index", Integer.toString(i % 100));
+            keys[i] =
+                    key(
+                            "flink_taskmanager_job_task_operator_numRecordsOut",
+                            "job_id",
+                            "0123456789abcdef0123456789abcdef",
+                            "task_id",
+                            "t" + (i / 100),
+                            "subtask_index",
+                            Integer.toString(i % 100));
         }
         int samples = 720;
         for (int s = 0; s < samples; s++) {
             long ts = clock.millis() + (s % 3); // scheduling jitter of a few ms
             for (int i = 0; i < seriesCount; i++) {
                 // counters rise by a varying amount; one in five series is a fractional gauge
-                double value = i % 5 == 0 ? Math.sin(s / 30.0 + i) * 100 : (double) s * (1_000 + i % 17) + (s * i % 13);
+                double value =
+                        i % 5 == 0
+                                ? Math.sin(s / 30.0 + i) * 100
+                                : (double) s * (1_000 + i % 17) + (s * i % 13);
                 store.record(keys[i], ts, value);
             }
             clock.advance(STEP);
@@ -240,8 +272,14 @@ class SeriesStoreTest {
         String longValue = "x".repeat(10_000);
 
         shortStrings.record(key("m", "a", "1", "b", "2", "c", "3"), clock.millis(), 1);
-        longStrings.record(key("m" + longValue, "a", longValue, "b", longValue, "c", longValue), clock.millis(), 1);
-        moreLabels.record(key("m", "a", "1", "b", "2", "c", "3", "d", "4", "e", "5", "f", "6"), clock.millis(), 1);
+        longStrings.record(
+                key("m" + longValue, "a", longValue, "b", longValue, "c", longValue),
+                clock.millis(),
+                1);
+        moreLabels.record(
+                key("m", "a", "1", "b", "2", "c", "3", "d", "4", "e", "5", "f", "6"),
+                clock.millis(),
+                1);
 
         assertThat(longStrings.estimatedBytes()).isEqualTo(shortStrings.estimatedBytes());
         assertThat(moreLabels.estimatedBytes()).isGreaterThan(shortStrings.estimatedBytes());

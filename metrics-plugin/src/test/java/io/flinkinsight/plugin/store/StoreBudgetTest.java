@@ -1,6 +1,7 @@
 package io.flinkinsight.plugin.store;
 
 import io.flinkinsight.plugin.FlinkCapabilities;
+
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -8,7 +9,10 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The stores' one budget: what a pass evicts, in which order, and what it never takes from a running job. */
+/**
+ * The stores' one budget: what a pass evicts, in which order, and what it never takes from a
+ * running job.
+ */
 class StoreBudgetTest {
 
     private static final String FIRST_FINISHED = "a0000000000000000000000000000001";
@@ -21,17 +25,23 @@ class StoreBudgetTest {
 
     /** Stores whose checkpoints may take the whole budget. */
     private InsightStores stores(long maxBytes) {
-        StoreSettings settings = new StoreSettings(Duration.ofHours(1), Duration.ofMillis(STEP), 10_000, 1_000, 100)
-                .withBytes(Long.MAX_VALUE, maxBytes);
+        StoreSettings settings =
+                new StoreSettings(Duration.ofHours(1), Duration.ofMillis(STEP), 10_000, 1_000, 100)
+                        .withBytes(Long.MAX_VALUE, maxBytes);
         return new InsightStores(settings, clock, FlinkCapabilities.current());
     }
 
     private static SeriesKey series(String job, int i) {
-        return new SeriesKey("flink_taskmanager_job_task_numRecordsIn", List.of("job_id", "subtask_index"),
+        return new SeriesKey(
+                "flink_taskmanager_job_task_numRecordsIn",
+                List.of("job_id", "subtask_index"),
                 List.of(job, String.valueOf(i)));
     }
 
-    /** A job's life: RUNNING, {@code checkpoints} spans of 2 tasks x 4 subtasks, 40 series written 10 rounds. */
+    /**
+     * A job's life: RUNNING, {@code checkpoints} spans of 2 tasks x 4 subtasks, 40 series written
+     * 10 rounds.
+     */
     private void run(InsightStores stores, String job, int checkpoints) {
         long t = clock.millis();
         stores.onEvent(FlinkTelemetry.jobStatus(job, "RUNNING", t));
@@ -55,7 +65,10 @@ class StoreBudgetTest {
         return stores.series().keys(k -> job.equals(k.label("job_id"))).size();
     }
 
-    /** The three jobs of the first test, in a store that holds them all, and the bytes the first one holds. */
+    /**
+     * The three jobs of the first test, in a store that holds them all, and the bytes the first one
+     * holds.
+     */
     private long[] unboundedBytes() {
         InsightStores all = stores(Long.MAX_VALUE);
         run(all, FIRST_FINISHED, 30);
@@ -70,7 +83,8 @@ class StoreBudgetTest {
     @Test
     void theJobThatFinishedFirstLosesItsDataFirstCheckpointsBeforeHistoryBeforeItsRecord() {
         long[] unbounded = unboundedBytes();
-        // Over by about half a job: the pass (which frees down to 15/16 of the budget) takes the first job only.
+        // Over by about half a job: the pass (which frees down to 15/16 of the budget) takes the
+        // first job only.
         long budget = unbounded[0] - unbounded[1] / 2;
         InsightStores stores = stores(budget);
         run(stores, FIRST_FINISHED, 30);
@@ -83,7 +97,9 @@ class StoreBudgetTest {
         stores.keepWithinBudget();
 
         assertThat(stores.estimatedBytes()).isLessThanOrEqualTo(budget);
-        assertThat(stores.checkpoints().latest(FIRST_FINISHED)).as("its checkpoints went first").isNull();
+        assertThat(stores.checkpoints().latest(FIRST_FINISHED))
+                .as("its checkpoints went first")
+                .isNull();
         assertThat(stores.checkpoints().newestFirst(LATER_FINISHED, 100)).hasSize(30);
         assertThat(stores.checkpoints().newestFirst(RUNNING, 100)).hasSize(30);
         assertThat(seriesOf(stores, LATER_FINISHED)).isEqualTo(40);
@@ -92,22 +108,32 @@ class StoreBudgetTest {
         assertThat(stores.jobs().get(RUNNING)).isNotNull();
         assertThat(stores.checkpoints().evicted()).isEqualTo(30);
         if (stores.jobs().get(FIRST_FINISHED) == null) {
-            assertThat(seriesOf(stores, FIRST_FINISHED)).as("history goes before the record").isZero();
+            assertThat(seriesOf(stores, FIRST_FINISHED))
+                    .as("history goes before the record")
+                    .isZero();
         }
         assertThat(stores.budgetPasses()).isEqualTo(1);
     }
 
     @Test
-    void withOnlyRunningJobsLeftSeriesNoLongerWrittenGoThenOldestCheckpointsAndEachJobKeepsItsNewest() {
+    void
+            withOnlyRunningJobsLeftSeriesNoLongerWrittenGoThenOldestCheckpointsAndEachJobKeepsItsNewest() {
         InsightStores stores = stores(1);
         for (int i = 0; i < 20; i++) { // a TaskManager gone long ago
-            stores.series().record(new SeriesKey("flink_taskmanager_Status_JVM_CPU_Load", List.of("tm_id"),
-                    List.of("gone-" + i)), clock.millis(), i);
+            stores.series()
+                    .record(
+                            new SeriesKey(
+                                    "flink_taskmanager_Status_JVM_CPU_Load",
+                                    List.of("tm_id"),
+                                    List.of("gone-" + i)),
+                            clock.millis(),
+                            i);
         }
         clock.advance(10 * STEP);
         run(stores, RUNNING, 30);
         run(stores, OTHER_RUNNING, 5);
-        // both write their series again in the round before the pass, as a running job's metrics are sampled
+        // both write their series again in the round before the pass, as a running job's metrics
+        // are sampled
         for (int i = 0; i < 40; i++) {
             stores.series().record(series(RUNNING, i), clock.millis(), i);
             stores.series().record(series(OTHER_RUNNING, i), clock.millis(), i);
@@ -116,9 +142,11 @@ class StoreBudgetTest {
         stores.keepWithinBudget();
 
         assertThat(stores.series().keys(k -> k.name().contains("CPU_Load"))).isEmpty();
-        assertThat(stores.checkpoints().newestFirst(RUNNING, 100)).singleElement()
+        assertThat(stores.checkpoints().newestFirst(RUNNING, 100))
+                .singleElement()
                 .satisfies(c -> assertThat(c.checkpointId()).isEqualTo(30));
-        assertThat(stores.checkpoints().newestFirst(OTHER_RUNNING, 100)).singleElement()
+        assertThat(stores.checkpoints().newestFirst(OTHER_RUNNING, 100))
+                .singleElement()
                 .satisfies(c -> assertThat(c.checkpointId()).isEqualTo(5));
         assertThat(seriesOf(stores, RUNNING)).isEqualTo(40);
         assertThat(seriesOf(stores, OTHER_RUNNING)).isEqualTo(40);
@@ -153,12 +181,21 @@ class StoreBudgetTest {
         assertThat(stores.jobs().get(FIRST_FINISHED)).isNull();
         assertThat(stores.jobs().evicted()).isEqualTo(1);
         assertThat(stores.checkpoints().latest(RUNNING).checkpointId()).isEqualTo(10);
-        // the checkpoints' own cap (never above the budget) already acted as they were written, in the same order
-        assertThat(stores.checkpoints().evicted()).as("10 of the finished job, 9 of the running one")
+        // the checkpoints' own cap (never above the budget) already acted as they were written, in
+        // the same order
+        assertThat(stores.checkpoints().evicted())
+                .as("10 of the finished job, 9 of the running one")
                 .isEqualTo(19);
 
-        // Flink's REST overview lists the finished job for an hour more: the hub's report does not bring it back
-        stores.jobs().onRestOverview(FIRST_FINISHED, "wordcount", "FINISHED", clock.millis() - 60_000, clock.millis());
+        // Flink's REST overview lists the finished job for an hour more: the hub's report does not
+        // bring it back
+        stores.jobs()
+                .onRestOverview(
+                        FIRST_FINISHED,
+                        "wordcount",
+                        "FINISHED",
+                        clock.millis() - 60_000,
+                        clock.millis());
         assertThat(stores.jobs().get(FIRST_FINISHED)).isNull();
         stores.keepWithinBudget();
         assertThat(stores.jobs().evicted()).isEqualTo(1);
@@ -172,7 +209,9 @@ class StoreBudgetTest {
         stores.keepWithinBudget();
 
         for (int id = 2; id <= 3_000; id++) {
-            stores.onSpan(FlinkTelemetry.checkpointSpan(RUNNING, id, id * 1_000L, id * 1_000L + 10, id, 4));
+            stores.onSpan(
+                    FlinkTelemetry.checkpointSpan(
+                            RUNNING, id, id * 1_000L, id * 1_000L + 10, id, 4));
             if (id % 100 == 0) {
                 assertThat(stores.estimatedBytes()).isLessThanOrEqualTo(budget);
             }

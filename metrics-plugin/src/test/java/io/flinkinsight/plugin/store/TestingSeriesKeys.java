@@ -8,7 +8,10 @@ public final class TestingSeriesKeys {
 
     private TestingSeriesKeys() {}
 
-    /** {@code key("m", "job", "a", "quantile", "0.5")}: metric m with labels job="a", quantile="0.5". */
+    /**
+     * {@code key("m", "job", "a", "quantile", "0.5")}: metric m with labels job="a",
+     * quantile="0.5".
+     */
     public static SeriesKey key(String name, String... labelPairs) {
         List<String> names = new ArrayList<>();
         List<String> values = new ArrayList<>();

@@ -2,6 +2,7 @@ package io.flinkinsight.plugin.versions;
 
 import io.flinkinsight.common.OptionRange;
 import io.flinkinsight.plugin.FlinkCapabilities;
+
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -20,9 +21,10 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The capability probes and the checkpoint path against the real API jars (flink-core, flink-core-api, flink-metrics-core) of each
- * Flink the plugin supports, resolved from Maven Central into {@code target/flink-versions/<version>/} by the
- * build: the plugin's classes are loaded beside one version's jars only, as Flink's plugin class loader would.
+ * The capability probes and the checkpoint path against the real API jars (flink-core,
+ * flink-core-api, flink-metrics-core) of each Flink the plugin supports, resolved from Maven
+ * Central into {@code target/flink-versions/<version>/} by the build: the plugin's classes are
+ * loaded beside one version's jars only, as Flink's plugin class loader would.
  */
 class FlinkVersionsApiTest {
 
@@ -31,15 +33,22 @@ class FlinkVersionsApiTest {
     @SuppressWarnings("unchecked")
     @ParameterizedTest(name = "Flink {0}")
     @CsvSource({
-        // version, Span.getChildren, span detail level, event reporter API, built-in events, tasks stored
+        // version, Span.getChildren, span detail level, event reporter API, built-in events, tasks
+        // stored
         "1.20.3, false, false, false, false, 0",
         "2.0.0,  false, false, false, false, 0",
         "2.1.1,  false, false, true,  false, 0",
         "2.2.0,  true,  true,  true,  true,  1",
         "2.3.0,  true,  true,  true,  true,  1",
     })
-    void probesWhatTheVersionGivesAndStoresItsCheckpointSpans(String version, boolean children, boolean detailLevel,
-            boolean eventReporters, boolean builtInEvents, int tasks) throws Exception {
+    void probesWhatTheVersionGivesAndStoresItsCheckpointSpans(
+            String version,
+            boolean children,
+            boolean detailLevel,
+            boolean eventReporters,
+            boolean builtInEvents,
+            int tasks)
+            throws Exception {
         Map<String, Object> seen = onVersion(version);
 
         // no flink-runtime here: the version comes from flink-core's manifest
@@ -62,7 +71,8 @@ class FlinkVersionsApiTest {
     @SuppressWarnings("unchecked")
     private static Map<String, Object> onVersion(String version) throws Exception {
         Path jars = VERSIONS.resolve(version);
-        assertThat(jars).as("jars of Flink %s, copied by the build's flink-versions-api execution", version)
+        assertThat(jars)
+                .as("jars of Flink %s, copied by the build's flink-versions-api execution", version)
                 .isDirectory();
         List<URL> urls = new ArrayList<>();
         try (Stream<Path> files = Files.list(jars)) {
@@ -73,7 +83,8 @@ class FlinkVersionsApiTest {
         urls.add(location(FlinkCapabilities.class));
         urls.add(location(OnFlinkVersion.class));
         urls.add(location(OptionRange.class)); // insight-common, relocated into the plugin's jar
-        try (VersionClassLoader loader = new VersionClassLoader(urls, FlinkVersionsApiTest.class.getClassLoader())) {
+        try (VersionClassLoader loader =
+                new VersionClassLoader(urls, FlinkVersionsApiTest.class.getClassLoader())) {
             Class<?> probe = loader.loadClass(OnFlinkVersion.class.getName());
             assertThat(probe.getClassLoader()).isSameAs(loader);
             return (Map<String, Object>) probe.getMethod("probeAndStoreACheckpoint").invoke(null);
@@ -81,12 +92,15 @@ class FlinkVersionsApiTest {
     }
 
     private static URL location(Class<?> type) throws IOException, URISyntaxException {
-        return new File(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toURI().toURL();
+        return new File(type.getProtectionDomain().getCodeSource().getLocation().toURI())
+                .toURI()
+                .toURL();
     }
 
     /**
-     * Loads Flink's and the plugin's classes from its own jars and directories only (never from the test's class
-     * path, which holds the build's Flink), everything else (JDK, SLF4J) from the parent.
+     * Loads Flink's and the plugin's classes from its own jars and directories only (never from the
+     * test's class path, which holds the build's Flink), everything else (JDK, SLF4J) from the
+     * parent.
      */
     private static final class VersionClassLoader extends URLClassLoader {
 

@@ -2,6 +2,7 @@ package io.flinkinsight.plugin.store.checkpoint;
 
 import io.flinkinsight.plugin.FlinkCapabilities;
 import io.flinkinsight.plugin.store.Attributes;
+
 import org.apache.flink.events.Event;
 import org.apache.flink.traces.Span;
 
@@ -10,10 +11,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Turns Flink's {@code Checkpoint} span (with, since 2.2, {@code Checkpoint_Task} / {@code Checkpoint_Subtask}
- * children and phase figures) and {@code CheckpointEvent} into {@link CheckpointRecord}s. Names and attribute keys are
- * those of {@code DefaultCheckpointStatsTracker.logCheckpointStatistics}; the job id comes from {@code JobMetricGroup}.
- * Before 2.2 a span has no {@code getChildren()}: it is only called when the loaded Flink has it.
+ * Turns Flink's {@code Checkpoint} span (with, since 2.2, {@code Checkpoint_Task} / {@code
+ * Checkpoint_Subtask} children and phase figures) and {@code CheckpointEvent} into {@link
+ * CheckpointRecord}s. Names and attribute keys are those of {@code
+ * DefaultCheckpointStatsTracker.logCheckpointStatistics}; the job id comes from {@code
+ * JobMetricGroup}. Before 2.2 a span has no {@code getChildren()}: it is only called when the
+ * loaded Flink has it.
  */
 public final class CheckpointParser {
 
@@ -22,7 +25,10 @@ public final class CheckpointParser {
     public static final String SUBTASK_SPAN = "Checkpoint_Subtask";
     public static final String CHECKPOINT_EVENT = "CheckpointEvent";
 
-    /** Flink emits one task span per vertex; this caps what one checkpoint may hold, whatever arrives. */
+    /**
+     * Flink emits one task span per vertex; this caps what one checkpoint may hold, whatever
+     * arrives.
+     */
     static final int MAX_TASKS = 256;
 
     /** Subtask details kept per checkpoint, over all its tasks; further subtasks are left out. */
@@ -30,7 +36,10 @@ public final class CheckpointParser {
 
     private CheckpointParser() {}
 
-    /** As {@link #fromSpan(Span, boolean)}, reading children when the loaded Flink's spans have them. */
+    /**
+     * As {@link #fromSpan(Span, boolean)}, reading children when the loaded Flink's spans have
+     * them.
+     */
     public static CheckpointRecord fromSpan(Span span) {
         return fromSpan(span, FlinkCapabilities.current().spanChildren());
     }
@@ -38,7 +47,8 @@ public final class CheckpointParser {
     /**
      * The record of a {@code Checkpoint} span, or null when it lacks a job id or checkpoint id.
      *
-     * @param spansHaveChildren whether this Flink's {@code Span} has {@code getChildren()} (Flink 2.2+)
+     * @param spansHaveChildren whether this Flink's {@code Span} has {@code getChildren()} (Flink
+     *     2.2+)
      */
     public static CheckpointRecord fromSpan(Span span, boolean spansHaveChildren) {
         Map<String, Object> a = span.getAttributes();
@@ -73,13 +83,16 @@ public final class CheckpointParser {
                 checkpointedSize,
                 Attributes.asLong(a, "metadataSize"),
                 PhaseFigures.read(a, "max"),
-                // Flink leaves out sumStateSizeBytes / sumCheckpointedSizeBytes: they are fullSize / checkpointedSize
+                // Flink leaves out sumStateSizeBytes / sumCheckpointedSizeBytes: they are fullSize
+                // / checkpointedSize
                 PhaseFigures.read(a, "sum").withSizes(fullSize, checkpointedSize),
                 tasks,
                 "span");
     }
 
-    /** The record of a {@code CheckpointEvent} (no phase figures), or null when it lacks the ids. */
+    /**
+     * The record of a {@code CheckpointEvent} (no phase figures), or null when it lacks the ids.
+     */
     public static CheckpointRecord fromEvent(Event event) {
         Map<String, Object> a = event.getAttributes();
         String jobId = Attributes.jobId(a);
@@ -117,11 +130,12 @@ public final class CheckpointParser {
             if (SUBTASK_SPAN.equals(child.getName())) {
                 subtaskBudget[0]--;
                 Long index = Attributes.asLong(child.getAttributes(), "subtaskId");
-                subtasks.add(new SubtaskCheckpoint(
-                        index == null ? -1 : index.intValue(),
-                        child.getStartTsMillis(),
-                        child.getEndTsMillis(),
-                        PhaseFigures.read(child.getAttributes(), "")));
+                subtasks.add(
+                        new SubtaskCheckpoint(
+                                index == null ? -1 : index.intValue(),
+                                child.getStartTsMillis(),
+                                child.getEndTsMillis(),
+                                PhaseFigures.read(child.getAttributes(), "")));
             }
         }
         return new TaskCheckpoint(

@@ -10,30 +10,44 @@ import java.util.PriorityQueue;
 import java.util.function.Predicate;
 
 /**
- * The last {@code maxCheckpointsPerJob} checkpoints of at most {@code maxJobs} jobs (per-subtask details only on
- * the newest {@value #CHECKPOINTS_WITH_SUBTASK_DETAIL}), in compact form ({@link StoredCheckpoint}), within
- * {@code maxBytes} of estimated heap. When over its bytes, finished jobs go first (the one written least recently
- * first), then running jobs lose their oldest checkpoints (the job holding most first), each keeping its newest.
- * Written from Flink's reporter callbacks under the registry lock, so a write converts one record and evicts what it
- * must, nothing more; reads build records from the compact form.
+ * The last {@code maxCheckpointsPerJob} checkpoints of at most {@code maxJobs} jobs (per-subtask
+ * details only on the newest {@value #CHECKPOINTS_WITH_SUBTASK_DETAIL}), in compact form ({@link
+ * StoredCheckpoint}), within {@code maxBytes} of estimated heap. When over its bytes, finished jobs
+ * go first (the one written least recently first), then running jobs lose their oldest checkpoints
+ * (the job holding most first), each keeping its newest. Written from Flink's reporter callbacks
+ * under the registry lock, so a write converts one record and evicts what it must, nothing more;
+ * reads build records from the compact form.
  */
 public final class CheckpointStore {
 
-    /** Only the newest checkpoints of a job keep per-subtask details; older ones keep per-task figures. */
+    /**
+     * Only the newest checkpoints of a job keep per-subtask details; older ones keep per-task
+     * figures.
+     */
     static final int CHECKPOINTS_WITH_SUBTASK_DETAIL = 10;
 
     /** A job's holder, its list, the list's object and the map entry that holds it. */
-    private static final long JOB_BYTES = HeapSizes.object(3 * HeapSizes.REFERENCE + 2 * 8 + 4 + 1)
-            + HeapSizes.object(3 * 4 + HeapSizes.REFERENCE) + 40 + 2 * HeapSizes.REFERENCE;
+    private static final long JOB_BYTES =
+            HeapSizes.object(3 * HeapSizes.REFERENCE + 2 * 8 + 4 + 1)
+                    + HeapSizes.object(3 * 4 + HeapSizes.REFERENCE)
+                    + 40
+                    + 2 * HeapSizes.REFERENCE;
 
     private final int maxPerJob;
     private final int maxJobs;
     private final long maxBytes;
+
     /** {@code maxBytes}, or less while the other stores take part of the budget they share. */
     private long limitBytes;
+
     private final Predicate<String> finished;
-    /** In write order (a write moves its job last): among equals, the job written least recently goes first. */
+
+    /**
+     * In write order (a write moves its job last): among equals, the job written least recently
+     * goes first.
+     */
     private final LinkedHashMap<String, JobCheckpoints> byJob = new LinkedHashMap<>();
+
     private long heldBytes = HeapSizes.object(6 * HeapSizes.REFERENCE);
     private long evictedCount;
 
@@ -43,10 +57,11 @@ public final class CheckpointStore {
     }
 
     /**
-     * @param finished whether a job is known to have finished (FINISHED, FAILED or CANCELED): its checkpoints go
-     *     first when the store is over a bound
+     * @param finished whether a job is known to have finished (FINISHED, FAILED or CANCELED): its
+     *     checkpoints go first when the store is over a bound
      */
-    public CheckpointStore(int maxCheckpointsPerJob, int maxJobs, long maxBytes, Predicate<String> finished) {
+    public CheckpointStore(
+            int maxCheckpointsPerJob, int maxJobs, long maxBytes, Predicate<String> finished) {
         this.maxPerJob = maxCheckpointsPerJob;
         this.maxJobs = maxJobs;
         this.maxBytes = maxBytes;
@@ -55,8 +70,8 @@ public final class CheckpointStore {
     }
 
     /**
-     * Lets the checkpoints take at most {@code bytes} (never more than their own {@code maxBytes}): what the stores'
-     * budget leaves them. Evicts now what is over it, as a write would.
+     * Lets the checkpoints take at most {@code bytes} (never more than their own {@code maxBytes}):
+     * what the stores' budget leaves them. Evicts now what is over it, as a write would.
      */
     public synchronized void limitBytes(long bytes) {
         limitBytes = Math.min(maxBytes, bytes);
@@ -71,16 +86,23 @@ public final class CheckpointStore {
         int peakSize;
         boolean trimmed;
 
-        /** Everything this job's checkpoints take, the list's backing array sized by its largest size so far. */
+        /**
+         * Everything this job's checkpoints take, the list's backing array sized by its largest
+         * size so far.
+         */
         long bytes() {
             int capacity = Math.max(10, peakSize + peakSize / 4);
-            return JOB_BYTES + HeapSizes.referenceArray(capacity) + strings.bytes() + checkpointBytes;
+            return JOB_BYTES
+                    + HeapSizes.referenceArray(capacity)
+                    + strings.bytes()
+                    + checkpointBytes;
         }
     }
 
     /**
-     * Keeps a checkpoint reported by span; replaces an event-only or earlier report of the same checkpoint, keeping
-     * what only the earlier report gave (figures Flink's REST API filled in on a Flink before 2.2).
+     * Keeps a checkpoint reported by span; replaces an event-only or earlier report of the same
+     * checkpoint, keeping what only the earlier report gave (figures Flink's REST API filled in on
+     * a Flink before 2.2).
      */
     public synchronized void add(CheckpointRecord record) {
         JobCheckpoints job = byJob.remove(record.jobId());
@@ -97,7 +119,8 @@ public final class CheckpointStore {
         int at = indexOf(job, record.checkpointId());
         if (at >= 0) {
             StoredCheckpoint old = job.checkpoints.get(at);
-            StoredCheckpoint merged = StoredCheckpoint.of(record.orElse(old.toRecord()), job.strings);
+            StoredCheckpoint merged =
+                    StoredCheckpoint.of(record.orElse(old.toRecord()), job.strings);
             job.checkpoints.set(at, merged);
             job.checkpointBytes += merged.estimatedBytes() - old.estimatedBytes();
         } else {
@@ -110,7 +133,8 @@ public final class CheckpointStore {
 
     private void insert(JobCheckpoints job, StoredCheckpoint c) {
         List<StoredCheckpoint> list = job.checkpoints;
-        // Reports arrive in completion order, which may differ from id order; keep the list sorted by id.
+        // Reports arrive in completion order, which may differ from id order; keep the list sorted
+        // by id.
         int at = list.size();
         while (at > 0 && list.get(at - 1).checkpointId() > c.checkpointId()) {
             at--;
@@ -139,7 +163,8 @@ public final class CheckpointStore {
         for (int i = list.size() - CHECKPOINTS_WITH_SUBTASK_DETAIL - 1; i >= 0; i--) {
             StoredCheckpoint c = list.get(i);
             if (!c.hasSubtaskDetail()) {
-                continue; // lost them before (not a break: a late report of an old checkpoint may still have them)
+                continue; // lost them before (not a break: a late report of an old checkpoint may
+                // still have them)
             }
             StoredCheckpoint lean = c.withoutSubtaskDetail();
             list.set(i, lean);
@@ -148,9 +173,10 @@ public final class CheckpointStore {
     }
 
     /**
-     * Over its limit: finished jobs go (written least recently first), then running jobs' oldest checkpoints
-     * (the job holding most first), then the per-subtask details of their newest. A running job's newest checkpoint
-     * stays even then: only {@code maxJobs} bounds how many there are.
+     * Over its limit: finished jobs go (written least recently first), then running jobs' oldest
+     * checkpoints (the job holding most first), then the per-subtask details of their newest. A
+     * running job's newest checkpoint stays even then: only {@code maxJobs} bounds how many there
+     * are.
      */
     private void keepWithinBytes(String writtenJob) {
         while (heldBytes > limitBytes) {
@@ -163,7 +189,10 @@ public final class CheckpointStore {
         }
     }
 
-    /** Drops the per-subtask details of one job's newest checkpoint, if any has them; returns the bytes freed. */
+    /**
+     * Drops the per-subtask details of one job's newest checkpoint, if any has them; returns the
+     * bytes freed.
+     */
     private long dropSubtaskDetailOfNewest() {
         for (JobCheckpoints job : byJob.values()) {
             List<StoredCheckpoint> list = job.checkpoints;
@@ -189,11 +218,15 @@ public final class CheckpointStore {
         return null;
     }
 
-    /** Drops the oldest checkpoint of the job holding the most bytes among those with more than one; its bytes. */
+    /**
+     * Drops the oldest checkpoint of the job holding the most bytes among those with more than one;
+     * its bytes.
+     */
     private long dropOldestOfLargest() {
         JobCheckpoints largest = null;
         for (JobCheckpoints job : byJob.values()) {
-            if (job.checkpoints.size() > 1 && (largest == null || job.checkpointBytes > largest.checkpointBytes)) {
+            if (job.checkpoints.size() > 1
+                    && (largest == null || job.checkpointBytes > largest.checkpointBytes)) {
                 largest = job;
             }
         }
@@ -221,18 +254,24 @@ public final class CheckpointStore {
         return freed;
     }
 
-    /** Drops every checkpoint of {@code jobId} (a finished job, for the stores' budget); returns the bytes freed. */
+    /**
+     * Drops every checkpoint of {@code jobId} (a finished job, for the stores' budget); returns the
+     * bytes freed.
+     */
     public synchronized long removeJob(String jobId) {
         return removeJobInternal(jobId);
     }
 
     /**
-     * Drops running jobs' oldest checkpoints, the job holding the most bytes first, until {@code bytes} are freed or
-     * every job is down to its newest checkpoint (for the stores' budget); returns the bytes freed.
+     * Drops running jobs' oldest checkpoints, the job holding the most bytes first, until {@code
+     * bytes} are freed or every job is down to its newest checkpoint (for the stores' budget);
+     * returns the bytes freed.
      */
     public synchronized long trimOldest(long bytes) {
         PriorityQueue<JobCheckpoints> largestFirst =
-                new PriorityQueue<>(Comparator.comparingLong((JobCheckpoints j) -> j.checkpointBytes).reversed());
+                new PriorityQueue<>(
+                        Comparator.comparingLong((JobCheckpoints j) -> j.checkpointBytes)
+                                .reversed());
         for (JobCheckpoints job : byJob.values()) {
             if (job.checkpoints.size() > 1) {
                 largestFirst.add(job);
@@ -249,7 +288,10 @@ public final class CheckpointStore {
         return freed;
     }
 
-    /** Estimated heap bytes the checkpoints hold: the compact checkpoints, their jobs' shared strings and lists. */
+    /**
+     * Estimated heap bytes the checkpoints hold: the compact checkpoints, their jobs' shared
+     * strings and lists.
+     */
     public synchronized long estimatedBytes() {
         return heldBytes;
     }
@@ -260,12 +302,17 @@ public final class CheckpointStore {
         return job != null && job.trimmed;
     }
 
-    /** Checkpoints dropped (alone or with their job) to keep the store within its counts and bytes. */
+    /**
+     * Checkpoints dropped (alone or with their job) to keep the store within its counts and bytes.
+     */
     public synchronized long evicted() {
         return evictedCount;
     }
 
-    /** Keeps a checkpoint reported only by event, unless a span already reported it (the span carries more). */
+    /**
+     * Keeps a checkpoint reported only by event, unless a span already reported it (the span
+     * carries more).
+     */
     public synchronized void addIfAbsent(CheckpointRecord record) {
         JobCheckpoints job = byJob.get(record.jobId());
         if (job == null || indexOf(job, record.checkpointId()) < 0) {
@@ -274,8 +321,9 @@ public final class CheckpointStore {
     }
 
     /**
-     * Keeps a checkpoint the hub read from Flink's REST API: fills in what an earlier report (span or event) of the
-     * same checkpoint lacks, never replacing what it gave, so no checkpoint counts twice.
+     * Keeps a checkpoint the hub read from Flink's REST API: fills in what an earlier report (span
+     * or event) of the same checkpoint lacks, never replacing what it gave, so no checkpoint counts
+     * twice.
      */
     public synchronized void addFromRest(CheckpointRecord record) {
         JobCheckpoints job = byJob.get(record.jobId());
@@ -288,14 +336,19 @@ public final class CheckpointStore {
         return newestFirst(jobId, limit, Long.MIN_VALUE);
     }
 
-    /** The checkpoints of {@code jobId} triggered at or after {@code fromMillis}, newest first, at most {@code limit}. */
-    public synchronized List<CheckpointRecord> newestFirst(String jobId, int limit, long fromMillis) {
+    /**
+     * The checkpoints of {@code jobId} triggered at or after {@code fromMillis}, newest first, at
+     * most {@code limit}.
+     */
+    public synchronized List<CheckpointRecord> newestFirst(
+            String jobId, int limit, long fromMillis) {
         JobCheckpoints job = byJob.get(jobId);
         List<CheckpointRecord> out = new ArrayList<>();
         if (job != null) {
             for (int i = job.checkpoints.size() - 1; i >= 0 && out.size() < limit; i--) {
                 StoredCheckpoint c = job.checkpoints.get(i);
-                // Not a break: ids come in order, trigger times almost always do, but a savepoint may interleave.
+                // Not a break: ids come in order, trigger times almost always do, but a savepoint
+                // may interleave.
                 if (c.triggerTime() >= fromMillis) {
                     out.add(c.toRecord());
                 }
@@ -307,8 +360,9 @@ public final class CheckpointStore {
     /** The newest checkpoint of {@code jobId}, or null. */
     public synchronized CheckpointRecord latest(String jobId) {
         JobCheckpoints job = byJob.get(jobId);
-        return job == null || job.checkpoints.isEmpty() ? null : job.checkpoints.get(job.checkpoints.size() - 1)
-                .toRecord();
+        return job == null || job.checkpoints.isEmpty()
+                ? null
+                : job.checkpoints.get(job.checkpoints.size() - 1).toRecord();
     }
 
     /** The ids of the jobs with checkpoints, most recently written last. */

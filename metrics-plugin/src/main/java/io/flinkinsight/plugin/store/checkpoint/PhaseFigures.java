@@ -5,8 +5,9 @@ import io.flinkinsight.plugin.store.Attributes;
 import java.util.Map;
 
 /**
- * The per-phase figures Flink reports for a checkpoint (as max or sum over subtasks, or one subtask's own values).
- * A null field was not reported. {@code checkpointedSizeBytes} is what the async phase uploaded.
+ * The per-phase figures Flink reports for a checkpoint (as max or sum over subtasks, or one
+ * subtask's own values). A null field was not reported. {@code checkpointedSizeBytes} is what the
+ * async phase uploaded.
  */
 public record PhaseFigures(
         Long stateSizeBytes,
@@ -18,11 +19,13 @@ public record PhaseFigures(
         Long processedDataBytes,
         Long persistedDataBytes) {
 
-    public static final PhaseFigures NONE = new PhaseFigures(null, null, null, null, null, null, null, null);
+    public static final PhaseFigures NONE =
+            new PhaseFigures(null, null, null, null, null, null, null, null);
 
     /**
-     * Reads {@code <prefix>StateSizeBytes}, {@code <prefix>CheckpointedSizeBytes}, ... as named by Flink 2.2's
-     * {@code DefaultCheckpointStatsTracker.CHECKPOINT_SPAN_METRICS}; prefix is "max", "sum" or "" (subtask spans).
+     * Reads {@code <prefix>StateSizeBytes}, {@code <prefix>CheckpointedSizeBytes}, ... as named by
+     * Flink 2.2's {@code DefaultCheckpointStatsTracker.CHECKPOINT_SPAN_METRICS}; prefix is "max",
+     * "sum" or "" (subtask spans).
      */
     public static PhaseFigures read(Map<String, Object> attributes, String prefix) {
         return new PhaseFigures(
@@ -36,7 +39,10 @@ public record PhaseFigures(
                 Attributes.asLong(attributes, prefix + "PersistedDataBytes"));
     }
 
-    /** These figures with the two sizes replaced where given (Flink reports the checkpoint sums under other names). */
+    /**
+     * These figures with the two sizes replaced where given (Flink reports the checkpoint sums
+     * under other names).
+     */
     public PhaseFigures withSizes(Long stateSize, Long checkpointedSize) {
         return new PhaseFigures(
                 stateSize != null ? stateSize : stateSizeBytes,

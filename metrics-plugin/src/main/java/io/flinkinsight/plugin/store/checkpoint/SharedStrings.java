@@ -5,9 +5,9 @@ import io.flinkinsight.plugin.store.HeapSizes;
 import java.util.HashMap;
 
 /**
- * One instance of each string a job's checkpoints repeat (job name, vertex ids, status, type), so a thousand
- * checkpoints of a job hold its vertex ids once. Bounded: beyond {@value #MAX_STRINGS} distinct strings a string is
- * kept as given, and its holder counts it.
+ * One instance of each string a job's checkpoints repeat (job name, vertex ids, status, type), so a
+ * thousand checkpoints of a job hold its vertex ids once. Bounded: beyond {@value #MAX_STRINGS}
+ * distinct strings a string is kept as given, and its holder counts it.
  */
 final class SharedStrings {
 

@@ -8,21 +8,27 @@ import java.util.List;
 import java.util.RandomAccess;
 
 /**
- * A checkpoint as the store holds it: every figure in primitive arrays ({@link #ABSENT} where Flink reported none),
- * its strings shared per job. A 30-task checkpoint is a handful of arrays instead of thousands of boxed figures.
- * {@link #toRecord()} gives the {@link CheckpointRecord} the API serves; its tasks are built only when read.
- * Immutable.
+ * A checkpoint as the store holds it: every figure in primitive arrays ({@link #ABSENT} where Flink
+ * reported none), its strings shared per job. A 30-task checkpoint is a handful of arrays instead
+ * of thousands of boxed figures. {@link #toRecord()} gives the {@link CheckpointRecord} the API
+ * serves; its tasks are built only when read. Immutable.
  */
 final class StoredCheckpoint {
 
-    /** Stands for a figure Flink did not report (null in the record); no real figure is {@code Long.MIN_VALUE}. */
+    /**
+     * Stands for a figure Flink did not report (null in the record); no real figure is {@code
+     * Long.MIN_VALUE}.
+     */
     static final long ABSENT = Long.MIN_VALUE;
 
     private static final int FIGURES = 8;
+
     /** Per task: start, end, the max figures, the sum figures. */
     private static final int TASK_STRIDE = 2 + 2 * FIGURES;
+
     /** Per subtask: start, end, its figures. */
     private static final int SUBTASK_STRIDE = 2 + FIGURES;
+
     /** This object: eight longs, one byte, twelve references. */
     private static final long OBJECT_BYTES = HeapSizes.object(8 * 8 + 1 + 12 * HeapSizes.REFERENCE);
 
@@ -39,22 +45,36 @@ final class StoredCheckpoint {
     private final long checkpointedSize;
     private final long metadataSize;
     private final String source;
+
     /** The checkpoint's max figures, then its sum figures. */
     private final long[] figures;
+
     /** Per task, or null when the checkpoint has no task details. */
     private final String[] vertexIds;
+
     /** Per task, or null when no task has a name. */
     private final String[] vertexNames;
+
     private final long[] taskFigures;
+
     /** Per task, where its subtasks end in the subtask arrays; null without per-subtask details. */
     private final int[] subtaskEnds;
+
     private final int[] subtaskIndexes;
     private final long[] subtaskFigures;
+
     /** Strings this checkpoint holds that its job's {@link SharedStrings} does not. */
     private final long unsharedStringBytes;
 
-    private StoredCheckpoint(CheckpointRecord r, SharedStrings strings, long[] figures, String[] vertexIds,
-            String[] vertexNames, long[] taskFigures, int[] subtaskEnds, int[] subtaskIndexes,
+    private StoredCheckpoint(
+            CheckpointRecord r,
+            SharedStrings strings,
+            long[] figures,
+            String[] vertexIds,
+            String[] vertexNames,
+            long[] taskFigures,
+            int[] subtaskEnds,
+            int[] subtaskIndexes,
             long[] subtaskFigures) {
         this.jobId = strings.share(r.jobId());
         this.jobName = strings.share(r.jobName());
@@ -76,11 +96,16 @@ final class StoredCheckpoint {
         this.subtaskEnds = subtaskEnds;
         this.subtaskIndexes = subtaskIndexes;
         this.subtaskFigures = subtaskFigures;
-        long unshared = strings.unsharedBytes(jobId) + strings.unsharedBytes(jobName)
-                + strings.unsharedBytes(status) + strings.unsharedBytes(type) + strings.unsharedBytes(source);
+        long unshared =
+                strings.unsharedBytes(jobId)
+                        + strings.unsharedBytes(jobName)
+                        + strings.unsharedBytes(status)
+                        + strings.unsharedBytes(type)
+                        + strings.unsharedBytes(source);
         for (int i = 0; vertexIds != null && i < vertexIds.length; i++) {
-            unshared += strings.unsharedBytes(vertexIds[i])
-                    + (vertexNames == null ? 0 : strings.unsharedBytes(vertexNames[i]));
+            unshared +=
+                    strings.unsharedBytes(vertexIds[i])
+                            + (vertexNames == null ? 0 : strings.unsharedBytes(vertexNames[i]));
         }
         this.unsharedStringBytes = unshared;
     }
@@ -116,7 +141,8 @@ final class StoredCheckpoint {
             subtasks += t.subtasks().size();
         }
         if (subtasks == 0) {
-            return new StoredCheckpoint(r, strings, figures, vertexIds, vertexNames, taskFigures, null, null, null);
+            return new StoredCheckpoint(
+                    r, strings, figures, vertexIds, vertexNames, taskFigures, null, null, null);
         }
         int[] ends = new int[n];
         int[] indexes = new int[subtasks];
@@ -133,7 +159,15 @@ final class StoredCheckpoint {
             }
             ends[i] = s;
         }
-        return new StoredCheckpoint(r, strings, figures, vertexIds, vertexNames, taskFigures, ends, indexes,
+        return new StoredCheckpoint(
+                r,
+                strings,
+                figures,
+                vertexIds,
+                vertexNames,
+                taskFigures,
+                ends,
+                indexes,
                 subtaskFigures);
     }
 
@@ -178,28 +212,48 @@ final class StoredCheckpoint {
         return triggerTime;
     }
 
-    /** Estimated heap bytes: this object, its arrays by their lengths, the strings not shared with its job. */
+    /**
+     * Estimated heap bytes: this object, its arrays by their lengths, the strings not shared with
+     * its job.
+     */
     long estimatedBytes() {
         long bytes = OBJECT_BYTES + HeapSizes.longArray(figures.length) + unsharedStringBytes;
         if (vertexIds != null) {
-            bytes += HeapSizes.referenceArray(vertexIds.length) + HeapSizes.longArray(taskFigures.length);
+            bytes +=
+                    HeapSizes.referenceArray(vertexIds.length)
+                            + HeapSizes.longArray(taskFigures.length);
         }
         if (vertexNames != null) {
             bytes += HeapSizes.referenceArray(vertexNames.length);
         }
         if (subtaskEnds != null) {
-            bytes += HeapSizes.intArray(subtaskEnds.length) + HeapSizes.intArray(subtaskIndexes.length)
-                    + HeapSizes.longArray(subtaskFigures.length);
+            bytes +=
+                    HeapSizes.intArray(subtaskEnds.length)
+                            + HeapSizes.intArray(subtaskIndexes.length)
+                            + HeapSizes.longArray(subtaskFigures.length);
         }
         return bytes;
     }
 
     /** The record the API serves; its tasks are a view built task by task when read. */
     CheckpointRecord toRecord() {
-        return new CheckpointRecord(jobId, jobName, checkpointId, status, type,
-                unaligned < 0 ? null : unaligned == 1, triggerTime, endTime, box(durationMs), box(fullSize),
-                box(checkpointedSize), box(metadataSize), figures(figures, 0), figures(figures, FIGURES),
-                vertexIds == null ? List.of() : new Tasks(), source);
+        return new CheckpointRecord(
+                jobId,
+                jobName,
+                checkpointId,
+                status,
+                type,
+                unaligned < 0 ? null : unaligned == 1,
+                triggerTime,
+                endTime,
+                box(durationMs),
+                box(fullSize),
+                box(checkpointedSize),
+                box(metadataSize),
+                figures(figures, 0),
+                figures(figures, FIGURES),
+                vertexIds == null ? List.of() : new Tasks(),
+                source);
     }
 
     /** The tasks of a stored checkpoint, built when read; immutable. */
@@ -208,8 +262,13 @@ final class StoredCheckpoint {
         @Override
         public TaskCheckpoint get(int i) {
             int at = i * TASK_STRIDE;
-            return new TaskCheckpoint(vertexIds[i], vertexNames == null ? null : vertexNames[i], taskFigures[at],
-                    taskFigures[at + 1], figures(taskFigures, at + 2), figures(taskFigures, at + 2 + FIGURES),
+            return new TaskCheckpoint(
+                    vertexIds[i],
+                    vertexNames == null ? null : vertexNames[i],
+                    taskFigures[at],
+                    taskFigures[at + 1],
+                    figures(taskFigures, at + 2),
+                    figures(taskFigures, at + 2 + FIGURES),
                     subtasks(i));
         }
 
@@ -226,8 +285,12 @@ final class StoredCheckpoint {
             List<SubtaskCheckpoint> out = new ArrayList<>(subtaskEnds[task] - from);
             for (int s = from; s < subtaskEnds[task]; s++) {
                 int at = s * SUBTASK_STRIDE;
-                out.add(new SubtaskCheckpoint(subtaskIndexes[s], subtaskFigures[at], subtaskFigures[at + 1],
-                        figures(subtaskFigures, at + 2)));
+                out.add(
+                        new SubtaskCheckpoint(
+                                subtaskIndexes[s],
+                                subtaskFigures[at],
+                                subtaskFigures[at + 1],
+                                figures(subtaskFigures, at + 2)));
             }
             return out;
         }
@@ -253,8 +316,15 @@ final class StoredCheckpoint {
         if (!any) {
             return PhaseFigures.NONE;
         }
-        return new PhaseFigures(box(from[at]), box(from[at + 1]), box(from[at + 2]), box(from[at + 3]),
-                box(from[at + 4]), box(from[at + 5]), box(from[at + 6]), box(from[at + 7]));
+        return new PhaseFigures(
+                box(from[at]),
+                box(from[at + 1]),
+                box(from[at + 2]),
+                box(from[at + 3]),
+                box(from[at + 4]),
+                box(from[at + 5]),
+                box(from[at + 6]),
+                box(from[at + 7]));
     }
 
     private static long orAbsent(Long value) {

@@ -6,4 +6,5 @@ package io.flinkinsight.plugin.store.checkpoint;
  * @param startTime trigger time plus this subtask's start delay
  * @param endTime when this subtask acknowledged
  */
-public record SubtaskCheckpoint(int subtaskIndex, long startTime, long endTime, PhaseFigures figures) {}
+public record SubtaskCheckpoint(
+        int subtaskIndex, long startTime, long endTime, PhaseFigures figures) {}

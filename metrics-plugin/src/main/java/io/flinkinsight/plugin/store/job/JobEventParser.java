@@ -1,6 +1,7 @@
 package io.flinkinsight.plugin.store.job;
 
 import io.flinkinsight.plugin.store.Attributes;
+
 import org.apache.flink.events.Event;
 import org.apache.flink.traces.Span;
 
@@ -9,9 +10,10 @@ import java.util.Map;
 
 /**
  * Applies Flink 2.2's built-in job events ({@code org.apache.flink.events.Events}) and the {@code
- * JobInitialization} span to a {@link JobStore}. Event names and attribute keys are those of {@code JobMaster}
- * ({@code newJobStatus}), {@code JobFailureMetricReporter} ({@code canRestart}, {@code isGlobalFailure},
- * {@code failureLabel.*}) and {@code AllSubTasksRunningOrFinishedStateTimeMetrics} ({@code status}).
+ * JobInitialization} span to a {@link JobStore}. Event names and attribute keys are those of {@code
+ * JobMaster} ({@code newJobStatus}), {@code JobFailureMetricReporter} ({@code canRestart}, {@code
+ * isGlobalFailure}, {@code failureLabel.*}) and {@code
+ * AllSubTasksRunningOrFinishedStateTimeMetrics} ({@code status}).
  */
 public final class JobEventParser {
 
@@ -26,7 +28,9 @@ public final class JobEventParser {
 
     private JobEventParser() {}
 
-    /** Applies a job event; returns false when the event is not a job event this store understands. */
+    /**
+     * Applies a job event; returns false when the event is not a job event this store understands.
+     */
     public static boolean apply(Event event, JobStore jobs) {
         Map<String, Object> a = event.getAttributes();
         String jobId = Attributes.jobId(a);
@@ -47,11 +51,19 @@ public final class JobEventParser {
                 Map<String, String> labels = new HashMap<>();
                 for (Map.Entry<String, Object> e : a.entrySet()) {
                     if (e.getKey().startsWith(FAILURE_LABEL_PREFIX) && labels.size() < MAX_LABELS) {
-                        labels.put(e.getKey().substring(FAILURE_LABEL_PREFIX.length()), String.valueOf(e.getValue()));
+                        labels.put(
+                                e.getKey().substring(FAILURE_LABEL_PREFIX.length()),
+                                String.valueOf(e.getValue()));
                     }
                 }
-                jobs.onFailure(jobId, jobName, new JobFailure(
-                        ts, Attributes.asBoolean(a, "canRestart"), Attributes.asBoolean(a, "isGlobalFailure"), labels));
+                jobs.onFailure(
+                        jobId,
+                        jobName,
+                        new JobFailure(
+                                ts,
+                                Attributes.asBoolean(a, "canRestart"),
+                                Attributes.asBoolean(a, "isGlobalFailure"),
+                                labels));
             }
             case ALL_SUBTASKS_STATUS_CHANGE -> {
                 if ("ALL_RUNNING_OR_FINISHED".equals(Attributes.asString(a, "status"))) {
@@ -81,13 +93,16 @@ public final class JobEventParser {
                 figures.put(key, n.longValue());
             }
         }
-        jobs.onInitialization(jobId, Attributes.jobName(a), new JobInitialization(
-                Attributes.asString(a, "initializationStatus"),
-                span.getStartTsMillis(),
-                span.getEndTsMillis(),
-                Attributes.asLong(a, "checkpointId"),
-                Attributes.asLong(a, "fullSize"),
-                figures));
+        jobs.onInitialization(
+                jobId,
+                Attributes.jobName(a),
+                new JobInitialization(
+                        Attributes.asString(a, "initializationStatus"),
+                        span.getStartTsMillis(),
+                        span.getEndTsMillis(),
+                        Attributes.asLong(a, "checkpointId"),
+                        Attributes.asLong(a, "fullSize"),
+                        figures));
         return true;
     }
 }

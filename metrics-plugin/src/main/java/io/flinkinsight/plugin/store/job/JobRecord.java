@@ -7,7 +7,8 @@ import java.util.Map;
  * What is known of one job, as served by {@code /api/v1/jobs}.
  *
  * @param status the current status (Flink {@code JobStatus} name), or null before any report
- * @param createdAt the first CREATED/INITIALIZING report, or the REST start time, or the first report seen
+ * @param createdAt the first CREATED/INITIALIZING report, or the REST start time, or the first
+ *     report seen
  * @param endedAt when the job reached FINISHED, FAILED or CANCELED
  * @param clusterLatencyMs from createdAt to endedAt, or to now for a job still going
  * @param allSubtasksRunningAt the last time all subtasks were running or finished
@@ -33,8 +34,21 @@ public record JobRecord(
         long updatedAt) {
 
     public JobRecord withLastCheckpoint(LastCheckpoint checkpoint) {
-        return new JobRecord(jobId, jobName, status, terminal, createdAt, endedAt, clusterLatencyMs,
-                allSubtasksRunningAt, transitions, failureCount, failures, initialization, checkpoint, vertices,
+        return new JobRecord(
+                jobId,
+                jobName,
+                status,
+                terminal,
+                createdAt,
+                endedAt,
+                clusterLatencyMs,
+                allSubtasksRunningAt,
+                transitions,
+                failureCount,
+                failures,
+                initialization,
+                checkpoint,
+                vertices,
                 updatedAt);
     }
 }

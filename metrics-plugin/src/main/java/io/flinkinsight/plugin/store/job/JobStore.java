@@ -14,9 +14,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Jobs seen through Flink's job events (and the hub's REST overview): status transitions, cluster-side latency,
- * failures, state restore. At most {@code maxJobs}; the oldest terminal jobs are evicted first. Writes come from
- * reporter callbacks under Flink's registry lock and only touch small bounded objects.
+ * Jobs seen through Flink's job events (and the hub's REST overview): status transitions,
+ * cluster-side latency, failures, state restore. At most {@code maxJobs}; the oldest terminal jobs
+ * are evicted first. Writes come from reporter callbacks under Flink's registry lock and only touch
+ * small bounded objects.
  */
 public final class JobStore {
 
@@ -30,11 +31,14 @@ public final class JobStore {
     private final Clock clock;
     private final int maxJobs;
     private final Map<String, Entry> jobs = new HashMap<>();
+
     /**
-     * Finished jobs forgotten for the stores' budget, the most recent {@code maxJobs}: Flink's REST overview lists a
-     * finished job for an hour more, and the hub's report of it must not bring it back at every poll.
+     * Finished jobs forgotten for the stores' budget, the most recent {@code maxJobs}: Flink's REST
+     * overview lists a finished job for an hour more, and the hub's report of it must not bring it
+     * back at every poll.
      */
     private final LinkedHashSet<String> forgotten = new LinkedHashSet<>();
+
     private long evictedCount;
 
     public JobStore(int maxJobs, Clock clock) {
@@ -66,17 +70,19 @@ public final class JobStore {
         e.touch();
     }
 
-    public synchronized void onInitialization(String jobId, String jobName, JobInitialization initialization) {
+    public synchronized void onInitialization(
+            String jobId, String jobName, JobInitialization initialization) {
         Entry e = entry(jobId, jobName);
         e.initialization = initialization;
         e.touch();
     }
 
     /**
-     * What Flink's REST {@code /jobs/overview} says of a job (from the hub). It fills the name and start time;
-     * the status only counts for jobs no event reported (no event reporter configured).
+     * What Flink's REST {@code /jobs/overview} says of a job (from the hub). It fills the name and
+     * start time; the status only counts for jobs no event reported (no event reporter configured).
      */
-    public synchronized void onRestOverview(String jobId, String jobName, String state, long startTime, long endTime) {
+    public synchronized void onRestOverview(
+            String jobId, String jobName, String state, long startTime, long endTime) {
         if (forgotten.contains(jobId)) {
             return;
         }
@@ -85,15 +91,16 @@ public final class JobStore {
             e.restStartTime = startTime;
         }
         if (!e.fromEvents && state != null && !state.equals(e.status)) {
-            e.addTransition(state, endTime > 0 && TERMINAL.contains(state) ? endTime : clock.millis());
+            e.addTransition(
+                    state, endTime > 0 && TERMINAL.contains(state) ? endTime : clock.millis());
         }
         e.touch();
     }
 
     /**
-     * The {@code timestamps} of Flink's REST {@code /jobs/:jid} (from the hub, on a Flink without built-in job
-     * events): status to when the job last entered it. They become the job's transitions, in time order, unless
-     * events reported the job.
+     * The {@code timestamps} of Flink's REST {@code /jobs/:jid} (from the hub, on a Flink without
+     * built-in job events): status to when the job last entered it. They become the job's
+     * transitions, in time order, unless events reported the job.
      */
     public synchronized void onRestStatusTimes(String jobId, Map<String, Long> statusTimes) {
         Entry e = jobs.get(jobId);
@@ -127,7 +134,10 @@ public final class JobStore {
         e.vertices = Map.copyOf(bounded);
     }
 
-    /** The job's checkpoint-relevant configuration, read once by the hub; ignored for a job not (or no longer) kept. */
+    /**
+     * The job's checkpoint-relevant configuration, read once by the hub; ignored for a job not (or
+     * no longer) kept.
+     */
     public synchronized void onSettings(String jobId, JobSettings settings) {
         Entry e = jobs.get(jobId);
         if (e != null) {
@@ -159,8 +169,11 @@ public final class JobStore {
         for (Entry e : jobs.values()) {
             out.add(e.snapshot(now));
         }
-        out.sort(Comparator.comparing((JobRecord r) -> r.createdAt() == null ? r.updatedAt() : r.createdAt())
-                .reversed());
+        out.sort(
+                Comparator.comparing(
+                                (JobRecord r) ->
+                                        r.createdAt() == null ? r.updatedAt() : r.createdAt())
+                        .reversed());
         return out;
     }
 
@@ -170,7 +183,9 @@ public final class JobStore {
         return e != null && e.terminal();
     }
 
-    /** The kept jobs that are FINISHED, FAILED or CANCELED, the one that ended longest ago first. */
+    /**
+     * The kept jobs that are FINISHED, FAILED or CANCELED, the one that ended longest ago first.
+     */
     public synchronized List<String> finishedOldestFirst() {
         List<Entry> ended = new ArrayList<>();
         for (Entry e : jobs.values()) {
@@ -186,7 +201,10 @@ public final class JobStore {
         return out;
     }
 
-    /** Forgets a job (for the stores' budget); returns the estimated bytes freed, 0 when it was not kept. */
+    /**
+     * Forgets a job (for the stores' budget); returns the estimated bytes freed, 0 when it was not
+     * kept.
+     */
     public synchronized long remove(String jobId) {
         Entry e = jobs.remove(jobId);
         if (e == null) {
@@ -207,10 +225,18 @@ public final class JobStore {
         return evictedCount;
     }
 
-    /** Estimated heap bytes of the kept jobs: their records, transitions, failures, vertex names and settings. */
+    /**
+     * Estimated heap bytes of the kept jobs: their records, transitions, failures, vertex names and
+     * settings.
+     */
     public synchronized long estimatedBytes() {
-        long bytes = HeapSizes.object(6 * HeapSizes.REFERENCE) + HeapSizes.referenceArray(2 * jobs.size())
-                + forgotten.size() * (HeapSizes.HASH_ENTRY + 8L + 72); // linked entries and their 32-hex ids
+        long bytes =
+                HeapSizes.object(6 * HeapSizes.REFERENCE)
+                        + HeapSizes.referenceArray(2 * jobs.size())
+                        + forgotten.size()
+                                * (HeapSizes.HASH_ENTRY
+                                        + 8L
+                                        + 72); // linked entries and their 32-hex ids
         for (Entry e : jobs.values()) {
             bytes += HeapSizes.HASH_ENTRY + e.estimatedBytes();
         }
@@ -254,7 +280,10 @@ public final class JobStore {
         }
     }
 
-    /** An immutable map as {@code Map.copyOf} makes it: an object and an array of keys and values, half full. */
+    /**
+     * An immutable map as {@code Map.copyOf} makes it: an object and an array of keys and values,
+     * half full.
+     */
     private static long mapBytes(int entries) {
         return entries == 0 ? 0 : HeapSizes.object(2 * 4) + HeapSizes.referenceArray(4 * entries);
     }
@@ -290,7 +319,8 @@ public final class JobStore {
 
         void addTransition(String newStatus, long timestamp) {
             if (transitions.size() >= MAX_TRANSITIONS) {
-                // keep the very first transition (where the job started) and drop the oldest after it
+                // keep the very first transition (where the job started) and drop the oldest after
+                // it
                 JobTransition first = transitions.pollFirst();
                 transitions.pollFirst();
                 transitions.addFirst(first);
@@ -301,13 +331,16 @@ public final class JobStore {
             if (firstSeenTime == null) {
                 firstSeenTime = timestamp;
             }
-            if (START.contains(newStatus) && (firstStartTime == null || timestamp < firstStartTime)) {
+            if (START.contains(newStatus)
+                    && (firstStartTime == null || timestamp < firstStartTime)) {
                 firstStartTime = timestamp;
             }
             if (TERMINAL.contains(newStatus)) {
                 endedAt = timestamp;
             } else {
-                endedAt = null; // a job may leave a locally terminal state only by being restarted as new
+                endedAt =
+                        null; // a job may leave a locally terminal state only by being restarted as
+                // new
             }
             touch();
         }
@@ -336,44 +369,73 @@ public final class JobStore {
         }
 
         /**
-         * This entry with what it holds. Strings count whole: the job id and name, vertex ids and names and the
-         * settings' names come from events and REST answers, which Flink does not keep.
+         * This entry with what it holds. Strings count whole: the job id and name, vertex ids and
+         * names and the settings' names come from events and REST answers, which Flink does not
+         * keep.
          */
         long estimatedBytes() {
-            long bytes = HeapSizes.object(16 * HeapSizes.REFERENCE + 2 * 8 + 3 * 4 + 2)
-                    + HeapSizes.string(jobId) + HeapSizes.string(jobName)
-                    + 2 * HeapSizes.object(4 * HeapSizes.REFERENCE) + HeapSizes.referenceArray(17) // the deques
-                    + HeapSizes.referenceArray(Math.max(17, transitions.size() + transitions.size() / 2))
-                    + transitions.size() * (HeapSizes.object(HeapSizes.REFERENCE + 8) + 16L)
-                    + 4 * 16L; // boxed times
+            long bytes =
+                    HeapSizes.object(16 * HeapSizes.REFERENCE + 2 * 8 + 3 * 4 + 2)
+                            + HeapSizes.string(jobId)
+                            + HeapSizes.string(jobName)
+                            + 2 * HeapSizes.object(4 * HeapSizes.REFERENCE)
+                            + HeapSizes.referenceArray(17) // the deques
+                            + HeapSizes.referenceArray(
+                                    Math.max(17, transitions.size() + transitions.size() / 2))
+                            + transitions.size() * (HeapSizes.object(HeapSizes.REFERENCE + 8) + 16L)
+                            + 4 * 16L; // boxed times
             for (JobFailure f : failures) {
-                bytes += HeapSizes.object(2 * HeapSizes.REFERENCE + 8) + 2 * 16L + mapBytes(f.labels().size());
+                bytes +=
+                        HeapSizes.object(2 * HeapSizes.REFERENCE + 8)
+                                + 2 * 16L
+                                + mapBytes(f.labels().size());
                 for (Map.Entry<String, String> l : f.labels().entrySet()) {
                     bytes += HeapSizes.string(l.getKey()) + HeapSizes.string(l.getValue());
                 }
             }
             if (initialization != null) {
-                bytes += HeapSizes.object(4 * HeapSizes.REFERENCE + 2 * 8) + 2 * 16L
-                        + mapBytes(initialization.figures().size())
-                        + initialization.figures().size() * (16L + 48);
+                bytes +=
+                        HeapSizes.object(4 * HeapSizes.REFERENCE + 2 * 8)
+                                + 2 * 16L
+                                + mapBytes(initialization.figures().size())
+                                + initialization.figures().size() * (16L + 48);
             }
             bytes += mapBytes(vertices.size());
             for (Map.Entry<String, String> v : vertices.entrySet()) {
                 bytes += HeapSizes.string(v.getKey()) + HeapSizes.string(v.getValue());
             }
             if (settings != null) {
-                bytes += HeapSizes.object(12 * HeapSizes.REFERENCE + 1) + 6 * 16L
-                        + HeapSizes.string(settings.stateBackend()) + HeapSizes.string(settings.checkpointStorage())
-                        + HeapSizes.string(settings.changelogStorage());
+                bytes +=
+                        HeapSizes.object(12 * HeapSizes.REFERENCE + 1)
+                                + 6 * 16L
+                                + HeapSizes.string(settings.stateBackend())
+                                + HeapSizes.string(settings.checkpointStorage())
+                                + HeapSizes.string(settings.changelogStorage());
             }
             return bytes;
         }
 
         JobRecord snapshot(long now) {
             Long created = createdAt();
-            Long latency = created == null ? null : Math.max(0, (endedAt != null ? endedAt : now) - created);
-            return new JobRecord(jobId, jobName, status, terminal(), created, endedAt, latency, allSubtasksRunningAt,
-                    List.copyOf(transitions), failureCount, List.copyOf(failures), initialization, null, vertices,
+            Long latency =
+                    created == null
+                            ? null
+                            : Math.max(0, (endedAt != null ? endedAt : now) - created);
+            return new JobRecord(
+                    jobId,
+                    jobName,
+                    status,
+                    terminal(),
+                    created,
+                    endedAt,
+                    latency,
+                    allSubtasksRunningAt,
+                    List.copyOf(transitions),
+                    failureCount,
+                    List.copyOf(failures),
+                    initialization,
+                    null,
+                    vertices,
                     updatedAt);
         }
     }

@@ -23,7 +23,8 @@ final class BitInput {
             return (words[wordIndex] >>> (available - n)) & mask(n);
         }
         int rest = n - available;
-        return ((words[wordIndex] & mask(available)) << rest) | (words[wordIndex + 1] >>> (64 - rest));
+        return ((words[wordIndex] & mask(available)) << rest)
+                | (words[wordIndex + 1] >>> (64 - rest));
     }
 
     boolean readBit() {

@@ -2,7 +2,10 @@ package io.flinkinsight.plugin.store.series;
 
 import java.util.Arrays;
 
-/** A growable bit stream written most-significant bit first, the storage of an open compressed chunk. */
+/**
+ * A growable bit stream written most-significant bit first, the storage of an open compressed
+ * chunk.
+ */
 final class BitOutput {
 
     private long[] words;
@@ -52,8 +55,11 @@ final class BitOutput {
 
     private void ensureCapacity(int wordsNeeded) {
         if (wordsNeeded > words.length) {
-            // Grow by half rather than doubling: an open chunk lives long, so waste matters more than copies.
-            words = Arrays.copyOf(words, Math.max(wordsNeeded, words.length + (words.length >>> 1) + 1));
+            // Grow by half rather than doubling: an open chunk lives long, so waste matters more
+            // than copies.
+            words =
+                    Arrays.copyOf(
+                            words, Math.max(wordsNeeded, words.length + (words.length >>> 1) + 1));
         }
     }
 }

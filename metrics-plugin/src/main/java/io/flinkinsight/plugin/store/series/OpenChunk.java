@@ -1,8 +1,8 @@
 package io.flinkinsight.plugin.store.series;
 
 /**
- * The chunk currently written: Gorilla compression (delta-of-delta timestamps, XOR'd doubles) into a bit stream.
- * Not thread-safe; its {@link Series} guards it.
+ * The chunk currently written: Gorilla compression (delta-of-delta timestamps, XOR'd doubles) into
+ * a bit stream. Not thread-safe; its {@link Series} guards it.
  */
 final class OpenChunk {
 
@@ -59,7 +59,8 @@ final class OpenChunk {
             return;
         }
         out.writeBit(true);
-        // 5 bits hold the leading-zero count, so cap it at 31 (the extra zeros are then stored as meaningful bits).
+        // 5 bits hold the leading-zero count, so cap it at 31 (the extra zeros are then stored as
+        // meaningful bits).
         int leading = Math.min(Long.numberOfLeadingZeros(xor), 31);
         int trailing = Long.numberOfTrailingZeros(xor);
         if (lastLeading >= 0 && leading >= lastLeading && trailing >= lastTrailing) {

@@ -1,6 +1,9 @@
 package io.flinkinsight.plugin.store.series;
 
-/** An immutable compressed run of samples; dropped whole once its newest sample leaves the retention window. */
+/**
+ * An immutable compressed run of samples; dropped whole once its newest sample leaves the retention
+ * window.
+ */
 final class SealedChunk {
 
     private final long[] words;

@@ -3,9 +3,9 @@ package io.flinkinsight.plugin.store.series;
 import java.util.ArrayDeque;
 
 /**
- * The history of one series: sealed compressed chunks, oldest first, plus the open chunk being written. Writers
- * (the sampler and the hub) and readers (HTTP threads) meet on this object's monitor, held for microseconds.
- * Public only for {@code SeriesStore}; not an API of the plugin.
+ * The history of one series: sealed compressed chunks, oldest first, plus the open chunk being
+ * written. Writers (the sampler and the hub) and readers (HTTP threads) meet on this object's
+ * monitor, held for microseconds. Public only for {@code SeriesStore}; not an API of the plugin.
  */
 public final class Series {
 
@@ -16,7 +16,10 @@ public final class Series {
     private long lastWriteMillis;
     private boolean removed;
 
-    /** @param keyBytes the estimated heap this series' key objects and map entry take, counted in its footprint */
+    /**
+     * @param keyBytes the estimated heap this series' key objects and map entry take, counted in
+     *     its footprint
+     */
     public Series(long keyBytes) {
         this.keyBytes = keyBytes;
     }
@@ -27,7 +30,11 @@ public final class Series {
      * @return false when the sample is out of order (dropped) or this series was already removed
      */
     public synchronized boolean append(
-            long timestampMillis, double value, long nowMillis, int maxChunkSamples, long maxChunkSpanMillis) {
+            long timestampMillis,
+            double value,
+            long nowMillis,
+            int maxChunkSamples,
+            long maxChunkSpanMillis) {
         if (removed || timestampMillis <= lastTimestamp) {
             return false;
         }
@@ -53,7 +60,10 @@ public final class Series {
         return lastWriteMillis;
     }
 
-    /** Marks the series removed and drops its samples, so a writer still holding it appends nothing more. */
+    /**
+     * Marks the series removed and drops its samples, so a writer still holding it appends nothing
+     * more.
+     */
     public synchronized void remove() {
         removed = true;
         sealed.clear();
@@ -61,8 +71,8 @@ public final class Series {
     }
 
     /**
-     * Drops chunks whose newest sample is older than {@code cutoffMillis}; marks the whole series removed when
-     * nothing was written since {@code staleBeforeMillis}.
+     * Drops chunks whose newest sample is older than {@code cutoffMillis}; marks the whole series
+     * removed when nothing was written since {@code staleBeforeMillis}.
      *
      * @return true when the series is now removed
      */
@@ -91,7 +101,9 @@ public final class Series {
                 chunk.forEach(window);
             }
         }
-        if (open != null && open.lastTimestamp() >= fromMillis && open.firstTimestamp() <= toMillis) {
+        if (open != null
+                && open.lastTimestamp() >= fromMillis
+                && open.firstTimestamp() <= toMillis) {
             open.forEach(window);
         }
     }
@@ -109,7 +121,9 @@ public final class Series {
     }
 
     public synchronized long estimatedBytes() {
-        long bytes = keyBytes + 16 + 8 * 5 + 24 + 16 + 8L * 9; // key, this object, the deque and its array
+        long bytes =
+                keyBytes + 16 + 8 * 5 + 24 + 16
+                        + 8L * 9; // key, this object, the deque and its array
         if (open != null) {
             bytes += open.estimatedBytes();
         }

@@ -1,7 +1,9 @@
 package io.flinkinsight.plugin.store.checkpoint;
 
 import io.flinkinsight.plugin.store.FlinkTelemetry;
+
 import org.apache.flink.traces.Span;
+
 import org.junit.jupiter.api.Test;
 
 import static io.flinkinsight.plugin.store.FlinkTelemetry.JOB_ID;
@@ -11,7 +13,9 @@ class CheckpointParserTest {
 
     @Test
     void checkpointSpanYieldsSizesPhaseFiguresAndTimes() {
-        CheckpointRecord r = CheckpointParser.fromSpan(FlinkTelemetry.checkpointSpan(JOB_ID, 42, 1_000, 1_750, 3, 0));
+        CheckpointRecord r =
+                CheckpointParser.fromSpan(
+                        FlinkTelemetry.checkpointSpan(JOB_ID, 42, 1_000, 1_750, 3, 0));
 
         assertThat(r.jobId()).isEqualTo(JOB_ID);
         assertThat(r.jobName()).isEqualTo(FlinkTelemetry.JOB_NAME);
@@ -27,16 +31,20 @@ class CheckpointParserTest {
         assertThat(r.metadataSize()).isEqualTo(1234);
         assertThat(r.max()).isEqualTo(new PhaseFigures(3L, 6L, 9L, 12L, 15L, 18L, 21L, 24L));
         // sums of the sizes are Flink's fullSize / checkpointedSize
-        assertThat(r.sum()).isEqualTo(new PhaseFigures(300L, 60L, 90L, 120L, 150L, 180L, 210L, 240L));
+        assertThat(r.sum())
+                .isEqualTo(new PhaseFigures(300L, 60L, 90L, 120L, 150L, 180L, 210L, 240L));
         assertThat(r.tasks()).isEmpty();
         assertThat(r.source()).isEqualTo("span");
     }
 
     @Test
     void childSpansYieldPerTaskAndPerSubtaskFigures() {
-        CheckpointRecord r = CheckpointParser.fromSpan(FlinkTelemetry.checkpointSpan(JOB_ID, 5, 1_000, 2_000, 2, 3));
+        CheckpointRecord r =
+                CheckpointParser.fromSpan(
+                        FlinkTelemetry.checkpointSpan(JOB_ID, 5, 1_000, 2_000, 2, 3));
 
-        assertThat(r.tasks()).extracting(TaskCheckpoint::vertexId)
+        assertThat(r.tasks())
+                .extracting(TaskCheckpoint::vertexId)
                 .containsExactly(FlinkTelemetry.SOURCE_VERTEX, FlinkTelemetry.MAP_VERTEX);
         TaskCheckpoint task = r.tasks().get(0);
         assertThat(task.max().asyncDurationMs()).isEqualTo(12);
@@ -51,19 +59,23 @@ class CheckpointParserTest {
 
     @Test
     void spanWithoutJobIdIsIgnored() {
-        Span span = Span.builder(CheckpointParserTest.class, "Checkpoint").setAttribute("checkpointId", 1L).build();
+        Span span =
+                Span.builder(CheckpointParserTest.class, "Checkpoint")
+                        .setAttribute("checkpointId", 1L)
+                        .build();
         assertThat(CheckpointParser.fromSpan(span)).isNull();
     }
 
     @Test
     void attributesOfUnexpectedTypesDoNotThrow() {
-        Span span = Span.builder(CheckpointParserTest.class, "Checkpoint")
-                .setAttribute("jobId", JOB_ID)
-                .setAttribute("checkpointId", "17")
-                .setAttribute("fullSize", "not a number")
-                .setAttribute("maxAsyncCheckpointDurationMs", 2.5)
-                .setAttribute("isUnaligned", true)
-                .build();
+        Span span =
+                Span.builder(CheckpointParserTest.class, "Checkpoint")
+                        .setAttribute("jobId", JOB_ID)
+                        .setAttribute("checkpointId", "17")
+                        .setAttribute("fullSize", "not a number")
+                        .setAttribute("maxAsyncCheckpointDurationMs", 2.5)
+                        .setAttribute("isUnaligned", true)
+                        .build();
 
         CheckpointRecord r = CheckpointParser.fromSpan(span);
 
@@ -75,7 +87,8 @@ class CheckpointParserTest {
 
     @Test
     void checkpointEventYieldsARecordWithoutPhaseFigures() {
-        CheckpointRecord r = CheckpointParser.fromEvent(FlinkTelemetry.checkpointEvent(JOB_ID, 9, 5_000, 4));
+        CheckpointRecord r =
+                CheckpointParser.fromEvent(FlinkTelemetry.checkpointEvent(JOB_ID, 9, 5_000, 4));
 
         assertThat(r.checkpointId()).isEqualTo(9);
         assertThat(r.endTime()).isEqualTo(5_000);
@@ -86,8 +99,12 @@ class CheckpointParserTest {
 
     @Test
     void subtaskDetailsPerCheckpointAreCapped() {
-        int perTask = CheckpointParser.MAX_SUBTASKS_PER_CHECKPOINT; // two tasks of this many subtasks each
-        CheckpointRecord r = CheckpointParser.fromSpan(FlinkTelemetry.checkpointSpan(JOB_ID, 1, 1_000, 2_000, 1, perTask));
+        int perTask =
+                CheckpointParser
+                        .MAX_SUBTASKS_PER_CHECKPOINT; // two tasks of this many subtasks each
+        CheckpointRecord r =
+                CheckpointParser.fromSpan(
+                        FlinkTelemetry.checkpointSpan(JOB_ID, 1, 1_000, 2_000, 1, perTask));
 
         int kept = r.tasks().stream().mapToInt(t -> t.subtasks().size()).sum();
         assertThat(kept).isEqualTo(CheckpointParser.MAX_SUBTASKS_PER_CHECKPOINT);

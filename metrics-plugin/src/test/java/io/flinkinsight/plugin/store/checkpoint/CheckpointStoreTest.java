@@ -1,6 +1,7 @@
 package io.flinkinsight.plugin.store.checkpoint;
 
 import io.flinkinsight.plugin.store.FlinkTelemetry;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.Set;
@@ -14,11 +15,13 @@ class CheckpointStoreTest {
     private static final String JOB_C = "0000000000000000000000000000000c";
 
     private static CheckpointRecord span(String job, long id) {
-        return CheckpointParser.fromSpan(FlinkTelemetry.checkpointSpan(job, id, id * 1000, id * 1000 + 100, id, 0));
+        return CheckpointParser.fromSpan(
+                FlinkTelemetry.checkpointSpan(job, id, id * 1000, id * 1000 + 100, id, 0));
     }
 
     private static CheckpointRecord event(String job, long id) {
-        return CheckpointParser.fromEvent(FlinkTelemetry.checkpointEvent(job, id, id * 1000 + 100, id));
+        return CheckpointParser.fromEvent(
+                FlinkTelemetry.checkpointEvent(job, id, id * 1000 + 100, id));
     }
 
     @Test
@@ -28,8 +31,12 @@ class CheckpointStoreTest {
             store.add(span(JOB_A, id));
         }
 
-        assertThat(store.newestFirst(JOB_A, 10)).extracting(CheckpointRecord::checkpointId).containsExactly(5L, 4L, 3L);
-        assertThat(store.newestFirst(JOB_A, 2)).extracting(CheckpointRecord::checkpointId).containsExactly(5L, 4L);
+        assertThat(store.newestFirst(JOB_A, 10))
+                .extracting(CheckpointRecord::checkpointId)
+                .containsExactly(5L, 4L, 3L);
+        assertThat(store.newestFirst(JOB_A, 2))
+                .extracting(CheckpointRecord::checkpointId)
+                .containsExactly(5L, 4L);
         assertThat(store.latest(JOB_A).checkpointId()).isEqualTo(5);
     }
 
@@ -40,7 +47,9 @@ class CheckpointStoreTest {
         store.add(span(JOB_A, 1));
         store.add(span(JOB_A, 3));
 
-        assertThat(store.newestFirst(JOB_A, 10)).extracting(CheckpointRecord::checkpointId).containsExactly(3L, 2L, 1L);
+        assertThat(store.newestFirst(JOB_A, 10))
+                .extracting(CheckpointRecord::checkpointId)
+                .containsExactly(3L, 2L, 1L);
     }
 
     @Test
@@ -50,7 +59,8 @@ class CheckpointStoreTest {
         store.add(span(JOB_A, 1));
         store.addIfAbsent(event(JOB_A, 1));
 
-        assertThat(store.newestFirst(JOB_A, 10)).singleElement()
+        assertThat(store.newestFirst(JOB_A, 10))
+                .singleElement()
                 .satisfies(r -> assertThat(r.source()).isEqualTo("span"));
     }
 
@@ -80,17 +90,22 @@ class CheckpointStoreTest {
         CheckpointStore store = new CheckpointStore(50, 10);
         int total = CheckpointStore.CHECKPOINTS_WITH_SUBTASK_DETAIL + 5;
         for (long id = 1; id <= total; id++) {
-            store.add(CheckpointParser.fromSpan(FlinkTelemetry.checkpointSpan(JOB_A, id, id * 1000, id * 1000 + 1, id, 2)));
+            store.add(
+                    CheckpointParser.fromSpan(
+                            FlinkTelemetry.checkpointSpan(
+                                    JOB_A, id, id * 1000, id * 1000 + 1, id, 2)));
         }
 
         var all = store.newestFirst(JOB_A, 100);
         assertThat(all).hasSize(total);
         assertThat(all.subList(0, CheckpointStore.CHECKPOINTS_WITH_SUBTASK_DETAIL))
                 .allSatisfy(r -> assertThat(r.hasSubtaskDetail()).isTrue());
-        assertThat(all.subList(CheckpointStore.CHECKPOINTS_WITH_SUBTASK_DETAIL, total)).allSatisfy(r -> {
-            assertThat(r.hasSubtaskDetail()).isFalse();
-            assertThat(r.tasks()).hasSize(2); // per-task figures stay
-        });
+        assertThat(all.subList(CheckpointStore.CHECKPOINTS_WITH_SUBTASK_DETAIL, total))
+                .allSatisfy(
+                        r -> {
+                            assertThat(r.hasSubtaskDetail()).isFalse();
+                            assertThat(r.tasks()).hasSize(2); // per-task figures stay
+                        });
     }
 
     @Test
@@ -127,7 +142,10 @@ class CheckpointStoreTest {
         String rare = "c0000000000000000000000000000000";
         long budget = bytesOf(large, 12);
         CheckpointStore store = new CheckpointStore(1000, 100, budget, job -> false);
-        store.add(record(rare, 1, 4)); // written least recently, yet running: keeps its only checkpoint
+        store.add(
+                record(
+                        rare, 1,
+                        4)); // written least recently, yet running: keeps its only checkpoint
         for (long id = 1; id <= 3; id++) {
             store.add(record(small, id, 4));
         }
@@ -142,7 +160,8 @@ class CheckpointStoreTest {
 
         long freed = store.trimOldest(Long.MAX_VALUE);
         assertThat(freed).isPositive();
-        assertThat(store.jobIds()).allSatisfy(job -> assertThat(store.newestFirst(job, 10)).hasSize(1));
+        assertThat(store.jobIds())
+                .allSatisfy(job -> assertThat(store.newestFirst(job, 10)).hasSize(1));
         assertThat(store.latest(large).checkpointId()).isEqualTo(40);
         assertThat(store.latest(small).checkpointId()).isEqualTo(3);
     }
@@ -178,7 +197,9 @@ class CheckpointStoreTest {
         assertThat(store.estimatedBytes()).isEqualTo(empty);
     }
 
-    /** What a store holding {@code checkpoints} checkpoints of one job with 4 subtasks a task takes. */
+    /**
+     * What a store holding {@code checkpoints} checkpoints of one job with 4 subtasks a task takes.
+     */
     private static long bytesOf(String job, int checkpoints) {
         return bytesOf(job, checkpoints, 4);
     }
@@ -191,9 +212,11 @@ class CheckpointStoreTest {
         return store.estimatedBytes();
     }
 
-    /** A checkpoint with {@code subtasks} subtasks per task, parsed from a span as Flink reports it. */
+    /**
+     * A checkpoint with {@code subtasks} subtasks per task, parsed from a span as Flink reports it.
+     */
     private static CheckpointRecord record(String job, long id, int subtasks) {
-        return CheckpointParser.fromSpan(FlinkTelemetry.checkpointSpan(job, id, id * 1_000, id * 1_000 + 300, id,
-                subtasks));
+        return CheckpointParser.fromSpan(
+                FlinkTelemetry.checkpointSpan(job, id, id * 1_000, id * 1_000 + 300, id, subtasks));
     }
 }

@@ -2,6 +2,7 @@ package io.flinkinsight.plugin.store.job;
 
 import io.flinkinsight.plugin.store.FlinkTelemetry;
 import io.flinkinsight.plugin.store.TestingClock;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -29,7 +30,9 @@ class JobStoreTest {
         assertThat(r.jobName()).isEqualTo(FlinkTelemetry.JOB_NAME);
         assertThat(r.status()).isEqualTo("FINISHED");
         assertThat(r.terminal()).isTrue();
-        assertThat(r.transitions()).extracting(JobTransition::status).containsExactly("CREATED", "RUNNING", "FINISHED");
+        assertThat(r.transitions())
+                .extracting(JobTransition::status)
+                .containsExactly("CREATED", "RUNNING", "FINISHED");
         assertThat(r.createdAt()).isEqualTo(1_000);
         assertThat(r.endedAt()).isEqualTo(1_230);
         assertThat(r.clusterLatencyMs()).isEqualTo(230);
@@ -51,7 +54,8 @@ class JobStoreTest {
         store.onRestOverview(JOB_ID, "wordcount", "RUNNING", 1_000, -1);
 
         assertThat(store.get(JOB_ID).createdAt()).isEqualTo(1_000);
-        assertThat(store.get(JOB_ID).transitions()).hasSize(1); // events win over REST for the status
+        assertThat(store.get(JOB_ID).transitions())
+                .hasSize(1); // events win over REST for the status
     }
 
     @Test
@@ -83,13 +87,16 @@ class JobStoreTest {
     void restartLoopsKeepTheFirstAndTheLatestTransitions() {
         JobEventParser.apply(FlinkTelemetry.jobStatus(JOB_ID, "CREATED", 1), store);
         for (int i = 0; i < 100; i++) {
-            JobEventParser.apply(FlinkTelemetry.jobStatus(JOB_ID, i % 2 == 0 ? "RUNNING" : "RESTARTING", 10 + i), store);
+            JobEventParser.apply(
+                    FlinkTelemetry.jobStatus(JOB_ID, i % 2 == 0 ? "RUNNING" : "RESTARTING", 10 + i),
+                    store);
         }
 
         JobRecord r = store.get(JOB_ID);
         assertThat(r.transitions()).hasSize(JobStore.MAX_TRANSITIONS);
         assertThat(r.transitions().get(0)).isEqualTo(new JobTransition("CREATED", 1));
-        assertThat(r.transitions().get(r.transitions().size() - 1)).isEqualTo(new JobTransition("RESTARTING", 109));
+        assertThat(r.transitions().get(r.transitions().size() - 1))
+                .isEqualTo(new JobTransition("RESTARTING", 109));
         assertThat(r.createdAt()).isEqualTo(1);
     }
 
@@ -112,7 +119,9 @@ class JobStoreTest {
         assertThat(store.get(job(2))).isNull();
         store.onStatus(job(6), null, "RUNNING", 60);
         clock.advance(1);
-        assertThat(store.get(job(1))).as("with no terminal job left the least recently updated goes").isNull();
+        assertThat(store.get(job(1)))
+                .as("with no terminal job left the least recently updated goes")
+                .isNull();
     }
 
     @Test
@@ -121,27 +130,32 @@ class JobStoreTest {
         store.onStatus(job(2), null, "CREATED", 30);
         store.onStatus(job(3), null, "CREATED", 20);
 
-        assertThat(store.newestFirst()).extracting(JobRecord::jobId).containsExactly(job(2), job(3), job(1));
+        assertThat(store.newestFirst())
+                .extracting(JobRecord::jobId)
+                .containsExactly(job(2), job(3), job(1));
     }
 
     @Test
     void initializationSpanAndVertexNamesAreKept() {
         JobEventParser.apply(FlinkTelemetry.jobStatus(JOB_ID, "RUNNING", 1_000), store);
-        JobEventParser.applyInitialization(FlinkTelemetry.jobInitialization(JOB_ID, 1_010, 1_090), store);
+        JobEventParser.applyInitialization(
+                FlinkTelemetry.jobInitialization(JOB_ID, 1_010, 1_090), store);
         store.onVertices(JOB_ID, Map.of(FlinkTelemetry.SOURCE_VERTEX, "Source: numbers"));
 
         JobRecord r = store.get(JOB_ID);
         assertThat(r.initialization().status()).isEqualTo("COMPLETED");
         assertThat(r.initialization().checkpointId()).isEqualTo(7);
         assertThat(r.initialization().figures()).containsEntry("maxInitializeStateDurationMs", 40L);
-        assertThat(store.vertexName(JOB_ID, FlinkTelemetry.SOURCE_VERTEX)).isEqualTo("Source: numbers");
+        assertThat(store.vertexName(JOB_ID, FlinkTelemetry.SOURCE_VERTEX))
+                .isEqualTo("Source: numbers");
     }
 
     @Test
     void unknownEventsAreNotApplied() {
-        var event = org.apache.flink.events.Event.builder(JobStoreTest.class, "SomethingElse")
-                .setAttribute("jobId", JOB_ID)
-                .build();
+        var event =
+                org.apache.flink.events.Event.builder(JobStoreTest.class, "SomethingElse")
+                        .setAttribute("jobId", JOB_ID)
+                        .build();
         assertThat(JobEventParser.apply(event, store)).isFalse();
         assertThat(store.size()).isZero();
     }

@@ -22,22 +22,24 @@ class ChunkCodecTest {
         for (int i = 0; i < ts.length; i++) {
             // jitter, gaps, huge jumps: every delta-of-delta bucket gets used
             int kind = random.nextInt(6);
-            t += switch (kind) {
-                case 0 -> 5_000;
-                case 1 -> 5_000 + random.nextInt(120) - 60;
-                case 2 -> 5_000 + random.nextInt(500);
-                case 3 -> 1 + random.nextInt(4_000);
-                case 4 -> 60_000L * (1 + random.nextInt(1_000));
-                default -> 1L + (random.nextLong() >>> 30);
-            };
+            t +=
+                    switch (kind) {
+                        case 0 -> 5_000;
+                        case 1 -> 5_000 + random.nextInt(120) - 60;
+                        case 2 -> 5_000 + random.nextInt(500);
+                        case 3 -> 1 + random.nextInt(4_000);
+                        case 4 -> 60_000L * (1 + random.nextInt(1_000));
+                        default -> 1L + (random.nextLong() >>> 30);
+                    };
             ts[i] = t;
-            values[i] = switch (random.nextInt(5)) {
-                case 0 -> random.nextDouble();
-                case 1 -> Double.longBitsToDouble(random.nextLong());
-                case 2 -> random.nextInt(100);
-                case 3 -> i > 0 ? values[i - 1] : 0;
-                default -> random.nextGaussian() * 1e12;
-            };
+            values[i] =
+                    switch (random.nextInt(5)) {
+                        case 0 -> random.nextDouble();
+                        case 1 -> Double.longBitsToDouble(random.nextLong());
+                        case 2 -> random.nextInt(100);
+                        case 3 -> i > 0 ? values[i - 1] : 0;
+                        default -> random.nextGaussian() * 1e12;
+                    };
         }
         assertRoundTrip(ts, values);
     }

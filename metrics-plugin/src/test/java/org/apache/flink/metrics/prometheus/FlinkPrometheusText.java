@@ -1,15 +1,17 @@
 package org.apache.flink.metrics.prometheus;
 
-import io.prometheus.client.exporter.common.TextFormat;
 import org.apache.flink.metrics.MetricConfig;
+
+import io.prometheus.client.exporter.common.TextFormat;
 
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 
 /**
- * Flink 2.2's own Prometheus reporter logic without its HTTP server (which binds all interfaces), so tests can compare
- * our names and labels with Flink's. Lives in Flink's package to read the reporter's registry.
+ * Flink 2.2's own Prometheus reporter logic without its HTTP server (which binds all interfaces),
+ * so tests can compare our names and labels with Flink's. Lives in Flink's package to read the
+ * reporter's registry.
  */
 public final class FlinkPrometheusText extends AbstractPrometheusReporter {
 
