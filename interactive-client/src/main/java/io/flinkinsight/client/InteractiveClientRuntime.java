@@ -83,7 +83,7 @@ public final class InteractiveClientRuntime implements AutoCloseable {
                         background,
                         System::nanoTime);
         this.admission = new QueryAdmission(scheduler);
-        metrics.queriesWaiting = admission::waiting;
+        metrics.gaugeQueriesWaiting(admission::waiting);
     }
 
     /**

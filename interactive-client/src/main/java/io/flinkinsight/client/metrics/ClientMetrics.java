@@ -30,8 +30,7 @@ public final class ClientMetrics {
     public final Counter poolMisses = new ThreadSafeSimpleCounter();
     public final Counter poolEvictions = new ThreadSafeSimpleCounter();
 
-    /** Pooled clients; set by the pool. */
-    public volatile IntSupplier poolSize = () -> 0;
+    private volatile IntSupplier poolSize = () -> 0;
 
     // group "channels"
     public final Counter channelRequests = new ThreadSafeSimpleCounter();
@@ -59,14 +58,31 @@ public final class ClientMetrics {
     public final Histogram submitMs = newHistogram();
     public final Histogram admissionWaitMs = newHistogram();
 
-    /** Queries waiting for a place under the cap on queries in flight; set by the runtime. */
-    public volatile IntSupplier queriesWaiting = () -> 0;
+    private volatile IntSupplier queriesWaiting = () -> 0;
 
     public final Histogram jobStartWaitMs = newHistogram();
     public final Histogram clusterRunMs = newHistogram();
     public final Histogram resultFetchMs = newHistogram();
 
     private final TransportListener transportListener = new ChannelFigures();
+
+    /** The pool's gauge {@code size} reads {@code size} (the pool's entries) from now on. */
+    public void gaugePoolSize(IntSupplier size) {
+        this.poolSize = size;
+    }
+
+    /** What the pool's gauge {@code size} reads now. */
+    public int poolSize() {
+        return poolSize.getAsInt();
+    }
+
+    /**
+     * The gauge {@code queries.waiting} reads {@code waiting} (queries waiting for a place under
+     * the cap on queries in flight) from now on.
+     */
+    public void gaugeQueriesWaiting(IntSupplier waiting) {
+        this.queriesWaiting = waiting;
+    }
 
     /** Metrics that are not registered anywhere (tests, or when no registry could be built). */
     public ClientMetrics() {}
@@ -79,7 +95,7 @@ public final class ClientMetrics {
         pool.counter("misses", poolMisses);
         pool.counter("evictions", poolEvictions);
         pool.gauge("hitRate", (Gauge<Double>) this::poolHitRate);
-        pool.gauge("size", (Gauge<Integer>) () -> poolSize.getAsInt());
+        pool.gauge("size", (Gauge<Integer>) this::poolSize);
 
         MetricGroup channels = root.addGroup("channels");
         channels.counter("requests", channelRequests);

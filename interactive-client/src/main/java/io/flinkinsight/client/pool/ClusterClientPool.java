@@ -73,7 +73,7 @@ public final class ClusterClientPool implements AutoCloseable {
         this.scheduler = scheduler;
         this.closer = closer;
         this.nanoClock = nanoClock;
-        metrics.poolSize = entries::size;
+        metrics.gaugePoolSize(entries::size);
     }
 
     /** A lease on the client of {@code identity}, building the client if there is none. */

@@ -68,7 +68,7 @@ class ClusterClientPoolTest {
         assertThat(metrics.poolMisses.getCount()).isEqualTo(1);
         assertThat(metrics.poolHits.getCount()).isEqualTo(2);
         assertThat(metrics.poolHitRate()).isEqualTo(2.0 / 3.0);
-        assertThat(metrics.poolSize.getAsInt()).isEqualTo(1);
+        assertThat(metrics.poolSize()).isEqualTo(1);
     }
 
     @Test
