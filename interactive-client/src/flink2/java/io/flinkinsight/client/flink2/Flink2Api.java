@@ -1,11 +1,11 @@
 package io.flinkinsight.client.flink2;
 
 import io.flinkinsight.client.FlinkLine;
-import io.flinkinsight.client.collect.QueryRecord;
 import io.flinkinsight.client.collect.CollectLongPoll;
 import io.flinkinsight.client.collect.InstrumentedJobClient;
 import io.flinkinsight.client.collect.JobClientGateway;
 import io.flinkinsight.client.collect.JobShape;
+import io.flinkinsight.client.collect.QueryRecord;
 import io.flinkinsight.client.pool.ClusterClientPool;
 import io.flinkinsight.client.pool.LeasedClusterClient;
 
@@ -29,11 +29,12 @@ import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
 import org.apache.flink.runtime.operators.coordination.CoordinationRequestGateway;
 import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
 import org.apache.flink.runtime.rest.RestClient;
-import org.apache.flink.shaded.netty4.io.netty.channel.EventLoopGroup;
 import org.apache.flink.streaming.api.graph.ExecutionPlan;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.streaming.api.graph.StreamNode;
 import org.apache.flink.streaming.api.operators.collect.CollectSinkOperatorFactory;
+
+import org.apache.flink.shaded.netty4.io.netty.channel.EventLoopGroup;
 
 import javax.annotation.Nullable;
 
@@ -46,9 +47,9 @@ import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /**
- * The Flink 2.x line (2.0 to 2.3): jobs are submitted as {@link StreamGraph}s, coordination requests address an
- * operator by its uid. Where 2.0 lacks what 2.1+ gives (see {@link Flink2Capabilities}), the probed 2.0 call is
- * made instead.
+ * The Flink 2.x line (2.0 to 2.3): jobs are submitted as {@link StreamGraph}s, coordination
+ * requests address an operator by its uid. Where 2.0 lacks what 2.1+ gives (see {@link
+ * Flink2Capabilities}), the probed 2.0 call is made instead.
  */
 public final class Flink2Api implements FlinkLine {
 
@@ -66,15 +67,24 @@ public final class Flink2Api implements FlinkLine {
 
     @Override
     public PreparedJob prepare(
-            Pipeline pipeline, Configuration configuration, ClassLoader userCodeClassloader, Executor listenerExecutor)
+            Pipeline pipeline,
+            Configuration configuration,
+            ClassLoader userCodeClassloader,
+            Executor listenerExecutor)
             throws Exception {
         StreamGraph streamGraph = PipelineExecutorUtils.getStreamGraph(pipeline, configuration);
-        List<JobStatusChangedListener> listeners = JobStatusChangedListenerUtils.createJobStatusChangedListeners(
-                userCodeClassloader, configuration, listenerExecutor);
-        // the collect fetcher addresses the sink by its uid; Flink's table and DataStream collect sinks both set one
-        String collectSinkUid = collectSink(streamGraph).map(StreamNode::getTransformationUID).orElse(null);
-        long shape = JobShape.of(
-                streamGraph.getStreamNodes().stream().map(StreamNode::getOperatorName).toList());
+        List<JobStatusChangedListener> listeners =
+                JobStatusChangedListenerUtils.createJobStatusChangedListeners(
+                        userCodeClassloader, configuration, listenerExecutor);
+        // the collect fetcher addresses the sink by its uid; Flink's table and DataStream collect
+        // sinks both set one
+        String collectSinkUid =
+                collectSink(streamGraph).map(StreamNode::getTransformationUID).orElse(null);
+        long shape =
+                JobShape.of(
+                        streamGraph.getStreamNodes().stream()
+                                .map(StreamNode::getOperatorName)
+                                .toList());
         return new PreparedJob() {
             @Override
             public long shape() {
@@ -88,7 +98,8 @@ public final class Flink2Api implements FlinkLine {
             }
 
             @Override
-            public CompletableFuture<JobID> submit(RestClusterClient<StandaloneClusterId> client) throws Exception {
+            public CompletableFuture<JobID> submit(RestClusterClient<StandaloneClusterId> client)
+                    throws Exception {
                 streamGraph.serializeUserDefinedInstances();
                 return client.submitJob(streamGraph);
             }
@@ -115,18 +126,25 @@ public final class Flink2Api implements FlinkLine {
 
     @Override
     public CompletableFuture<CoordinationResponse> sendCoordinationRequest(
-            RestClusterClient<StandaloneClusterId> client, JobID jobId, String operatorKey,
+            RestClusterClient<StandaloneClusterId> client,
+            JobID jobId,
+            String operatorKey,
             CoordinationRequest request) {
         return client.sendCoordinationRequest(jobId, operatorKey, request);
     }
 
     @Override
     public InstrumentedJobClient newJobClient(
-            JobClientGateway delegate, QueryRecord record, Function<CollectLongPoll.Job, CollectLongPoll> longPoll) {
+            JobClientGateway delegate,
+            QueryRecord record,
+            Function<CollectLongPoll.Job, CollectLongPoll> longPoll) {
         return new CollectingJobClient(delegate, record, longPoll);
     }
 
-    /** Takes the fetcher's requests as they are: on 2.x they address the sink by its uid, like the client. */
+    /**
+     * Takes the fetcher's requests as they are: on 2.x they address the sink by its uid, like the
+     * client.
+     */
     private static final class CollectingJobClient extends InstrumentedJobClient
             implements CoordinationRequestGateway {
         CollectingJobClient(
@@ -161,54 +179,76 @@ public final class Flink2Api implements FlinkLine {
     }
 
     @Override
-    public RestClient newRestClient(Configuration configuration, Executor executor, String host, int port)
+    public RestClient newRestClient(
+            Configuration configuration, Executor executor, String host, int port)
             throws Exception {
         if (capabilities.restClientOnSharedLoop()) {
             // no group given: the client makes and closes an event loop of its own
             return new RestClient(configuration, executor, host, port, null);
         }
-        return (RestClient) construct(capabilities.restClientWithHost(), configuration, executor, host, port);
+        return (RestClient)
+                construct(capabilities.restClientWithHost(), configuration, executor, host, port);
     }
 
     @Override
     public RestClusterClient<StandaloneClusterId> newStockClusterClient(
             Configuration configuration, EventLoopGroup sharedGroup) throws Exception {
         if (capabilities.clusterClientOnSharedLoop()) {
-            return new RestClusterClient<>(configuration, StandaloneClusterId.getInstance(),
-                    DefaultClientHighAvailabilityServicesFactory.INSTANCE, sharedGroup);
+            return new RestClusterClient<>(
+                    configuration,
+                    StandaloneClusterId.getInstance(),
+                    DefaultClientHighAvailabilityServicesFactory.INSTANCE,
+                    sharedGroup);
         }
-        return new RestClusterClient<>(configuration, StandaloneClusterId.getInstance(),
+        return new RestClusterClient<>(
+                configuration,
+                StandaloneClusterId.getInstance(),
                 DefaultClientHighAvailabilityServicesFactory.INSTANCE);
     }
 
     @Nullable
     @Override
-    public MetricRegistry newMetricRegistry(Configuration configuration, PluginManager plugins) throws Exception {
+    public MetricRegistry newMetricRegistry(Configuration configuration, PluginManager plugins)
+            throws Exception {
         MetricRegistryConfiguration registryConfiguration =
                 MetricRegistryConfiguration.fromConfiguration(configuration, Long.MAX_VALUE);
         if (capabilities.reporterSetupBuilder()) {
             return new MetricRegistryImpl(
                     registryConfiguration,
                     ReporterSetupBuilder.METRIC_SETUP_BUILDER.fromConfiguration(
-                            configuration, DefaultReporterFilters::metricsFromConfiguration, plugins),
+                            configuration,
+                            DefaultReporterFilters::metricsFromConfiguration,
+                            plugins),
                     ReporterSetupBuilder.TRACE_SETUP_BUILDER.fromConfiguration(
-                            configuration, DefaultReporterFilters::tracesFromConfiguration, plugins),
+                            configuration,
+                            DefaultReporterFilters::tracesFromConfiguration,
+                            plugins),
                     ReporterSetupBuilder.EVENT_SETUP_BUILDER.fromConfiguration(
-                            configuration, DefaultReporterFilters::eventsFromConfiguration, plugins));
+                            configuration,
+                            DefaultReporterFilters::eventsFromConfiguration,
+                            plugins));
         }
         if (capabilities.reporterSetups()) {
-            // 2.0: MetricRegistryImpl(config, ReporterSetup.fromConfiguration(..), TraceReporterSetup.fromConfiguration(..))
-            return (MetricRegistry) construct(
-                    capabilities.registryWithSetups(),
-                    registryConfiguration,
-                    (Collection<?>) capabilities.metricReporterSetups().invoke(null, configuration, plugins),
-                    (Collection<?>) capabilities.traceReporterSetups().invoke(null, configuration, plugins));
+            // 2.0: MetricRegistryImpl(config, ReporterSetup.fromConfiguration(..),
+            // TraceReporterSetup.fromConfiguration(..))
+            return (MetricRegistry)
+                    construct(
+                            capabilities.registryWithSetups(),
+                            registryConfiguration,
+                            (Collection<?>)
+                                    capabilities
+                                            .metricReporterSetups()
+                                            .invoke(null, configuration, plugins),
+                            (Collection<?>)
+                                    capabilities
+                                            .traceReporterSetups()
+                                            .invoke(null, configuration, plugins));
         }
         return null;
     }
 
-    private static Object construct(java.lang.reflect.Constructor<?> constructor, Object... arguments)
-            throws Exception {
+    private static Object construct(
+            java.lang.reflect.Constructor<?> constructor, Object... arguments) throws Exception {
         try {
             return constructor.newInstance(arguments);
         } catch (InvocationTargetException e) {
