@@ -98,8 +98,10 @@ public final class FlinkBoundary {
                 warnings.computeIfAbsent(
                                 what, kind -> new RateLimitedLog(log, clock, WARN_INTERVAL_MILLIS))
                         .warn(component + ": " + what + " failed", t);
-        if (!warned) {
-            log.debug("{}: {} failed.", component, what, t);
+        if (!warned && log.isDebugEnabled()) {
+            // no stack trace here: this may run on a Flink thread under its registry's lock, once
+            // per failing call; the WARN of each interval carries the trace with DEBUG on
+            log.debug("{}: {} failed: {}", component, what, t.toString());
         }
     }
 
