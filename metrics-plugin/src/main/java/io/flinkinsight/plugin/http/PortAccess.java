@@ -10,16 +10,13 @@ import io.netty.handler.codec.http.cookie.ServerCookieDecoder;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Collection;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -81,33 +78,33 @@ public final class PortAccess {
      * this process.
      */
     public static final PortAccess OPEN =
-            new PortAccess(Mode.OPEN, new byte[0], Set.of(), HostAllowlist.NONE_LISTED);
+            new PortAccess(Mode.OPEN, new byte[0], AllowedOrigins.NONE, HostAllowlist.NONE_LISTED);
 
     private final Mode mode;
     private final byte[] token;
 
-    /** Lower case, {@code scheme://host[:port]}. */
-    private final Set<String> allowedOrigins;
+    private final AllowedOrigins allowedOrigins;
 
     private final HostAllowlist hosts;
 
     /** Why only the scrape is served, or null. */
     private final String onlyScrape;
 
-    private PortAccess(Mode mode, byte[] token, Set<String> allowedOrigins, HostAllowlist hosts) {
+    private PortAccess(
+            Mode mode, byte[] token, AllowedOrigins allowedOrigins, HostAllowlist hosts) {
         this(mode, token, allowedOrigins, hosts, null);
     }
 
     private PortAccess(
             Mode mode,
             byte[] token,
-            Set<String> allowedOrigins,
+            AllowedOrigins allowedOrigins,
             HostAllowlist hosts,
             String onlyScrape) {
         this.onlyScrape = onlyScrape;
         this.mode = mode;
         this.token = token.clone();
-        this.allowedOrigins = Set.copyOf(allowedOrigins);
+        this.allowedOrigins = allowedOrigins;
         this.hosts = hosts;
     }
 
@@ -166,16 +163,10 @@ public final class PortAccess {
                             + keyPrefix
                             + "http.access is token (the value is not shown)");
         }
-        Set<String> allowed = new LinkedHashSet<>();
-        for (String origin : origins.split(",")) {
-            if (!origin.isBlank()) {
-                allowed.add(origin(origin.trim(), keyPrefix));
-            }
-        }
         return new PortAccess(
                 m,
                 m == Mode.TOKEN ? t.getBytes(StandardCharsets.US_ASCII) : new byte[0],
-                allowed,
+                AllowedOrigins.parse(origins, keyPrefix),
                 HostAllowlist.parse(hostNames, keyPrefix));
     }
 
@@ -185,30 +176,6 @@ public final class PortAccess {
      */
     private static boolean isCookieOctet(int c) {
         return c > 0x20 && c < 0x7f && c != '"' && c != ',' && c != ';' && c != '\\';
-    }
-
-    private static String origin(String origin, String keyPrefix) {
-        try {
-            URI uri = URI.create(origin);
-            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-            boolean bare = uri.getRawPath() == null || uri.getRawPath().isEmpty();
-            if ((scheme.equals("http") || scheme.equals("https"))
-                    && uri.getHost() != null
-                    && bare
-                    && uri.getRawQuery() == null
-                    && uri.getRawFragment() == null
-                    && uri.getRawUserInfo() == null) {
-                return origin.toLowerCase(Locale.ROOT);
-            }
-        } catch (IllegalArgumentException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException(
-                keyPrefix
-                        + "http.allowed-origins: '"
-                        + origin
-                        + "' is invalid; expected origins such as https://grafana.example.com or http://10.0.0.5:3000,"
-                        + " comma-separated, without paths");
     }
 
     /**
@@ -251,7 +218,8 @@ public final class PortAccess {
         if (onlyScrape != null) {
             return HttpReply.error(HttpResponseStatus.FORBIDDEN, onlyScrape);
         }
-        if ((isCrossSite(headers) || isOtherOrigin(headers)) && allowedOrigin(headers) == null) {
+        if ((AllowedOrigins.isCrossSite(headers) || AllowedOrigins.isOtherOrigin(headers))
+                && allowedOrigin(headers) == null) {
             return HttpReply.error(
                     HttpResponseStatus.FORBIDDEN,
                     "a page of another site may not use this port;"
@@ -410,52 +378,7 @@ public final class PortAccess {
 
     /** The request's origin when it is allowed to read answers from a browser, else null. */
     String allowedOrigin(HttpHeaders headers) {
-        String origin = headers.get(HttpHeaderNames.ORIGIN);
-        if (origin == null || allowedOrigins.isEmpty()) {
-            return null;
-        }
-        return allowedOrigins.contains(origin.trim().toLowerCase(Locale.ROOT))
-                ? origin.trim()
-                : null;
-    }
-
-    /**
-     * A request carrying an {@code Origin} other than the port's own, from a browser that sent no
-     * {@code Sec-Fetch-Site} (browsers send that only over HTTPS and to localhost, and it says
-     * more; module scripts carry {@code Origin} even from the port's own page). The port's own is
-     * the {@code Host} it was asked as, or the {@code X-Forwarded-Host} a reverse proxy that
-     * rewrites {@code Host} passes on.
-     */
-    private static boolean isOtherOrigin(HttpHeaders headers) {
-        String origin = headers.get(HttpHeaderNames.ORIGIN);
-        if (origin == null || headers.get("Sec-Fetch-Site") != null) {
-            return false;
-        }
-        String o = origin.trim().toLowerCase(Locale.ROOT);
-        for (String host :
-                new String[] {headers.get(HttpHeaderNames.HOST), headers.get("X-Forwarded-Host")}) {
-            String h = host == null ? "" : host.split(",")[0].trim().toLowerCase(Locale.ROOT);
-            if (!h.isEmpty() && (o.equals("http://" + h) || o.equals("https://" + h))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** A browser's request from a page of another site, other than following a link to the port. */
-    private static boolean isCrossSite(HttpHeaders headers) {
-        String site = headers.get("Sec-Fetch-Site");
-        if (site == null) {
-            return false; // not a browser, or one too old to say; it still cannot read answers (no
-            // CORS)
-        }
-        site = site.trim().toLowerCase(Locale.ROOT);
-        boolean otherSite = site.equals("cross-site") || site.equals("same-site");
-        String mode = headers.get("Sec-Fetch-Mode");
-        String dest = headers.get("Sec-Fetch-Dest");
-        boolean topLevelNavigation =
-                "navigate".equalsIgnoreCase(mode) && "document".equalsIgnoreCase(dest);
-        return otherSite && !topLevelNavigation;
+        return allowedOrigins.allowedOrigin(headers);
     }
 
     private boolean hasToken(HttpHeaders headers, int port) {
