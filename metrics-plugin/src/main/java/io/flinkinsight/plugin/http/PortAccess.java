@@ -1,7 +1,5 @@
 package io.flinkinsight.plugin.http;
 
-import io.flinkinsight.plugin.ProcessRole;
-
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -21,9 +19,9 @@ import java.util.regex.Pattern;
 
 /**
  * Who may use what on the port. {@code /metrics}, and {@code /api/v1/metrics} in the one shape the
- * hub asks it of client processes on other hosts ({@link #isOpenToAll}), answer whoever reaches the
- * port, as Flink's PrometheusReporter does. The panel, the rest of the JSON API and the dashboard
- * proxy answer per {@link Mode} (loopback by default, as far as Flink's shipped {@code
+ * hub asks it of client processes on other hosts ({@link OpenPaths#isOpenToAll}), answer whoever
+ * reaches the port, as Flink's PrometheusReporter does. The panel, the rest of the JSON API and the
+ * dashboard proxy answer per {@link Mode} (loopback by default, as far as Flink's shipped {@code
  * rest.bind-address: localhost} lets its own REST API reach), only to a {@code Host} on the {@link
  * HostAllowlist} (against DNS rebinding), and never to a browser page of another site (by the Fetch
  * Metadata headers every current browser sends) unless its origin is allowed: without that, a page
@@ -51,18 +49,6 @@ public final class PortAccess {
 
     /** The scrape's path, open to everyone as Flink's PrometheusReporter is. */
     public static final String METRICS_PATH = "/metrics";
-
-    /**
-     * The JSON twin of the scrape, open to everyone only in the shape the hub asks it of client
-     * processes.
-     */
-    static final String METRICS_JSON_PATH = "/api/v1/metrics";
-
-    /**
-     * The prefix of the interactive client's figures, the only ones the hub gathers from other
-     * processes.
-     */
-    static final String CLIENT_FIGURES = ProcessRole.CLIENT_FIGURE_PREFIX;
 
     /** The most figures the open JSON path answers; the hub asks for exactly this many. */
     public static final long MAX_OPEN_METRICS = 1000;
@@ -187,14 +173,14 @@ public final class PortAccess {
     }
 
     /**
-     * Null when the request may be answered, else the refusal. What {@link #isOpenToAll} names is
-     * always answered.
+     * Null when the request may be answered, else the refusal. What {@link OpenPaths#isOpenToAll}
+     * names is always answered.
      *
      * @param remote the client's address
      * @param port the port the request came in on, which names the token's cookie
      */
     HttpReply refusal(RequestTarget target, HttpHeaders headers, SocketAddress remote, int port) {
-        if (isOpenToAll(target)) {
+        if (OpenPaths.isOpenToAll(target)) {
             return null;
         }
         String host = HostAllowlist.hostOf(headers.get(HttpHeaderNames.HOST));
@@ -334,31 +320,6 @@ public final class PortAccess {
      */
     public PortAccess onlyScrape(String why) {
         return new PortAccess(mode, token, allowedOrigins, hosts, why);
-    }
-
-    /**
-     * {@code /metrics}, and {@code /api/v1/metrics} asked as the hub asks client processes for the
-     * interactive client's figures ({@code contains=insight_client_}, at most {@value
-     * #MAX_OPEN_METRICS} of them): what Flink's PrometheusReporter would show anyone, in a bounded
-     * answer. Any other {@code /api/v1/metrics} is the API's.
-     */
-    static boolean isOpenToAll(RequestTarget target) {
-        String path = target.path();
-        if (path.equals(METRICS_PATH)) {
-            return true;
-        }
-        if (!path.equals(METRICS_JSON_PATH)) {
-            return false;
-        }
-        Map<String, List<String>> query = target.query().asMap();
-        List<String> contains = query.get("contains");
-        List<String> limit = query.getOrDefault("limit", List.of("1"));
-        return query.keySet().stream().allMatch(k -> k.equals("contains") || k.equals("limit"))
-                && contains != null
-                && contains.equals(List.of(CLIENT_FIGURES))
-                && limit.size() == 1
-                && limit.get(0).matches("[1-9][0-9]{0,3}")
-                && Long.parseLong(limit.get(0)) <= MAX_OPEN_METRICS;
     }
 
     @Override
