@@ -18,15 +18,12 @@ import org.apache.flink.shaded.netty4.io.netty.channel.ChannelPipeline;
 import org.apache.flink.shaded.netty4.io.netty.channel.EventLoopGroup;
 import org.apache.flink.shaded.netty4.io.netty.channel.pool.ChannelPoolHandler;
 import org.apache.flink.shaded.netty4.io.netty.channel.pool.FixedChannelPool;
-import org.apache.flink.shaded.netty4.io.netty.channel.socket.nio.NioChannelOption;
-import org.apache.flink.shaded.netty4.io.netty.channel.socket.nio.NioSocketChannel;
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpClientCodec;
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpObjectAggregator;
 import org.apache.flink.shaded.netty4.io.netty.handler.timeout.IdleStateHandler;
 import org.apache.flink.shaded.netty4.io.netty.util.AttributeKey;
 import org.apache.flink.shaded.netty4.io.netty.util.concurrent.Future;
 
-import jdk.net.ExtendedSocketOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,25 +50,22 @@ import java.util.function.BiFunction;
  *
  * <p>A peer that vanished without closing (its host lost, a cable pulled) is found within seconds,
  * not after {@code rest.idleness-timeout}: TCP keep-alive probes a channel after {@value
- * #KEEP_ALIVE_IDLE_SECONDS} s without traffic, also while a request waits for its answer, and gives
- * up after {@value #KEEP_ALIVE_PROBES} unanswered probes {@value #KEEP_ALIVE_INTERVAL_SECONDS} s
- * apart. A JobManager that is only slow (a long GC pause) still answers the probes from its kernel,
- * so its requests keep waiting. One lost connection retires every channel of its host that was open
- * then: they are closed when idle and never lent again, and the next request opens a new
- * connection. A request written after the peer vanished but before the probes found it gets no
- * probe (TCP does not probe while bytes are unacknowledged, and Java's NIO sockets offer no {@code
- * TCP_USER_TIMEOUT}); so a request on a reused channel without an answer after {@value
- * #HOST_CHECK_AFTER_SECONDS} s has its host checked with a new connection (at most {@value
- * #HOST_CHECK_CONNECT_TIMEOUT_MILLIS} ms to connect): a host that accepts none is gone, and the
- * request fails with its channels retired; one that accepts is only slow ({@link ExchangeHandler}).
+ * KeepAliveSockets#KEEP_ALIVE_IDLE_SECONDS} s without traffic, also while a request waits for its
+ * answer, and gives up after {@value KeepAliveSockets#KEEP_ALIVE_PROBES} unanswered probes {@value
+ * KeepAliveSockets#KEEP_ALIVE_INTERVAL_SECONDS} s apart. A JobManager that is only slow (a long GC
+ * pause) still answers the probes from its kernel, so its requests keep waiting. One lost
+ * connection retires every channel of its host that was open then: they are closed when idle and
+ * never lent again, and the next request opens a new connection. A request written after the peer
+ * vanished but before the probes found it gets no probe (TCP does not probe while bytes are
+ * unacknowledged, and Java's NIO sockets offer no {@code TCP_USER_TIMEOUT}); so a request on a
+ * reused channel without an answer after {@value #HOST_CHECK_AFTER_SECONDS} s has its host checked
+ * with a new connection (at most {@value #HOST_CHECK_CONNECT_TIMEOUT_MILLIS} ms to connect): a host
+ * that accepts none is gone, and the request fails with its channels retired; one that accepts is
+ * only slow ({@link ExchangeHandler}).
  */
 final class KeepAliveChannelPools implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(KeepAliveChannelPools.class);
-
-    @VisibleForTesting static final int KEEP_ALIVE_IDLE_SECONDS = 5;
-    @VisibleForTesting static final int KEEP_ALIVE_INTERVAL_SECONDS = 1;
-    @VisibleForTesting static final int KEEP_ALIVE_PROBES = 3;
 
     /**
      * Past the keep-alive verdict on an idle channel (5 s + 3 × 1 s), so a request written just
@@ -109,7 +103,7 @@ final class KeepAliveChannelPools implements AutoCloseable {
             ChannelPoolSettings settings,
             TransportListener listener) {
         this(
-                socketBootstrap(group, restConfiguration),
+                KeepAliveSockets.socketBootstrap(group, restConfiguration),
                 InetSocketAddress::createUnresolved,
                 configuration,
                 restConfiguration,
@@ -144,53 +138,6 @@ final class KeepAliveChannelPools implements AutoCloseable {
         this.sslPort = sslPort;
         this.settings = settings;
         this.listener = listener;
-    }
-
-    /** TCP channels on {@code group}, with keep-alive probes. */
-    private static Bootstrap socketBootstrap(
-            EventLoopGroup group, RestClientConfiguration restConfiguration) {
-        Bootstrap bootstrap =
-                new Bootstrap()
-                        .group(group)
-                        .channel(NioSocketChannel.class)
-                        .option(
-                                ChannelOption.CONNECT_TIMEOUT_MILLIS,
-                                Math.toIntExact(restConfiguration.getConnectionTimeout()))
-                        .option(ChannelOption.SO_KEEPALIVE, true);
-        keepAliveTimings(bootstrap);
-        return bootstrap;
-    }
-
-    /**
-     * Probe timings of TCP keep-alive, where the JDK offers them ({@code
-     * jdk.net.ExtendedSocketOptions}, on Linux and macOS); elsewhere the system's (often 2 h),
-     * which is logged once.
-     */
-    private static void keepAliveTimings(Bootstrap bootstrap) {
-        Set<java.net.SocketOption<?>> supported;
-        try (java.nio.channels.SocketChannel probe = java.nio.channels.SocketChannel.open()) {
-            supported = probe.supportedOptions();
-        } catch (Exception e) {
-            supported = Set.of();
-        }
-        if (supported.contains(ExtendedSocketOptions.TCP_KEEPIDLE)
-                && supported.contains(ExtendedSocketOptions.TCP_KEEPINTERVAL)
-                && supported.contains(ExtendedSocketOptions.TCP_KEEPCOUNT)) {
-            bootstrap
-                    .option(
-                            NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPIDLE),
-                            KEEP_ALIVE_IDLE_SECONDS)
-                    .option(
-                            NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPINTERVAL),
-                            KEEP_ALIVE_INTERVAL_SECONDS)
-                    .option(
-                            NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPCOUNT),
-                            KEEP_ALIVE_PROBES);
-        } else {
-            LOG.info(
-                    "This JDK cannot set TCP keep-alive timings; a vanished JobManager is found after the system's"
-                            + " keep-alive time or rest.idleness-timeout.");
-        }
     }
 
     /**

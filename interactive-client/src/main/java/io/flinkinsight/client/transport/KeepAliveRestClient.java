@@ -1,9 +1,7 @@
 package io.flinkinsight.client.transport;
 
 import io.flinkinsight.client.config.ChannelPoolSettings;
-import io.flinkinsight.client.flink.ClientBoundaries;
 import io.flinkinsight.client.flink.FlinkApi;
-import io.flinkinsight.common.FlinkBoundary;
 
 import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.configuration.Configuration;
@@ -25,15 +23,8 @@ import org.apache.flink.util.concurrent.ExecutorThreadFactory;
 import org.apache.flink.util.concurrent.FutureUtils;
 
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JavaType;
-import org.apache.flink.shaded.netty4.io.netty.buffer.Unpooled;
 import org.apache.flink.shaded.netty4.io.netty.channel.EventLoopGroup;
-import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.DefaultFullHttpRequest;
-import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.FullHttpRequest;
-import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpHeaderNames;
-import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpHeaderValues;
-import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpHeaders;
 import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpMethod;
-import org.apache.flink.shaded.netty4.io.netty.handler.codec.http.HttpVersion;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -223,7 +214,8 @@ final class KeepAliveRestClient extends RestClient {
 
         String targetUrl =
                 MessageParameters.resolveUrl(
-                        versionedUrl(messageHeaders, apiVersion.getURLVersionPrefix(), urlPrefix),
+                        RestRequests.versionedUrl(
+                                messageHeaders, apiVersion.getURLVersionPrefix(), urlPrefix),
                         messageParameters);
         LOG.debug(
                 "Sending request of class {} to {}:{}{} on a kept-alive channel",
@@ -252,7 +244,7 @@ final class KeepAliveRestClient extends RestClient {
                             new PooledExchange(
                                     pools.poolFor(targetAddress, targetPort),
                                     () ->
-                                            newRequest(
+                                            RestRequests.newRequest(
                                                     host,
                                                     targetUrl,
                                                     method,
@@ -378,38 +370,6 @@ final class KeepAliveRestClient extends RestClient {
                 });
     }
 
-    // RestClient.constructVersionedHandlerUrl (private in Flink)
-    private static String versionedUrl(
-            MessageHeaders<?, ?, ?> headers, String versionPrefix, String urlPrefix) {
-        String targetUrl = headers.getTargetRestEndpointURL();
-        if (targetUrl.contains(VERSION_PLACEHOLDER)) {
-            return targetUrl.replace(VERSION_PLACEHOLDER, versionPrefix);
-        }
-        return urlPrefix + versionPrefix + targetUrl;
-    }
-
-    // RestClient.createRequest, but keep-alive, and with the multipart body (if any) in memory
-    private static FullHttpRequest newRequest(
-            String host,
-            String targetUrl,
-            HttpMethod method,
-            byte[] body,
-            String contentType,
-            MessageHeaders<?, ?, ?> messageHeaders) {
-        FullHttpRequest request =
-                new DefaultFullHttpRequest(
-                        HttpVersion.HTTP_1_1, method, targetUrl, Unpooled.wrappedBuffer(body));
-        HttpHeaders headers = request.headers();
-        headers.set(HttpHeaderNames.HOST, host)
-                .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE)
-                .add(HttpHeaderNames.CONTENT_LENGTH, body.length)
-                .add(HttpHeaderNames.CONTENT_TYPE, contentType);
-        messageHeaders
-                .getCustomHeaders()
-                .forEach(header -> headers.set(header.getName(), header.getValue()));
-        return request;
-    }
-
     // RestClient loads these too, but keeps them private; ours need them for the pooled channels.
     private static List<OutboundChannelHandlerFactory> outboundHandlerFactories() {
         List<OutboundChannelHandlerFactory> factories = new ArrayList<>();
@@ -421,41 +381,5 @@ final class KeepAliveRestClient extends RestClient {
         }
         factories.sort(Comparator.comparingInt(OutboundChannelHandlerFactory::priority).reversed());
         return factories;
-    }
-
-    /**
-     * Keeps a faulty listener from breaking requests or Netty's pipeline: figures are never worth a
-     * failure.
-     */
-    private static final class GuardedListener implements TransportListener {
-        private static final FlinkBoundary LISTENER_CALLS = ClientBoundaries.logTo(LOG);
-        private static final String CALL = "a transport listener (its figures may be wrong)";
-
-        private final TransportListener delegate;
-
-        GuardedListener(TransportListener delegate) {
-            this.delegate = Preconditions.checkNotNull(delegate);
-        }
-
-        @Override
-        public void channelOpened() {
-            LISTENER_CALLS.runScheduled(CALL, delegate::channelOpened);
-        }
-
-        @Override
-        public void channelReused() {
-            LISTENER_CALLS.runScheduled(CALL, delegate::channelReused);
-        }
-
-        @Override
-        public void requestFinished(long latencyNanos, boolean success) {
-            LISTENER_CALLS.runScheduled(
-                    CALL, () -> delegate.requestFinished(latencyNanos, success));
-        }
-
-        @Override
-        public void inFlightChanged(int delta) {
-            LISTENER_CALLS.runScheduled(CALL, () -> delegate.inFlightChanged(delta));
-        }
     }
 }

@@ -273,19 +273,19 @@ class KeepAliveRestClientITCase {
                                         .getOption(
                                                 NioChannelOption.of(
                                                         ExtendedSocketOptions.TCP_KEEPIDLE)))
-                        .isEqualTo(KeepAliveChannelPools.KEEP_ALIVE_IDLE_SECONDS);
+                        .isEqualTo(KeepAliveSockets.KEEP_ALIVE_IDLE_SECONDS);
                 assertThat(
                                 channel.config()
                                         .getOption(
                                                 NioChannelOption.of(
                                                         ExtendedSocketOptions.TCP_KEEPINTERVAL)))
-                        .isEqualTo(KeepAliveChannelPools.KEEP_ALIVE_INTERVAL_SECONDS);
+                        .isEqualTo(KeepAliveSockets.KEEP_ALIVE_INTERVAL_SECONDS);
                 assertThat(
                                 channel.config()
                                         .getOption(
                                                 NioChannelOption.of(
                                                         ExtendedSocketOptions.TCP_KEEPCOUNT)))
-                        .isEqualTo(KeepAliveChannelPools.KEEP_ALIVE_PROBES);
+                        .isEqualTo(KeepAliveSockets.KEEP_ALIVE_PROBES);
             } finally {
                 pool.release(channel);
             }

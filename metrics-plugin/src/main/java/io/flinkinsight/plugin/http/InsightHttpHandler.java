@@ -4,7 +4,6 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -18,8 +17,6 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.TooLongHttpHeaderException;
-import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateEvent;
@@ -40,13 +37,12 @@ import java.util.concurrent.TimeUnit;
  * One connection's requests: refuses what is malformed or not allowed on the network thread, hands
  * the rest to the worker executor (so a slow gauge never stalls I/O; the dashboard proxy answers
  * later from its own threads) and writes answers back in request order. Read-only: GET and HEAD
- * only, every other method is 405 on every path; request bodies are refused; {@link PortAccess}
- * decides who is answered.
+ * only, every other method is 405 on every path; request bodies are refused ({@link
+ * RequestScreen}); {@link PortAccess} decides who is answered.
  */
 final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
 
     private static final Logger LOG = LoggerFactory.getLogger(InsightHttpHandler.class);
-    private static final String ALLOW = "GET, HEAD";
 
     /** Pipelined requests waiting behind the one in progress; a client sending more is cut off. */
     private static final int MAX_PENDING = 16;
@@ -124,63 +120,9 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
     }
 
     private void handle(ChannelHandlerContext ctx, HttpRequest request) {
-        DecoderResult decoded = request.decoderResult();
-        if (decoded.isFailure()) {
-            Throwable cause = decoded.cause();
-            if (cause instanceof TooLongHttpLineException) {
-                finish(
-                        ctx,
-                        request,
-                        HttpReply.error(
-                                HttpResponseStatus.REQUEST_URI_TOO_LONG, "request line too long"),
-                        true);
-            } else if (cause instanceof TooLongHttpHeaderException) {
-                finish(
-                        ctx,
-                        request,
-                        HttpReply.error(
-                                HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
-                                "request headers too large"),
-                        true);
-            } else {
-                finish(
-                        ctx,
-                        request,
-                        HttpReply.error(HttpResponseStatus.BAD_REQUEST, "malformed request"),
-                        true);
-            }
-            return;
-        }
-        HttpMethod method = request.method();
-        if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD)) {
-            finish(
-                    ctx,
-                    request,
-                    HttpReply.error(
-                            HttpResponseStatus.METHOD_NOT_ALLOWED,
-                            "only GET and HEAD are served: nothing on this port changes the cluster",
-                            Map.of("Allow", ALLOW)),
-                    hasBody(request));
-            return;
-        }
-        if (hasBody(request)) {
-            // The body was not read, so the connection cannot be reused.
-            finish(
-                    ctx,
-                    request,
-                    HttpReply.error(
-                            HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-                            "request bodies are not accepted"),
-                    true);
-            return;
-        }
-        if (request.uri().length() > HttpServerSettings.MAX_URI_LENGTH) {
-            finish(
-                    ctx,
-                    request,
-                    HttpReply.error(
-                            HttpResponseStatus.REQUEST_URI_TOO_LONG, "request target too long"),
-                    true);
+        RequestScreen.Refusal refused = RequestScreen.refusal(request);
+        if (refused != null) {
+            finish(ctx, request, refused.reply(), refused.close());
             return;
         }
         RequestTarget target;
@@ -264,11 +206,6 @@ final class InsightHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
             reply.discard();
             ReferenceCountUtil.release(request);
         }
-    }
-
-    private static boolean hasBody(HttpRequest request) {
-        return HttpUtil.getContentLength(request, 0L) > 0
-                || HttpUtil.isTransferEncodingChunked(request);
     }
 
     /**

@@ -1,7 +1,5 @@
 package io.flinkinsight.plugin.http;
 
-import io.flinkinsight.plugin.ProcessRole;
-
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -10,23 +8,20 @@ import io.netty.handler.codec.http.cookie.ServerCookieDecoder;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Collection;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
  * Who may use what on the port. {@code /metrics}, and {@code /api/v1/metrics} in the one shape the
- * hub asks it of client processes on other hosts ({@link #isOpenToAll}), answer whoever reaches the
- * port, as Flink's PrometheusReporter does. The panel, the rest of the JSON API and the dashboard
- * proxy answer per {@link Mode} (loopback by default, as far as Flink's shipped {@code
+ * hub asks it of client processes on other hosts ({@link OpenPaths#isOpenToAll}), answer whoever
+ * reaches the port, as Flink's PrometheusReporter does. The panel, the rest of the JSON API and the
+ * dashboard proxy answer per {@link Mode} (loopback by default, as far as Flink's shipped {@code
  * rest.bind-address: localhost} lets its own REST API reach), only to a {@code Host} on the {@link
  * HostAllowlist} (against DNS rebinding), and never to a browser page of another site (by the Fetch
  * Metadata headers every current browser sends) unless its origin is allowed: without that, a page
@@ -55,18 +50,6 @@ public final class PortAccess {
     /** The scrape's path, open to everyone as Flink's PrometheusReporter is. */
     public static final String METRICS_PATH = "/metrics";
 
-    /**
-     * The JSON twin of the scrape, open to everyone only in the shape the hub asks it of client
-     * processes.
-     */
-    static final String METRICS_JSON_PATH = "/api/v1/metrics";
-
-    /**
-     * The prefix of the interactive client's figures, the only ones the hub gathers from other
-     * processes.
-     */
-    static final String CLIENT_FIGURES = ProcessRole.CLIENT_FIGURE_PREFIX;
-
     /** The most figures the open JSON path answers; the hub asks for exactly this many. */
     public static final long MAX_OPEN_METRICS = 1000;
 
@@ -81,33 +64,33 @@ public final class PortAccess {
      * this process.
      */
     public static final PortAccess OPEN =
-            new PortAccess(Mode.OPEN, new byte[0], Set.of(), HostAllowlist.NONE_LISTED);
+            new PortAccess(Mode.OPEN, new byte[0], AllowedOrigins.NONE, HostAllowlist.NONE_LISTED);
 
     private final Mode mode;
     private final byte[] token;
 
-    /** Lower case, {@code scheme://host[:port]}. */
-    private final Set<String> allowedOrigins;
+    private final AllowedOrigins allowedOrigins;
 
     private final HostAllowlist hosts;
 
     /** Why only the scrape is served, or null. */
     private final String onlyScrape;
 
-    private PortAccess(Mode mode, byte[] token, Set<String> allowedOrigins, HostAllowlist hosts) {
+    private PortAccess(
+            Mode mode, byte[] token, AllowedOrigins allowedOrigins, HostAllowlist hosts) {
         this(mode, token, allowedOrigins, hosts, null);
     }
 
     private PortAccess(
             Mode mode,
             byte[] token,
-            Set<String> allowedOrigins,
+            AllowedOrigins allowedOrigins,
             HostAllowlist hosts,
             String onlyScrape) {
         this.onlyScrape = onlyScrape;
         this.mode = mode;
         this.token = token.clone();
-        this.allowedOrigins = Set.copyOf(allowedOrigins);
+        this.allowedOrigins = allowedOrigins;
         this.hosts = hosts;
     }
 
@@ -166,16 +149,10 @@ public final class PortAccess {
                             + keyPrefix
                             + "http.access is token (the value is not shown)");
         }
-        Set<String> allowed = new LinkedHashSet<>();
-        for (String origin : origins.split(",")) {
-            if (!origin.isBlank()) {
-                allowed.add(origin(origin.trim(), keyPrefix));
-            }
-        }
         return new PortAccess(
                 m,
                 m == Mode.TOKEN ? t.getBytes(StandardCharsets.US_ASCII) : new byte[0],
-                allowed,
+                AllowedOrigins.parse(origins, keyPrefix),
                 HostAllowlist.parse(hostNames, keyPrefix));
     }
 
@@ -187,30 +164,6 @@ public final class PortAccess {
         return c > 0x20 && c < 0x7f && c != '"' && c != ',' && c != ';' && c != '\\';
     }
 
-    private static String origin(String origin, String keyPrefix) {
-        try {
-            URI uri = URI.create(origin);
-            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-            boolean bare = uri.getRawPath() == null || uri.getRawPath().isEmpty();
-            if ((scheme.equals("http") || scheme.equals("https"))
-                    && uri.getHost() != null
-                    && bare
-                    && uri.getRawQuery() == null
-                    && uri.getRawFragment() == null
-                    && uri.getRawUserInfo() == null) {
-                return origin.toLowerCase(Locale.ROOT);
-            }
-        } catch (IllegalArgumentException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException(
-                keyPrefix
-                        + "http.allowed-origins: '"
-                        + origin
-                        + "' is invalid; expected origins such as https://grafana.example.com or http://10.0.0.5:3000,"
-                        + " comma-separated, without paths");
-    }
-
     /**
      * {@link #refusal(RequestTarget, HttpHeaders, SocketAddress, int)} on a port of no importance
      * (tests).
@@ -220,14 +173,14 @@ public final class PortAccess {
     }
 
     /**
-     * Null when the request may be answered, else the refusal. What {@link #isOpenToAll} names is
-     * always answered.
+     * Null when the request may be answered, else the refusal. What {@link OpenPaths#isOpenToAll}
+     * names is always answered.
      *
      * @param remote the client's address
      * @param port the port the request came in on, which names the token's cookie
      */
     HttpReply refusal(RequestTarget target, HttpHeaders headers, SocketAddress remote, int port) {
-        if (isOpenToAll(target)) {
+        if (OpenPaths.isOpenToAll(target)) {
             return null;
         }
         String host = HostAllowlist.hostOf(headers.get(HttpHeaderNames.HOST));
@@ -251,7 +204,8 @@ public final class PortAccess {
         if (onlyScrape != null) {
             return HttpReply.error(HttpResponseStatus.FORBIDDEN, onlyScrape);
         }
-        if ((isCrossSite(headers) || isOtherOrigin(headers)) && allowedOrigin(headers) == null) {
+        if ((AllowedOrigins.isCrossSite(headers) || AllowedOrigins.isOtherOrigin(headers))
+                && allowedOrigin(headers) == null) {
             return HttpReply.error(
                     HttpResponseStatus.FORBIDDEN,
                     "a page of another site may not use this port;"
@@ -368,31 +322,6 @@ public final class PortAccess {
         return new PortAccess(mode, token, allowedOrigins, hosts, why);
     }
 
-    /**
-     * {@code /metrics}, and {@code /api/v1/metrics} asked as the hub asks client processes for the
-     * interactive client's figures ({@code contains=insight_client_}, at most {@value
-     * #MAX_OPEN_METRICS} of them): what Flink's PrometheusReporter would show anyone, in a bounded
-     * answer. Any other {@code /api/v1/metrics} is the API's.
-     */
-    static boolean isOpenToAll(RequestTarget target) {
-        String path = target.path();
-        if (path.equals(METRICS_PATH)) {
-            return true;
-        }
-        if (!path.equals(METRICS_JSON_PATH)) {
-            return false;
-        }
-        Map<String, List<String>> query = target.query().asMap();
-        List<String> contains = query.get("contains");
-        List<String> limit = query.getOrDefault("limit", List.of("1"));
-        return query.keySet().stream().allMatch(k -> k.equals("contains") || k.equals("limit"))
-                && contains != null
-                && contains.equals(List.of(CLIENT_FIGURES))
-                && limit.size() == 1
-                && limit.get(0).matches("[1-9][0-9]{0,3}")
-                && Long.parseLong(limit.get(0)) <= MAX_OPEN_METRICS;
-    }
-
     @Override
     public boolean equals(Object o) {
         return o instanceof PortAccess other
@@ -410,52 +339,7 @@ public final class PortAccess {
 
     /** The request's origin when it is allowed to read answers from a browser, else null. */
     String allowedOrigin(HttpHeaders headers) {
-        String origin = headers.get(HttpHeaderNames.ORIGIN);
-        if (origin == null || allowedOrigins.isEmpty()) {
-            return null;
-        }
-        return allowedOrigins.contains(origin.trim().toLowerCase(Locale.ROOT))
-                ? origin.trim()
-                : null;
-    }
-
-    /**
-     * A request carrying an {@code Origin} other than the port's own, from a browser that sent no
-     * {@code Sec-Fetch-Site} (browsers send that only over HTTPS and to localhost, and it says
-     * more; module scripts carry {@code Origin} even from the port's own page). The port's own is
-     * the {@code Host} it was asked as, or the {@code X-Forwarded-Host} a reverse proxy that
-     * rewrites {@code Host} passes on.
-     */
-    private static boolean isOtherOrigin(HttpHeaders headers) {
-        String origin = headers.get(HttpHeaderNames.ORIGIN);
-        if (origin == null || headers.get("Sec-Fetch-Site") != null) {
-            return false;
-        }
-        String o = origin.trim().toLowerCase(Locale.ROOT);
-        for (String host :
-                new String[] {headers.get(HttpHeaderNames.HOST), headers.get("X-Forwarded-Host")}) {
-            String h = host == null ? "" : host.split(",")[0].trim().toLowerCase(Locale.ROOT);
-            if (!h.isEmpty() && (o.equals("http://" + h) || o.equals("https://" + h))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** A browser's request from a page of another site, other than following a link to the port. */
-    private static boolean isCrossSite(HttpHeaders headers) {
-        String site = headers.get("Sec-Fetch-Site");
-        if (site == null) {
-            return false; // not a browser, or one too old to say; it still cannot read answers (no
-            // CORS)
-        }
-        site = site.trim().toLowerCase(Locale.ROOT);
-        boolean otherSite = site.equals("cross-site") || site.equals("same-site");
-        String mode = headers.get("Sec-Fetch-Mode");
-        String dest = headers.get("Sec-Fetch-Dest");
-        boolean topLevelNavigation =
-                "navigate".equalsIgnoreCase(mode) && "document".equalsIgnoreCase(dest);
-        return otherSite && !topLevelNavigation;
+        return allowedOrigins.allowedOrigin(headers);
     }
 
     private boolean hasToken(HttpHeaders headers, int port) {

@@ -56,6 +56,17 @@ public final class HeapSizes {
         return 24 + align(16L + (long) perChar * s.length());
     }
 
+    /** An immutable list of {@code n} references as {@code List.copyOf} makes it. */
+    public static long immutableList(int n) {
+        if (n == 0) {
+            return 0; // the shared empty list
+        }
+        if (n <= 2) {
+            return 24; // List12: header and two fields
+        }
+        return 16 + ((16 + 4L * n + 7) & ~7); // ListN and its array
+    }
+
     public static long align(long bytes) {
         return (bytes + 7) & ~7L;
     }

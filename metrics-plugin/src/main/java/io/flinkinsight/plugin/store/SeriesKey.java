@@ -37,4 +37,12 @@ public record SeriesKey(String name, List<String> labelNames, List<String> label
         int i = labelNames.indexOf(name);
         return i < 0 ? null : labelValues.get(i);
     }
+
+    /**
+     * The key record and its two label lists, as {@code List.copyOf} makes them; the strings they
+     * point to are not counted (Flink's metric-group strings, shared).
+     */
+    long estimatedBytes() {
+        return 24 /* the key record */ + 2 * HeapSizes.immutableList(labelNames.size());
+    }
 }

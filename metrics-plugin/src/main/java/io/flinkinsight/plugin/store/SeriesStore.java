@@ -120,7 +120,9 @@ public final class SeriesStore {
                 return null;
             }
         }
-        Series fresh = new Series(estimateKeyBytes(key));
+        // the map node, the key record and its two label lists; the strings they point to are
+        // shared (see estimatedBytes())
+        Series fresh = new Series(32 /* map node */ + key.estimatedBytes());
         Series previous = series.putIfAbsent(key, fresh);
         if (previous != null) {
             seriesCount.decrementAndGet();
@@ -388,25 +390,5 @@ public final class SeriesStore {
     @VisibleForTesting
     public long expiredSeries() {
         return expiredSeries.sum();
-    }
-
-    /**
-     * The map node, the key record and its two label lists; the strings they point to are shared,
-     * see above.
-     */
-    private static long estimateKeyBytes(SeriesKey key) {
-        int labels = key.labelNames().size();
-        return 32 /* map node */ + 24 /* the key record */ + 2 * listBytes(labels);
-    }
-
-    /** An immutable list of {@code n} references as {@code List.copyOf} makes it. */
-    private static long listBytes(int n) {
-        if (n == 0) {
-            return 0; // the shared empty list
-        }
-        if (n <= 2) {
-            return 24; // List12: header and two fields
-        }
-        return 16 + ((16 + 4L * n + 7) & ~7); // ListN and its array
     }
 }
