@@ -4,6 +4,7 @@ import io.flinkinsight.client.FlinkLine;
 import io.flinkinsight.client.config.ChannelPoolOptions;
 import io.flinkinsight.client.config.ChannelPoolSettings;
 import io.flinkinsight.client.config.InteractiveClientSettings;
+import io.flinkinsight.client.flink.FlinkApi;
 
 import org.apache.flink.client.program.rest.RestClusterClient;
 import org.apache.flink.configuration.Configuration;
@@ -163,6 +164,9 @@ class KeepAliveClusterClientsITCase {
             Object settings = settingsClass.getMethod("defaults").invoke(null);
             Object none = listenerClass.getField("NONE").get(null);
             Class<?> transportClass = loader.loadClass(PooledTransport.class.getName());
+            Class<?> apiClass = loader.loadClass(FlinkApi.class.getName());
+            Object flink =
+                    loader.loadClass(FlinkLine.class.getName()).getMethod("get").invoke(null);
 
             Object transport =
                     factory.getMethod(
@@ -170,8 +174,15 @@ class KeepAliveClusterClientsITCase {
                                     Configuration.class,
                                     EventLoopGroup.class,
                                     settingsClass,
-                                    listenerClass)
-                            .invoke(null, clusterConfiguration(), sharedGroup, settings, none);
+                                    listenerClass,
+                                    apiClass)
+                            .invoke(
+                                    null,
+                                    clusterConfiguration(),
+                                    sharedGroup,
+                                    settings,
+                                    none,
+                                    flink);
             try {
                 assertThat(transport.getClass().getSimpleName()).isEqualTo("StockTransport");
                 RestClusterClient<?> client =
