@@ -152,6 +152,7 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
             throws Exception {
         FlinkApi.PreparedJob prepared =
                 line.prepare(pipeline, configuration, userCodeClassloader, runtime.background());
+        record.describe(prepared.jobName(), prepared.shape());
         ClusterIdentity cluster = ClusterIdentity.of(configuration, settings);
         ClusterClientPool pool = runtime.pool();
 
@@ -200,7 +201,7 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         CompletableFuture<JobID> initialized =
                 submitted.thenCompose(
                         jobId -> {
-                            record.accepted();
+                            record.accepted(jobId);
                             if (collectsResults) {
                                 // A query: its caller reads results next, and a failed
                                 // initialization reaches it there as the job's

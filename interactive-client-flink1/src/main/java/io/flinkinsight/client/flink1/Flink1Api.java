@@ -104,6 +104,11 @@ public final class Flink1Api implements FlinkLine {
                 return shape;
             }
 
+            @Override
+            public String jobName() {
+                return jobGraph.getName();
+            }
+
             @Nullable
             @Override
             public String collectSinkKey() {

@@ -91,6 +91,11 @@ public final class Flink2Api implements FlinkLine {
                 return shape;
             }
 
+            @Override
+            public String jobName() {
+                return streamGraph.getJobName();
+            }
+
             @Nullable
             @Override
             public String collectSinkKey() {

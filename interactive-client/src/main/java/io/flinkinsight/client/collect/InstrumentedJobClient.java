@@ -1,5 +1,6 @@
 package io.flinkinsight.client.collect;
 
+import io.flinkinsight.client.metrics.QueryTimeline;
 import io.flinkinsight.client.transport.ChannelAcquireTimeoutException;
 
 import org.apache.flink.annotation.VisibleForTesting;
@@ -238,7 +239,8 @@ public class InstrumentedJobClient implements JobClientGateway {
         cancelled = true;
         longPoll.cancel();
         record.requestSent();
-        return delegate.cancel().whenComplete((ignored, failure) -> record.finish(false));
+        return delegate.cancel()
+                .whenComplete((ignored, failure) -> record.finish(QueryTimeline.Outcome.CANCELED));
     }
 
     @Override

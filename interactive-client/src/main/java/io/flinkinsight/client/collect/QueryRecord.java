@@ -2,8 +2,14 @@ package io.flinkinsight.client.collect;
 
 import io.flinkinsight.client.admission.QueryAdmission;
 import io.flinkinsight.client.metrics.ClientMetrics;
+import io.flinkinsight.client.metrics.QueryTimeline;
+import io.flinkinsight.client.metrics.QueryTimeline.Outcome;
+import io.flinkinsight.common.StatementText;
 
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
+
+import javax.annotation.Nullable;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,7 +32,8 @@ import java.util.function.LongSupplier;
  * to a place under the cap on queries in flight ({@link QueryAdmission}). Parts a query did not
  * reach are not recorded. Queries whose job client nobody asks about the end (e.g. a detached
  * INSERT) count as submitted only. The REST requests sent to the JobManager for the query
- * (submission, status, results, end) are counted as they go and recorded with the query's end.
+ * (submission, status, results, end) are counted as they go and recorded with the query's end. The
+ * whole timeline is then reported as one span ({@link QueryTimeline}).
  */
 public final class QueryRecord {
 
@@ -35,6 +42,8 @@ public final class QueryRecord {
     private final ClientMetrics metrics;
     private final LongSupplier nanoClock;
     private final long startNanos;
+    private final long startEpochMillis;
+    private final AtomicLong admittedNanos = new AtomicLong(UNSET);
     private final AtomicLong acceptedNanos = new AtomicLong(UNSET);
     private final AtomicLong runningNanos = new AtomicLong(UNSET);
     private final AtomicLong terminalNanos = new AtomicLong(UNSET);
@@ -44,13 +53,29 @@ public final class QueryRecord {
     private volatile LongConsumer jobRunListener = millis -> {};
     private final AtomicBoolean finished = new AtomicBoolean();
     private volatile QueryAdmission.Place place = QueryAdmission.NONE;
+    private volatile String statement = "";
+    @Nullable private volatile JobID jobId;
 
     /** Starts the record now and counts the query as submitted. */
     public QueryRecord(ClientMetrics metrics, LongSupplier nanoClock) {
+        this(metrics, nanoClock, System::currentTimeMillis);
+    }
+
+    /** As above, with the wall clock that dates the query's span. */
+    public QueryRecord(ClientMetrics metrics, LongSupplier nanoClock, LongSupplier epochMillis) {
         this.metrics = metrics;
         this.nanoClock = nanoClock;
         this.startNanos = nanoClock.getAsLong();
+        this.startEpochMillis = epochMillis.getAsLong();
         metrics.queriesSubmitted.inc();
+    }
+
+    /**
+     * The query's job is named {@code jobName} and has the shape {@code shape}: its statement, as
+     * its span reports it ({@link QueryTimeline#statementOf}).
+     */
+    public void describe(String jobName, long shape) {
+        this.statement = QueryTimeline.statementOf(jobName, shape);
     }
 
     /**
@@ -58,7 +83,9 @@ public final class QueryRecord {
      * ends.
      */
     public void admitted(QueryAdmission.Place place) {
-        metrics.admissionWaitMs.update(millis(nanoClock.getAsLong() - startNanos));
+        long now = nanoClock.getAsLong();
+        admittedNanos.compareAndSet(UNSET, now);
+        metrics.admissionWaitMs.update(millis(now - startNanos));
         this.place = place;
         if (finished.get()) {
             place.release();
@@ -103,6 +130,12 @@ public final class QueryRecord {
         acceptedNanos.compareAndSet(UNSET, nanoClock.getAsLong());
     }
 
+    /** The JobManager accepted the job {@code jobId}. */
+    public void accepted(JobID jobId) {
+        this.jobId = jobId;
+        accepted();
+    }
+
     /** The client learnt the job's status. */
     public void statusSeen(JobStatus status) {
         if (status == JobStatus.RUNNING) {
@@ -136,6 +169,15 @@ public final class QueryRecord {
 
     /** Ends the record and writes it into the metrics; returns false if it had already ended. */
     public boolean finish(boolean succeeded) {
+        return finish(succeeded ? Outcome.SUCCEEDED : Outcome.FAILED);
+    }
+
+    /**
+     * Ends the record as {@code outcome}, writes it into the metrics (a canceled query counts as
+     * failed) and reports its span; returns false if it had already ended.
+     */
+    public boolean finish(Outcome outcome) {
+        boolean succeeded = outcome == Outcome.SUCCEEDED;
         if (!finished.compareAndSet(false, true)) {
             return false;
         }
@@ -169,7 +211,28 @@ public final class QueryRecord {
             jobRunListener.accept(ran);
         }
         (succeeded ? metrics.queriesSucceeded : metrics.queriesFailed).inc();
+        JobID job = jobId;
+        metrics.queryEnded(
+                new QueryTimeline(
+                        statement,
+                        StatementText.fingerprint(statement),
+                        job == null ? null : job.toHexString(),
+                        outcome,
+                        startEpochMillis,
+                        epochMillis(end),
+                        epochMillis(admittedNanos.get()),
+                        epochMillis(accepted),
+                        epochMillis(running),
+                        epochMillis(terminal),
+                        requests.get(),
+                        collectRetries.get()));
         return true;
+    }
+
+    private long epochMillis(long nanos) {
+        return nanos == UNSET
+                ? QueryTimeline.NOT_REACHED
+                : startEpochMillis + millis(nanos - startNanos);
     }
 
     private static long millis(long nanos) {

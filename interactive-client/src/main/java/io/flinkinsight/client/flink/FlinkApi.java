@@ -63,6 +63,12 @@ public interface FlinkApi {
         /** The job's shape ({@code collect.JobShape}), for how long jobs like it ran. */
         long shape();
 
+        /**
+         * The job's name: {@code pipeline.name}, or what Flink names a job without one (the SQL of
+         * a table query, {@code insert-into_<sinks>}).
+         */
+        String jobName();
+
         /** Submits the job; called once. */
         CompletableFuture<JobID> submit(RestClusterClient<StandaloneClusterId> client)
                 throws Exception;

@@ -1,6 +1,8 @@
 package io.flinkinsight.client.metrics;
 
+import io.flinkinsight.client.flink.ClientBoundaries;
 import io.flinkinsight.client.transport.TransportListener;
+import io.flinkinsight.common.FlinkBoundary;
 
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
@@ -8,6 +10,10 @@ import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.ThreadSafeSimpleCounter;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
+
+import org.slf4j.LoggerFactory;
+
+import javax.annotation.Nullable;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntSupplier;
@@ -21,6 +27,10 @@ import java.util.function.IntSupplier;
  */
 public final class ClientMetrics {
 
+    /** A trace reporter's failure must not reach the thread that ends a query. */
+    private static final FlinkBoundary SPANS =
+            ClientBoundaries.logTo(LoggerFactory.getLogger(ClientMetrics.class));
+
     /** Values kept by each latency histogram (a sliding window of the most recent ones). */
     static final int HISTOGRAM_WINDOW = 1024;
 
@@ -31,6 +41,9 @@ public final class ClientMetrics {
     public final Counter poolEvictions = new ThreadSafeSimpleCounter();
 
     private volatile IntSupplier poolSize = () -> 0;
+
+    /** Where the query spans go: the group the figures are registered on. */
+    @Nullable private volatile MetricGroup spans;
 
     // group "channels"
     public final Counter channelRequests = new ThreadSafeSimpleCounter();
@@ -66,6 +79,14 @@ public final class ClientMetrics {
 
     private final TransportListener transportListener = new ChannelFigures();
 
+    /** Reports {@code query} as a span to the trace reporters, if the figures are registered. */
+    public void queryEnded(QueryTimeline query) {
+        MetricGroup group = spans;
+        if (group != null) {
+            SPANS.runScheduled("reporting a query's span", () -> group.addSpan(query.toSpan()));
+        }
+    }
+
     /** The pool's gauge {@code size} reads {@code size} (the pool's entries) from now on. */
     public void gaugePoolSize(IntSupplier size) {
         this.poolSize = size;
@@ -89,6 +110,7 @@ public final class ClientMetrics {
 
     /** Registers every figure under {@code root} (groups pool, channels, collect, queries). */
     public ClientMetrics registerOn(MetricGroup root) {
+        this.spans = root;
         MetricGroup pool = root.addGroup("pool");
         pool.counter("requests", poolRequests);
         pool.counter("hits", poolHits);

@@ -1,0 +1,101 @@
+package io.flinkinsight.client.metrics;
+
+import io.flinkinsight.common.StatementText;
+
+import org.apache.flink.traces.Span;
+import org.apache.flink.traces.SpanBuilder;
+
+import javax.annotation.Nullable;
+
+/**
+ * One query as the client saw it, reported as one span through Flink's trace reporters when it
+ * ends: its statement (normalized, see {@link StatementText}), its job, how it ended and when each
+ * phase began, in epoch milliseconds ({@link #NOT_REACHED} for a phase the query never reached).
+ *
+ * <p>The span ({@value #SPAN_NAME}, scope {@code io.flinkinsight.client.metrics.QueryTimeline})
+ * carries the phases twice: as durations ({@code admissionWaitMs}, {@code submitMs}, {@code
+ * jobStartWaitMs}, {@code clusterRunMs}, {@code resultFetchMs}; the same parts as the query
+ * histograms) for a tracing backend's search, and as instants ({@code admittedTs}, {@code
+ * acceptedTs}, {@code runningTs}, {@code terminalTs}) for a timeline.
+ */
+public record QueryTimeline(
+        String statement,
+        String statementId,
+        @Nullable String jobId,
+        Outcome outcome,
+        long startMillis,
+        long endMillis,
+        long admittedMillis,
+        long acceptedMillis,
+        long runningMillis,
+        long terminalMillis,
+        long requests,
+        long collectRetries) {
+
+    /** The span's name, as Flink names its own spans (Checkpoint, JobInitialization). */
+    public static final String SPAN_NAME = "Query";
+
+    /** An instant of a phase the query did not reach. */
+    public static final long NOT_REACHED = -1;
+
+    /** How a query ended. */
+    public enum Outcome {
+        SUCCEEDED,
+        FAILED,
+        CANCELED
+    }
+
+    /**
+     * The statement of a job named {@code jobName}, with literals replaced; a job without SQL in
+     * its name (Flink's fallback name {@code collect}) is named by its shape.
+     */
+    public static String statementOf(String jobName, long shape) {
+        String text = StatementText.normalize(jobName);
+        return text.isEmpty() || text.equals("collect")
+                ? "job of shape " + Long.toHexString(shape)
+                : text;
+    }
+
+    /** The span of this query, for {@code MetricGroup.addSpan}. */
+    public SpanBuilder toSpan() {
+        SpanBuilder span =
+                Span.builder(QueryTimeline.class, SPAN_NAME)
+                        .setStartTsMillis(startMillis)
+                        .setEndTsMillis(endMillis)
+                        .setAttribute("statement", statement)
+                        .setAttribute("statementId", statementId)
+                        .setAttribute("outcome", outcome.name())
+                        .setAttribute("e2eMs", endMillis - startMillis)
+                        .setAttribute("requests", requests)
+                        .setAttribute("collectRetries", collectRetries);
+        if (jobId != null) {
+            span.setAttribute("jobId", jobId);
+        }
+        instant(span, "admittedTs", admittedMillis);
+        instant(span, "acceptedTs", acceptedMillis);
+        instant(span, "runningTs", runningMillis);
+        instant(span, "terminalTs", terminalMillis);
+        part(span, "admissionWaitMs", startMillis, admittedMillis);
+        part(span, "submitMs", startMillis, acceptedMillis);
+        part(span, "jobStartWaitMs", acceptedMillis, runningMillis);
+        part(
+                span,
+                "clusterRunMs",
+                runningMillis != NOT_REACHED ? runningMillis : acceptedMillis,
+                terminalMillis);
+        part(span, "resultFetchMs", terminalMillis, endMillis);
+        return span;
+    }
+
+    private static void instant(SpanBuilder span, String name, long millis) {
+        if (millis != NOT_REACHED) {
+            span.setAttribute(name, millis);
+        }
+    }
+
+    private static void part(SpanBuilder span, String name, long fromMillis, long toMillis) {
+        if (fromMillis != NOT_REACHED && toMillis != NOT_REACHED) {
+            span.setAttribute(name, Math.max(0, toMillis - fromMillis));
+        }
+    }
+}

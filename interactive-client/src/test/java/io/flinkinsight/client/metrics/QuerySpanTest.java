@@ -1,0 +1,118 @@
+package io.flinkinsight.client.metrics;
+
+import io.flinkinsight.client.FlinkLine;
+import io.flinkinsight.client.collect.QueryRecord;
+import io.flinkinsight.common.StatementText;
+
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.traces.Span;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class QuerySpanTest {
+
+    private static final long EPOCH = 1_790_000_000_000L;
+
+    private final AtomicLong nanos = new AtomicLong(7_000_000_000L);
+
+    @BeforeEach
+    void forgetSpans() {
+        CapturingTraceReporterFactory.SPANS.clear();
+    }
+
+    @Test
+    void anEndedQueryReachesEveryConfiguredTraceReporterAsOneSpanWithItsPhases() {
+        Configuration conf = new Configuration();
+        conf.setString(
+                "traces.reporter.capture.factory.class",
+                CapturingTraceReporterFactory.class.getName());
+        JobID job = new JobID();
+
+        try (ClientMetricRegistry registry = ClientMetricRegistry.create(conf, FlinkLine.get())) {
+            QueryRecord record = new QueryRecord(registry.metrics(), nanos::get, () -> EPOCH);
+            record.describe("SELECT name FROM users WHERE id = 42", 0x5eL);
+            advance(12);
+            record.accepted(job);
+            advance(30);
+            record.statusSeen(JobStatus.RUNNING);
+            advance(100);
+            record.statusSeen(JobStatus.FINISHED);
+            advance(5);
+            record.requestSent();
+            record.finish(true);
+        }
+
+        assertThat(CapturingTraceReporterFactory.SPANS).hasSize(1);
+        Span span = CapturingTraceReporterFactory.SPANS.get(0);
+        assertThat(span.getName()).isEqualTo(QueryTimeline.SPAN_NAME);
+        assertThat(span.getScope()).isEqualTo(QueryTimeline.class.getCanonicalName());
+        assertThat(span.getStartTsMillis()).isEqualTo(EPOCH);
+        assertThat(span.getEndTsMillis()).isEqualTo(EPOCH + 147);
+        Map<String, Object> attributes = span.getAttributes();
+        assertThat(attributes)
+                .containsEntry("statement", "SELECT name FROM users WHERE id = ?")
+                .containsEntry(
+                        "statementId",
+                        StatementText.fingerprint("SELECT name FROM users WHERE id = ?"))
+                .containsEntry("jobId", job.toHexString())
+                .containsEntry("outcome", "SUCCEEDED")
+                .containsEntry("e2eMs", 147L)
+                .containsEntry("submitMs", 12L)
+                .containsEntry("jobStartWaitMs", 30L)
+                .containsEntry("clusterRunMs", 100L)
+                .containsEntry("resultFetchMs", 5L)
+                .containsEntry("acceptedTs", EPOCH + 12)
+                .containsEntry("runningTs", EPOCH + 42)
+                .containsEntry("terminalTs", EPOCH + 142)
+                .containsEntry("requests", 1L)
+                .doesNotContainKey("admissionWaitMs");
+        assertThat(attributes.values().toString()).doesNotContain("42 ");
+    }
+
+    @Test
+    void aCanceledQueryIsReportedAsCanceledAndAQueryWithoutSqlByItsShape() {
+        ClientMetrics metrics = new ClientMetrics();
+        TestingMetricGroupForSpans group = new TestingMetricGroupForSpans();
+        metrics.registerOn(group);
+
+        QueryRecord record = new QueryRecord(metrics, nanos::get, () -> EPOCH);
+        record.describe("collect", 0xabcL);
+        advance(3);
+        record.finish(QueryTimeline.Outcome.CANCELED);
+
+        assertThat(group.spans).hasSize(1);
+        Map<String, Object> attributes = group.spans.get(0).build().getAttributes();
+        assertThat(attributes)
+                .containsEntry("outcome", "CANCELED")
+                .containsEntry("statement", "job of shape abc")
+                .doesNotContainKey("jobId")
+                .doesNotContainKey("submitMs");
+        assertThat(metrics.queriesFailed.getCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aFailingTraceReporterNeverReachesTheQuery() {
+        ClientMetrics metrics = new ClientMetrics();
+        TestingMetricGroupForSpans group = new TestingMetricGroupForSpans();
+        group.failWith = new IllegalStateException("reporter down");
+        metrics.registerOn(group);
+
+        QueryRecord record = new QueryRecord(metrics, nanos::get, () -> EPOCH);
+
+        assertThat(record.finish(true)).isTrue();
+        assertThat(metrics.queriesSucceeded.getCount()).isEqualTo(1);
+    }
+
+    private void advance(long millis) {
+        nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(millis));
+    }
+}
