@@ -4,6 +4,8 @@ import io.flinkinsight.harness.LocalFlinkCluster;
 import io.flinkinsight.harness.Role;
 import io.flinkinsight.harness.SqlSession;
 
+import org.apache.flink.traces.slf4j.Slf4jTraceReporterFactory;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -59,8 +61,53 @@ class SqlGatewayQueryResultsITCase {
                         .insightPortRange(INSIGHT_PORTS)
                         .sqlGateway(true)
                         .gatewayClasspath(clientJar)
+                        // Flink's own trace reporter beside the plugin's: the query spans reach
+                        // both
+                        .gatewayClasspath(jarOf(Slf4jTraceReporterFactory.class))
+                        .gatewayConfig(
+                                "traces.reporter.slf4j.factory.class",
+                                Slf4jTraceReporterFactory.class.getName())
                         .slotsPerTaskManager(4)
                         .start();
+    }
+
+    private static Path jarOf(Class<?> type) throws Exception {
+        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+    }
+
+    /**
+     * Each query the client ran reaches Flink's Slf4j trace reporter in the gateway as one span,
+     * its statement normalized: a literal of the query never reaches the span.
+     */
+    @Test
+    void everyQueryReachesAnotherTraceReporterAsASpanWithoutItsLiterals() throws Exception {
+        Path gatewayLog = cluster.logFile(Role.SQL_GATEWAY);
+        try (SqlSession session = interactiveSession()) {
+            session.execute(sequenceTable("spans", "v", 3));
+            assertThat(session.query("SELECT v FROM spans WHERE v <> 'private-literal-4711'"))
+                    .hasSize(3);
+        }
+        Pattern querySpan =
+                Pattern.compile(
+                        "Reported span: .*" + Pattern.quote("QueryTimeline") + ".*FROM.*spans.*");
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        List<String> spans = List.of();
+        while (spans.isEmpty() && System.nanoTime() - deadline < 0) {
+            spans =
+                    Files.readAllLines(gatewayLog).stream()
+                            .filter(line -> querySpan.matcher(line).find())
+                            .toList();
+            if (spans.isEmpty()) {
+                Thread.sleep(200);
+            }
+        }
+        assertThat(spans).as("Query spans in %s", gatewayLog).hasSize(1);
+        assertThat(spans.get(0))
+                .contains("outcome=SUCCEEDED")
+                .contains("statementId=")
+                .contains("jobId=")
+                .contains("?")
+                .doesNotContain("private-literal-4711");
     }
 
     @AfterAll
