@@ -108,6 +108,15 @@ class SqlGatewayQueryResultsITCase {
                 .contains("jobId=")
                 .contains("?")
                 .doesNotContain("private-literal-4711");
+        if (withPlugin) {
+            // the plugin's trace reporter in the gateway kept the span as a statement
+            String statements =
+                    cluster.insightGet(Role.SQL_GATEWAY, "/api/v1/statements?sort=calls");
+            assertThat(statements)
+                    .contains("`spans`.`v`")
+                    .contains("\"calls\":1")
+                    .doesNotContain("private-literal-4711");
+        }
     }
 
     @AfterAll

@@ -64,6 +64,7 @@ public final class ApiEndpoints {
                 new ClientEndpoint(
                         stores.series(),
                         ClientEndpoint.freshness(historyResolution, hubPollInterval)));
+        all.put(StatementsEndpoint.PATH, new StatementsEndpoint(stores.statements()));
         return all;
     }
 }

@@ -6,6 +6,7 @@ import io.flinkinsight.plugin.store.checkpoint.CheckpointRecord;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointStore;
 import io.flinkinsight.plugin.store.job.JobEventParser;
 import io.flinkinsight.plugin.store.job.JobStore;
+import io.flinkinsight.plugin.store.statement.StatementStore;
 
 import org.apache.flink.events.Event;
 import org.apache.flink.traces.Span;
@@ -18,15 +19,16 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Everything the process remembers beyond current metric values: metric history (also what the hub
- * gathers), checkpoints from spans, jobs from events, together within one budget of estimated heap
- * ({@link #keepWithinBudget()}). Its callers guard it: the reporters at Flink's boundary, the
- * sampler thread its budget pass.
+ * gathers), checkpoints from spans, jobs from events, the interactive client's statements from its
+ * query spans, together within one budget of estimated heap ({@link #keepWithinBudget()}). Its
+ * callers guard it: the reporters at Flink's boundary, the sampler thread its budget pass.
  */
 public final class InsightStores {
 
     private final SeriesStore series;
     private final CheckpointStore checkpoints;
     private final JobStore jobs;
+    private final StatementStore statements;
     private final boolean spansHaveChildren;
     private final long maxBytes;
     private final LongAdder budgetPasses = new LongAdder();
@@ -44,7 +46,16 @@ public final class InsightStores {
                         settings.checkpointBytesCap(),
                         jobs::isFinished);
         this.maxBytes = settings.maxBytes();
+        // a fixed share of the budget, so the history and checkpoints keep theirs
+        this.statements = new StatementStore(MAX_STATEMENTS, maxBytes / 16);
         this.spansHaveChildren = flink.spanChildren();
+    }
+
+    /** The statements kept at the most (each within {@code StatementText.MAX_CHARS}). */
+    public static final int MAX_STATEMENTS = 1_000;
+
+    public StatementStore statements() {
+        return statements;
     }
 
     public SeriesStore series() {
@@ -72,6 +83,7 @@ public final class InsightStores {
             }
             case JobEventParser.JOB_INITIALIZATION_SPAN ->
                     JobEventParser.applyInitialization(span, jobs);
+            case StatementStore.QUERY_SPAN -> statements.addSpan(span);
             default -> {
                 // other spans (user spans) have no store
             }
@@ -94,9 +106,12 @@ public final class InsightStores {
         }
     }
 
-    /** Estimated heap bytes of the three stores together. */
+    /** Estimated heap bytes of the stores together. */
     public long estimatedBytes() {
-        return series.estimatedBytes() + checkpoints.estimatedBytes() + jobs.estimatedBytes();
+        return series.estimatedBytes()
+                + checkpoints.estimatedBytes()
+                + jobs.estimatedBytes()
+                + statements.estimatedBytes();
     }
 
     /** The most heap, estimated, the stores may take together. */
@@ -129,7 +144,7 @@ public final class InsightStores {
             evict(toFree);
         }
         // 1/32 stays free for the history's growth until the next pass (its chunks seal in step)
-        long others = series.estimatedBytes() + jobs.estimatedBytes();
+        long others = series.estimatedBytes() + jobs.estimatedBytes() + statements.estimatedBytes();
         checkpoints.limitBytes(Math.max(0, maxBytes - maxBytes / 32 - others));
     }
 

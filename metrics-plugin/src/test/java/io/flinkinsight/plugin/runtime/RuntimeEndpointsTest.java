@@ -31,7 +31,8 @@ class RuntimeEndpointsTest {
                             "/api/v1/checkpoints",
                             "/api/v1/jobs",
                             "/api/v1/client",
-                            "/api/v1/compare");
+                            "/api/v1/compare",
+                            "/api/v1/statements");
         } finally {
             runtime.close();
         }

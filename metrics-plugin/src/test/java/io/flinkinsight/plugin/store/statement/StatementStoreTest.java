@@ -1,0 +1,123 @@
+package io.flinkinsight.plugin.store.statement;
+
+import io.flinkinsight.common.StatementText;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class StatementStoreTest {
+
+    private final StatementStore store = new StatementStore(100, 1 << 20);
+
+    @Test
+    void queriesThatDifferOnlyInLiteralsAreOneStatementWithTheirCountsAndTimes() {
+        for (int i = 1; i <= 10; i++) {
+            store.addSpan(
+                    TestingQuerySpan.query(
+                            "SELECT a FROM t WHERE id = " + i, "SUCCEEDED", 100L * i, 60L * i));
+        }
+        store.addSpan(TestingQuerySpan.query("SELECT a FROM t WHERE id = 99", "FAILED", 5, -1));
+        store.addSpan(TestingQuerySpan.query("SELECT a FROM t WHERE id = 98", "CANCELED", 5, -1));
+
+        List<StatementRow> rows = store.rows(StatementOrder.TOTAL, 10);
+
+        assertThat(rows).hasSize(1);
+        StatementRow row = rows.get(0);
+        assertThat(row.statement()).isEqualTo("SELECT a FROM t WHERE id = ?");
+        assertThat(row.id()).isEqualTo(StatementText.fingerprint(row.statement()));
+        assertThat(row.calls()).isEqualTo(12);
+        assertThat(row.failed()).isEqualTo(1);
+        assertThat(row.canceled()).isEqualTo(1);
+        assertThat(row.totalMs()).isEqualTo(5_510);
+        assertThat(row.maxMs()).isEqualTo(1_000);
+        assertThat(row.share()).isEqualTo(1.0);
+        assertThat(row.clusterP99Ms()).isBetween(560L, 640L);
+        // outside the job: e2e - clusterRun = 40 * i, over the ten that reached the cluster
+        assertThat(row.outsideJobMeanMs()).isEqualTo(220);
+        assertThat(row.partsP50Ms()).containsKeys("submit", "clusterRun");
+        assertThat(row.partsP50Ms()).doesNotContainKey("jobStartWait");
+    }
+
+    @Test
+    void aSlowStatementRanksFirstByP99AndAFrequentOneByCalls() {
+        for (int i = 0; i < 50; i++) {
+            store.addSpan(TestingQuerySpan.query("SELECT 1", "SUCCEEDED", 20, 10));
+        }
+        store.addSpan(TestingQuerySpan.query("SELECT slow FROM t", "SUCCEEDED", 5_000, 4_000));
+
+        assertThat(store.rows(StatementOrder.P99, 1).get(0).statement())
+                .isEqualTo("SELECT slow FROM t");
+        assertThat(store.rows(StatementOrder.CALLS, 1).get(0).statement()).isEqualTo("SELECT ?");
+        assertThat(store.rows(StatementOrder.TOTAL, 2))
+                .extracting(StatementRow::statement)
+                .containsExactly("SELECT slow FROM t", "SELECT ?");
+    }
+
+    @Test
+    void beyondItsCountTheStatementsThatCostLeastGoFirst() {
+        StatementStore small = new StatementStore(3, 1 << 20);
+        small.addSpan(TestingQuerySpan.query("SELECT a FROM t1", "SUCCEEDED", 1_000, 1));
+        small.addSpan(TestingQuerySpan.query("SELECT a FROM t2", "SUCCEEDED", 10, 1));
+        small.addSpan(TestingQuerySpan.query("SELECT a FROM t3", "SUCCEEDED", 500, 1));
+        small.addSpan(TestingQuerySpan.query("SELECT a FROM t4", "SUCCEEDED", 1, 1));
+
+        assertThat(small.rows(StatementOrder.TOTAL, 10))
+                .extracting(StatementRow::statement)
+                .containsExactly("SELECT a FROM t1", "SELECT a FROM t3", "SELECT a FROM t4");
+        assertThat(small.evicted()).isEqualTo(1);
+    }
+
+    @Test
+    void manyLongStatementsStayWithinTheByteBound() {
+        long maxBytes = 200_000;
+        StatementStore bounded = new StatementStore(10_000, maxBytes);
+        for (int i = 0; i < 2_000; i++) {
+            String longName = "c" + i + "_" + "x".repeat(5_000);
+            bounded.addSpan(
+                    TestingQuerySpan.query("SELECT " + longName + " FROM t", "SUCCEEDED", i, i));
+        }
+
+        assertThat(bounded.estimatedBytes()).isBetween(1L, maxBytes);
+        assertThat(bounded.size()).isLessThan(2_000).isGreaterThan(10);
+        assertThat(bounded.rows(StatementOrder.TOTAL, 10_000))
+                .allSatisfy(
+                        row ->
+                                assertThat(row.statement())
+                                        .hasSizeLessThanOrEqualTo(StatementText.MAX_CHARS));
+    }
+
+    @Test
+    void aSpanThatIsNotTheClientsQueryOrIsMalformedIsIgnored() {
+        Map<String, Object> noText = new HashMap<>(Map.of("e2eMs", 5L));
+        Map<String, Object> badE2e = new HashMap<>(Map.of("statement", "SELECT 1", "e2eMs", "x"));
+        TestingQuerySpan good = TestingQuerySpan.query("SELECT 1", "SUCCEEDED", 5, 1);
+
+        store.addSpan(new TestingQuerySpan("user.scope", "Query", 1, good.attributes()));
+        store.addSpan(new TestingQuerySpan(QuerySample.SPAN_SCOPE, "Other", 1, good.attributes()));
+        store.addSpan(new TestingQuerySpan(QuerySample.SPAN_SCOPE, "Query", 1, noText));
+        store.addSpan(new TestingQuerySpan(QuerySample.SPAN_SCOPE, "Query", 1, badE2e));
+        store.addSpan(new TestingQuerySpan(QuerySample.SPAN_SCOPE, "Query", 1, null));
+
+        assertThat(store.size()).isZero();
+    }
+
+    @Test
+    void aSpanCarryingLiteralsOrHugeNumbersKeepsNeither() {
+        Map<String, Object> attributes = new HashMap<>();
+        attributes.put("statement", "SELECT * FROM users WHERE email = 'someone@example.com'");
+        attributes.put("e2eMs", Long.MAX_VALUE);
+        attributes.put("outcome", "<script>");
+        store.addSpan(
+                new TestingQuerySpan(QuerySample.SPAN_SCOPE, QuerySample.SPAN_NAME, 1, attributes));
+
+        StatementRow row = store.rows(StatementOrder.TOTAL, 1).get(0);
+        assertThat(row.statement()).isEqualTo("SELECT * FROM users WHERE email = ?");
+        assertThat(row.failed()).isEqualTo(1);
+        assertThat(row.maxMs()).isLessThan(400L * 24 * 3600 * 1000);
+    }
+}

@@ -1,0 +1,56 @@
+package io.flinkinsight.plugin.store.statement;
+
+import org.apache.flink.traces.Span;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A span as the interactive client reports a query, with the attributes a test gives it. */
+record TestingQuerySpan(String scope, String name, long endMillis, Map<String, Object> attributes)
+        implements Span {
+
+    static TestingQuerySpan query(String statement, String outcome, long e2eMs, long clusterRunMs) {
+        Map<String, Object> attributes = new HashMap<>();
+        attributes.put("statement", statement);
+        attributes.put("statementId", "0123456789abcdef");
+        attributes.put("outcome", outcome);
+        attributes.put("e2eMs", e2eMs);
+        attributes.put("submitMs", 10L);
+        if (clusterRunMs >= 0) {
+            attributes.put("clusterRunMs", clusterRunMs);
+        }
+        return new TestingQuerySpan(
+                QuerySample.SPAN_SCOPE, QuerySample.SPAN_NAME, 1_000L, attributes);
+    }
+
+    @Override
+    public String getScope() {
+        return scope;
+    }
+
+    @Override
+    public String getName() {
+        return name;
+    }
+
+    @Override
+    public long getStartTsMillis() {
+        return endMillis - 1;
+    }
+
+    @Override
+    public long getEndTsMillis() {
+        return endMillis;
+    }
+
+    @Override
+    public Map<String, Object> getAttributes() {
+        return attributes;
+    }
+
+    @Override
+    public List<Span> getChildren() {
+        return List.of();
+    }
+}
