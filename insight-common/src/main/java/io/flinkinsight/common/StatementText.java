@@ -33,7 +33,14 @@ public final class StatementText {
     /** How much of a statement is read at the most, in characters. */
     public static final int MAX_SCANNED_CHARS = 1 << 20;
 
-    private static final Pattern LITERAL_RUN = Pattern.compile("\\?(?: ?, ?\\?)+");
+    // possessive: a run of thousands of literals must not take a stack frame each
+    private static final Pattern LITERAL_RUN = Pattern.compile("\\?(?: ?, ?\\?)++");
+    // a minus that can only be a sign: at the start, after an operator, a comma, a parenthesis
+    // or a keyword after which a value comes
+    private static final Pattern SIGNED_LITERAL =
+            Pattern.compile(
+                    "(^|[(,=<>+*/%-] ?|\\b(?i:select|where|and|or|not|when|then|else|between"
+                            + "|like|is|in|limit|offset|having|by|return) )- ?\\?(?![\\w.])");
     private static final char LONE_SURROGATE = '\uFFFD';
 
     private final String text;
@@ -42,6 +49,7 @@ public final class StatementText {
     private final StringBuilder out = new StringBuilder();
     private int at;
     private boolean space;
+    private boolean closed;
 
     private StatementText(String text, boolean literalsKept) {
         this.truncated = text.length() > MAX_SCANNED_CHARS;
@@ -83,7 +91,7 @@ public final class StatementText {
             if (Character.isWhitespace(c) || Character.isISOControl(c)) {
                 space = true;
                 at++;
-            } else if (startsWith("--")) {
+            } else if (startsWith("--") || startsWith("//")) {
                 skipLine();
             } else if (startsWith("/*+")) {
                 emit("/*+");
@@ -91,9 +99,9 @@ public final class StatementText {
             } else if (startsWith("/*")) {
                 skipBlockComment();
             } else if (c == '\'' || c == '"') {
-                literal(at, quoted(c));
+                literal(at, quoted(c, false));
             } else if (c == '`') {
-                emit(text.substring(at, quoted('`')));
+                quotedName(at, quoted('`', false));
             } else if (isDigit(c) || (c == '.' && isDigit(charAt(at + 1)))) {
                 literal(at, number());
             } else if (isNameStart(text.codePointAt(at))) {
@@ -113,10 +121,11 @@ public final class StatementText {
         }
         String name = text.substring(start, at);
         if (charAt(at) == '\'' && isLiteralPrefix(name)) {
-            literal(start, quoted('\''));
+            // Flink 2's E'..' takes backslash escapes (E'O\'Brien'); the others only ''
+            literal(start, quoted('\'', name.equalsIgnoreCase("E")));
         } else if (charAt(at) == '&' && charAt(at + 1) == '\'' && name.equalsIgnoreCase("U")) {
             at++;
-            literal(start, quoted('\''));
+            literal(start, quoted('\'', false));
         } else {
             emit(name);
         }
@@ -127,20 +136,35 @@ public final class StatementText {
         emit(literalsKept ? clean(text.substring(start, end)) : "?");
     }
 
-    /** Moves past the quoted text at the scan's place; returns where it ends. */
-    private int quoted(char quote) {
+    /** A quoted name from {@code start} to {@code end}; unterminated, it hides the rest. */
+    private void quotedName(int start, int end) {
+        emit(closed ? clean(text.substring(start, end)) : "?");
+    }
+
+    /**
+     * Moves past the quoted text at the scan's place; returns where it ends ({@link #closed} says
+     * whether its closing quote was found).
+     */
+    private int quoted(char quote, boolean backslashEscapes) {
         at++;
+        closed = false;
         while (at < text.length()) {
+            if (backslashEscapes && text.charAt(at) == '\\') {
+                at += 2;
+                continue;
+            }
             if (text.charAt(at) == quote) {
                 if (charAt(at + 1) == quote) {
                     at += 2;
                     continue;
                 }
                 at++;
+                closed = true;
                 return at;
             }
             at++;
         }
+        at = Math.min(at, text.length());
         return at; // unterminated: the rest of the text is the literal
     }
 
@@ -168,7 +192,7 @@ public final class StatementText {
     private String symbol() {
         int cp = text.codePointAt(at);
         at += Character.charCount(cp);
-        if (Character.isSurrogate((char) cp)) {
+        if (isHidden(cp)) {
             return String.valueOf(LONE_SURROGATE);
         }
         return new String(Character.toChars(cp));
@@ -219,26 +243,38 @@ public final class StatementText {
         return name.length() == 1 && "XxNnEeBb".indexOf(name.charAt(0)) >= 0;
     }
 
-    /** A literal kept as written, with control characters as spaces and no lone surrogate. */
-    private static String clean(String literal) {
-        StringBuilder b = new StringBuilder(literal.length());
-        for (int i = 0; i < literal.length(); i++) {
-            char c = literal.charAt(i);
-            if (Character.isISOControl(c)) {
+    /**
+     * A lone surrogate (no character), or a format character such as U+202E (it would reorder what
+     * a reader sees).
+     */
+    private static boolean isHidden(int cp) {
+        return (cp <= Character.MAX_VALUE && Character.isSurrogate((char) cp))
+                || Character.getType(cp) == Character.FORMAT;
+    }
+
+    /**
+     * A quoted text kept as written, with control characters as spaces and lone surrogates and
+     * format characters as U+FFFD.
+     */
+    private static String clean(String quoted) {
+        StringBuilder b = new StringBuilder(quoted.length());
+        for (int i = 0; i < quoted.length(); ) {
+            int cp = quoted.codePointAt(i);
+            i += Character.charCount(cp);
+            if (Character.isISOControl(cp)) {
                 b.append(' ');
-            } else if (Character.isHighSurrogate(c)
-                    && i + 1 < literal.length()
-                    && Character.isLowSurrogate(literal.charAt(i + 1))) {
-                b.append(c).append(literal.charAt(++i));
+            } else if (isHidden(cp)) {
+                b.append(LONE_SURROGATE);
             } else {
-                b.append(Character.isSurrogate(c) ? LONE_SURROGATE : c);
+                b.appendCodePoint(cp);
             }
         }
         return b.toString();
     }
 
     private static String collapseRuns(CharSequence normalized) {
-        return LITERAL_RUN.matcher(normalized).replaceAll("?, ...");
+        String unsigned = SIGNED_LITERAL.matcher(normalized).replaceAll("$1?");
+        return LITERAL_RUN.matcher(unsigned).replaceAll("?, ...");
     }
 
     private static String bounded(String kept, boolean cut) {

@@ -38,11 +38,17 @@ class StatementTextTest {
                 "SELECT t1.c2, v_3 FROM t1|SELECT t1.c2, v_3 FROM t1",
                 "SELECT /* 'name' */ a FROM t|SELECT a FROM t",
                 "SELECT /*+ OPTIONS('k'='v') */ a FROM t|SELECT /*+ OPTIONS(?=?) */ a FROM t",
-                "SELECT -5, a-1 FROM t|SELECT -?, a-? FROM t",
+                "SELECT -5, a-1, b - 2 FROM t WHERE x = -5 AND y=-1.5|SELECT ?, a-?, b - ? FROM t WHERE x = ? AND y=?",
                 "INTERVAL '1' DAY|INTERVAL ? DAY",
             })
     void literalsOfEveryKindAreReplaced(String sql, String normalized) {
         assertThat(StatementText.normalize(sql)).isEqualTo(normalized);
+    }
+
+    @Test
+    void flinksDoubleSlashCommentsAreCommentsToo() {
+        assertThat(StatementText.normalize("SELECT 1 // the customer's name\nFROM t WHERE n = 'x'"))
+                .isEqualTo("SELECT ? FROM t WHERE n = ?");
     }
 
     @Test
@@ -63,8 +69,33 @@ class StatementTextTest {
     void anUnterminatedLiteralOrCommentHidesTheRest() {
         assertThat(StatementText.normalize("SELECT 'secret and more")).isEqualTo("SELECT ?");
         assertThat(StatementText.normalize("SELECT a /* secret")).isEqualTo("SELECT a");
-        assertThat(StatementText.normalize("SELECT `unterminated"))
-                .isEqualTo("SELECT `unterminated");
+        assertThat(StatementText.normalize("SELECT `unterminated")).isEqualTo("SELECT ?");
+    }
+
+    @Test
+    void aLongListOfLiteralsIsOneRunWithoutDeepRecursion() {
+        String sql = "SELECT * FROM t WHERE id IN (" + "1, ".repeat(100_000) + "2)";
+
+        assertThat(StatementText.normalize(sql)).startsWith("SELECT * FROM t WHERE id IN (?, ...");
+        assertThat(StatementText.normalize("`" + "?,".repeat(500_000))).isEqualTo("?");
+    }
+
+    @Test
+    void backslashEscapesCountOnlyInFlinksEStrings() {
+        assertThat(StatementText.normalize("SELECT E'O\\'Brien secret', 'x' FROM t"))
+                .isEqualTo("SELECT ?, ... FROM t");
+        assertThat(StatementText.normalize("SELECT 'C:\\', 'secret' FROM t"))
+                .isEqualTo("SELECT ?, ... FROM t");
+    }
+
+    @Test
+    void anUnterminatedOrHostileNameHidesWhatFollowsAndCarriesNoControlCharacter() {
+        assertThat(StatementText.normalize("SELECT `x FROM t WHERE ssn = '078-05-1120'"))
+                .isEqualTo("SELECT ?");
+        assertThat(StatementText.normalize("SELECT `a\u0000\n\ud800\u202eb` FROM t"))
+                .isEqualTo("SELECT `a  \ufffd\ufffdb` FROM t");
+        assertThat(StatementText.normalize("SELECT a\u202e FROM t"))
+                .isEqualTo("SELECT a\ufffd FROM t");
     }
 
     @Test

@@ -135,7 +135,7 @@ public final class InsightOptions {
                     .defaultValue(MemorySize.ofMebiBytes(128))
                     .withDescription(
                             "Most heap the process's stores may take together, estimated: metric history,"
-                                    + " checkpoints and jobs ("
+                                    + " checkpoints, jobs and, in the SQL Gateway, the statements (at most 1/16 of it) ("
                                     + STORES_MAX_BYTES_RANGE
                                     + "). 128 mb is an eighth"
                                     + " of the 1 GB heap Flink gives a JobManager by default"

@@ -39,6 +39,9 @@ public final class QueryRecord {
 
     private static final long UNSET = -1;
 
+    /** The statement of a query that failed before its job was built. */
+    static final String NOT_BUILT = "statement not known (failed before its job was built)";
+
     private final ClientMetrics metrics;
     private final LongSupplier nanoClock;
     private final long startNanos;
@@ -53,7 +56,7 @@ public final class QueryRecord {
     private volatile LongConsumer jobRunListener = millis -> {};
     private final AtomicBoolean finished = new AtomicBoolean();
     private volatile QueryAdmission.Place place = QueryAdmission.NONE;
-    private volatile String statement = "";
+    private volatile String statement = NOT_BUILT;
     @Nullable private volatile JobID jobId;
 
     /** Starts the record now and counts the query as submitted. */
@@ -75,7 +78,12 @@ public final class QueryRecord {
      * its span reports it ({@link QueryTimeline#statementOf}).
      */
     public void describe(String jobName, long shape) {
-        this.statement = QueryTimeline.statementOf(jobName, shape);
+        try {
+            this.statement = QueryTimeline.statementOf(jobName, shape);
+        } catch (RuntimeException e) {
+            // a figure's text must not fail the query: the job's shape names it instead
+            this.statement = QueryTimeline.statementOf("", shape);
+        }
     }
 
     /**

@@ -45,7 +45,7 @@ record QuerySample(
         String text = Attributes.asString(attributes, "statement");
         String outcome = Attributes.asString(attributes, "outcome");
         Long e2e = Attributes.asLong(attributes, "e2eMs");
-        if (text == null || e2e == null) {
+        if (text == null || e2e == null || e2e < 0) {
             return null;
         }
         // normalized by the client already; again here, so that whatever sent the span, no

@@ -41,13 +41,14 @@ final class StatementStats {
         } else if (query.outcome().equals("CANCELED")) {
             canceled++;
         }
-        totalMs += query.e2eMs();
+        totalMs = saturatedAdd(totalMs, query.e2eMs());
         maxMs = Math.max(maxMs, query.e2eMs());
         lastSeenMillis = Math.max(lastSeenMillis, query.endMillis());
         e2e.add(query.e2eMs());
         if (query.clusterRunMs() >= 0) {
             clusterRun.add(query.clusterRunMs());
-            outsideJobMs += Math.max(0, query.e2eMs() - query.clusterRunMs());
+            outsideJobMs =
+                    saturatedAdd(outsideJobMs, Math.max(0, query.e2eMs() - query.clusterRunMs()));
             outsideJobCalls++;
         }
         addPart("admissionWait", query.admissionWaitMs());
@@ -90,8 +91,9 @@ final class StatementStats {
                 totalMs,
                 allStatementsMs == 0 ? 0 : (double) totalMs / allStatementsMs,
                 calls == 0 ? 0 : totalMs / calls,
-                e2e.quantile(0.5),
-                e2e.quantile(0.99),
+                // a bucket's middle may lie above the largest value in it
+                Math.min(e2e.quantile(0.5), maxMs),
+                Math.min(e2e.quantile(0.99), maxMs),
                 maxMs,
                 clusterRun.count() == 0 ? null : clusterRun.quantile(0.5),
                 clusterRun.count() == 0 ? null : clusterRun.quantile(0.99),
@@ -99,6 +101,11 @@ final class StatementStats {
                 partP50,
                 firstSeenMillis,
                 lastSeenMillis);
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return sum < 0 ? Long.MAX_VALUE : sum;
     }
 
     long estimatedBytes() {

@@ -50,6 +50,10 @@ public final class StatementStore {
         long before = stats.estimatedBytes();
         stats.add(query);
         bytes += stats.estimatedBytes() - before;
+        if (bytes > maxBytes) {
+            // the statements' histograms grew past the bound
+            makeRoom(0);
+        }
     }
 
     /** Counts the query of {@code span} if it is one of the interactive client's. */
@@ -89,7 +93,8 @@ public final class StatementStore {
 
     private void makeRoom(long newBytes) {
         while (!statements.isEmpty()
-                && (statements.size() >= maxStatements || bytes + newBytes > maxBytes)) {
+                && (statements.size() >= maxStatements && newBytes > 0
+                        || bytes + newBytes > maxBytes)) {
             StatementStats cheapest =
                     statements.values().stream()
                             .min(Comparator.comparingLong(StatementStats::totalMs))

@@ -120,4 +120,25 @@ class StatementStoreTest {
         assertThat(row.failed()).isEqualTo(1);
         assertThat(row.maxMs()).isLessThan(400L * 24 * 3600 * 1000);
     }
+
+    @Test
+    void statementsWhoseHistogramsGrowStayWithinTheByteBound() {
+        StatementStore bounded = new StatementStore(100, 6_000);
+        bounded.addSpan(TestingQuerySpan.query("SELECT a FROM small", "SUCCEEDED", 1, 1));
+        for (long e2e = 1; e2e < 3_600_000; e2e *= 2) {
+            bounded.addSpan(TestingQuerySpan.query("SELECT a FROM big", "SUCCEEDED", e2e, e2e));
+            assertThat(bounded.estimatedBytes()).isLessThanOrEqualTo(6_000);
+        }
+    }
+
+    @Test
+    void aNegativeTimeIsNoQueryAndAQuantileNeverExceedsTheMaximum() {
+        store.addSpan(TestingQuerySpan.query("SELECT 1", "SUCCEEDED", -5, 1));
+        assertThat(store.size()).isZero();
+
+        store.addSpan(TestingQuerySpan.query("SELECT 1", "SUCCEEDED", 97, 1));
+
+        StatementRow row = store.rows(StatementOrder.TOTAL, 1).get(0);
+        assertThat(row.p99Ms()).isLessThanOrEqualTo(row.maxMs()).isEqualTo(97);
+    }
 }
