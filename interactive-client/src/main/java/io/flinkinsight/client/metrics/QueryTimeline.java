@@ -1,5 +1,6 @@
 package io.flinkinsight.client.metrics;
 
+import io.flinkinsight.common.QuerySpan;
 import io.flinkinsight.common.StatementText;
 
 import org.apache.flink.traces.Span;
@@ -32,8 +33,8 @@ public record QueryTimeline(
         long requests,
         long collectRetries) {
 
-    /** The span's name, as Flink names its own spans (Checkpoint, JobInitialization). */
-    public static final String SPAN_NAME = "Query";
+    /** The span's name ({@link QuerySpan#NAME}). */
+    public static final String SPAN_NAME = QuerySpan.NAME;
 
     /** An instant of a phase the query did not reach. */
     public static final long NOT_REACHED = -1;
@@ -62,28 +63,28 @@ public record QueryTimeline(
                 Span.builder(QueryTimeline.class, SPAN_NAME)
                         .setStartTsMillis(startMillis)
                         .setEndTsMillis(endMillis)
-                        .setAttribute("statement", statement)
-                        .setAttribute("statementId", statementId)
-                        .setAttribute("outcome", outcome.name())
-                        .setAttribute("e2eMs", endMillis - startMillis)
-                        .setAttribute("requests", requests)
-                        .setAttribute("collectRetries", collectRetries);
+                        .setAttribute(QuerySpan.STATEMENT, statement)
+                        .setAttribute(QuerySpan.STATEMENT_ID, statementId)
+                        .setAttribute(QuerySpan.OUTCOME, outcome.name())
+                        .setAttribute(QuerySpan.E2E_MS, endMillis - startMillis)
+                        .setAttribute(QuerySpan.REQUESTS, requests)
+                        .setAttribute(QuerySpan.COLLECT_RETRIES, collectRetries);
         if (jobId != null) {
-            span.setAttribute("jobId", jobId);
+            span.setAttribute(QuerySpan.JOB_ID, jobId);
         }
-        instant(span, "admittedTs", admittedMillis);
-        instant(span, "acceptedTs", acceptedMillis);
-        instant(span, "runningTs", runningMillis);
-        instant(span, "terminalTs", terminalMillis);
-        part(span, "admissionWaitMs", startMillis, admittedMillis);
-        part(span, "submitMs", startMillis, acceptedMillis);
-        part(span, "jobStartWaitMs", acceptedMillis, runningMillis);
+        instant(span, QuerySpan.ADMITTED_TS, admittedMillis);
+        instant(span, QuerySpan.ACCEPTED_TS, acceptedMillis);
+        instant(span, QuerySpan.RUNNING_TS, runningMillis);
+        instant(span, QuerySpan.TERMINAL_TS, terminalMillis);
+        part(span, QuerySpan.ADMISSION_WAIT_MS, startMillis, admittedMillis);
+        part(span, QuerySpan.SUBMIT_MS, startMillis, acceptedMillis);
+        part(span, QuerySpan.JOB_START_WAIT_MS, acceptedMillis, runningMillis);
         part(
                 span,
-                "clusterRunMs",
+                QuerySpan.CLUSTER_RUN_MS,
                 runningMillis != NOT_REACHED ? runningMillis : acceptedMillis,
                 terminalMillis);
-        part(span, "resultFetchMs", terminalMillis, endMillis);
+        part(span, QuerySpan.RESULT_FETCH_MS, terminalMillis, endMillis);
         return span;
     }
 

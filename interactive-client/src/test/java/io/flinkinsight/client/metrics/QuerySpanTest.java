@@ -2,6 +2,7 @@ package io.flinkinsight.client.metrics;
 
 import io.flinkinsight.client.FlinkLine;
 import io.flinkinsight.client.collect.QueryRecord;
+import io.flinkinsight.common.QuerySpan;
 import io.flinkinsight.common.StatementText;
 
 import org.apache.flink.api.common.JobID;
@@ -54,7 +55,9 @@ class QuerySpanTest {
         assertThat(CapturingTraceReporterFactory.SPANS).hasSize(1);
         Span span = CapturingTraceReporterFactory.SPANS.get(0);
         assertThat(span.getName()).isEqualTo(QueryTimeline.SPAN_NAME);
-        assertThat(span.getScope()).isEqualTo(QueryTimeline.class.getCanonicalName());
+        assertThat(span.getScope())
+                .isEqualTo(QueryTimeline.class.getCanonicalName())
+                .isEqualTo(QuerySpan.SCOPE);
         assertThat(span.getStartTsMillis()).isEqualTo(EPOCH);
         assertThat(span.getEndTsMillis()).isEqualTo(EPOCH + 147);
         Map<String, Object> attributes = span.getAttributes();

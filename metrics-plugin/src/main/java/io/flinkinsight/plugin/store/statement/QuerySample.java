@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.store.statement;
 
+import io.flinkinsight.common.QuerySpan;
 import io.flinkinsight.common.StatementText;
 import io.flinkinsight.plugin.store.Attributes;
 
@@ -25,10 +26,9 @@ record QuerySample(
         long clusterRunMs,
         long resultFetchMs) {
 
-    /** The client's span: {@code io.flinkinsight.client.metrics.QueryTimeline}, {@code Query}. */
-    static final String SPAN_NAME = "Query";
+    static final String SPAN_NAME = QuerySpan.NAME;
 
-    static final String SPAN_SCOPE = "io.flinkinsight.client.metrics.QueryTimeline";
+    static final String SPAN_SCOPE = QuerySpan.SCOPE;
 
     private static final long MAX_MILLIS = 366L * 24 * 3600 * 1000;
 
@@ -42,9 +42,9 @@ record QuerySample(
         if (attributes == null) {
             return null;
         }
-        String text = Attributes.asString(attributes, "statement");
-        String outcome = Attributes.asString(attributes, "outcome");
-        Long e2e = Attributes.asLong(attributes, "e2eMs");
+        String text = Attributes.asString(attributes, QuerySpan.STATEMENT);
+        String outcome = Attributes.asString(attributes, QuerySpan.OUTCOME);
+        Long e2e = Attributes.asLong(attributes, QuerySpan.E2E_MS);
         if (text == null || e2e == null || e2e < 0) {
             return null;
         }
@@ -57,11 +57,11 @@ record QuerySample(
                 "SUCCEEDED".equals(outcome) || "CANCELED".equals(outcome) ? outcome : "FAILED",
                 span.getEndTsMillis(),
                 millis(e2e),
-                millis(Attributes.asLong(attributes, "admissionWaitMs")),
-                millis(Attributes.asLong(attributes, "submitMs")),
-                millis(Attributes.asLong(attributes, "jobStartWaitMs")),
-                millis(Attributes.asLong(attributes, "clusterRunMs")),
-                millis(Attributes.asLong(attributes, "resultFetchMs")));
+                millis(Attributes.asLong(attributes, QuerySpan.ADMISSION_WAIT_MS)),
+                millis(Attributes.asLong(attributes, QuerySpan.SUBMIT_MS)),
+                millis(Attributes.asLong(attributes, QuerySpan.JOB_START_WAIT_MS)),
+                millis(Attributes.asLong(attributes, QuerySpan.CLUSTER_RUN_MS)),
+                millis(Attributes.asLong(attributes, QuerySpan.RESULT_FETCH_MS)));
     }
 
     private static long millis(@Nullable Long value) {
