@@ -207,6 +207,29 @@ public final class InsightOptions {
                                     + " clients: they call its REST API but never register with it. Empty gathers"
                                     + " none. Has no effect in other processes.");
 
+    public static final OptionRange<Duration> SCRAPE_JOB_SERIES_MIN_AGE_RANGE =
+            OptionRange.durations(Duration.ZERO, Duration.ofHours(1));
+
+    public static final ConfigOption<Duration> SCRAPE_JOB_SERIES_MIN_AGE =
+            ConfigOptions.key("scrape.job-series.min-age")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(30))
+                    .withDescription(
+                            "How long a job must have been registered in this process (since its first metric"
+                                    + " here) before /metrics shows its series: every metric whose labels carry a"
+                                    + " job_id (job, task and operator metrics, on the JobManager and the"
+                                    + " TaskManagers) ("
+                                    + SCRAPE_JOB_SERIES_MIN_AGE_RANGE
+                                    + "). A short query's job through the SQL Gateway lives a few hundred"
+                                    + " milliseconds to seconds, and each scrape that catches one makes new series"
+                                    + " in Prometheus: 30 s keeps such jobs out, while a streaming job's series show"
+                                    + " after its first 30 s, at the usual scrape intervals of 15 s to 1 min one or"
+                                    + " two scrapes later than with Flink's PrometheusReporter. A job once shown is"
+                                    + " shown at once when its tasks are deployed here again (a failover). 0 shows"
+                                    + " every job's series at once, as Flink's PrometheusReporter does."
+                                    + " /api/v1/metrics and the history keep every series either way;"
+                                    + " flink_insight_scrape_job_series_withheld counts the samples left out.");
+
     public static final ConfigOption<Boolean> FILTER_LABEL_VALUE_CHARACTERS =
             ConfigOptions.key("filterLabelValueCharacters")
                     .booleanType()
@@ -434,6 +457,7 @@ public final class InsightOptions {
                 HUB_POLL_INTERVAL,
                 HUB_CLIENTS,
                 HUB_DASHBOARD_PROXY_ENABLED,
+                SCRAPE_JOB_SERIES_MIN_AGE,
                 FILTER_LABEL_VALUE_CHARACTERS,
                 ROLE,
                 HTTP_MAX_REQUEST_HEADER_BYTES,

@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.exposition;
 
+import io.flinkinsight.plugin.index.JobSeriesRule;
 import io.flinkinsight.plugin.index.MetricFamily;
 import io.flinkinsight.plugin.index.MetricKind;
 import io.flinkinsight.plugin.index.MetricReading;
@@ -27,7 +28,9 @@ import java.util.function.Supplier;
  * window of recent values and no running sum, and a {@code _sum} made up from the window (mean x
  * count) would go down, which Prometheus reads as a counter reset. Every value is read by {@link
  * MetricReading}: a metric that throws is skipped and counted in {@code
- * flink_insight_scrape_errors_total} instead of failing the scrape.
+ * flink_insight_scrape_errors_total} instead of failing the scrape. The series of a job registered
+ * in this process for less than {@code scrape.job-series.min-age} are left out ({@link
+ * JobSeriesRule}) and counted in {@code flink_insight_scrape_job_series_withheld}.
  */
 public final class ExpositionWriter {
 
@@ -82,23 +85,33 @@ public final class ExpositionWriter {
     }
 
     private static final String SCRAPE_ERRORS = "flink_insight_scrape_errors_total";
+    private static final String JOB_SERIES_WITHHELD = "flink_insight_scrape_job_series_withheld";
 
     private final LongAdder scrapeErrors;
     private final Supplier<List<OwnFigure>> ownFigures;
+    private final JobSeriesRule jobSeries;
 
-    /** A writer whose only own figure is the scrape-error count. */
+    /** A writer whose only own figure is the scrape-error count, showing every series. */
     public ExpositionWriter(LongAdder scrapeErrors) {
         this(scrapeErrors, List::of);
+    }
+
+    /** A writer showing every series ({@link JobSeriesRule#SHOW_ALL}). */
+    public ExpositionWriter(LongAdder scrapeErrors, Supplier<List<OwnFigure>> ownFigures) {
+        this(scrapeErrors, ownFigures, JobSeriesRule.SHOW_ALL);
     }
 
     /**
      * @param scrapeErrors process-wide count of values that could not be read, exposed in every
      *     scrape
      * @param ownFigures the plugin's other own figures, read at each scrape
+     * @param jobSeries which jobs' series are written: the rule the index was built with
      */
-    public ExpositionWriter(LongAdder scrapeErrors, Supplier<List<OwnFigure>> ownFigures) {
+    public ExpositionWriter(
+            LongAdder scrapeErrors, Supplier<List<OwnFigure>> ownFigures, JobSeriesRule jobSeries) {
         this.scrapeErrors = scrapeErrors;
         this.ownFigures = ownFigures;
+        this.jobSeries = jobSeries;
     }
 
     /**
@@ -107,12 +120,12 @@ public final class ExpositionWriter {
      */
     public int write(MetricFamily[] families, ExpositionFormat format, ExpositionBuffer out) {
         boolean om = format == ExpositionFormat.OPENMETRICS;
-        MetricReading reading = MetricReading.ofNumbers(QUANTILES);
+        Render render = new Render(MetricReading.ofNumbers(QUANTILES), jobSeries);
         int samples = 0;
         for (MetricFamily family : families) {
-            samples += writeFamily(family, om, out, reading);
+            samples += writeFamily(family, om, out, render);
         }
-        samples += writeOwnFigures(om, out);
+        samples += writeOwnFigures(om, out, render);
         if (om) {
             out.write(EOF);
         }
@@ -120,11 +133,15 @@ public final class ExpositionWriter {
         return samples;
     }
 
-    private int writeFamily(
-            MetricFamily family, boolean om, ExpositionBuffer out, MetricReading reading) {
+    private int writeFamily(MetricFamily family, boolean om, ExpositionBuffer out, Render render) {
+        MetricReading reading = render.reading;
         int samples = 0;
         boolean headerWritten = false;
         for (RegisteredMetric m : family.members()) {
+            if (render.gated && !JobSeriesRule.shows(m, render.shownUpTo)) {
+                render.withheld += family.kind() == MetricKind.HISTOGRAM ? QUANTILES.length + 1 : 1;
+                continue; // a job too young: no value read, nothing written
+            }
             // Read first, write after: a metric that throws leaves nothing half-written.
             if (!reading.read(m)) {
                 scrapeErrors.increment(); // one metric failing must not fail the scrape
@@ -206,7 +223,7 @@ public final class ExpositionWriter {
      * The plugin's own figures, sorted by name: its scrape errors, then what {@code ownFigures}
      * gives.
      */
-    private int writeOwnFigures(boolean om, ExpositionBuffer out) {
+    private int writeOwnFigures(boolean om, ExpositionBuffer out, Render render) {
         List<OwnFigure> figures = new ArrayList<>();
         try {
             figures.addAll(ownFigures.get());
@@ -222,6 +239,16 @@ public final class ExpositionWriter {
                         "Metric values Flink Insight could not read while scraping; those samples were skipped.",
                         true,
                         scrapeErrors.sum()));
+        if (render.gated) {
+            figures.add(
+                    new OwnFigure(
+                            JOB_SERIES_WITHHELD,
+                            "Samples left out of this scrape because their job (the job_id label) was registered in"
+                                    + " this process less than scrape.job-series.min-age ago; /api/v1/metrics"
+                                    + " still lists them.",
+                            false,
+                            render.withheld));
+        }
         figures.sort(
                 Comparator.comparing(
                         OwnFigure::name)); // stable: the samples of one family keep their order
@@ -265,6 +292,23 @@ public final class ExpositionWriter {
             out.write((byte) '\n');
         }
         return figures.size();
+    }
+
+    /**
+     * What one render reads with and tallies: the reading, the job-series cut-off, what it left
+     * out.
+     */
+    private static final class Render {
+        final MetricReading reading;
+        final boolean gated;
+        final long shownUpTo;
+        long withheld;
+
+        Render(MetricReading reading, JobSeriesRule jobSeries) {
+            this.reading = reading;
+            this.gated = !jobSeries.showsAll();
+            this.shownUpTo = gated ? jobSeries.shownUpTo() : 0;
+        }
     }
 
     private static byte[] ascii(String s) {

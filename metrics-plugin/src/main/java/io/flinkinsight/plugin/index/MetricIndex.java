@@ -47,12 +47,23 @@ public final class MetricIndex {
     private int warnings;
     private final GroupLabelCache plainLabels = new GroupLabelCache(Set.of());
     private final GroupLabelCache histogramLabels = new GroupLabelCache(HISTOGRAM_RESERVED_LABELS);
+    private final JobAges jobs;
 
     private volatile MetricFamily[] sortedFamilies = NO_FAMILIES;
     private final AtomicLong rejected = new AtomicLong();
 
+    /** An index whose scrape shows every job's series at once ({@link JobSeriesRule#SHOW_ALL}). */
     public MetricIndex(boolean filterLabelValues) {
+        this(filterLabelValues, JobSeriesRule.SHOW_ALL);
+    }
+
+    /**
+     * @param jobSeries the rule the scrape applies, by which each metric of a job is given its
+     *     job's {@link JobAge} (none when the rule shows every series)
+     */
+    public MetricIndex(boolean filterLabelValues, JobSeriesRule jobSeries) {
         this.filterLabelValues = filterLabelValues;
+        this.jobs = new JobAges(jobSeries);
     }
 
     /**
@@ -93,8 +104,10 @@ public final class MetricIndex {
                             family.kind());
                     return null;
                 }
+                Map<String, String> variables = group.getAllVariables();
+                LabelSet labels = labels(kind, variables);
                 RegisteredMetric registeredMetric =
-                        new RegisteredMetric(metric, family, labels(kind, group));
+                        new RegisteredMetric(metric, family, labels, jobs.added(variables));
                 family.put(registeredMetric);
                 registered++;
                 return registeredMetric;
@@ -118,8 +131,10 @@ public final class MetricIndex {
                 if (family == null || family.kind() != kind) {
                     return;
                 }
-                if (family.remove(labels(kind, group), metric)) {
+                Map<String, String> variables = group.getAllVariables();
+                if (family.remove(labels(kind, variables), metric)) {
                     registered--;
+                    jobs.removed(variables);
                     if (family.isEmpty()) {
                         families.remove(familyName);
                         sortedFamilies = null;
@@ -154,6 +169,25 @@ public final class MetricIndex {
         }
     }
 
+    /**
+     * Jobs with metrics in this process now, as the job-series rule tracks them (0 when it shows
+     * all).
+     */
+    int trackedJobs() {
+        synchronized (lock) {
+            return jobs.liveJobs();
+        }
+    }
+
+    /**
+     * Jobs shown once and now without metrics here whose age is remembered (see {@link JobAges}).
+     */
+    int retiredJobs() {
+        synchronized (lock) {
+            return jobs.retiredJobs();
+        }
+    }
+
     /** Metrics Flink registered that are not exposed (see {@link #add}). */
     public long rejectedCount() {
         return rejected.get();
@@ -164,8 +198,7 @@ public final class MetricIndex {
                 .getLogicalScope(PrometheusNaming.FILTER, PrometheusNaming.SCOPE_SEPARATOR);
     }
 
-    private LabelSet labels(MetricKind kind, MetricGroup group) {
-        Map<String, String> variables = group.getAllVariables();
+    private LabelSet labels(MetricKind kind, Map<String, String> variables) {
         return (kind == MetricKind.HISTOGRAM ? histogramLabels : plainLabels).get(variables);
     }
 

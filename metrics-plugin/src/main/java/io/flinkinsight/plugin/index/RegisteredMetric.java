@@ -23,6 +23,7 @@ public final class RegisteredMetric {
     private final SeriesKey p50Key;
     private final SeriesKey p99Key;
     private final SeriesKey countKey;
+    private final JobAge job;
 
     /**
      * An older registration of the same series, emitted again once this one is removed; guarded by
@@ -30,10 +31,11 @@ public final class RegisteredMetric {
      */
     RegisteredMetric shadowed;
 
-    RegisteredMetric(Metric metric, MetricFamily family, LabelSet labels) {
+    RegisteredMetric(Metric metric, MetricFamily family, LabelSet labels, JobAge job) {
         this.metric = metric;
         this.family = family;
         this.labels = labels;
+        this.job = job;
         if (family.kind() == MetricKind.HISTOGRAM) {
             // History keeps p50, p99 and the count of a histogram as separate series, named as they
             // are scraped:
@@ -84,6 +86,14 @@ public final class RegisteredMetric {
 
     public SeriesKey countKey() {
         return countKey;
+    }
+
+    /**
+     * The age of the job whose metric this is, for {@link JobSeriesRule}; null for a metric of no
+     * job, and for every metric when the rule shows all series.
+     */
+    public JobAge job() {
+        return job;
     }
 
     @Override

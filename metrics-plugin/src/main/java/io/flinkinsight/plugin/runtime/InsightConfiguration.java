@@ -53,7 +53,8 @@ public record InsightConfiguration(
         long checkpointsMaxBytes,
         long storesMaxBytes,
         long maxAnswerBytes,
-        boolean httpSsl) {
+        boolean httpSsl,
+        Duration jobSeriesMinAge) {
 
     public static InsightConfiguration defaults() {
         return from(new Properties(), InsightOptions.USER_PREFIX);
@@ -169,7 +170,10 @@ public record InsightConfiguration(
                 r.bytes(
                         InsightOptions.HTTP_MAX_ANSWER_BYTES,
                         InsightOptions.HTTP_MAX_ANSWER_BYTES_RANGE),
-                r.bool(InsightOptions.HTTP_SSL_ENABLED));
+                r.bool(InsightOptions.HTTP_SSL_ENABLED),
+                r.duration(
+                        InsightOptions.SCRAPE_JOB_SERIES_MIN_AGE,
+                        InsightOptions.SCRAPE_JOB_SERIES_MIN_AGE_RANGE));
     }
 
     /** What the stores may keep, for {@code InsightStores}. */

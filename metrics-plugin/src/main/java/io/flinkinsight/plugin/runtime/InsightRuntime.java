@@ -11,6 +11,7 @@ import io.flinkinsight.plugin.http.InsightHttpServer;
 import io.flinkinsight.plugin.http.JsonEndpoint;
 import io.flinkinsight.plugin.http.RequestFailureLog;
 import io.flinkinsight.plugin.hub.Hub;
+import io.flinkinsight.plugin.index.JobSeriesRule;
 import io.flinkinsight.plugin.index.MetricIndex;
 import io.flinkinsight.plugin.index.RegisteredMetric;
 import io.flinkinsight.plugin.proxy.DashboardUpstream;
@@ -81,7 +82,9 @@ public final class InsightRuntime implements AutoCloseable {
         this.clock = clock;
         this.flink = FlinkCapabilities.current();
         this.startedAtMillis = clock.millis();
-        this.index = new MetricIndex(config.filterLabelValueCharacters());
+        // One rule, one clock: the index dates each job's first metric, the writer compares.
+        JobSeriesRule jobSeries = new JobSeriesRule(config.jobSeriesMinAge(), System::nanoTime);
+        this.index = new MetricIndex(config.filterLabelValueCharacters(), jobSeries);
         this.stores = new InsightStores(config.storeSettings(), clock, flink);
         this.roles =
                 new RoleTracker(
@@ -109,7 +112,7 @@ public final class InsightRuntime implements AutoCloseable {
                             Hub h = roles.hub();
                             return h == null ? null : h.clientRefusals();
                         });
-        this.writer = new ExpositionWriter(scrapeErrors, selfMetrics::figures);
+        this.writer = new ExpositionWriter(scrapeErrors, selfMetrics::figures, jobSeries);
         this.sampler =
                 new MetricSampler(
                         index,

@@ -75,7 +75,8 @@ class BoundedOptionsTest {
                 bounds("http.max-connections-per-address", "1", "10000", "0", "10001"),
                 bounds("http.max-concurrent-scrapes", "1", "16", "0", "17"),
                 bounds("http.max-answer-bytes", "64 kb", "1 gb", "65535 b", "1073741825 b"),
-                bounds("http.request-head-timeout", "1 s", "5 min", "999 ms", "300001 ms"));
+                bounds("http.request-head-timeout", "1 s", "5 min", "999 ms", "300001 ms"),
+                bounds("scrape.job-series.min-age", "0 ms", "1 h", "-1 ms", "3600001 ms"));
     }
 
     @Test

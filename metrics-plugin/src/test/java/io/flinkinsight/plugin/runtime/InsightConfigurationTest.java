@@ -45,6 +45,7 @@ class InsightConfigurationTest {
         assertThat(c.hubClients()).isEmpty();
         assertThat(c.filterLabelValueCharacters()).isTrue();
         assertThat(c.role()).as("auto").isEmpty();
+        assertThat(c.jobSeriesMinAge()).isEqualTo(Duration.ofSeconds(30));
     }
 
     @Test
