@@ -88,7 +88,11 @@ class FlinkVersionsSmokeITCase {
             LocalFlinkClusterBuilder builder =
                     TestClusters.withPlugin("flink-" + version)
                             .flinkVersion(version)
-                            .config("metrics.reporter.insight.hub.poll-interval", "2 s");
+                            .config("metrics.reporter.insight.hub.poll-interval", "2 s")
+                            // The streaming job's series at once, not after 30 s on each version:
+                            // the job-series rule is the plugin's own, checked in
+                            // PluginOnSessionClusterITCase.
+                            .config("metrics.reporter.insight.scrape.job-series.min-age", "0");
             builder.gatewayClasspath(
                     atLeast(2, 0) ? TestClusters.clientJar() : TestClusters.clientJarFlink1());
             cluster = builder.start();

@@ -19,21 +19,42 @@ import java.util.List;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
 /**
  * The built plugin jar in plugins/insight/ of a real session cluster (JobManager, TaskManager and
  * SQL Gateway as separate JVMs): a checkpointing streaming job with RocksDB incremental checkpoints
  * and short SQL queries through the gateway, then the scrape endpoint and the JSON API, as a user
- * and Prometheus see them.
+ * and Prometheus see them. The streaming job's series stay out of {@code /metrics} while it is
+ * younger than {@code scrape.job-series.min-age} and are there after.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PluginOnSessionClusterITCase {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /**
+     * Shorter than the default 30 s, so the tests that need the streaming job's series wait less,
+     * and long enough to scrape both processes while the job is younger.
+     */
+    private static final Duration JOB_SERIES_MIN_AGE = Duration.ofSeconds(20);
+
     private LocalFlinkCluster cluster;
     private SqlSession streamingSession;
+    private String streamingJobId;
+    private YoungJob youngJob;
     private final List<String> shortQueryJobIds = new ArrayList<>();
+
+    /**
+     * Both processes' {@code /metrics} and {@code /api/v1/metrics} (the job's metrics) right after
+     * the streaming job started, and how old the job was then.
+     */
+    private record YoungJob(
+            String taskManagerScrape,
+            String taskManagerJson,
+            String jobManagerScrape,
+            String jobManagerJson,
+            long ageMillis) {}
 
     @BeforeAll
     void startClusterAndWorkload() {
@@ -42,9 +63,14 @@ class PluginOnSessionClusterITCase {
                         .config("metrics.latency.interval", "200")
                         .config("metrics.reporter.insight.history.resolution", "1 s")
                         .config("metrics.reporter.insight.hub.poll-interval", "2 s")
+                        .config(
+                                "metrics.reporter.insight.scrape.job-series.min-age",
+                                JOB_SERIES_MIN_AGE.toSeconds() + " s")
                         .start();
         streamingSession = cluster.sqlSession();
-        DemoWorkload.startStreamingJob(cluster, streamingSession, Duration.ofSeconds(60));
+        streamingJobId =
+                DemoWorkload.startStreamingJob(cluster, streamingSession, Duration.ofSeconds(60));
+        youngJob = scrapeWhileYoung(streamingJobId);
         try (SqlSession queries = cluster.sqlSession()) {
             DemoWorkload.prepareShortQueries(queries);
             for (String query : DemoWorkload.shortQueries()) {
@@ -72,9 +98,71 @@ class PluginOnSessionClusterITCase {
         }
     }
 
+    /**
+     * Read right after the job started, once the TaskManager's JSON API lists its task metrics: in
+     * the scrapes, none of its series, and the samples left out counted.
+     */
+    private YoungJob scrapeWhileYoung(String jobId) {
+        String taskManagerJson =
+                Waits.until(
+                        "the streaming job's task metrics on the TaskManager's /api/v1/metrics",
+                        Duration.ofSeconds(15),
+                        Duration.ofMillis(100),
+                        () -> {
+                            String b =
+                                    cluster.insightGet(
+                                            Role.TASKMANAGER,
+                                            "/api/v1/metrics?prefix=flink_taskmanager_job_task_");
+                            return b.contains(jobId) ? Optional.of(b) : Optional.empty();
+                        },
+                        () -> cluster.diagnostics(List.of(Role.TASKMANAGER)));
+        String taskManagerScrape = cluster.insightGet(Role.TASKMANAGER, "/metrics");
+        String jobManagerScrape = cluster.insightGet(Role.JOBMANAGER, "/metrics");
+        String jobManagerJson =
+                cluster.insightGet(Role.JOBMANAGER, "/api/v1/metrics?prefix=flink_jobmanager_job_");
+        long startTime = cluster.restGet("/jobs/" + jobId).path("start-time").asLong();
+        return new YoungJob(
+                taskManagerScrape,
+                taskManagerJson,
+                jobManagerScrape,
+                jobManagerJson,
+                System.currentTimeMillis() - startTime);
+    }
+
+    @Test
+    void aJobYoungerThanTheMinimumAgeHasNoSeriesInTheScrapes() {
+        // Seconds after its start on any machine; a JobManager that took longer is no test.
+        assumeThat(youngJob.ageMillis())
+                .as("the job's age when scraped (ms)")
+                .isLessThan(JOB_SERIES_MIN_AGE.toMillis() - 3000);
+        String label = "job_id=\"" + streamingJobId + "\"";
+        assertThat(youngJob.taskManagerJson()).as("JSON API").contains(streamingJobId);
+        assertThat(youngJob.taskManagerScrape())
+                .contains("# TYPE flink_taskmanager_Status_JVM_Memory_Heap_Used gauge")
+                .doesNotContain(label);
+        assertThat(withheld(youngJob.taskManagerScrape())).isPositive();
+        assertThat(youngJob.jobManagerJson()).as("JSON API").contains(streamingJobId);
+        assertThat(youngJob.jobManagerScrape())
+                .contains("# TYPE flink_jobmanager_numRegisteredTaskManagers gauge")
+                .doesNotContain(label);
+        assertThat(withheld(youngJob.jobManagerScrape())).isPositive();
+    }
+
     @Test
     void jobManagerScrapePassesPromtoolAndAnIndependentParser() throws Exception {
-        String body = cluster.insightGet(Role.JOBMANAGER, "/metrics");
+        // The streaming job's series, once it is older than the minimum age.
+        String body =
+                Waits.until(
+                        "the streaming job's checkpoint figures on the JobManager's /metrics",
+                        Duration.ofSeconds(60),
+                        Duration.ofSeconds(1),
+                        () -> {
+                            String b = cluster.insightGet(Role.JOBMANAGER, "/metrics");
+                            return b.contains("flink_jobmanager_job_lastCheckpointSize{")
+                                    ? Optional.of(b)
+                                    : Optional.empty();
+                        },
+                        () -> cluster.diagnostics(List.of(Role.JOBMANAGER)));
         ExpositionCheckers.assertPromtoolAccepts(body);
         ExpositionCheckers.assertPythonParserAccepts(body);
         assertThat(body).contains("# TYPE flink_jobmanager_numRegisteredTaskManagers gauge");
@@ -275,6 +363,17 @@ class PluginOnSessionClusterITCase {
             total += s.path("points").size();
         }
         return total;
+    }
+
+    /** The value of flink_insight_scrape_job_series_withheld in a scrape. */
+    private static double withheld(String scrape) {
+        String name = "flink_insight_scrape_job_series_withheld ";
+        for (String line : scrape.split("\n")) {
+            if (line.startsWith(name)) {
+                return Double.parseDouble(line.substring(name.length()));
+            }
+        }
+        throw new AssertionError("no " + name + "in the scrape");
     }
 
     private static JsonNode find(JsonNode array, String field, String value) {

@@ -37,6 +37,9 @@ class StaleMetricsITCase {
         try (LocalFlinkCluster cluster =
                 TestClusters.withPlugin("stale-metrics")
                         .config("metrics.reporter.insight.jobs.max", "200")
+                        // Every job's series in the scrape at once (by default short jobs never
+                        // show), so a series the index kept after its job ended would be seen.
+                        .config("metrics.reporter.insight.scrape.job-series.min-age", "0")
                         .start()) {
             // Warm up with a few jobs, so class loading and JIT do not count as growth.
             runShortJobs(cluster, 20);

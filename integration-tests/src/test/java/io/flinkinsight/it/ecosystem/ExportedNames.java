@@ -73,6 +73,9 @@ final class ExportedNames {
         conf.setString(prefix + "port", "0");
         conf.setString(prefix + "bind-host", "127.0.0.1");
         conf.setString(prefix + "hub.enabled", "false");
+        // The job registered below is seconds old when it is scraped: every series at once, so the
+        // names the ecosystem files use are all in the scrape.
+        conf.setString(prefix + "scrape.job-series.min-age", "0");
         MetricRegistryImpl registry =
                 new MetricRegistryImpl(
                         MetricRegistryConfiguration.fromConfiguration(conf, Long.MAX_VALUE),

@@ -60,6 +60,10 @@ class RealPrometheusITCase {
                                 "metrics.reporter.insight.hub.clients",
                                 "127.0.0.1:" + GATEWAY_INSIGHT_PORTS)
                         .config("metrics.latency.interval", "200")
+                        // The streaming job's series at once rather than after 30 s: the files are
+                        // checked against Flink's names, the job-series rule in
+                        // PluginOnSessionClusterITCase.
+                        .config("metrics.reporter.insight.scrape.job-series.min-age", "0")
                         .start();
         streamingSession = cluster.sqlSession();
         DemoWorkload.startStreamingJob(cluster, streamingSession, Duration.ofSeconds(60));
