@@ -22,6 +22,8 @@ import java.util.Map;
  *     ZooKeeper HA mode
  * @param restTls TLS with mutual authentication for the REST endpoints (JobManager, SQL Gateway),
  *     or null for plain HTTP
+ * @param otherPlugins further plugin jars by the folder of {@code plugins/} they go into (e.g.
+ *     Flink's PrometheusReporter in {@code metrics-prometheus}), beside the Insight plugin's
  */
 public record ClusterSpec(
         Path workDir,
@@ -42,7 +44,8 @@ public record ClusterSpec(
         Map<String, String> gatewayConfig,
         int jobManagers,
         boolean zooKeeperHa,
-        RestTls restTls) {
+        RestTls restTls,
+        Map<String, Path> otherPlugins) {
 
     public ClusterSpec {
         if (taskManagers < 0) {
@@ -63,9 +66,16 @@ public record ClusterSpec(
         config = Map.copyOf(config);
         gatewayClasspath = List.copyOf(gatewayClasspath);
         gatewayConfig = Map.copyOf(gatewayConfig);
+        otherPlugins = Map.copyOf(otherPlugins);
+        for (String folder : otherPlugins.keySet()) {
+            if (!folder.matches("[a-zA-Z0-9][a-zA-Z0-9._-]*")
+                    || (pluginJar != null && folder.equals(ClusterStarter.PLUGIN_DIR_NAME))) {
+                throw new IllegalArgumentException("not a plugin folder of its own: " + folder);
+            }
+        }
     }
 
-    /** A spec without REST TLS. */
+    /** A spec without REST TLS or other plugins. */
     public ClusterSpec(
             Path workDir,
             Path pluginJar,
@@ -104,7 +114,8 @@ public record ClusterSpec(
                 gatewayConfig,
                 jobManagers,
                 zooKeeperHa,
-                null);
+                null,
+                Map.of());
     }
 
     public boolean withPlugin() {

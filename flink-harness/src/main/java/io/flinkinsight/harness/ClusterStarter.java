@@ -15,6 +15,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -210,7 +211,10 @@ final class ClusterStarter {
                         StandardCharsets.UTF_8);
             }
             if (spec.withPlugin()) {
-                installPlugin(plugins.resolve(PLUGIN_DIR_NAME));
+                installPlugin(spec.pluginJar(), plugins.resolve(PLUGIN_DIR_NAME));
+            }
+            for (Map.Entry<String, Path> other : spec.otherPlugins().entrySet()) {
+                installPlugin(other.getValue(), plugins.resolve(other.getKey()));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot prepare " + work, e);
@@ -221,14 +225,14 @@ final class ClusterStarter {
      * The jar is checked first: an empty {@code plugins/<name>/} folder makes every Flink process
      * fail.
      */
-    private void installPlugin(Path pluginDir) throws IOException {
-        Path jar = spec.pluginJar();
+    private static void installPlugin(Path jar, Path pluginDir) throws IOException {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(
                     "Plugin jar "
                             + jar
                             + " does not exist. Build it with:"
-                            + " mvn -pl metrics-plugin -DskipTests package");
+                            + " mvn -pl metrics-plugin -DskipTests package"
+                            + " (or mvn -pl flink-harness package for Flink's own reporters)");
         }
         Files.createDirectories(pluginDir);
         Files.copy(jar, pluginDir.resolve(jar.getFileName()), StandardCopyOption.REPLACE_EXISTING);

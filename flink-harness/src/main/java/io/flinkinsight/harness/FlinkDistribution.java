@@ -40,6 +40,15 @@ public final class FlinkDistribution {
 
     static final String RELATIVE_DISTS = "flink-dist-local/target";
 
+    /**
+     * Flink's own PrometheusReporter jar ({@code flink-metrics-prometheus} of {@link
+     * #PRIMARY_VERSION}, from Maven Central), as Flink's distribution ships it for {@code
+     * plugins/}.
+     */
+    public static Path prometheusReporterJar() {
+        return Path.of(HarnessProperties.get("flink.prometheus.reporter.jar"));
+    }
+
     private final String version;
     private final Path libDir;
     private final List<Path> jars;

@@ -33,6 +33,7 @@ public final class LocalFlinkClusterBuilder {
     private int jobManagers = 1;
     private boolean zooKeeperHa;
     private RestTls restTls;
+    private final Map<String, Path> otherPlugins = new LinkedHashMap<>();
 
     LocalFlinkClusterBuilder() {}
 
@@ -48,6 +49,16 @@ public final class LocalFlinkClusterBuilder {
      */
     public LocalFlinkClusterBuilder pluginJar(Path jar) {
         this.pluginJar = jar;
+        return this;
+    }
+
+    /**
+     * A further plugin jar for {@code plugins/<folder>/}, e.g. Flink's PrometheusReporter ({@link
+     * FlinkDistribution#prometheusReporterJar()}) in {@code metrics-prometheus}; its reporter is
+     * configured with {@link #config}.
+     */
+    public LocalFlinkClusterBuilder otherPlugin(String folder, Path jar) {
+        this.otherPlugins.put(folder, jar.toAbsolutePath());
         return this;
     }
 
@@ -219,7 +230,8 @@ public final class LocalFlinkClusterBuilder {
                 gatewayConfig,
                 jobManagers,
                 zooKeeperHa,
-                restTls);
+                restTls,
+                otherPlugins);
     }
 
     /** Starts the processes and waits until the TaskManagers registered and the gateway answers. */

@@ -191,7 +191,8 @@ class ClusterConfigurationTest {
                         Map.of(),
                         1,
                         false,
-                        tls);
+                        tls,
+                        Map.of());
 
         Map<String, String> conf = ClusterConfiguration.of(spec, PORTS);
 
@@ -230,6 +231,31 @@ class ClusterConfigurationTest {
                                         false))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("2 JobManagers need ZooKeeper high availability");
+    }
+
+    @Test
+    void anotherPluginGetsAFolderOfItsOwnBesideInsights() {
+        Path jar = Path.of("/m2/flink-metrics-prometheus.jar");
+        ClusterSpec flinkReporter =
+                LocalFlinkCluster.builder()
+                        .workDir(Path.of("/w"))
+                        .otherPlugin("metrics-prometheus", jar)
+                        .spec();
+
+        assertThat(flinkReporter.otherPlugins()).containsEntry("metrics-prometheus", jar);
+        assertThat(flinkReporter.withPlugin()).isFalse();
+        for (String folder : List.of("insight", "../lib", "")) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () ->
+                                    LocalFlinkCluster.builder()
+                                            .workDir(Path.of("/w"))
+                                            .pluginJar(Path.of("/insight.jar"))
+                                            .otherPlugin(folder, jar)
+                                            .spec())
+                    .as(folder)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("not a plugin folder of its own");
+        }
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.flinkinsight.it.ecosystem;
 
 import io.flinkinsight.harness.LocalFlinkCluster;
+import io.flinkinsight.harness.PrometheusServer;
 import io.flinkinsight.harness.Role;
 import io.flinkinsight.harness.SqlSession;
 import io.flinkinsight.harness.Waits;

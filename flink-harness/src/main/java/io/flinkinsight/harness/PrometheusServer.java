@@ -1,11 +1,10 @@
-package io.flinkinsight.it.ecosystem;
-
-import io.flinkinsight.harness.Waits;
+package io.flinkinsight.harness;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -25,10 +24,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A real Prometheus server (Debian's package {@code prometheus}, which {@code scripts/test.sh}
- * installs) on loopback, scraping the given targets every second, with the repository's alerting
- * rules loaded; stopped by its PID.
+ * installs) on loopback, scraping the given targets every second, with alerting rules loaded if
+ * given; stopped by its PID. Used by the ecosystem tests and the series-churn benchmark.
  */
-final class PrometheusServer implements AutoCloseable {
+public final class PrometheusServer implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -46,21 +45,21 @@ final class PrometheusServer implements AutoCloseable {
 
     /**
      * Starts Prometheus in {@code workDir} with one scrape job per entry of {@code targetsByJob}
-     * (host:port lists).
+     * (host:port lists) and the rule file {@code rules}, or none when it is null.
      */
-    static PrometheusServer start(Path workDir, Map<String, List<String>> targetsByJob, Path rules)
-            throws IOException {
+    public static PrometheusServer start(
+            Path workDir, Map<String, List<String>> targetsByJob, Path rules) throws IOException {
         int port;
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort();
         }
         StringBuilder config =
                 new StringBuilder()
-                        .append("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n")
-                        .append("rule_files:\n  - ")
-                        .append(rules.toAbsolutePath())
-                        .append('\n')
-                        .append("scrape_configs:\n");
+                        .append("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n");
+        if (rules != null) {
+            config.append("rule_files:\n  - ").append(rules.toAbsolutePath()).append('\n');
+        }
+        config.append("scrape_configs:\n");
         targetsByJob.forEach(
                 (job, targets) -> {
                     config.append("  - job_name: ")
@@ -90,7 +89,7 @@ final class PrometheusServer implements AutoCloseable {
                             .redirectOutput(log.toFile())
                             .start();
         } catch (IOException e) {
-            throw new AssertionError(
+            throw new IllegalStateException(
                     "the prometheus server is not installed (Debian's package 'prometheus': "
                             + "apt-get install prometheus, or run scripts/test.sh, which installs it): "
                             + e.getMessage(),
@@ -129,10 +128,9 @@ final class PrometheusServer implements AutoCloseable {
     }
 
     /**
-     * The {@code data} of a successful API answer; anything else fails the test with Prometheus's
-     * error.
+     * The {@code data} of a successful API answer; anything else throws with Prometheus's error.
      */
-    JsonNode api(String pathAndQuery) {
+    public JsonNode api(String pathAndQuery) {
         try {
             HttpResponse<String> response =
                     http.send(
@@ -142,7 +140,7 @@ final class PrometheusServer implements AutoCloseable {
                             HttpResponse.BodyHandlers.ofString());
             JsonNode body = JSON.readTree(response.body());
             if (response.statusCode() != 200 || !"success".equals(body.path("status").asText())) {
-                throw new AssertionError(
+                throw new IllegalStateException(
                         "Prometheus "
                                 + pathAndQuery
                                 + " answered "
@@ -152,21 +150,48 @@ final class PrometheusServer implements AutoCloseable {
             }
             return body.path("data");
         } catch (IOException e) {
-            throw new AssertionError(
-                    "Prometheus " + pathAndQuery + " failed: " + e.getMessage(), e);
+            throw new UncheckedIOException("Prometheus " + pathAndQuery + " failed", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", e);
+            throw new IllegalStateException("interrupted", e);
         }
     }
 
+    /**
+     * The value of one of Prometheus's own figures without labels, from its own {@code /metrics}
+     * (e.g. {@code prometheus_tsdb_head_series_created_total}).
+     */
+    public double ownFigure(String name) {
+        String body;
+        try {
+            HttpResponse<String> response =
+                    http.send(
+                            HttpRequest.newBuilder(URI.create(url + "/metrics"))
+                                    .timeout(Duration.ofSeconds(30))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            body = response.body();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Prometheus /metrics failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+        for (String line : body.split("\n")) {
+            if (line.startsWith(name + " ")) {
+                return Double.parseDouble(line.substring(name.length() + 1).trim());
+            }
+        }
+        throw new IllegalStateException("Prometheus's /metrics has no " + name);
+    }
+
     /** The result vector of an instant query. */
-    JsonNode query(String promQl) {
+    public JsonNode query(String promQl) {
         return api("/api/v1/query?query=" + URLEncoder.encode(promQl, StandardCharsets.UTF_8))
                 .path("result");
     }
 
-    String logTail() {
+    public String logTail() {
         try {
             List<String> lines = Files.readAllLines(log);
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
@@ -176,7 +201,7 @@ final class PrometheusServer implements AutoCloseable {
     }
 
     /** Every series of the result, one per line, for failure messages. */
-    static String describe(JsonNode result) {
+    public static String describe(JsonNode result) {
         List<String> out = new ArrayList<>();
         result.forEach(r -> out.add(r.path("metric") + " " + r.path("value")));
         return String.join("\n", out);
