@@ -24,6 +24,13 @@ final class OpenPaths {
      */
     static final String CLIENT_FIGURES = ProcessRole.CLIENT_FIGURE_PREFIX;
 
+    /**
+     * The interactive client's log of queries, open to everyone only in the shape the hub reads it
+     * from gateways: their normalized statements (the job names Flink's PrometheusReporter shows as
+     * {@code job_name}, less their literals), jobs and timings.
+     */
+    static final String QUERY_LOG_PATH = "/api/v1/queries";
+
     private OpenPaths() {}
 
     /**
@@ -37,6 +44,9 @@ final class OpenPaths {
         if (path.equals(PortAccess.METRICS_PATH)) {
             return true;
         }
+        if (path.equals(QUERY_LOG_PATH)) {
+            return isHubReadOfTheQueryLog(target.query().asMap());
+        }
         if (!path.equals(METRICS_JSON_PATH)) {
             return false;
         }
@@ -49,5 +59,18 @@ final class OpenPaths {
                 && limit.size() == 1
                 && limit.get(0).matches("[1-9][0-9]{0,3}")
                 && Long.parseLong(limit.get(0)) <= PortAccess.MAX_OPEN_METRICS;
+    }
+
+    /** {@code ?after=<n>&limit=<n>}, as the hub asks, each once, in digits. */
+    private static boolean isHubReadOfTheQueryLog(Map<String, List<String>> query) {
+        List<String> after = query.get("after");
+        List<String> limit = query.get("limit");
+        return query.size() == 2
+                && after != null
+                && after.size() == 1
+                && after.get(0).matches("0|[1-9][0-9]{0,17}")
+                && limit != null
+                && limit.size() == 1
+                && limit.get(0).matches("[1-9][0-9]{0,2}");
     }
 }

@@ -457,8 +457,24 @@ class PortAccessTest {
                                     REMOTE))
                     .as("%s: the hub's gathering is open", mode)
                     .isNull();
+            assertThat(
+                            access.refusal(
+                                    target("/api/v1/queries?after=12&limit=500"),
+                                    headers("Host", "evil.example"),
+                                    REMOTE))
+                    .as("%s: the hub's reading of the query log is open", mode)
+                    .isNull();
             for (String other :
                     new String[] {
+                        "/api/v1/queries",
+                        "/api/v1/queries?statement=0123456789abcdef",
+                        "/api/v1/queries?after=1",
+                        "/api/v1/queries?after=1&limit=500&limit=1",
+                        "/api/v1/queries?after=01&limit=500",
+                        "/api/v1/queries?after=%2B1&limit=500",
+                        "/api/v1/queries?after=1&limit=5000",
+                        "/api/v1/queries?after=1&limit=500&statement=0123456789abcdef",
+                        "/api/v1/queries/?after=1&limit=500",
                         "/api/v1/metrics",
                         "/api/v1/metrics?contains=insight_client_&limit=100000",
                         "/api/v1/metrics?contains=insight_client_&prefix=x",

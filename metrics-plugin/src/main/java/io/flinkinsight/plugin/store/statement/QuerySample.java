@@ -3,6 +3,7 @@ package io.flinkinsight.plugin.store.statement;
 import io.flinkinsight.common.QuerySpan;
 import io.flinkinsight.common.StatementText;
 import io.flinkinsight.plugin.store.Attributes;
+import io.flinkinsight.plugin.store.HeapSizes;
 
 import org.apache.flink.traces.Span;
 
@@ -11,26 +12,46 @@ import javax.annotation.Nullable;
 import java.util.Map;
 
 /**
- * One query as the interactive client reported it in its {@code Query} span: its statement, how it
- * ended and how long its parts took, in milliseconds ({@code -1} for a part it did not reach).
+ * One query as the interactive client reported it in its {@code Query} span, or as the hub read it
+ * from a gateway's feed: its statement, job, how it ended, the instants of its phases in epoch
+ * milliseconds and how long its parts took in milliseconds ({@value #NOT_REACHED} for an instant or
+ * a part it did not reach).
+ *
+ * @param source where the query ran: empty for this process, else the gateway the hub read it from
  */
-record QuerySample(
+public record QuerySample(
         String statementId,
         String statement,
+        String source,
+        @Nullable String jobId,
         String outcome,
+        long startMillis,
         long endMillis,
         long e2eMs,
+        long admittedMillis,
+        long acceptedMillis,
+        long runningMillis,
+        long terminalMillis,
         long admissionWaitMs,
         long submitMs,
         long jobStartWaitMs,
         long clusterRunMs,
-        long resultFetchMs) {
+        long resultFetchMs,
+        long requests,
+        long collectRetries) {
 
     static final String SPAN_NAME = QuerySpan.NAME;
 
     static final String SPAN_SCOPE = QuerySpan.SCOPE;
 
-    private static final long MAX_MILLIS = 366L * 24 * 3600 * 1000;
+    /** An instant or part the query did not reach. */
+    public static final long NOT_REACHED = -1;
+
+    /** A year: any longer time is a clock's or a sender's error, and is cut to it. */
+    static final long MAX_MILLIS = 366L * 24 * 3600 * 1000;
+
+    /** The longest source label kept. */
+    static final int MAX_SOURCE_CHARS = 128;
 
     /** The query of a client's span, or null when the span is not one or does not parse. */
     @Nullable
@@ -42,29 +63,121 @@ record QuerySample(
         if (attributes == null) {
             return null;
         }
-        String text = Attributes.asString(attributes, QuerySpan.STATEMENT);
-        String outcome = Attributes.asString(attributes, QuerySpan.OUTCOME);
-        Long e2e = Attributes.asLong(attributes, QuerySpan.E2E_MS);
-        if (text == null || e2e == null || e2e < 0) {
+        return of(
+                Attributes.asString(attributes, QuerySpan.STATEMENT),
+                "",
+                Attributes.jobId(attributes),
+                Attributes.asString(attributes, QuerySpan.OUTCOME),
+                span.getStartTsMillis(),
+                span.getEndTsMillis(),
+                Attributes.asLong(attributes, QuerySpan.E2E_MS),
+                Attributes.asLong(attributes, QuerySpan.ADMITTED_TS),
+                Attributes.asLong(attributes, QuerySpan.ACCEPTED_TS),
+                Attributes.asLong(attributes, QuerySpan.RUNNING_TS),
+                Attributes.asLong(attributes, QuerySpan.TERMINAL_TS),
+                Attributes.asLong(attributes, QuerySpan.ADMISSION_WAIT_MS),
+                Attributes.asLong(attributes, QuerySpan.SUBMIT_MS),
+                Attributes.asLong(attributes, QuerySpan.JOB_START_WAIT_MS),
+                Attributes.asLong(attributes, QuerySpan.CLUSTER_RUN_MS),
+                Attributes.asLong(attributes, QuerySpan.RESULT_FETCH_MS),
+                Attributes.asLong(attributes, QuerySpan.REQUESTS),
+                Attributes.asLong(attributes, QuerySpan.COLLECT_RETRIES));
+    }
+
+    /**
+     * A query from values whoever sent them: null without a statement or with a negative or missing
+     * end-to-end time. The text is normalized again (whatever sent it, no literal and no unbounded
+     * text is kept, and the id is this text's), the outcome is one of SUCCEEDED, FAILED, CANCELED,
+     * an instant outside the query's start and end is dropped, and times are cut to a year.
+     */
+    @Nullable
+    public static QuerySample of(
+            @Nullable String text,
+            String source,
+            @Nullable String jobId,
+            @Nullable String outcome,
+            long startMillis,
+            long endMillis,
+            @Nullable Long e2eMs,
+            @Nullable Long admitted,
+            @Nullable Long accepted,
+            @Nullable Long running,
+            @Nullable Long terminal,
+            @Nullable Long admissionWaitMs,
+            @Nullable Long submitMs,
+            @Nullable Long jobStartWaitMs,
+            @Nullable Long clusterRunMs,
+            @Nullable Long resultFetchMs,
+            @Nullable Long requests,
+            @Nullable Long collectRetries) {
+        if (text == null || e2eMs == null || e2eMs < 0 || endMillis < startMillis) {
             return null;
         }
-        // normalized by the client already; again here, so that whatever sent the span, no
-        // literal and no unbounded text is kept, and the id is this text's
         String statement = StatementText.normalize(text);
         return new QuerySample(
                 StatementText.fingerprint(statement),
                 statement,
+                label(source),
+                jobId != null && Attributes.isJobId(jobId) ? jobId : null,
                 "SUCCEEDED".equals(outcome) || "CANCELED".equals(outcome) ? outcome : "FAILED",
-                span.getEndTsMillis(),
-                millis(e2e),
-                millis(Attributes.asLong(attributes, QuerySpan.ADMISSION_WAIT_MS)),
-                millis(Attributes.asLong(attributes, QuerySpan.SUBMIT_MS)),
-                millis(Attributes.asLong(attributes, QuerySpan.JOB_START_WAIT_MS)),
-                millis(Attributes.asLong(attributes, QuerySpan.CLUSTER_RUN_MS)),
-                millis(Attributes.asLong(attributes, QuerySpan.RESULT_FETCH_MS)));
+                startMillis,
+                endMillis,
+                millis(e2eMs),
+                instant(admitted, startMillis, endMillis),
+                instant(accepted, startMillis, endMillis),
+                instant(running, startMillis, endMillis),
+                instant(terminal, startMillis, endMillis),
+                millis(admissionWaitMs),
+                millis(submitMs),
+                millis(jobStartWaitMs),
+                millis(clusterRunMs),
+                millis(resultFetchMs),
+                Math.max(0, requests == null ? 0 : requests),
+                Math.max(0, collectRetries == null ? 0 : collectRetries));
+    }
+
+    /** This query, its statement's text the given (equal) instance, so kept queries share it. */
+    QuerySample sharing(String sameStatement) {
+        return new QuerySample(
+                statementId,
+                sameStatement,
+                source,
+                jobId,
+                outcome,
+                startMillis,
+                endMillis,
+                e2eMs,
+                admittedMillis,
+                acceptedMillis,
+                runningMillis,
+                terminalMillis,
+                admissionWaitMs,
+                submitMs,
+                jobStartWaitMs,
+                clusterRunMs,
+                resultFetchMs,
+                requests,
+                collectRetries);
+    }
+
+    /** Heap bytes, estimated, of this query less its statement's text (shared with its row). */
+    long estimatedBytesWithoutText() {
+        return HeapSizes.object(5 * HeapSizes.REFERENCE + 14 * 8)
+                + HeapSizes.string(source)
+                + (jobId == null ? 0 : HeapSizes.string(jobId));
+    }
+
+    /** The source as a short label of printable characters. */
+    private static String label(String source) {
+        String label = StatementText.collapse(source);
+        return label.length() > MAX_SOURCE_CHARS ? label.substring(0, MAX_SOURCE_CHARS) : label;
     }
 
     private static long millis(@Nullable Long value) {
-        return value == null || value < 0 ? -1 : Math.min(value, MAX_MILLIS);
+        return value == null || value < 0 ? NOT_REACHED : Math.min(value, MAX_MILLIS);
+    }
+
+    private static long instant(@Nullable Long value, long startMillis, long endMillis) {
+        return value == null || value < startMillis || value > endMillis ? NOT_REACHED : value;
     }
 }

@@ -1,0 +1,126 @@
+package io.flinkinsight.plugin.hub;
+
+import io.flinkinsight.plugin.store.statement.StatementOrder;
+import io.flinkinsight.plugin.store.statement.StatementRow;
+import io.flinkinsight.plugin.store.statement.StatementStore;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class QueryFeedReaderTest {
+
+    private final StatementStore hub = new StatementStore(100, 1 << 20);
+    private final QueryFeedReader reader = new QueryFeedReader(hub);
+
+    private static byte[] page(String instance, long firstSeq, long... seqs) {
+        List<String> queries = new ArrayList<>();
+        for (long seq : seqs) {
+            queries.add(
+                    "{\"seq\":"
+                            + seq
+                            + ",\"statement\":\"SELECT a FROM t WHERE id = "
+                            + seq
+                            + "\",\"outcome\":\"SUCCEEDED\",\"start\":1000,\"end\":1100,"
+                            + "\"e2eMs\":100,\"admittedAt\":1002,\"partsMs\":{\"clusterRun\":60}}");
+        }
+        return ("{\"instance\":\""
+                        + instance
+                        + "\",\"firstSeq\":"
+                        + firstSeq
+                        + ",\"lastSeq\":"
+                        + (seqs.length == 0 ? 0 : seqs[seqs.length - 1])
+                        + ",\"queries\":["
+                        + String.join(",", queries)
+                        + "]}")
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    private long calls() {
+        List<StatementRow> rows = hub.rows(StatementOrder.TOTAL, 10);
+        return rows.stream().mapToLong(StatementRow::calls).sum();
+    }
+
+    @Test
+    void eachQueryIsCountedOnceWhateverIsReadAgain() {
+        reader.record("gw:9250", page("a", 1, 1, 2, 3));
+        reader.record("gw:9250", page("a", 1, 2, 3, 4));
+
+        assertThat(calls()).isEqualTo(4);
+        assertThat(hub.rows(StatementOrder.TOTAL, 10))
+                .singleElement()
+                .satisfies(
+                        row ->
+                                assertThat(row.statement())
+                                        .isEqualTo("SELECT a FROM t WHERE id = ?"));
+        assertThat(hub.newest(1).queries().get(0).source()).isEqualTo("gw:9250");
+        assertThat(reader.missed()).isZero();
+    }
+
+    @Test
+    void aGatewayThatStartedAgainIsReadFromItsStartAndDroppedQueriesAreCountedAsMissed() {
+        reader.record("gw:9250", page("a", 1, 1, 2));
+        reader.record("gw:9250", page("b", 1, 1));
+        reader.record("gw:9250", page("b", 5, 5, 6));
+
+        assertThat(calls()).isEqualTo(5);
+        assertThat(reader.missed()).isEqualTo(3); // 2, 3 and 4 of the second instance
+    }
+
+    @Test
+    void twoGatewaysAreOneStatement() {
+        reader.record("gw-1:9250", page("a", 1, 1, 2));
+        reader.record("gw-2:9250", page("a", 1, 1, 2, 3));
+
+        assertThat(hub.size()).isEqualTo(1);
+        assertThat(calls()).isEqualTo(5);
+    }
+
+    @Test
+    void anAnswerThatIsNotALogCountsNothing() {
+        for (String body :
+                new String[] {
+                    "not json",
+                    "[]",
+                    "{\"queries\":[]}",
+                    "{\"instance\":\"a\",\"queries\":{}}",
+                    "{\"instance\":\"a\",\"queries\":[{\"seq\":1,\"statement\":\"SELECT 1\"}]}",
+                    "{\"instance\":\"a\",\"queries\":[{\"seq\":2,\"statement\":\"SELECT 1\","
+                            + "\"start\":\"x\",\"end\":1,\"e2eMs\":1}]}",
+                    "{\"instance\":\"a\",\"queries\":[{\"seq\":3,\"statement\":\"SELECT 1\","
+                            + "\"start\":5,\"end\":1,\"e2eMs\":1}]}",
+                    "{\"instance\":\"a\",\"queries\":[{\"seq\":4,\"statement\":7,"
+                            + "\"start\":1,\"end\":2,\"e2eMs\":1}]}"
+                }) {
+            reader.record("gw:9250", body.getBytes(StandardCharsets.UTF_8));
+        }
+
+        assertThat(hub.size()).isZero();
+    }
+
+    @Test
+    void aGatewaysLiteralsAndLongTextsAreNotKept() {
+        byte[] body =
+                ("{\"instance\":\"a\",\"firstSeq\":1,\"queries\":[{\"seq\":1,\"statement\":"
+                                + "\"SELECT * FROM users WHERE mail = 'a@b.c' AND x IN ("
+                                + "1, ".repeat(50_000)
+                                + "2) -- <img src=x onerror=alert(1)>\",\"outcome\":\"<b>\","
+                                + "\"start\":0,\"end\":5,\"e2eMs\":5,\"jobId\":\"../../x\"}]}")
+                        .getBytes(StandardCharsets.UTF_8);
+
+        reader.record("gw:9250\u0000<script>", body);
+
+        StatementRow row = hub.rows(StatementOrder.TOTAL, 1).get(0);
+        assertThat(row.statement())
+                .startsWith("SELECT * FROM users WHERE mail = ? AND x IN (?, ...")
+                .hasSizeLessThan(100)
+                .doesNotContain("a@b.c", "img");
+        assertThat(row.failed()).isEqualTo(1);
+        assertThat(hub.newest(1).queries().get(0).jobId()).isNull();
+        assertThat(hub.newest(1).queries().get(0).source()).doesNotContain("\u0000");
+    }
+}
