@@ -129,7 +129,7 @@ final class ClientGatherer {
         // REST API.
         this.warnings = new RateLimitedLog(LOG, clock, WARN_INTERVAL_MILLIS);
         this.recorder = new ClientAnswerRecorder(series, refusals, admitted);
-        this.queries = new QueryFeedReader(statements);
+        this.queries = new QueryFeedReader(statements, refusals);
     }
 
     /** What the gatherer knows of one {@code hub.clients} entry. */

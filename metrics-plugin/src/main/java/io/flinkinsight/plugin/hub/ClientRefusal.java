@@ -24,7 +24,11 @@ enum ClientRefusal {
      * SeriesAdmission#MAX_FIGURES}, or metrics beyond {@link
      * ClientAnswerRecorder#MAX_METRICS_PER_CLIENT}.
      */
-    TOO_MANY_SERIES;
+    TOO_MANY_SERIES,
+    /**
+     * Queries a gateway dropped from its log before the hub read them ({@link QueryFeedReader}).
+     */
+    QUERIES_MISSED;
 
     String label() {
         return name().toLowerCase(Locale.ROOT);

@@ -29,7 +29,7 @@ import java.util.concurrent.TimeoutException;
  * after the last one it read from each, into the hub's statements: so the hub's statements are
  * every gateway's together, each query counted once. A gateway that started again (another {@code
  * instance}) is read from its start; queries a gateway logged and dropped before the hub read them
- * are counted as missed ({@link #missed()}).
+ * are counted as missed ({@code flink_insight_hub_client_refused_total{reason="queries_missed"}}).
  *
  * <p>Bounded as the gatherer is: the gateways answering at once, {@value #MAX_BODY_BYTES} bytes an
  * answer, {@value #MAX_PAGES} pages of {@value QueriesEndpoint#MAX_LIMIT} queries a gateway a
@@ -52,17 +52,18 @@ final class QueryFeedReader {
     record Source(String label, String baseUrl) {}
 
     private final StatementStore statements;
+    private final ClientRefusal.Counts refusals;
     private final Map<String, Cursor> cursors = new HashMap<>();
-    private long missed;
     private long read;
 
-    QueryFeedReader(StatementStore statements) {
+    QueryFeedReader(StatementStore statements, ClientRefusal.Counts refusals) {
         this.statements = statements;
+        this.refusals = refusals;
     }
 
     /** Queries dropped by gateways before the hub read them, since the hub started. */
-    synchronized long missed() {
-        return missed;
+    long missed() {
+        return refusals.get(ClientRefusal.QUERIES_MISSED);
     }
 
     /** Queries read from gateways since the hub started. */
@@ -150,9 +151,7 @@ final class QueryFeedReader {
         }
         long last = cursor == null ? 0 : cursor.lastSeq();
         if (cursor != null && firstSeq > last + 1) {
-            synchronized (this) {
-                missed += firstSeq - last - 1;
-            }
+            refusals.add(ClientRefusal.QUERIES_MISSED, firstSeq - last - 1);
         }
         int count = 0;
         for (JsonNode q : queries) {

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class QueryFeedReaderTest {
 
     private final StatementStore hub = new StatementStore(100, 1 << 20);
-    private final QueryFeedReader reader = new QueryFeedReader(hub);
+    private final QueryFeedReader reader = new QueryFeedReader(hub, new ClientRefusal.Counts());
 
     private static byte[] page(String instance, long firstSeq, long... seqs) {
         List<String> queries = new ArrayList<>();
