@@ -1,5 +1,6 @@
 package io.flinkinsight.client.metrics;
 
+import io.flinkinsight.common.QueryPhases;
 import io.flinkinsight.common.QuerySpan;
 import io.flinkinsight.common.StatementText;
 
@@ -7,6 +8,8 @@ import org.apache.flink.traces.Span;
 import org.apache.flink.traces.SpanBuilder;
 
 import javax.annotation.Nullable;
+
+import java.util.List;
 
 /**
  * One query as the client saw it, reported as one span through Flink's trace reporters when it
@@ -37,7 +40,7 @@ public record QueryTimeline(
     public static final String SPAN_NAME = QuerySpan.NAME;
 
     /** An instant of a phase the query did not reach. */
-    public static final long NOT_REACHED = -1;
+    public static final long NOT_REACHED = QueryPhases.NOT_REACHED;
 
     /** How a query ended. */
     public enum Outcome {
@@ -85,7 +88,32 @@ public record QueryTimeline(
                 runningMillis != NOT_REACHED ? runningMillis : acceptedMillis,
                 terminalMillis);
         part(span, QuerySpan.RESULT_FETCH_MS, terminalMillis, endMillis);
+        if (SpanChildren.supported()) {
+            for (QueryPhases.Phase phase : phases()) {
+                SpanChildren.add(
+                        span,
+                        Span.builder(QueryTimeline.class, phase.name())
+                                .setStartTsMillis(phase.start())
+                                .setEndTsMillis(phase.end()));
+            }
+        }
         return span;
+    }
+
+    /** The query's phases, one after the other from its start to its end. */
+    public List<QueryPhases.Phase> phases() {
+        return QueryPhases.of(
+                startMillis,
+                admittedMillis,
+                acceptedMillis,
+                runningMillis,
+                terminalMillis,
+                endMillis);
+    }
+
+    /** What the query spans carry on this Flink, for the client's log line at start. */
+    public static String describeSpans() {
+        return SpanChildren.describe();
     }
 
     private static void instant(SpanBuilder span, String name, long millis) {

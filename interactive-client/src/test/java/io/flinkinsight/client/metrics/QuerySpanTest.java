@@ -79,6 +79,14 @@ class QuerySpanTest {
                 .containsEntry("requests", 1L)
                 .doesNotContainKey("admissionWaitMs");
         assertThat(attributes.values().toString()).doesNotContain("42 ");
+        // Flink 2.2+ (this test's Flink) takes child spans: the phases, adding up to the query
+        assertThat(SpanChildren.supported()).isTrue();
+        assertThat(span.getChildren())
+                .extracting(Span::getName)
+                .containsExactly("submit", "jobStartWait", "clusterRun", "resultFetch");
+        assertThat(span.getChildren())
+                .extracting(c -> c.getEndTsMillis() - c.getStartTsMillis())
+                .containsExactly(12L, 30L, 100L, 5L);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.api;
 
+import io.flinkinsight.common.QueryPhases;
 import io.flinkinsight.plugin.store.job.JobRecord;
 import io.flinkinsight.plugin.store.job.JobTransition;
 import io.flinkinsight.plugin.store.statement.QuerySample;
@@ -42,10 +43,6 @@ public record QueryView(
         List<QueryPhase> phases,
         @Nullable String jobStatus) {
 
-    private static final String[] CLIENT_PHASES = {
-        "admissionWait", "submit", "jobStartWait", "clusterRun"
-    };
-
     /** {@code query} numbered {@code seq} (or null), joined with its job's record (or null). */
     static QueryView of(@Nullable Long seq, QuerySample query, @Nullable JobRecord job) {
         Map<String, Long> parts = new LinkedHashMap<>();
@@ -79,31 +76,19 @@ public record QueryView(
                 job == null ? null : job.status());
     }
 
-    /**
-     * The client's phases from the query's start to its end, one after the other: each ends at the
-     * instant the client reported for it; a phase whose instant was not reached is folded into the
-     * next reached one; after the last reached instant, the rest is the phase that did not end
-     * (resultFetch after terminalAt).
-     */
+    /** The client's phases from the query's start to its end ({@link QueryPhases#of}). */
     static List<QueryPhase> clientPhases(QuerySample query) {
-        long[] ends = {
-            query.admittedMillis(),
-            query.acceptedMillis(),
-            query.runningMillis(),
-            query.terminalMillis()
-        };
         List<QueryPhase> phases = new ArrayList<>(5);
-        long from = query.startMillis();
-        int next = 0;
-        for (int i = 0; i < ends.length; i++) {
-            if (ends[i] != QuerySample.NOT_REACHED && ends[i] >= from) {
-                phases.add(new QueryPhase(QueryPhase.CLIENT, CLIENT_PHASES[i], from, ends[i]));
-                from = ends[i];
-                next = i + 1;
-            }
+        for (QueryPhases.Phase p :
+                QueryPhases.of(
+                        query.startMillis(),
+                        query.admittedMillis(),
+                        query.acceptedMillis(),
+                        query.runningMillis(),
+                        query.terminalMillis(),
+                        query.endMillis())) {
+            phases.add(new QueryPhase(QueryPhase.CLIENT, p.name(), p.start(), p.end()));
         }
-        String last = next < CLIENT_PHASES.length ? CLIENT_PHASES[next] : "resultFetch";
-        phases.add(new QueryPhase(QueryPhase.CLIENT, last, from, query.endMillis()));
         return phases;
     }
 

@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.store.statement;
 
+import io.flinkinsight.common.QueryPhases;
 import io.flinkinsight.common.QuerySpan;
 import io.flinkinsight.common.StatementText;
 import io.flinkinsight.plugin.store.Attributes;
@@ -45,7 +46,7 @@ public record QuerySample(
     static final String SPAN_SCOPE = QuerySpan.SCOPE;
 
     /** An instant or part the query did not reach. */
-    public static final long NOT_REACHED = -1;
+    public static final long NOT_REACHED = QueryPhases.NOT_REACHED;
 
     /** A year: any longer time is a clock's or a sender's error, and is cut to it. */
     static final long MAX_MILLIS = 366L * 24 * 3600 * 1000;
