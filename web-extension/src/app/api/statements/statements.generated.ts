@@ -50,6 +50,7 @@ export interface QueryView {
   readonly seq: number | null;
   readonly statementId: string;
   readonly statement: string;
+  readonly literalsKept: boolean;
   readonly source: string;
   readonly jobId: string | null;
   readonly outcome: string;

@@ -13,14 +13,19 @@ import java.util.List;
 
 /**
  * One query as the client saw it, reported as one span through Flink's trace reporters when it
- * ends: its statement (normalized, see {@link StatementText}), its job, how it ended and when each
- * phase began, in epoch milliseconds ({@link #NOT_REACHED} for a phase the query never reached).
+ * ends: its statement (normalized, see {@link StatementText}, unless {@code literalsKept}), its
+ * job, how it ended and when each phase began, in epoch milliseconds ({@link #NOT_REACHED} for a
+ * phase the query never reached).
  *
  * <p>The span ({@value #SPAN_NAME}, scope {@code io.flinkinsight.client.metrics.QueryTimeline})
  * carries the phases twice: as durations ({@code admissionWaitMs}, {@code submitMs}, {@code
  * jobStartWaitMs}, {@code clusterRunMs}, {@code resultFetchMs}; the same parts as the query
  * histograms) for a tracing backend's search, and as instants ({@code admittedTs}, {@code
  * acceptedTs}, {@code runningTs}, {@code terminalTs}) for a timeline.
+ *
+ * @param literalsKept whether the statement keeps its literals as written ({@code
+ *     execution.interactive.statements.keep-literals}); the span then says so in {@code
+ *     literalsKept} ({@code "true"})
  */
 public record QueryTimeline(
         String statement,
@@ -34,7 +39,8 @@ public record QueryTimeline(
         long runningMillis,
         long terminalMillis,
         long requests,
-        long collectRetries) {
+        long collectRetries,
+        boolean literalsKept) {
 
     /** The span's name ({@link QuerySpan#NAME}). */
     public static final String SPAN_NAME = QuerySpan.NAME;
@@ -54,7 +60,16 @@ public record QueryTimeline(
      * its name (Flink's fallback name {@code collect}) is named by its shape.
      */
     public static String statementOf(String jobName, long shape) {
-        String text = StatementText.normalize(jobName);
+        return statementOf(jobName, shape, false);
+    }
+
+    /**
+     * As {@link #statementOf(String, long)}, the literals kept as written ({@link
+     * StatementText#collapse}) when {@code keepLiterals}.
+     */
+    public static String statementOf(String jobName, long shape, boolean keepLiterals) {
+        String text =
+                keepLiterals ? StatementText.collapse(jobName) : StatementText.normalize(jobName);
         return text.isEmpty() || text.equals("collect")
                 ? "job of shape " + Long.toHexString(shape)
                 : text;
@@ -74,6 +89,10 @@ public record QueryTimeline(
                         .setAttribute(QuerySpan.COLLECT_RETRIES, collectRetries);
         if (jobId != null) {
             span.setAttribute(QuerySpan.JOB_ID, jobId);
+        }
+        if (literalsKept) {
+            // a string: Flink 1.20 and 2.0 spans have no boolean attributes
+            span.setAttribute(QuerySpan.LITERALS_KEPT, "true");
         }
         instant(span, QuerySpan.ADMITTED_TS, admittedMillis);
         instant(span, QuerySpan.ACCEPTED_TS, acceptedMillis);

@@ -19,6 +19,9 @@ import java.util.Map;
  * from Flink's job events or REST API), null otherwise.
  *
  * @param seq the query's number in this process's log (in a feed answer), null otherwise
+ * @param literalsKept whether the statement keeps its literals as written ({@code
+ *     statements.keep-literals} here and in the client that ran it); a hub reading this log keeps
+ *     them only then
  * @param source where it ran: empty for this process, else the gateway the hub read it from
  * @param partsMs the parts the client reported, as on {@code /api/v1/statements}
  * @param jobStatus the job's last status as the JobManager reported it, null when not known
@@ -27,6 +30,7 @@ public record QueryView(
         @Nullable Long seq,
         String statementId,
         String statement,
+        boolean literalsKept,
         String source,
         @Nullable String jobId,
         String outcome,
@@ -59,6 +63,7 @@ public record QueryView(
                 seq,
                 query.statementId(),
                 query.statement(),
+                query.literalsKept(),
                 query.source(),
                 query.jobId(),
                 query.outcome(),

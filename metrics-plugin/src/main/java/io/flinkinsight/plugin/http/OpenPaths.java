@@ -27,7 +27,8 @@ final class OpenPaths {
     /**
      * The interactive client's log of queries, open to everyone only in the shape the hub reads it
      * from gateways: their normalized statements (the job names Flink's PrometheusReporter shows as
-     * {@code job_name}, less their literals), jobs and timings.
+     * {@code job_name}, less their literals), jobs and timings. Not open when the statements keep
+     * their literals ({@code statements.keep-literals}), which may carry personal data.
      */
     static final String QUERY_LOG_PATH = "/api/v1/queries";
 
@@ -40,12 +41,20 @@ final class OpenPaths {
      * a bounded answer. Any other {@code /api/v1/metrics} is the API's.
      */
     static boolean isOpenToAll(RequestTarget target) {
+        return isOpenToAll(target, true);
+    }
+
+    /**
+     * As above; the query log in the hub's shape too only when {@code queryLogOpen} (its statements
+     * do not keep their literals).
+     */
+    static boolean isOpenToAll(RequestTarget target, boolean queryLogOpen) {
         String path = target.path();
         if (path.equals(PortAccess.METRICS_PATH)) {
             return true;
         }
         if (path.equals(QUERY_LOG_PATH)) {
-            return isHubReadOfTheQueryLog(target.query().asMap());
+            return queryLogOpen && isHubReadOfTheQueryLog(target.query().asMap());
         }
         if (!path.equals(METRICS_JSON_PATH)) {
             return false;

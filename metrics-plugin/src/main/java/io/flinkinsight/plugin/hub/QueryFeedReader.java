@@ -162,7 +162,7 @@ final class QueryFeedReader {
             if (seq <= last) {
                 continue; // read already, or out of order: never counted twice
             }
-            QuerySample sample = sampleOf(q, label);
+            QuerySample sample = sampleOf(q, label, statements.keepsLiterals());
             if (sample != null) {
                 statements.add(sample);
                 synchronized (this) {
@@ -177,8 +177,12 @@ final class QueryFeedReader {
         return count >= QueriesEndpoint.MAX_LIMIT;
     }
 
+    /**
+     * The query {@code q} of a gateway's log, its literals kept only when {@code keepLiterals} (the
+     * hub's {@code statements.keep-literals}) and the gateway marks it {@code literalsKept}.
+     */
     @Nullable
-    static QuerySample sampleOf(JsonNode q, String label) {
+    static QuerySample sampleOf(JsonNode q, String label, boolean keepLiterals) {
         if (!q.path("start").canConvertToLong() || !q.path("end").canConvertToLong()) {
             return null;
         }
@@ -201,7 +205,10 @@ final class QueryFeedReader {
                 number(parts, "clusterRun"),
                 number(parts, "resultFetch"),
                 number(q, "requests"),
-                number(q, "collectRetries"));
+                number(q, "collectRetries"),
+                keepLiterals
+                        && q.path("literalsKept").isBoolean()
+                        && q.path("literalsKept").asBoolean());
     }
 
     @Nullable

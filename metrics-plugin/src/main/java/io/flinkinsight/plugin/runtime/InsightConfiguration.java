@@ -53,7 +53,8 @@ public record InsightConfiguration(
         long checkpointsMaxBytes,
         long storesMaxBytes,
         long maxAnswerBytes,
-        boolean httpSsl) {
+        boolean httpSsl,
+        boolean statementsKeepLiterals) {
 
     public static InsightConfiguration defaults() {
         return from(new Properties(), InsightOptions.USER_PREFIX);
@@ -117,6 +118,7 @@ public record InsightConfiguration(
             throw new IllegalArgumentException(
                     userPrefix + InsightOptions.HUB_CLIENTS.key() + ": " + e.getMessage());
         }
+        boolean keepLiterals = r.bool(InsightOptions.STATEMENTS_KEEP_LITERALS);
         return new InsightConfiguration(
                 ports,
                 bindHost,
@@ -153,11 +155,12 @@ public record InsightConfiguration(
                         InsightOptions.HTTP_REQUEST_HEAD_TIMEOUT,
                         InsightOptions.HTTP_REQUEST_HEAD_TIMEOUT_RANGE),
                 PortAccess.parse(
-                        r.raw(InsightOptions.HTTP_ACCESS),
-                        config.getProperty(InsightOptions.HTTP_TOKEN.key(), ""),
-                        r.raw(InsightOptions.HTTP_ALLOWED_ORIGINS),
-                        r.raw(InsightOptions.HTTP_ALLOWED_HOSTS),
-                        userPrefix),
+                                r.raw(InsightOptions.HTTP_ACCESS),
+                                config.getProperty(InsightOptions.HTTP_TOKEN.key(), ""),
+                                r.raw(InsightOptions.HTTP_ALLOWED_ORIGINS),
+                                r.raw(InsightOptions.HTTP_ALLOWED_HOSTS),
+                                userPrefix)
+                        .withQueryLogOpen(!keepLiterals),
                 r.bool(InsightOptions.HUB_DASHBOARD_PROXY_ENABLED),
                 r.integer(
                         InsightOptions.HTTP_MAX_CONCURRENT_SCRAPES,
@@ -169,7 +172,8 @@ public record InsightConfiguration(
                 r.bytes(
                         InsightOptions.HTTP_MAX_ANSWER_BYTES,
                         InsightOptions.HTTP_MAX_ANSWER_BYTES_RANGE),
-                r.bool(InsightOptions.HTTP_SSL_ENABLED));
+                r.bool(InsightOptions.HTTP_SSL_ENABLED),
+                keepLiterals);
     }
 
     /** What the stores may keep, for {@code InsightStores}. */
@@ -181,7 +185,8 @@ public record InsightConfiguration(
                 checkpointsMaxPerJob,
                 jobsMax,
                 checkpointsMaxBytes,
-                storesMaxBytes);
+                storesMaxBytes,
+                statementsKeepLiterals);
     }
 
     /** How the hub gathers, for {@code Hub}. */

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 
 import static io.flinkinsight.plugin.http.TestingHttpChannel.body;
@@ -597,6 +598,50 @@ class PortAccessTest {
                                 headers(),
                                 new InetSocketAddress("127.0.0.6", 40000)))
                 .isNull();
+    }
+
+    @Test
+    void withLiteralsKeptTheQueryLogFollowsTheModeLikeTheRestOfTheApi() throws Exception {
+        RequestTarget hubRead = target("/api/v1/queries?after=12&limit=500");
+        HttpHeaders remoteHost = headers("Host", "10.0.0.1:9250");
+        assertThat(
+                        PortAccess.parse("loopback", "", "", PREFIX)
+                                .refusal(hubRead, remoteHost, REMOTE))
+                .as("by default the hub's reading is open")
+                .isNull();
+
+        PortAccess loopback = PortAccess.parse("loopback", "", "", PREFIX).withQueryLogOpen(false);
+        assertThat(loopback.refusal(hubRead, remoteHost, REMOTE)).isNotNull();
+        assertThat(loopback.refusal(hubRead, headers("Host", "localhost:9250"), LOOPBACK)).isNull();
+        assertThat(loopback.refusal(target("/metrics"), headers(), REMOTE)).isNull();
+        assertThat(
+                        loopback.refusal(
+                                target("/api/v1/metrics?contains=insight_client_&limit=1000"),
+                                remoteHost,
+                                REMOTE))
+                .isNull();
+
+        PortAccess token = PortAccess.parse("token", TOKEN, "", PREFIX).withQueryLogOpen(false);
+        assertThat(token.refusal(hubRead, remoteHost, REMOTE)).isNotNull();
+        assertThat(
+                        token.refusal(
+                                hubRead,
+                                headers(
+                                        "Host",
+                                        "10.0.0.1:9250",
+                                        "Authorization",
+                                        "Bearer " + TOKEN),
+                                REMOTE))
+                .isNull();
+
+        PortAccess open = PortAccess.parse("open", "", "", PREFIX).withQueryLogOpen(false);
+        assertThat(open.refusal(hubRead, remoteHost, REMOTE)).isNull();
+
+        assertThat(loopback)
+                .isNotEqualTo(PortAccess.parse("loopback", "", "", PREFIX))
+                .isEqualTo(loopback.withOwnHostNames(List.of()))
+                .isEqualTo(PortAccess.parse("loopback", "", "", PREFIX).withQueryLogOpen(false));
+        assertThat(loopback.onlyScrape("why").refusal(hubRead, remoteHost, REMOTE)).isNotNull();
     }
 
     @Test

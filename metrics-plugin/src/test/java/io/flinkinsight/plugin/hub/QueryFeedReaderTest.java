@@ -123,4 +123,40 @@ class QueryFeedReaderTest {
         assertThat(hub.newest(1).queries().get(0).jobId()).isNull();
         assertThat(hub.newest(1).queries().get(0).source()).doesNotContain("\u0000");
     }
+
+    private static byte[] logOf(String literalsKept) {
+        return ("{\"instance\":\"a\",\"firstSeq\":1,\"queries\":[{\"seq\":1,\"statement\":"
+                        + "\"SELECT a FROM users WHERE mail = 'a@b.c'\","
+                        + literalsKept
+                        + "\"outcome\":\"SUCCEEDED\",\"start\":0,\"end\":5,\"e2eMs\":5}]}")
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String readBy(StatementStore store, String literalsKept) {
+        new QueryFeedReader(store, new ClientRefusal.Counts())
+                .record("gw:9250", logOf(literalsKept));
+        return store.rows(StatementOrder.TOTAL, 1).get(0).statement();
+    }
+
+    @Test
+    void aGatewaysLiteralsAreKeptOnlyWhenTheHubKeepsThemAndTheGatewayMarksThem() {
+        String kept = "SELECT a FROM users WHERE mail = 'a@b.c'";
+        String normalized = "SELECT a FROM users WHERE mail = ?";
+
+        assertThat(readBy(new StatementStore(100, 1 << 20), "\"literalsKept\":true,"))
+                .as("a hub without statements.keep-literals")
+                .isEqualTo(normalized);
+        assertThat(readBy(new StatementStore(100, 1 << 20, true), ""))
+                .as("a query the gateway does not mark")
+                .isEqualTo(normalized);
+        assertThat(readBy(new StatementStore(100, 1 << 20, true), "\"literalsKept\":false,"))
+                .isEqualTo(normalized);
+        assertThat(readBy(new StatementStore(100, 1 << 20, true), "\"literalsKept\":\"yes\","))
+                .as("only a JSON true marks it")
+                .isEqualTo(normalized);
+        StatementStore keeping = new StatementStore(100, 1 << 20, true);
+        assertThat(readBy(keeping, "\"literalsKept\":true,")).isEqualTo(kept);
+        assertThat(keeping.rows(StatementOrder.TOTAL, 1).get(0).id())
+                .isEqualTo(io.flinkinsight.common.StatementText.fingerprint(kept));
+    }
 }

@@ -19,6 +19,8 @@ import java.util.Map;
  * a part it did not reach).
  *
  * @param source where the query ran: empty for this process, else the gateway the hub read it from
+ * @param literalsKept whether the statement keeps its literals as written (both the sender and this
+ *     process's {@code statements.keep-literals} said so), else they are replaced
  */
 public record QuerySample(
         String statementId,
@@ -39,7 +41,8 @@ public record QuerySample(
         long clusterRunMs,
         long resultFetchMs,
         long requests,
-        long collectRetries) {
+        long collectRetries,
+        boolean literalsKept) {
 
     static final String SPAN_NAME = QuerySpan.NAME;
 
@@ -54,9 +57,22 @@ public record QuerySample(
     /** The longest source label kept. */
     static final int MAX_SOURCE_CHARS = 128;
 
-    /** The query of a client's span, or null when the span is not one or does not parse. */
+    /**
+     * The query of a client's span, or null when the span is not one or does not parse; its
+     * statement normalized.
+     */
     @Nullable
     static QuerySample fromSpan(Span span) {
+        return fromSpan(span, false);
+    }
+
+    /**
+     * As {@link #fromSpan(Span)}, the statement's literals kept when {@code keepLiterals} (this
+     * process's {@code statements.keep-literals}) and the span says the client kept them ({@code
+     * literalsKept}).
+     */
+    @Nullable
+    static QuerySample fromSpan(Span span, boolean keepLiterals) {
         if (!SPAN_NAME.equals(span.getName()) || !SPAN_SCOPE.equals(span.getScope())) {
             return null;
         }
@@ -82,14 +98,18 @@ public record QuerySample(
                 Attributes.asLong(attributes, QuerySpan.CLUSTER_RUN_MS),
                 Attributes.asLong(attributes, QuerySpan.RESULT_FETCH_MS),
                 Attributes.asLong(attributes, QuerySpan.REQUESTS),
-                Attributes.asLong(attributes, QuerySpan.COLLECT_RETRIES));
+                Attributes.asLong(attributes, QuerySpan.COLLECT_RETRIES),
+                keepLiterals
+                        && Boolean.TRUE.equals(
+                                Attributes.asBoolean(attributes, QuerySpan.LITERALS_KEPT)));
     }
 
     /**
      * A query from values whoever sent them: null without a statement or with a negative or missing
      * end-to-end time. The text is normalized again (whatever sent it, no literal and no unbounded
-     * text is kept, and the id is this text's), the outcome is one of SUCCEEDED, FAILED, CANCELED,
-     * an instant outside the query's start and end is dropped, and times are cut to a year.
+     * text is kept, and the id is this text's; see the next for literals kept), the outcome is one
+     * of SUCCEEDED, FAILED, CANCELED, an instant outside the query's start and end is dropped, and
+     * times are cut to a year.
      */
     @Nullable
     public static QuerySample of(
@@ -111,10 +131,59 @@ public record QuerySample(
             @Nullable Long resultFetchMs,
             @Nullable Long requests,
             @Nullable Long collectRetries) {
+        return of(
+                text,
+                source,
+                jobId,
+                outcome,
+                startMillis,
+                endMillis,
+                e2eMs,
+                admitted,
+                accepted,
+                running,
+                terminal,
+                admissionWaitMs,
+                submitMs,
+                jobStartWaitMs,
+                clusterRunMs,
+                resultFetchMs,
+                requests,
+                collectRetries,
+                false);
+    }
+
+    /**
+     * As above, the text's literals kept as written ({@link StatementText#collapse}) when {@code
+     * keepLiterals}: this process's {@code statements.keep-literals} and the sender's word that it
+     * kept them. The id is then that text's.
+     */
+    @Nullable
+    public static QuerySample of(
+            @Nullable String text,
+            String source,
+            @Nullable String jobId,
+            @Nullable String outcome,
+            long startMillis,
+            long endMillis,
+            @Nullable Long e2eMs,
+            @Nullable Long admitted,
+            @Nullable Long accepted,
+            @Nullable Long running,
+            @Nullable Long terminal,
+            @Nullable Long admissionWaitMs,
+            @Nullable Long submitMs,
+            @Nullable Long jobStartWaitMs,
+            @Nullable Long clusterRunMs,
+            @Nullable Long resultFetchMs,
+            @Nullable Long requests,
+            @Nullable Long collectRetries,
+            boolean keepLiterals) {
         if (text == null || e2eMs == null || e2eMs < 0 || endMillis < startMillis) {
             return null;
         }
-        String statement = StatementText.normalize(text);
+        String statement =
+                keepLiterals ? StatementText.collapse(text) : StatementText.normalize(text);
         return new QuerySample(
                 StatementText.fingerprint(statement),
                 statement,
@@ -134,7 +203,8 @@ public record QuerySample(
                 millis(clusterRunMs),
                 millis(resultFetchMs),
                 Math.max(0, requests == null ? 0 : requests),
-                Math.max(0, collectRetries == null ? 0 : collectRetries));
+                Math.max(0, collectRetries == null ? 0 : collectRetries),
+                keepLiterals);
     }
 
     /** This query, its statement's text the given (equal) instance, so kept queries share it. */
@@ -158,7 +228,8 @@ public record QuerySample(
                 clusterRunMs,
                 resultFetchMs,
                 requests,
-                collectRetries);
+                collectRetries,
+                literalsKept);
     }
 
     /** Heap bytes, estimated, of this query less its statement's text (shared with its row). */

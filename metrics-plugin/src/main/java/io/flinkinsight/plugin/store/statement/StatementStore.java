@@ -13,11 +13,12 @@ import java.util.UUID;
 
 /**
  * The statements of the queries this process's interactive client ran (or, in the hub, the
- * gateways' clients), as {@code pg_stat_statements} keeps them: per normalized statement, its
- * calls, outcomes, the distributions of its end-to-end time and of each part, and its slowest and
- * latest queries; and a log of the latest queries, numbered, for the hub to read. Bounded in count
- * and in estimated heap bytes (the log within a quarter of them): a new statement beyond either
- * bound first evicts the statements that cost least (least total time), so the expensive ones stay.
+ * gateways' clients), as {@code pg_stat_statements} keeps them: per normalized statement (or, with
+ * {@code statements.keep-literals} on here and in the client, per statement as written), its calls,
+ * outcomes, the distributions of its end-to-end time and of each part, and its slowest and latest
+ * queries; and a log of the latest queries, numbered, for the hub to read. Bounded in count and in
+ * estimated heap bytes (the log within a quarter of them): a new statement beyond either bound
+ * first evicts the statements that cost least (least total time), so the expensive ones stay.
  */
 public final class StatementStore {
 
@@ -29,6 +30,7 @@ public final class StatementStore {
 
     private final int maxStatements;
     private final long maxBytes;
+    private final boolean keepLiterals;
     private final Map<String, StatementStats> statements = new HashMap<>();
     private final QueryLog log;
     private final String instance = UUID.randomUUID().toString();
@@ -40,6 +42,17 @@ public final class StatementStore {
      * @param maxBytes how much heap, estimated, they and the log take at the most
      */
     public StatementStore(int maxStatements, long maxBytes) {
+        this(maxStatements, maxBytes, false);
+    }
+
+    /**
+     * @param maxStatements how many statements are kept at the most
+     * @param maxBytes how much heap, estimated, they and the log take at the most
+     * @param keepLiterals {@code statements.keep-literals}: a query's literals are kept when this
+     *     is true and its sender kept them, else replaced
+     */
+    public StatementStore(int maxStatements, long maxBytes, boolean keepLiterals) {
+        this.keepLiterals = keepLiterals;
         this.maxStatements = maxStatements;
         this.maxBytes = maxBytes - maxBytes / 4;
         this.log = new QueryLog(MAX_LOGGED, maxBytes / 4);
@@ -65,9 +78,20 @@ public final class StatementStore {
         }
     }
 
-    /** Counts the query of {@code span} if it is one of the interactive client's. */
+    /**
+     * Whether queries whose sender kept their literals keep them here ({@code
+     * statements.keep-literals}).
+     */
+    public boolean keepsLiterals() {
+        return keepLiterals;
+    }
+
+    /**
+     * Counts the query of {@code span} if it is one of the interactive client's; its literals kept
+     * only when {@link #keepsLiterals()} and the span says the client kept them.
+     */
     public void addSpan(Span span) {
-        QuerySample query = QuerySample.fromSpan(span);
+        QuerySample query = QuerySample.fromSpan(span, keepLiterals);
         if (query != null) {
             add(query);
         }
