@@ -100,6 +100,7 @@ public final class InteractiveClientRuntime implements AutoCloseable {
         }
         synchronized (LOCK) {
             if (instance == null) {
+                String spans = QueryTimeline.describeSpans(); // before anything is built
                 InteractiveClientRuntime created =
                         new InteractiveClientRuntime(conf, settings, flink);
                 ShutdownHookUtil.addShutdownHook(created, "Flink Insight interactive client", LOG);
@@ -108,7 +109,7 @@ public final class InteractiveClientRuntime implements AutoCloseable {
                         settings.ioThreads(),
                         created.metricRegistry.isReporting() ? "reported" : "not reported",
                         flink.describe(),
-                        QueryTimeline.describeSpans());
+                        spans);
                 instance = created;
             }
             return instance;

@@ -109,11 +109,15 @@ public record QueryTimeline(
         part(span, QuerySpan.RESULT_FETCH_MS, terminalMillis, endMillis);
         if (SpanChildren.supported()) {
             for (QueryPhases.Phase phase : phases()) {
-                SpanChildren.add(
-                        span,
-                        Span.builder(QueryTimeline.class, phase.name())
-                                .setStartTsMillis(phase.start())
-                                .setEndTsMillis(phase.end()));
+                boolean added =
+                        SpanChildren.add(
+                                span,
+                                Span.builder(QueryTimeline.class, phase.name())
+                                        .setStartTsMillis(phase.start())
+                                        .setEndTsMillis(phase.end()));
+                if (!added) {
+                    break;
+                }
             }
         }
         return span;

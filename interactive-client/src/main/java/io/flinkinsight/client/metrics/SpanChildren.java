@@ -31,17 +31,19 @@ final class SpanChildren {
                 : "query spans carry their phases as attributes only (child spans need Flink 2.2+)";
     }
 
-    /** Adds {@code child} to {@code parent} where this Flink can; does nothing elsewhere. */
-    static void add(SpanBuilder parent, SpanBuilder child) {
+    /**
+     * Adds {@code child} to {@code parent} where this Flink can; false when it cannot or failed, so
+     * the span goes without (the rest of) its children rather than not at all.
+     */
+    static boolean add(SpanBuilder parent, SpanBuilder child) {
         if (ADD_CHILD == null) {
-            return;
+            return false;
         }
         try {
             ADD_CHILD.invoke(parent, child);
-        } catch (RuntimeException | Error e) {
-            throw e;
+            return true;
         } catch (Throwable t) {
-            throw new IllegalStateException(t); // addChild declares no checked exception
+            return false; // addChild declares nothing; a failure here must not lose the span
         }
     }
 

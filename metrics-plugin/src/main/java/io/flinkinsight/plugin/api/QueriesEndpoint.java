@@ -33,6 +33,15 @@ public final class QueriesEndpoint implements JsonEndpoint {
     public static final int DEFAULT_LIMIT = 100;
     public static final int MAX_LIMIT = 500;
     static final int STATEMENT_QUERIES = 5;
+
+    /**
+     * A page of the log ends before its JSON passes about this many bytes (a text's character
+     * counted as 3, its other fields as {@value #QUERY_BYTES}), so the hub's bound on an answer
+     * holds whatever the texts.
+     */
+    public static final long PAGE_BYTES = 1024 * 1024;
+
+    static final long QUERY_BYTES = 1_536;
     private static final Set<String> PARAMETERS = Set.of("statement", "after", "limit");
     private static final Pattern STATEMENT_ID = Pattern.compile("[0-9a-f]{16}");
 
@@ -93,8 +102,14 @@ public final class QueriesEndpoint implements JsonEndpoint {
                         ? statements.after(query.getLong("after", 0, 0, Long.MAX_VALUE), limit)
                         : statements.newest(limit);
         List<QueryView> views = new ArrayList<>(page.queries().size());
+        long bytes = 0;
         for (int i = 0; i < page.queries().size(); i++) {
-            views.add(view(page.seqs().get(i), page.queries().get(i)));
+            QuerySample q = page.queries().get(i);
+            bytes += 3L * q.statement().length() + QUERY_BYTES;
+            if (!views.isEmpty() && bytes > PAGE_BYTES) {
+                break; // the rest on the next page: its first number follows this page's last
+            }
+            views.add(view(page.seqs().get(i), q));
         }
         return new LoggedQueries(statements.instance(), page.firstSeq(), page.lastSeq(), views);
     }

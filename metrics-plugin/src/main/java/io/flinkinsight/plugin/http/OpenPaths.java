@@ -70,6 +70,11 @@ final class OpenPaths {
                 && Long.parseLong(limit.get(0)) <= PortAccess.MAX_OPEN_METRICS;
     }
 
+    /** Whether {@code target} is the query log's path. */
+    static boolean isQueryLog(RequestTarget target) {
+        return target.path().equals(QUERY_LOG_PATH);
+    }
+
     /** {@code ?after=<n>&limit=<n>}, as the hub asks, each once, in digits. */
     private static boolean isHubReadOfTheQueryLog(Map<String, List<String>> query) {
         List<String> after = query.get("after");

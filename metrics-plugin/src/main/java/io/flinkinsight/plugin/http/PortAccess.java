@@ -183,6 +183,23 @@ public final class PortAccess {
     }
 
     /**
+     * The query log answers everyone only under a name of this host (an IP address, localhost, its
+     * own names, {@code http.allowed-hosts}): a page whose name was re-resolved to this host would
+     * otherwise read the statements as same-origin.
+     */
+    private HttpReply queryLogHostRefusal(HttpHeaders headers) {
+        String host = HostAllowlist.hostOf(headers.get(HttpHeaderNames.HOST));
+        if (host != null && hosts.allows(host)) {
+            return null;
+        }
+        return HttpReply.error(
+                HttpResponseStatus.MISDIRECTED_REQUEST,
+                "the query log answers only to this host's names and addresses; a hub that reaches"
+                        + " this process by another name lists it in metrics.reporter.insight."
+                        + HostAllowlist.OPTION);
+    }
+
+    /**
      * {@link #refusal(RequestTarget, HttpHeaders, SocketAddress, int)} on a port of no importance
      * (tests).
      */
@@ -199,7 +216,7 @@ public final class PortAccess {
      */
     HttpReply refusal(RequestTarget target, HttpHeaders headers, SocketAddress remote, int port) {
         if (OpenPaths.isOpenToAll(target, queryLogOpen)) {
-            return null;
+            return OpenPaths.isQueryLog(target) ? queryLogHostRefusal(headers) : null;
         }
         String host = HostAllowlist.hostOf(headers.get(HttpHeaderNames.HOST));
         if (host == null) {

@@ -239,7 +239,7 @@ final class ClientGatherer {
         found.forEach((s, clientPorts) -> scanned(s, clientPorts, round));
         series.record(HubSeries.of(HubSeries.CLIENTS), now, answered);
         // their queries, for the statements of every gateway together
-        queries.readAll(http, clients, ROUND_TIMEOUT.toMillis());
+        queries.readAll(http, clients, now);
         return answered;
     }
 
@@ -316,7 +316,7 @@ final class ClientGatherer {
                                     });
             answer.exceptionally(
                     e -> {
-                        if (isTooLarge(e)) {
+                        if (LimitedBodySubscriber.isTooLarge(e)) {
                             refusals.count(ClientRefusal.ANSWER_TOO_LARGE);
                         }
                         return null;
@@ -325,15 +325,6 @@ final class ClientGatherer {
             answer = CompletableFuture.failedFuture(e); // e.g. a host the URL parser refuses
         }
         return new Request(s, port, scanning, answer);
-    }
-
-    private static boolean isTooLarge(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            if (c instanceof LimitedBodySubscriber.BodyTooLargeException) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**

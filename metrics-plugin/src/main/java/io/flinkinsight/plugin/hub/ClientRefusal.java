@@ -28,7 +28,13 @@ enum ClientRefusal {
     /**
      * Queries a gateway dropped from its log before the hub read them ({@link QueryFeedReader}).
      */
-    QUERIES_MISSED;
+    QUERIES_MISSED,
+    /**
+     * Queries of a gateway's log the hub refused: an answer whose numbers do not hold together, a
+     * query without a statement or time, outside the last day, or beyond {@link
+     * QueryFeedReader#MAX_NEW_STATEMENTS} new statements a page.
+     */
+    QUERIES_REFUSED;
 
     String label() {
         return name().toLowerCase(Locale.ROOT);

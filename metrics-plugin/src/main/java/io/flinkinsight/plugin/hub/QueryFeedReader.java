@@ -17,6 +17,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -31,29 +32,55 @@ import java.util.concurrent.TimeoutException;
  * instance}) is read from its start; queries a gateway logged and dropped before the hub read them
  * are counted as missed ({@code flink_insight_hub_client_refused_total{reason="queries_missed"}}).
  *
- * <p>Bounded as the gatherer is: the gateways answering at once, {@value #MAX_BODY_BYTES} bytes an
- * answer, {@value #MAX_PAGES} pages of {@value QueriesEndpoint#MAX_LIMIT} queries a gateway a
- * round, each query's text normalized again and cut ({@link QuerySample#of}).
+ * <p>Bounded, since anything listening on a listed port may answer: {@value #MAX_AT_ONCE} gateways
+ * asked at once, {@value #MAX_BODY_BYTES} bytes an answer and {@value #MAX_ROUND_BYTES} a round (a
+ * gateway's pages are cut at {@link QueriesEndpoint#PAGE_BYTES}; one whose answer is still too
+ * large is asked for fewer queries next time), {@value #MAX_PAGES} pages a gateway a round, all
+ * within {@link #ROUND_DEADLINE_MILLIS}; each query's text normalized again and cut, its time its
+ * end less its start, a query outside the last day (by the hub's clock) refused, and at most
+ * {@value #MAX_NEW_STATEMENTS} new statements a gateway a page, so one process cannot push the
+ * others' statements out in one round.
  */
 final class QueryFeedReader {
 
-    /** A page of 500 queries of texts of at most 2,048 characters, and room. */
+    /** A page of at most {@link QueriesEndpoint#PAGE_BYTES}, and room. */
     static final int MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+    /** What one round reads from all gateways together; the rest waits for the next round. */
+    static final int MAX_ROUND_BYTES = 16 * 1024 * 1024;
+
+    /** Gateways asked at once. */
+    static final int MAX_AT_ONCE = 8;
 
     /** Pages read from one gateway in one round, so one busy gateway cannot hold the round. */
     static final int MAX_PAGES = 4;
 
-    /** The gateways whose cursor is kept, beyond which the least recent are forgotten. */
-    static final int MAX_CURSORS = 16 * 32;
+    /** How long a round's reading may take in all. */
+    static final long ROUND_DEADLINE_MILLIS = 8_000;
 
-    private record Cursor(String instance, long lastSeq) {}
+    /** Statements the hub did not know that one page of one gateway may add. */
+    static final int MAX_NEW_STATEMENTS = 50;
+
+    /** The fewest queries asked for in a page, however often answers were too large. */
+    static final int MIN_LIMIT = 10;
+
+    /** How far back a query may have started, and how far ahead ended, by the hub's clock. */
+    static final long MAX_AGE_MILLIS = 24L * 3600 * 1000;
+
+    static final long MAX_AHEAD_MILLIS = 5L * 60 * 1000;
+
+    /** Where the hub is in a gateway's log, and how many queries it asks for a page. */
+    private record Cursor(String instance, long lastSeq, int limit) {}
 
     /** A gateway's port: its label in the hub's figures and its base URL. */
     record Source(String label, String baseUrl) {}
 
     private final StatementStore statements;
     private final ClientRefusal.Counts refusals;
+
+    /** One per port of hub.clients at the most (16 entries of 32 ports): never more. */
     private final Map<String, Cursor> cursors = new HashMap<>();
+
     private long read;
 
     QueryFeedReader(StatementStore statements, ClientRefusal.Counts refusals) {
@@ -72,32 +99,41 @@ final class QueryFeedReader {
     }
 
     /**
-     * Reads each source's new queries, the sources at once, each at most {@link #MAX_PAGES} pages,
-     * waiting at most {@code timeoutMillis} for each page round; a source that fails is read again
-     * from the same place next round.
+     * Reads each source's new queries, {@link #MAX_AT_ONCE} sources at once, each at most {@link
+     * #MAX_PAGES} pages, within {@link #ROUND_DEADLINE_MILLIS} and {@link #MAX_ROUND_BYTES} in all;
+     * a source that fails or is left over is read again from the same place next round.
      */
-    void readAll(HttpClient http, List<Source> sources, long timeoutMillis)
+    void readAll(HttpClient http, List<Source> sources, long nowMillis)
             throws InterruptedException {
+        long deadline = System.nanoTime() + ROUND_DEADLINE_MILLIS * 1_000_000;
+        long bytesLeft = MAX_ROUND_BYTES;
         List<Source> pending = new ArrayList<>(sources);
         for (int page = 0; page < MAX_PAGES && !pending.isEmpty(); page++) {
-            Map<Source, CompletableFuture<HttpResponse<byte[]>>> asked = new HashMap<>();
-            for (Source s : pending) {
-                asked.put(s, ask(http, s));
-            }
-            await(asked.values(), timeoutMillis);
-            List<Source> full = new ArrayList<>();
-            for (Map.Entry<Source, CompletableFuture<HttpResponse<byte[]>>> e : asked.entrySet()) {
-                byte[] body = bodyOf(e.getValue());
-                if (body != null && record(e.getKey().label(), body)) {
-                    full.add(e.getKey());
+            List<Source> more = new ArrayList<>();
+            for (int from = 0; from < pending.size(); from += MAX_AT_ONCE) {
+                long waitMillis = (deadline - System.nanoTime()) / 1_000_000;
+                if (waitMillis <= 0 || bytesLeft <= 0) {
+                    return;
+                }
+                Map<Source, CompletableFuture<HttpResponse<byte[]>>> asked = new LinkedHashMap<>();
+                for (Source s :
+                        pending.subList(from, Math.min(pending.size(), from + MAX_AT_ONCE))) {
+                    asked.put(s, ask(http, s));
+                }
+                await(asked.values(), waitMillis);
+                for (Map.Entry<Source, CompletableFuture<HttpResponse<byte[]>>> e :
+                        asked.entrySet()) {
+                    byte[] body = answerOf(e.getKey(), e.getValue());
+                    e.setValue(null); // each answer dropped once recorded
+                    if (body != null) {
+                        bytesLeft -= body.length;
+                        if (record(e.getKey().label(), body, nowMillis)) {
+                            more.add(e.getKey());
+                        }
+                    }
                 }
             }
-            pending = full;
-        }
-        synchronized (this) {
-            if (cursors.size() > MAX_CURSORS) {
-                cursors.keySet().retainAll(sources.stream().map(Source::label).toList());
-            }
+            pending = more;
         }
     }
 
@@ -111,7 +147,7 @@ final class QueryFeedReader {
                         + "?after="
                         + (cursor == null ? 0 : cursor.lastSeq())
                         + "&limit="
-                        + QueriesEndpoint.MAX_LIMIT;
+                        + (cursor == null ? QueriesEndpoint.MAX_LIMIT : cursor.limit());
         try {
             HttpRequest request =
                     HttpRequest.newBuilder(URI.create(source.baseUrl() + path))
@@ -126,10 +162,47 @@ final class QueryFeedReader {
     }
 
     /**
-     * Records one answer of {@code label}'s log; true when the answer was a full page (more may
-     * wait).
+     * The body of a 200 answer; null otherwise, and an answer too large (over {@link
+     * #MAX_BODY_BYTES}, or 413 from the gateway's own bound) has the source asked for a quarter as
+     * many queries next time.
      */
-    boolean record(String label, byte[] body) {
+    @Nullable
+    private byte[] answerOf(Source source, CompletableFuture<HttpResponse<byte[]>> answer) {
+        boolean tooLarge;
+        if (!answer.isDone()) {
+            return null;
+        }
+        try {
+            HttpResponse<byte[]> response = answer.getNow(null);
+            if (response != null && response.statusCode() == 200) {
+                return response.body();
+            }
+            tooLarge = response != null && response.statusCode() == 413;
+        } catch (RuntimeException e) {
+            tooLarge = LimitedBodySubscriber.isTooLarge(e);
+        }
+        if (tooLarge) {
+            refusals.count(ClientRefusal.ANSWER_TOO_LARGE);
+            synchronized (this) {
+                Cursor c = cursors.get(source.label());
+                int limit = c == null ? QueriesEndpoint.MAX_LIMIT : c.limit();
+                cursors.put(
+                        source.label(),
+                        new Cursor(
+                                c == null ? "" : c.instance(),
+                                c == null ? 0 : c.lastSeq(),
+                                Math.max(MIN_LIMIT, limit / 4)));
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Records one answer of {@code label}'s log; true when more queries wait after it. An answer
+     * whose numbers do not hold together (the first above the last plus one, a query numbered out
+     * of order or above the last) is refused whole.
+     */
+    boolean record(String label, byte[] body, long nowMillis) {
         JsonNode answer;
         try {
             answer = Json.mapper().readTree(body);
@@ -138,43 +211,79 @@ final class QueryFeedReader {
         }
         JsonNode queries = answer == null ? null : answer.get("queries");
         String instance = text(answer, "instance");
-        if (queries == null || !queries.isArray() || instance == null) {
+        long firstSeq = answer == null ? -1 : answer.path("firstSeq").asLong(-1);
+        long lastSeq = answer == null ? -1 : answer.path("lastSeq").asLong(-1);
+        if (queries == null
+                || !queries.isArray()
+                || queries.size() > QueriesEndpoint.MAX_LIMIT
+                || instance == null
+                || firstSeq < 1
+                || lastSeq < 0
+                || firstSeq > lastSeq + 1
+                || !numberedInOrder(queries, lastSeq)) {
+            refusals.count(ClientRefusal.QUERIES_REFUSED);
             return false;
         }
-        long firstSeq = answer.path("firstSeq").asLong(1);
         Cursor cursor;
         synchronized (this) {
             cursor = cursors.get(label);
-            if (cursor != null && !cursor.instance().equals(instance)) {
-                cursor = null; // the gateway started again: its log numbers from 1
+        }
+        int limit = cursor == null ? QueriesEndpoint.MAX_LIMIT : cursor.limit();
+        if (cursor != null && !cursor.instance().equals(instance) && cursor.lastSeq() > 0) {
+            // the gateway started again: read its log from its start, from the next page on
+            synchronized (this) {
+                cursors.put(label, new Cursor(instance, 0, limit));
             }
+            return true;
         }
         long last = cursor == null ? 0 : cursor.lastSeq();
-        if (cursor != null && firstSeq > last + 1) {
-            refusals.add(ClientRefusal.QUERIES_MISSED, firstSeq - last - 1);
+        if (cursor != null && firstSeq - 1 > last) {
+            refusals.add(
+                    ClientRefusal.QUERIES_MISSED,
+                    Math.min(StatementStore.MAX_LOGGED, firstSeq - 1 - last));
         }
-        int count = 0;
+        int newStatements = 0;
         for (JsonNode q : queries) {
-            if (++count > QueriesEndpoint.MAX_LIMIT) {
-                break;
-            }
-            long seq = q.path("seq").asLong(-1);
+            long seq = q.path("seq").asLong();
             if (seq <= last) {
-                continue; // read already, or out of order: never counted twice
-            }
-            QuerySample sample = sampleOf(q, label, statements.keepsLiterals());
-            if (sample != null) {
-                statements.add(sample);
-                synchronized (this) {
-                    read++;
-                }
+                continue; // read already: never counted twice
             }
             last = seq;
+            QuerySample sample = sampleOf(q, label, statements.keepsLiterals());
+            if (sample == null
+                    || sample.startMillis() < nowMillis - MAX_AGE_MILLIS
+                    || sample.endMillis() > nowMillis + MAX_AHEAD_MILLIS
+                    || (!statements.contains(sample.statementId())
+                            && ++newStatements > MAX_NEW_STATEMENTS)) {
+                refusals.count(ClientRefusal.QUERIES_REFUSED);
+                continue;
+            }
+            statements.add(sample);
+            synchronized (this) {
+                read++;
+            }
         }
         synchronized (this) {
-            cursors.put(label, new Cursor(instance, last));
+            cursors.put(label, new Cursor(instance, last, limit));
         }
-        return count >= QueriesEndpoint.MAX_LIMIT;
+        return last < lastSeq;
+    }
+
+    /** Whether every query is numbered, above the one before it, and at most {@code lastSeq}. */
+    private static boolean numberedInOrder(JsonNode queries, long lastSeq) {
+        long before = 0;
+        for (JsonNode q : queries) {
+            JsonNode seq = q.get("seq");
+            if (seq == null
+                    || !seq.isIntegralNumber()
+                    || !seq.canConvertToLong()
+                    || seq.asLong() <= before
+                    || seq.asLong() > lastSeq) {
+                return false;
+            }
+            before = seq.asLong();
+        }
+        return true;
     }
 
     /**
@@ -236,14 +345,5 @@ final class QueryFeedReader {
         } finally {
             all.forEach(f -> f.cancel(true));
         }
-    }
-
-    @Nullable
-    private static byte[] bodyOf(CompletableFuture<HttpResponse<byte[]>> answer) {
-        if (!answer.isDone() || answer.isCompletedExceptionally()) {
-            return null;
-        }
-        HttpResponse<byte[]> response = answer.getNow(null);
-        return response != null && response.statusCode() == 200 ? response.body() : null;
     }
 }

@@ -189,4 +189,25 @@ class QueriesEndpointTest {
         assertThat(none.slowest()).isEmpty();
         assertThat(none.latest()).isEmpty();
     }
+
+    @Test
+    void aPageOfLongStatementsEndsBeforeItsBytesBoundAndTheRestFollows() throws Exception {
+        StatementStore big = new StatementStore(1_000, 1L << 30);
+        for (int i = 0; i < 500; i++) {
+            big.add(query("SELECT " + "中".repeat(2_000) + i + " FROM t", i, 10, null));
+        }
+        QueriesEndpoint log = new QueriesEndpoint(big, jobs);
+
+        QueriesEndpoint.LoggedQueries page =
+                (QueriesEndpoint.LoggedQueries)
+                        log.handle(
+                                new QueryParameters(
+                                        Map.of("after", List.of("0"), "limit", List.of("500"))));
+
+        byte[] json = io.flinkinsight.plugin.http.Json.mapper().writeValueAsBytes(page);
+        assertThat(json.length).isLessThanOrEqualTo((int) QueriesEndpoint.PAGE_BYTES + 64 * 1024);
+        assertThat(page.queries()).hasSizeBetween(100, 499);
+        long last = page.queries().get(page.queries().size() - 1).seq();
+        assertThat(last).isLessThan(page.lastSeq());
+    }
 }

@@ -461,10 +461,25 @@ class PortAccessTest {
             assertThat(
                             access.refusal(
                                     target("/api/v1/queries?after=12&limit=500"),
-                                    headers("Host", "evil.example"),
+                                    headers("Host", "10.1.2.3:9250"),
                                     REMOTE))
                     .as("%s: the hub's reading of the query log is open", mode)
                     .isNull();
+            for (HttpHeaders otherSite :
+                    List.of(
+                            headers("Host", "evil.example"),
+                            headers("Host", "evil.example:9250"),
+                            new DefaultHttpHeaders())) {
+                HttpReply refused =
+                        access.refusal(
+                                target("/api/v1/queries?after=12&limit=500"), otherSite, LOOPBACK);
+                assertThat(refused)
+                        .as(
+                                "%s: a page re-resolved to this host reads no query log (%s)",
+                                mode, rebound)
+                        .isNotNull();
+                assertThat(refused.status().code()).isEqualTo(421);
+            }
             for (String other :
                     new String[] {
                         "/api/v1/queries",

@@ -179,9 +179,13 @@ public record QuerySample(
             @Nullable Long requests,
             @Nullable Long collectRetries,
             boolean keepLiterals) {
-        if (text == null || e2eMs == null || e2eMs < 0 || endMillis < startMillis) {
+        long took = endMillis - startMillis; // negative also when it overflows
+        if (text == null || e2eMs == null || e2eMs < 0 || took < 0) {
             return null;
         }
+        // the query's time is its end less its start, whatever the sender says it was, and no
+        // part is longer
+        long e2e = Math.min(took, MAX_MILLIS);
         String statement =
                 keepLiterals ? StatementText.collapse(text) : StatementText.normalize(text);
         return new QuerySample(
@@ -192,16 +196,16 @@ public record QuerySample(
                 "SUCCEEDED".equals(outcome) || "CANCELED".equals(outcome) ? outcome : "FAILED",
                 startMillis,
                 endMillis,
-                millis(e2eMs),
+                e2e,
                 instant(admitted, startMillis, endMillis),
                 instant(accepted, startMillis, endMillis),
                 instant(running, startMillis, endMillis),
                 instant(terminal, startMillis, endMillis),
-                millis(admissionWaitMs),
-                millis(submitMs),
-                millis(jobStartWaitMs),
-                millis(clusterRunMs),
-                millis(resultFetchMs),
+                part(admissionWaitMs, e2e),
+                part(submitMs, e2e),
+                part(jobStartWaitMs, e2e),
+                part(clusterRunMs, e2e),
+                part(resultFetchMs, e2e),
                 Math.max(0, requests == null ? 0 : requests),
                 Math.max(0, collectRetries == null ? 0 : collectRetries),
                 keepLiterals);
@@ -243,6 +247,11 @@ public record QuerySample(
     private static String label(String source) {
         String label = StatementText.collapse(source);
         return label.length() > MAX_SOURCE_CHARS ? label.substring(0, MAX_SOURCE_CHARS) : label;
+    }
+
+    private static long part(@Nullable Long value, long e2e) {
+        long millis = millis(value);
+        return millis == NOT_REACHED ? NOT_REACHED : Math.min(millis, e2e);
     }
 
     private static long millis(@Nullable Long value) {

@@ -13,7 +13,7 @@ final class StatementStats {
 
     private final String id;
     private final String statement;
-    private final long firstSeenMillis;
+    private long firstSeenMillis;
     private long lastSeenMillis;
     private long calls;
     private long failed;
@@ -60,6 +60,8 @@ final class StatementStats {
         totalMs = saturatedAdd(totalMs, query.e2eMs());
         maxMs = Math.max(maxMs, query.e2eMs());
         lastSeenMillis = Math.max(lastSeenMillis, query.endMillis());
+        // the hub may read an older query of a gateway after a newer one of another
+        firstSeenMillis = Math.min(firstSeenMillis, query.endMillis());
         e2e.add(query.e2eMs());
         if (query.clusterRunMs() >= 0) {
             clusterRun.add(query.clusterRunMs());

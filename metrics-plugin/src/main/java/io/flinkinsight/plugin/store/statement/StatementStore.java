@@ -171,6 +171,11 @@ public final class StatementStore {
         return instance;
     }
 
+    /** Whether the statement {@code statementId} is kept. */
+    public synchronized boolean contains(String statementId) {
+        return statements.containsKey(statementId);
+    }
+
     public synchronized int size() {
         return statements.size();
     }
