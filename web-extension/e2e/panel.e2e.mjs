@@ -9,7 +9,8 @@
 // (`#/jobs/<id>`: the view is in the URL's fragment) loads directly while the old path style `/jobs/<id>` is no longer
 // the panel (404), no dialog ever opens (job and operator names are HTML injection attempts in the fixtures), the
 // unreachable-hub state shows (also for real, when INSIGHT_STOP_HOOK stops the hub), and the URL keeps range and
-// refresh. Prints each check; exits 1 if any failed.
+// refresh. On the 1 h range, the charts start where the hub's data starts when the hub is younger than the range
+// (and the toolbar says so), and span the range when it is older. Prints each check; exits 1 if any failed.
 import { execSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -64,6 +65,49 @@ async function waitForCharts(page, title) {
   return figures;
 }
 
+/** The first chart's time axis start, and the toolbar's note on the hub's data (null when it shows none). */
+function axisStartAndNote(page) {
+  return page.evaluate(() => {
+    const el = document.querySelector('[_echarts_instance_]');
+    const axis = el ? globalThis.insightEcharts?.getInstanceByDom(el)?.getOption()?.xAxis?.[0] : undefined;
+    return { min: typeof axis?.min === 'number' ? axis.min : null,
+      note: document.querySelector('fi-time-toolbar .fi-data-note')?.textContent?.trim() ?? null };
+  });
+}
+
+/**
+ * On the 1 h range: a hub younger than the range (the integration test's cluster is minutes old) has the charts start
+ * where its data starts and the toolbar say so; a hub older than it has the charts span the range and no note.
+ */
+async function checkAxisStart(page) {
+  const HOUR = 3_600_000;
+  const { uptimeMs } = await getJson('/api/v1/overview');
+  const hubStart = Date.now() - uptimeMs;
+  const young = uptimeMs < HOUR - 5 * 60_000;
+  const old = uptimeMs > HOUR + 30_000;
+  if (!young && !old) {
+    console.log(`     (hub up ${Math.round(uptimeMs / 60_000)} min, about the range: the axis start is not checked)`);
+    return;
+  }
+  const deadline = Date.now() + 10_000;
+  let seen = await axisStartAndNote(page);
+  while (young && seen.note == null && Date.now() < deadline) {
+    await page.waitForTimeout(250);
+    seen = await axisStartAndNote(page);
+  }
+  const detail = `hub up ${Math.round(uptimeMs / 1000)} s, axis from ${seen.min != null ? new Date(seen.min).toISOString() : 'none'}, note ${JSON.stringify(seen.note)}`;
+  if (young) {
+    // 2 % margin, a bucket's start up to a step (12 s) before the hub's, and a minute at least.
+    const ok = seen.min != null && seen.min >= Math.min(hubStart - 0.05 * uptimeMs - 30_000, Date.now() - 2 * 60_000);
+    check("overview: on a hub younger than the range, the charts start where the hub's data starts", ok, detail);
+    check('overview: the toolbar says since when there is data', /^data since .* the hub started .* ago$/.test(seen.note ?? ''), detail);
+  } else {
+    const ok = seen.min != null && Math.abs(seen.min - (Date.now() - HOUR)) < 60_000;
+    check('overview: on a hub older than the range, the charts span the range', ok, detail);
+    check('overview: the toolbar has no note on the data when it covers the range', seen.note == null, detail);
+  }
+}
+
 async function noInjectedMarkup(page, where) {
   const injected = await page.evaluate(
     () => document.querySelectorAll('img[src="x"], .fi-content script, .fi-tooltip img').length,
@@ -113,6 +157,7 @@ try {
     const size = overviewCharts.find((f) => f.title.startsWith('Checkpoint async-phase size'));
     check('overview: checkpoint async-phase size chart has points', (size?.points ?? 0) > 0, JSON.stringify(size));
   }
+  await checkAxisStart(page);
   // Hover across a chart so tooltips (HTML) render the series names.
   const canvas = page.locator('[_echarts_instance_]').first();
   if (await canvas.count()) {

@@ -3,8 +3,10 @@
 // is not a file of the panel is 404) and /api/v1/* from e2e/fixtures, every timestamp shifted so the recorded hour
 // ends now. GET/HEAD only, 127.0.0.1 only.
 //
-//   node e2e/stub-server.mjs [--port 9299] [--client-unavailable]
+//   node e2e/stub-server.mjs [--port 9299] [--client-unavailable] [--uptime 4m]
 //
+// --uptime makes a hub that started that long ago: its overview says so, and it has no series point, checkpoint or
+// client history from before (a young cluster, whose charts start where its data starts).
 // Prints `stub listening on http://127.0.0.1:<port>` once ready.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -18,6 +20,7 @@ const distDir = join(here, '..', 'dist', 'insight-web');
 const args = process.argv.slice(2);
 const port = Number(args[args.indexOf('--port') + 1] || process.env.STUB_PORT || 9299);
 const clientUnavailable = args.includes('--client-unavailable');
+const uptimeText = args.includes('--uptime') ? args[args.indexOf('--uptime') + 1] : undefined;
 
 if (!existsSync(join(fixturesDir, 'series.json'))) {
   execFileSync(process.execPath, [join(fixturesDir, 'generate.mjs')], { stdio: 'inherit' });
@@ -58,6 +61,16 @@ function duration(text) {
   const m = DURATION.exec(text);
   return m ? Number(m[1]) * FACTOR[m[2] ?? 'ms'] : undefined;
 }
+const uptimeMs = uptimeText ? duration(uptimeText) : undefined;
+if (uptimeText && uptimeMs == null) {
+  console.error(`--uptime ${uptimeText}: not a duration such as 4m`);
+  process.exit(2);
+}
+/** The first moment the hub has data for: with --uptime, when it started; else any. */
+function dataSince(now) {
+  return uptimeMs != null ? now - uptimeMs : -Infinity;
+}
+
 function instant(text, now, fallback) {
   if (!text) return fallback;
   if (text === 'now') return now;
@@ -70,7 +83,7 @@ function seriesAnswer(query) {
   const now = Date.now();
   const metric = query.get('metric');
   if (!metric) return [400, { error: "missing parameter 'metric'", status: 400 }];
-  const from = instant(query.get('from'), now, now - 3_600_000);
+  const from = Math.max(instant(query.get('from'), now, now - 3_600_000), dataSince(now));
   const to = instant(query.get('to'), now, now);
   const step = duration(query.get('step') ?? '') ?? 0;
   const limit = Number(query.get('limit') ?? 200);
@@ -100,7 +113,7 @@ function clientAnswer(query) {
     return [200, figures];
   }
   const now = Date.now();
-  const from = instant(query.get('from'), now, now - 3_600_000);
+  const from = Math.max(instant(query.get('from'), now, now - 3_600_000), dataSince(now));
   const to = instant(query.get('to'), now, now);
   const delta = now - recordedAt;
   // every array in the history is a series of [t, value] points
@@ -112,8 +125,11 @@ function clientAnswer(query) {
 
 function api(path, query) {
   switch (path) {
-    case '/api/v1/overview':
-      return [200, current('overview')];
+    case '/api/v1/overview': {
+      const now = Date.now();
+      return [200, uptimeMs == null ? current('overview')
+        : { ...current('overview'), uptimeMs, startedAt: new Date(now - uptimeMs).toISOString() }];
+    }
     case '/api/v1/jobs':
       return [200, current('jobs')];
     case '/api/v1/checkpoints': {
@@ -122,7 +138,7 @@ function api(path, query) {
       const limit = Number(query.get('limit') ?? 50);
       const jobs = all.jobs
         .filter((j) => !job || j.jobId === job)
-        .map((j) => ({ ...j, checkpoints: j.checkpoints.slice(0, limit) }));
+        .map((j) => ({ ...j, checkpoints: j.checkpoints.filter((c) => c.endTime >= dataSince(Date.now())).slice(0, limit) }));
       return [200, { jobs: job && !jobs.length ? [{ jobId: job, jobName: null, checkpoints: [] }] : jobs }];
     }
     case '/api/v1/client':

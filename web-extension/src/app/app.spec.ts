@@ -85,4 +85,34 @@ describe('App', () => {
     expect(fixture.nativeElement.querySelector('.fi-sider-foot')?.textContent).toContain('jobmanager · Flink 2.2.0 · up 1 h 1 min');
     expect(fixture.nativeElement.querySelector('.fi-sider-error')).toBeNull();
   });
+
+  describe("the toolbar's note on the hub's data", () => {
+    async function toolbarWith(url: string, overview: object): Promise<HTMLElement> {
+      const router = TestBed.inject(Router);
+      const fixture = TestBed.createComponent(App);
+      await router.navigateByUrl(url);
+      await settle();
+      answer('api/v1/overview', { role: 'jobmanager', ...overview });
+      await settle();
+      return fixture.nativeElement.querySelector('fi-time-toolbar') as HTMLElement;
+    }
+
+    it('says since when there is data when the range reaches before the hub started', async () => {
+      const toolbar = await toolbarWith('/jobs?range=1h&refresh=off', { uptimeMs: 4 * 60_000 });
+      const note = toolbar.querySelector('.fi-data-note');
+      expect(note?.textContent).toMatch(/^data since \d\d:\d\d:\d\d · the hub started 4 min ago$/);
+      expect(note?.getAttribute('title')).toContain('the charts start where its data starts');
+    });
+
+    it('says nothing when the data covers the range', async () => {
+      const toolbar = await toolbarWith('/jobs?range=15m&refresh=off', { uptimeMs: 20 * 60_000 });
+      expect(toolbar.querySelector('.fi-data-note')).toBeNull();
+    });
+
+    it('says a range before the hub started holds nothing', async () => {
+      const to = Date.now() - 3_600_000;
+      const toolbar = await toolbarWith(`/jobs?range=custom&from=${to - 600_000}&to=${to}&refresh=off`, { uptimeMs: 60_000 });
+      expect(toolbar.querySelector('.fi-data-note')?.textContent).toContain('no data in this range: the hub started ');
+    });
+  });
 });

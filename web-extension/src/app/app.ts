@@ -1,8 +1,8 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
 
-import { flinkDashboardUrl, OverviewService } from './api/overview/overview.service';
-import { liveQuery } from './core/live-query';
+import { HubOverview } from './api/overview/hub-overview';
+import { flinkDashboardUrl } from './api/overview/overview.service';
 import { TimeToolbar } from './shell/time-toolbar';
 import { formatDuration } from './shared/format/units';
 
@@ -14,8 +14,7 @@ import { formatDuration } from './shared/format/units';
   templateUrl: './app.html',
 })
 export class App {
-  private readonly overviewApi = inject(OverviewService);
-  protected readonly overview = liveQuery(() => this.overviewApi.overview());
+  protected readonly overview = inject(HubOverview).query;
 
   protected readonly links = [
     { path: '/overview', label: 'Overview', icon: '◔' },

@@ -1,11 +1,22 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 
+import { HubOverview } from '../api/overview/hub-overview';
+import { dataStartInRange } from '../core/data-start';
 import { RefreshClock } from '../core/refresh-clock';
 import { RANGE_PRESETS, RangePreset, REFRESH_INTERVAL_MS } from '../core/time-range';
 import { ViewState } from '../core/view-state';
-import { formatDateTime, fromDateTimeLocal, toDateTimeLocal } from '../shared/format/time';
+import { formatClock, formatDateTime, fromDateTimeLocal, toDateTimeLocal } from '../shared/format/time';
+import { formatDuration } from '../shared/format/units';
 
-/** The header's controls: time range (presets or a custom window) and auto-refresh; all state lives in the URL. */
+/** A moment as short as it can be said: its time of day when it is today, else its date and time. */
+function shortTime(epochMs: number, now: number): string {
+  return new Date(epochMs).toDateString() === new Date(now).toDateString() ? formatClock(epochMs) : formatDateTime(epochMs);
+}
+
+/**
+ * The header's controls: time range (presets or a custom window) and auto-refresh; all state lives in the URL. When
+ * the range reaches before the hub started, it says since when there is data (the charts start there).
+ */
 @Component({
   selector: 'fi-time-toolbar',
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -32,6 +43,9 @@ import { formatDateTime, fromDateTimeLocal, toDateTimeLocal } from '../shared/fo
     } @else if (view.params().range === 'custom') {
       <span class="fi-range-text">{{ customText() }}</span>
     }
+    @if (dataNote(); as note) {
+      <span class="fi-range-text fi-data-note" [title]="note.title">{{ note.text }}</span>
+    }
     <span class="fi-toolbar-spacer"></span>
     <button type="button" class="fi-btn" [class.fi-btn-active]="view.refreshing()"
             [attr.aria-pressed]="view.refreshing()" (click)="view.setRefresh(!view.refreshing())"
@@ -44,6 +58,7 @@ import { formatDateTime, fromDateTimeLocal, toDateTimeLocal } from '../shared/fo
 export class TimeToolbar {
   protected readonly view = inject(ViewState);
   protected readonly clock = inject(RefreshClock);
+  private readonly hub = inject(HubOverview);
   protected readonly presets = RANGE_PRESETS;
   protected readonly intervalText = `${REFRESH_INTERVAL_MS / 1000} s`;
 
@@ -55,6 +70,29 @@ export class TimeToolbar {
   protected readonly customText = computed(() => {
     const p = this.view.params();
     return `${formatDateTime(p.from)} → ${formatDateTime(p.to)}`;
+  });
+
+  /** What the range holds of the hub's data, when not all of it: "data since 13:02:41 · the hub started 4 min ago". */
+  protected readonly dataNote = computed(() => {
+    const started = this.hub.startedAt();
+    this.hub.query.updatedAt(); // each answer moves "now", also when the start it gives is the same
+    if (started == null) {
+      return undefined;
+    }
+    const now = Date.now();
+    const range = this.view.window().bounds(now);
+    if (dataStartInRange(range, started) != null) {
+      return {
+        text: `data since ${shortTime(started, now)} · the hub started ${formatDuration(Math.round((now - started) / 1000) * 1000)} ago`,
+        title: 'The range reaches before the hub started: the charts start where its data starts.',
+      };
+    }
+    return started >= range.to
+      ? {
+          text: `no data in this range: the hub started ${formatDateTime(started)}`,
+          title: 'The hub keeps no data from before it started.',
+        }
+      : undefined;
   });
 
   protected setRange(range: RangePreset): void {

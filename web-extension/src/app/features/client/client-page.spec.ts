@@ -34,6 +34,8 @@ describe('ClientPage', () => {
     expect(requests.length).toBe(1);
     expect(requests[0].request.params.get('from')).toBe('-15m');
     expect(requests[0].request.params.get('step')).toBeTruthy();
+    // Besides it, only the hub's overview (when the hub started), which the panel asks once for all its views.
+    expect(answer('api/v1/overview', { uptimeMs: 3_600_000 }).length).toBe(1);
     await settle();
     TestBed.inject(HttpTestingController).verify();
     const text = harness.routeNativeElement?.textContent ?? '';

@@ -1,9 +1,11 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 
 import { ClientService } from '../../api/client/client.service';
+import { HubOverview } from '../../api/overview/hub-overview';
+import { axisBounds } from '../../core/data-start';
 import { liveQuery } from '../../core/live-query';
 import { ViewState } from '../../core/view-state';
-import { ChartSeries } from '../../shared/chart/chart-options';
+import { ChartSeries, firstPointTime } from '../../shared/chart/chart-options';
 import { ChartCard } from '../../shared/chart/chart-card';
 import { UNIT_PIPES } from '../../shared/format/unit-pipes';
 import { ApiErrorState } from '../../shared/ui/api-error-state';
@@ -29,6 +31,7 @@ const INSTALL_HINT =
 export class ClientPage {
   private readonly view = inject(ViewState);
   private readonly clientApi = inject(ClientService);
+  private readonly hubStart = inject(HubOverview).startedAt;
 
   /** The figures and their history over the selected range: one request per refresh. */
   protected readonly figures = liveQuery(() => this.clientApi.withHistory(this.view.window()));
@@ -39,6 +42,21 @@ export class ClientPage {
     this.figures.value();
     return this.view.window().bounds(Date.now());
   });
+
+  /** The charts' time axis: the range, or from where the hub's data starts when the range reaches before it. */
+  protected readonly axis = computed(() =>
+    axisBounds(
+      this.bounds(),
+      this.hubStart(),
+      firstPointTime([
+        ...this.ratioSeries(),
+        ...this.retrySeries(),
+        ...this.latencySeries(),
+        ...this.breakdownSeries(),
+        ...this.poolSeries(),
+      ]),
+    ),
+  );
 
   protected readonly breakdown = computed(() => queryBreakdown(this.figures.value()));
 

@@ -4,12 +4,14 @@ import { RouterLink } from '@angular/router';
 import { CheckpointRecord } from '../../api/checkpoints/checkpoints.model';
 import { checkpointsInWindow, CheckpointsService } from '../../api/checkpoints/checkpoints.service';
 import { JobsService } from '../../api/jobs/jobs.service';
+import { HubOverview } from '../../api/overview/hub-overview';
 import { flinkJobUrl, missingCapability, OverviewService } from '../../api/overview/overview.service';
 import { ChartPoint, toChartPoints } from '../../api/series/series-math';
 import { SeriesService } from '../../api/series/series.service';
+import { axisBounds } from '../../core/data-start';
 import { liveQuery } from '../../core/live-query';
 import { ViewState } from '../../core/view-state';
-import { ChartSeries } from '../../shared/chart/chart-options';
+import { ChartSeries, firstPointTime } from '../../shared/chart/chart-options';
 import { ChartCard } from '../../shared/chart/chart-card';
 import { UNIT_PIPES } from '../../shared/format/unit-pipes';
 import { percentiles } from '../../shared/stats/percentiles';
@@ -46,6 +48,7 @@ export class JobDetailPage {
   private readonly checkpointsApi = inject(CheckpointsService);
   private readonly seriesApi = inject(SeriesService);
   private readonly overviewApi = inject(OverviewService);
+  private readonly hubStart = inject(HubOverview).startedAt;
 
   /** Bound from the route parameter `:jobId`. */
   readonly jobId = input.required<string>();
@@ -102,6 +105,15 @@ export class JobDetailPage {
     this.throughput.value();
     return this.view.window().bounds(Date.now());
   });
+
+  /** The charts' time axis: the range, or from where the hub's data starts when the range reaches before it. */
+  protected readonly axis = computed(() =>
+    axisBounds(
+      this.bounds(),
+      this.hubStart(),
+      firstPointTime([...this.sizeSeries(), ...this.phaseSeries(), ...this.latencySeries(), ...this.throughputSeries()]),
+    ),
+  );
 
   private readonly all = computed(() => this.checkpoints.value()?.jobs[0]?.checkpoints ?? []);
   /** Oldest first, for the charts. */

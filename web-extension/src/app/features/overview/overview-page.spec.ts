@@ -6,10 +6,10 @@ import { answer, failNetwork, failWith, panelTestProviders, settle } from '../..
 import { TestingEcharts } from '../../../testing/testing-echarts';
 import { checkpointLimit, OverviewPage } from './overview-page';
 
-async function open(echarts = new TestingEcharts()) {
+async function open(echarts = new TestingEcharts(), query = 'refresh=off') {
   TestBed.configureTestingModule({ providers: panelTestProviders(echarts) });
   const harness = await RouterTestingHarness.create();
-  await harness.navigateByUrl('/overview?refresh=off', OverviewPage);
+  await harness.navigateByUrl(`/overview?${query}`, OverviewPage);
   await settle();
   return harness;
 }
@@ -115,5 +115,47 @@ describe('OverviewPage', () => {
     expect(checkpointLimit(5 * 60_000)).toBe(60);
     expect(checkpointLimit(60_000)).toBe(50);
     expect(checkpointLimit(24 * 3_600_000)).toBe(1000);
+  });
+
+  describe("the charts' time axis", () => {
+    const MIN = 60_000;
+
+    /** The last start the chart drawing {@link seriesId} was given for its time axis. */
+    function axisStart(echarts: TestingEcharts, seriesId: string): number | undefined {
+      const chart = echarts.charts.find((c) =>
+        c.calls.some((call) => (call.option['series'] as { id: string }[] | undefined)?.some((s) => s.id === seriesId)),
+      );
+      const starts = (chart?.calls ?? []).map((call) => (call.option['xAxis'] as { min?: number } | undefined)?.min);
+      return starts.filter((m) => m != null).at(-1);
+    }
+
+    async function overviewOfHubUp(uptimeMs: number, echarts: TestingEcharts): Promise<number> {
+      await open(echarts, 'range=1h&refresh=off');
+      const now = Date.now();
+      answer('api/v1/overview', { role: 'jobmanager', uptimeMs });
+      answer('api/v1/client', clientFigures(false));
+      answer('api/v1/jobs', { total: 0, matched: 0, jobs: [] });
+      answer('api/v1/checkpoints', { jobs: [{ jobId: JOB_ID, jobName: 'wordcount', checkpoints: [checkpointRecord({ endTime: now - MIN })] }] });
+      answer('api/v1/series', seriesResponse('insight_vertex_latency_ms', []));
+      await settle();
+      return now;
+    }
+
+    it("starts where the hub's data starts when the range reaches before the hub started", async () => {
+      const echarts = new TestingEcharts();
+      const now = await overviewOfHubUp(4 * MIN, echarts);
+      const start = axisStart(echarts, `size:${JOB_ID}`);
+      // The hub started 4 minutes ago: the axis starts a few seconds before that, not an hour back.
+      expect(start).toBeGreaterThan(now - 4.5 * MIN);
+      expect(start).toBeLessThan(now - 4 * MIN);
+      expect(axisStart(echarts, `duration:${JOB_ID}`)).toBe(start);
+    });
+
+    it('starts at the range when the hub is older than it', async () => {
+      const echarts = new TestingEcharts();
+      const now = await overviewOfHubUp(2 * 60 * MIN, echarts);
+      const start = axisStart(echarts, `size:${JOB_ID}`)!;
+      expect(Math.abs(start - (now - 60 * MIN))).toBeLessThan(5_000);
+    });
   });
 });

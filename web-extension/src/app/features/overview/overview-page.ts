@@ -4,12 +4,14 @@ import { RouterLink } from '@angular/router';
 import { checkpointsInWindow, CheckpointsService, MAX_CHECKPOINTS } from '../../api/checkpoints/checkpoints.service';
 import { ClientService } from '../../api/client/client.service';
 import { JobsService } from '../../api/jobs/jobs.service';
+import { HubOverview } from '../../api/overview/hub-overview';
 import { missingCapability, OverviewService } from '../../api/overview/overview.service';
 import { seriesLabel, toChartPoints } from '../../api/series/series-math';
 import { SeriesService } from '../../api/series/series.service';
+import { axisBounds } from '../../core/data-start';
 import { liveQuery } from '../../core/live-query';
 import { ViewState } from '../../core/view-state';
-import { ChartSeries } from '../../shared/chart/chart-options';
+import { ChartSeries, firstPointTime } from '../../shared/chart/chart-options';
 import { ChartCard } from '../../shared/chart/chart-card';
 import { MsPipe } from '../../shared/format/unit-pipes';
 import { formatCount, formatMs, formatPercent } from '../../shared/format/units';
@@ -50,6 +52,7 @@ export class OverviewPage {
   private readonly checkpointsApi = inject(CheckpointsService);
   private readonly seriesApi = inject(SeriesService);
   private readonly overviewApi = inject(OverviewService);
+  private readonly hubStart = inject(HubOverview).startedAt;
 
   protected readonly client = liveQuery(() => this.clientApi.figures());
   protected readonly process = liveQuery(() => this.overviewApi.overview());
@@ -75,6 +78,15 @@ export class OverviewPage {
     this.latency.value();
     return this.view.window().bounds(Date.now());
   });
+
+  /** The charts' time axis: the range, or from where the hub's data starts when the range reaches before it. */
+  protected readonly axis = computed(() =>
+    axisBounds(
+      this.bounds(),
+      this.hubStart(),
+      firstPointTime([...this.latencySeries(), ...this.sizeSeries(), ...this.durationSeries()]),
+    ),
+  );
 
   protected readonly clientStats = computed(() => {
     const c = this.client.value();

@@ -3,6 +3,7 @@ import {
   buildTimeChartMerge,
   buildTimeChartOptions,
   ChartSeries,
+  firstPointTime,
   layoutKey,
   legendName,
   niceBytesInterval,
@@ -81,5 +82,11 @@ describe('chart options', () => {
   it('shortens long legend names', () => {
     expect(legendName('x'.repeat(100)).length).toBe(48);
     expect(legendName('short')).toBe('short');
+  });
+
+  it('finds the earliest point of any series, a gap too', () => {
+    expect(firstPointTime(series)).toBe(1000);
+    expect(firstPointTime([{ id: 'c', name: 'c', points: [[3000, 1], [500, null]] }, ...series])).toBe(500);
+    expect(firstPointTime([{ id: 'c', name: 'c', points: [] }])).toBeUndefined();
   });
 });

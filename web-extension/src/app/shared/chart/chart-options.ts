@@ -83,6 +83,19 @@ function maxOnAxis(series: readonly ChartSeries[], axis: number): number {
   return max;
 }
 
+/** The time of the earliest point of {@link series} (a gap too), or undefined when they have none. */
+export function firstPointTime(series: readonly ChartSeries[]): number | undefined {
+  let first: number | undefined;
+  for (const s of series) {
+    for (const [t] of s.points) {
+      if (first === undefined || t < first) {
+        first = t;
+      }
+    }
+  }
+  return first;
+}
+
 /** Shortens long names in the legend (which ECharts draws on the canvas, as text). */
 export function legendName(name: string): string {
   return name.length > LEGEND_NAME_MAX ? `${name.slice(0, LEGEND_NAME_MAX - 1)}…` : name;

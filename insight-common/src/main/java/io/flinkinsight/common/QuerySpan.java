@@ -15,6 +15,14 @@ public final class QuerySpan {
 
     public static final String STATEMENT = "statement";
     public static final String STATEMENT_ID = "statementId";
+
+    /**
+     * {@code "true"} when the client kept the statement's literals ({@code
+     * execution.interactive.statements.keep-literals}); absent when it replaced them. A string, as
+     * Flink 1.20 and 2.0 spans have no boolean attributes.
+     */
+    public static final String LITERALS_KEPT = "literalsKept";
+
     public static final String JOB_ID = "jobId";
     public static final String OUTCOME = "outcome";
     public static final String E2E_MS = "e2eMs";

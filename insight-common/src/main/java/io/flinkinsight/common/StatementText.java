@@ -40,7 +40,7 @@ public final class StatementText {
     private static final Pattern SIGNED_LITERAL =
             Pattern.compile(
                     "(^|[(,=<>+*/%-] ?|\\b(?i:select|where|and|or|not|when|then|else|between"
-                            + "|like|is|in|limit|offset|having|by|return) )- ?\\?(?![\\w.])");
+                            + "|like|is|in|limit|offset|having|by|return) )(?:- ?)++\\?(?![\\w.])");
     private static final char LONE_SURROGATE = '\uFFFD';
 
     private final String text;

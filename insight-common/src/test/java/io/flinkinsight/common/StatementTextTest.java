@@ -156,4 +156,19 @@ class StatementTextTest {
         assertThat(StatementText.normalize(null)).isEmpty();
         assertThat(StatementText.normalize("  \n\t ")).isEmpty();
     }
+
+    @Test
+    void normalizingAgainChangesNothing() {
+        // the client, the gateway's plugin and the hub each normalize: one statement, one id
+        for (String sql :
+                new String[] {
+                    "SELECT * FROM t WHERE x = - - - 5",
+                    "SELECT -1, - 2, a - 3, -x FROM t WHERE y IN (1, -2, 3) LIMIT 10",
+                    "SELECT 'a' || \"b\" FROM `t` -- c\nWHERE d = E'\\'' AND e = X'0f'",
+                    "SELECT CAST(-1.5e3 AS DOUBLE), INTERVAL '1' DAY FROM t"
+                }) {
+            String once = StatementText.normalize(sql);
+            assertThat(StatementText.normalize(once)).as(sql).isEqualTo(once);
+        }
+    }
 }

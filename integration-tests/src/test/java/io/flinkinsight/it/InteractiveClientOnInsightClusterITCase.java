@@ -666,6 +666,29 @@ class InteractiveClientOnInsightClusterITCase {
     }
 
     @Test
+    @Order(9)
+    void
+            twoHundredQueriesOfFiveStatementsFromBothKindsOfClientAreFiveStatementsInTheGatewayAndTheHub()
+                    throws Exception {
+        StatementWorkload.run(
+                runner,
+                List.of(
+                        () -> interactiveSession(cluster),
+                        () -> interactiveSession(cluster),
+                        this::interactiveRestSession,
+                        this::interactiveRestSession));
+        StatementWorkload.assertStatements(cluster, Role.SQL_GATEWAY);
+        StatementWorkload.assertStatements(cluster, Role.JOBMANAGER);
+    }
+
+    /** A REST API session on the interactive client. */
+    private GatewayRestSession interactiveRestSession() {
+        GatewayRestSession session = GatewayRestSession.open(cluster.gatewayUrl());
+        session.set(Map.of("execution.target", InteractiveClientSupport.TARGET));
+        return session;
+    }
+
+    @Test
     @Order(8)
     void badCollectStrategyNamesTheKeyAndTheAcceptedValues() {
         try (SqlSession session = interactiveSession(cluster)) {

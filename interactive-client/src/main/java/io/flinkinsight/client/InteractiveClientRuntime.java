@@ -7,6 +7,7 @@ import io.flinkinsight.client.flink.ClientBoundaries;
 import io.flinkinsight.client.flink.FlinkApi;
 import io.flinkinsight.client.metrics.ClientMetricRegistry;
 import io.flinkinsight.client.metrics.ClientMetrics;
+import io.flinkinsight.client.metrics.QueryTimeline;
 import io.flinkinsight.client.pool.ClusterClientPool;
 import io.flinkinsight.client.transport.KeepAliveClusterClients;
 import io.flinkinsight.common.FlinkBoundary;
@@ -99,14 +100,16 @@ public final class InteractiveClientRuntime implements AutoCloseable {
         }
         synchronized (LOCK) {
             if (instance == null) {
+                String spans = QueryTimeline.describeSpans(); // before anything is built
                 InteractiveClientRuntime created =
                         new InteractiveClientRuntime(conf, settings, flink);
                 ShutdownHookUtil.addShutdownHook(created, "Flink Insight interactive client", LOG);
                 LOG.info(
-                        "Flink Insight interactive client started ({} IO threads, metrics {}; {}).",
+                        "Flink Insight interactive client started ({} IO threads, metrics {}; {}; {}).",
                         settings.ioThreads(),
                         created.metricRegistry.isReporting() ? "reported" : "not reported",
-                        flink.describe());
+                        flink.describe(),
+                        spans);
                 instance = created;
             }
             return instance;

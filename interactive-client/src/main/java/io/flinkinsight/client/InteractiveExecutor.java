@@ -152,7 +152,7 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
             throws Exception {
         FlinkApi.PreparedJob prepared =
                 line.prepare(pipeline, configuration, userCodeClassloader, runtime.background());
-        record.describe(prepared.jobName(), prepared.shape());
+        record.describe(prepared.jobName(), prepared.shape(), settings.keepLiterals());
         ClusterIdentity cluster = ClusterIdentity.of(configuration, settings);
         ClusterClientPool pool = runtime.pool();
 

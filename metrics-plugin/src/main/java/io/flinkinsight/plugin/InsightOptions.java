@@ -359,6 +359,22 @@ public final class InsightOptions {
                                     + "); a client that trickles its headers is cut"
                                     + " off when it runs out.");
 
+    public static final ConfigOption<Boolean> STATEMENTS_KEEP_LITERALS =
+            ConfigOptions.key("statements.keep-literals")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Whether the statements of the interactive client's queries keep their literals"
+                                    + " (numbers, strings) as written, for queries whose client kept them"
+                                    + " (execution.interactive.statements.keep-literals): both options are needed."
+                                    + " Off by default, as literals may carry personal data: statements are then"
+                                    + " stored and shown with each literal replaced by ?, whatever the client sent."
+                                    + " When true, the gateway's query log (/api/v1/queries?after=&limit=) is no longer"
+                                    + " open to everyone but follows http.access like the rest of the API, so a hub on"
+                                    + " another host then reads it only if the gateway has http.access: open (the hub"
+                                    + " sends no token); the hub keeps a gateway's literals only when its own option is"
+                                    + " true too.");
+
     public static final ConfigOption<String> HTTP_ACCESS =
             ConfigOptions.key("http.access")
                     .stringType()
@@ -452,6 +468,7 @@ public final class InsightOptions {
                 CHECKPOINTS_MAX_BYTES,
                 JOBS_MAX,
                 STORES_MAX_BYTES,
+                STATEMENTS_KEEP_LITERALS,
                 HUB_ENABLED,
                 HUB_FLINK_REST_URL,
                 HUB_POLL_INTERVAL,

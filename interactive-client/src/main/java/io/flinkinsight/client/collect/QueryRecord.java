@@ -57,6 +57,7 @@ public final class QueryRecord {
     private final AtomicBoolean finished = new AtomicBoolean();
     private volatile QueryAdmission.Place place = QueryAdmission.NONE;
     private volatile String statement = NOT_BUILT;
+    private volatile boolean literalsKept;
     @Nullable private volatile JobID jobId;
 
     /** Starts the record now and counts the query as submitted. */
@@ -78,12 +79,21 @@ public final class QueryRecord {
      * its span reports it ({@link QueryTimeline#statementOf}).
      */
     public void describe(String jobName, long shape) {
+        describe(jobName, shape, false);
+    }
+
+    /**
+     * As {@link #describe(String, long)}, the statement's literals kept as written when {@code
+     * keepLiterals} ({@code execution.interactive.statements.keep-literals}).
+     */
+    public void describe(String jobName, long shape, boolean keepLiterals) {
         try {
-            this.statement = QueryTimeline.statementOf(jobName, shape);
+            this.statement = QueryTimeline.statementOf(jobName, shape, keepLiterals);
         } catch (RuntimeException e) {
             // a figure's text must not fail the query: the job's shape names it instead
             this.statement = QueryTimeline.statementOf("", shape);
         }
+        this.literalsKept = keepLiterals;
     }
 
     /**
@@ -233,7 +243,8 @@ public final class QueryRecord {
                         epochMillis(running),
                         epochMillis(terminal),
                         requests.get(),
-                        collectRetries.get()));
+                        collectRetries.get(),
+                        literalsKept));
         return true;
     }
 

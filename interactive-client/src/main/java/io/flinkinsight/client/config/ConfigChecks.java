@@ -28,6 +28,11 @@ public final class ConfigChecks {
         return value;
     }
 
+    /** A value of a boolean {@code option}: true or false. */
+    public static boolean bool(Configuration conf, ConfigOption<Boolean> option) {
+        return read(conf, option, "true or false");
+    }
+
     /** One of {@code values}' names, case-insensitive, with '-' and '_' alike. */
     public static <E extends Enum<E>> E oneOf(
             Configuration conf, ConfigOption<String> option, Class<E> values) {

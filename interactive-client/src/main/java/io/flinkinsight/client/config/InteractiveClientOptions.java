@@ -120,6 +120,16 @@ public final class InteractiveClientOptions {
                                     + FAST_START_RANGE
                                     + "; 0 turns it off).");
 
+    public static final ConfigOption<Boolean> KEEP_LITERALS =
+            ConfigOptions.key("execution.interactive.statements.keep-literals")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Whether a query's span keeps its statement's literals (numbers, strings) as"
+                                    + " written, marked literalsKept, instead of replacing each by ?. Off by default:"
+                                    + " literals can carry personal data. The Insight plugin keeps them only when its"
+                                    + " own statements.keep-literals is true too; else it replaces them as before.");
+
     public static final ConfigOption<String> COLLECT_STRATEGY_TYPE =
             ConfigOptions.key("collect-strategy.type")
                     .stringType()
@@ -259,6 +269,7 @@ public final class InteractiveClientOptions {
                 ADMISSION_MAX_HOLD,
                 JOB_HAND_OVER,
                 FAST_START,
+                KEEP_LITERALS,
                 ChannelPoolOptions.MAX_CONNECTIONS,
                 ChannelPoolOptions.ACQUIRE_TIMEOUT,
                 ChannelPoolOptions.IDLE_TIMEOUT,

@@ -34,6 +34,7 @@ import static io.flinkinsight.client.config.InteractiveClientOptions.FAST_START_
 import static io.flinkinsight.client.config.InteractiveClientOptions.IO_THREADS;
 import static io.flinkinsight.client.config.InteractiveClientOptions.IO_THREADS_RANGE;
 import static io.flinkinsight.client.config.InteractiveClientOptions.JOB_HAND_OVER;
+import static io.flinkinsight.client.config.InteractiveClientOptions.KEEP_LITERALS;
 import static io.flinkinsight.client.config.InteractiveClientOptions.MAX_QUERIES_IN_FLIGHT;
 import static io.flinkinsight.client.config.InteractiveClientOptions.MAX_QUERIES_IN_FLIGHT_RANGE;
 
@@ -54,6 +55,7 @@ import static io.flinkinsight.client.config.InteractiveClientOptions.MAX_QUERIES
  * @param jobHandOver {@link InteractiveClientOptions#JOB_HAND_OVER}
  * @param admission the {@code execution.interactive.admission.*} options
  * @param fastStart {@link InteractiveClientOptions#FAST_START}
+ * @param keepLiterals {@link InteractiveClientOptions#KEEP_LITERALS}
  */
 public record InteractiveClientSettings(
         int ioThreads,
@@ -62,7 +64,8 @@ public record InteractiveClientSettings(
         CollectRetryStrategy collectStrategy,
         JobHandOver jobHandOver,
         AdmissionSettings admission,
-        Duration fastStart) {
+        Duration fastStart,
+        boolean keepLiterals) {
 
     /**
      * Reads and checks every option of {@code conf}; of the collect strategies' options only the
@@ -98,7 +101,8 @@ public record InteractiveClientSettings(
                                 conf, MAX_QUERIES_IN_FLIGHT, MAX_QUERIES_IN_FLIGHT_RANGE),
                         ConfigChecks.inRange(conf, ADMISSION_TIMEOUT, ADMISSION_TIMEOUT_RANGE),
                         ConfigChecks.inRange(conf, ADMISSION_MAX_HOLD, ADMISSION_MAX_HOLD_RANGE)),
-                ConfigChecks.inRange(conf, FAST_START, FAST_START_RANGE));
+                ConfigChecks.inRange(conf, FAST_START, FAST_START_RANGE),
+                ConfigChecks.bool(conf, KEEP_LITERALS));
     }
 
     private static CollectRetryStrategy collectStrategy(Configuration conf) {

@@ -85,6 +85,19 @@ class InteractiveClientSettingsTest {
     }
 
     @Test
+    void literalsAreReplacedUnlessKeepLiteralsSaysTrue() {
+        String key = "execution.interactive.statements.keep-literals";
+        assertThat(read(new Configuration()).keepLiterals()).isFalse();
+        assertThat(read(conf(key, "false")).keepLiterals()).isFalse();
+        assertThat(read(conf(key, "true")).keepLiterals()).isTrue();
+        assertThatThrownBy(() -> read(conf(key, "maybe")))
+                .isInstanceOf(IllegalConfigurationException.class)
+                .hasMessageContaining(key)
+                .hasMessageContaining("'maybe'")
+                .hasMessageContaining("true or false");
+    }
+
+    @Test
     void aDefaultThatConflictsWithAnotherOptionIsShownAsUsersWriteIt() {
         Configuration conf = conf("collect-strategy.type", "exponential");
         conf.setString("collect-strategy.exponential-delay.initial-backoff", "1 min");

@@ -77,8 +77,53 @@ class QuerySpanTest {
                 .containsEntry("runningTs", EPOCH + 42)
                 .containsEntry("terminalTs", EPOCH + 142)
                 .containsEntry("requests", 1L)
-                .doesNotContainKey("admissionWaitMs");
+                .doesNotContainKey("admissionWaitMs")
+                .doesNotContainKey(QuerySpan.LITERALS_KEPT);
         assertThat(attributes.values().toString()).doesNotContain("42 ");
+        // Flink 2.2+ (this test's Flink) takes child spans: the phases, adding up to the query
+        assertThat(SpanChildren.supported()).isTrue();
+        assertThat(span.getChildren())
+                .extracting(Span::getName)
+                .containsExactly("submit", "jobStartWait", "clusterRun", "resultFetch");
+        assertThat(span.getChildren())
+                .extracting(c -> c.getEndTsMillis() - c.getStartTsMillis())
+                .containsExactly(12L, 30L, 100L, 5L);
+    }
+
+    @Test
+    void keepingLiteralsReportsTheCollapsedJobNameMarkedLiteralsKept() {
+        ClientMetrics metrics = new ClientMetrics();
+        TestingMetricGroupForSpans group = new TestingMetricGroupForSpans();
+        metrics.registerOn(group);
+        String jobName = "SELECT name  FROM users -- who\nWHERE id = 42 AND mail = 'a@b.c'";
+        String kept = "SELECT name FROM users WHERE id = 42 AND mail = 'a@b.c'";
+        assertThat(StatementText.collapse(jobName)).isEqualTo(kept);
+
+        QueryRecord record = new QueryRecord(metrics, nanos::get, () -> EPOCH);
+        record.describe(jobName, 0x5eL, true);
+        advance(3);
+        record.finish(true);
+
+        assertThat(group.spans).hasSize(1);
+        assertThat(group.spans.get(0).build().getAttributes())
+                .containsEntry(QuerySpan.STATEMENT, kept)
+                .containsEntry(QuerySpan.STATEMENT_ID, StatementText.fingerprint(kept))
+                .containsEntry(QuerySpan.LITERALS_KEPT, "true");
+    }
+
+    @Test
+    void withoutKeepingLiteralsTheSpanIsNormalizedAndNotMarked() {
+        ClientMetrics metrics = new ClientMetrics();
+        TestingMetricGroupForSpans group = new TestingMetricGroupForSpans();
+        metrics.registerOn(group);
+
+        QueryRecord record = new QueryRecord(metrics, nanos::get, () -> EPOCH);
+        record.describe("SELECT name FROM users WHERE mail = 'a@b.c'", 0x5eL, false);
+        record.finish(true);
+
+        assertThat(group.spans.get(0).build().getAttributes())
+                .containsEntry(QuerySpan.STATEMENT, "SELECT name FROM users WHERE mail = ?")
+                .doesNotContainKey(QuerySpan.LITERALS_KEPT);
     }
 
     @Test

@@ -64,7 +64,8 @@ public final class ApiEndpoints {
                 new ClientEndpoint(
                         stores.series(),
                         ClientEndpoint.freshness(historyResolution, hubPollInterval)));
-        all.put(StatementsEndpoint.PATH, new StatementsEndpoint(stores.statements()));
+        all.put(StatementsEndpoint.PATH, new StatementsEndpoint(stores.statements(), clock));
+        all.put(QueriesEndpoint.PATH, new QueriesEndpoint(stores.statements(), stores.jobs()));
         return all;
     }
 }

@@ -99,4 +99,14 @@ public final class LimitedBodySubscriber implements HttpResponse.BodySubscriber<
     public CompletionStage<byte[]> getBody() {
         return body;
     }
+
+    /** Whether {@code t} or one of its causes is a {@link BodyTooLargeException}. */
+    public static boolean isTooLarge(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof BodyTooLargeException) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

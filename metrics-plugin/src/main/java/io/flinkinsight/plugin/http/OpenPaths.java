@@ -24,6 +24,14 @@ final class OpenPaths {
      */
     static final String CLIENT_FIGURES = ProcessRole.CLIENT_FIGURE_PREFIX;
 
+    /**
+     * The interactive client's log of queries, open to everyone only in the shape the hub reads it
+     * from gateways: their normalized statements (the job names Flink's PrometheusReporter shows as
+     * {@code job_name}, less their literals), jobs and timings. Not open when the statements keep
+     * their literals ({@code statements.keep-literals}), which may carry personal data.
+     */
+    static final String QUERY_LOG_PATH = "/api/v1/queries";
+
     private OpenPaths() {}
 
     /**
@@ -33,9 +41,20 @@ final class OpenPaths {
      * a bounded answer. Any other {@code /api/v1/metrics} is the API's.
      */
     static boolean isOpenToAll(RequestTarget target) {
+        return isOpenToAll(target, true);
+    }
+
+    /**
+     * As above; the query log in the hub's shape too only when {@code queryLogOpen} (its statements
+     * do not keep their literals).
+     */
+    static boolean isOpenToAll(RequestTarget target, boolean queryLogOpen) {
         String path = target.path();
         if (path.equals(PortAccess.METRICS_PATH)) {
             return true;
+        }
+        if (path.equals(QUERY_LOG_PATH)) {
+            return queryLogOpen && isHubReadOfTheQueryLog(target.query().asMap());
         }
         if (!path.equals(METRICS_JSON_PATH)) {
             return false;
@@ -49,5 +68,23 @@ final class OpenPaths {
                 && limit.size() == 1
                 && limit.get(0).matches("[1-9][0-9]{0,3}")
                 && Long.parseLong(limit.get(0)) <= PortAccess.MAX_OPEN_METRICS;
+    }
+
+    /** Whether {@code target} is the query log's path. */
+    static boolean isQueryLog(RequestTarget target) {
+        return target.path().equals(QUERY_LOG_PATH);
+    }
+
+    /** {@code ?after=<n>&limit=<n>}, as the hub asks, each once, in digits. */
+    private static boolean isHubReadOfTheQueryLog(Map<String, List<String>> query) {
+        List<String> after = query.get("after");
+        List<String> limit = query.get("limit");
+        return query.size() == 2
+                && after != null
+                && after.size() == 1
+                && after.get(0).matches("0|[1-9][0-9]{0,17}")
+                && limit != null
+                && limit.size() == 1
+                && limit.get(0).matches("[1-9][0-9]{0,2}");
     }
 }

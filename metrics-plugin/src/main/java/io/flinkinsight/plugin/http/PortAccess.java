@@ -76,9 +76,15 @@ public final class PortAccess {
     /** Why only the scrape is served, or null. */
     private final String onlyScrape;
 
+    /**
+     * Whether the query log answers the hub's reading shape to everyone (false with {@code
+     * statements.keep-literals}: it then follows the mode like the rest of the API).
+     */
+    private final boolean queryLogOpen;
+
     private PortAccess(
             Mode mode, byte[] token, AllowedOrigins allowedOrigins, HostAllowlist hosts) {
-        this(mode, token, allowedOrigins, hosts, null);
+        this(mode, token, allowedOrigins, hosts, null, true);
     }
 
     private PortAccess(
@@ -86,8 +92,10 @@ public final class PortAccess {
             byte[] token,
             AllowedOrigins allowedOrigins,
             HostAllowlist hosts,
-            String onlyScrape) {
+            String onlyScrape,
+            boolean queryLogOpen) {
         this.onlyScrape = onlyScrape;
+        this.queryLogOpen = queryLogOpen;
         this.mode = mode;
         this.token = token.clone();
         this.allowedOrigins = allowedOrigins;
@@ -96,7 +104,17 @@ public final class PortAccess {
 
     /** The same access, also accepting this process's own host names in {@code Host}. */
     public PortAccess withOwnHostNames(Collection<String> names) {
-        return new PortAccess(mode, token, allowedOrigins, hosts.withOwnNames(names), onlyScrape);
+        return new PortAccess(
+                mode, token, allowedOrigins, hosts.withOwnNames(names), onlyScrape, queryLogOpen);
+    }
+
+    /**
+     * The same access, the query log in the hub's reading shape open to everyone or not: not when
+     * its statements keep their literals ({@code statements.keep-literals}), which may carry
+     * personal data; it then follows the mode like the rest of the API.
+     */
+    public PortAccess withQueryLogOpen(boolean open) {
+        return new PortAccess(mode, token, allowedOrigins, hosts, onlyScrape, open);
     }
 
     /**
@@ -165,6 +183,23 @@ public final class PortAccess {
     }
 
     /**
+     * The query log answers everyone only under a name of this host (an IP address, localhost, its
+     * own names, {@code http.allowed-hosts}): a page whose name was re-resolved to this host would
+     * otherwise read the statements as same-origin.
+     */
+    private HttpReply queryLogHostRefusal(HttpHeaders headers) {
+        String host = HostAllowlist.hostOf(headers.get(HttpHeaderNames.HOST));
+        if (host != null && hosts.allows(host)) {
+            return null;
+        }
+        return HttpReply.error(
+                HttpResponseStatus.MISDIRECTED_REQUEST,
+                "the query log answers only to this host's names and addresses; a hub that reaches"
+                        + " this process by another name lists it in metrics.reporter.insight."
+                        + HostAllowlist.OPTION);
+    }
+
+    /**
      * {@link #refusal(RequestTarget, HttpHeaders, SocketAddress, int)} on a port of no importance
      * (tests).
      */
@@ -180,8 +215,8 @@ public final class PortAccess {
      * @param port the port the request came in on, which names the token's cookie
      */
     HttpReply refusal(RequestTarget target, HttpHeaders headers, SocketAddress remote, int port) {
-        if (OpenPaths.isOpenToAll(target)) {
-            return null;
+        if (OpenPaths.isOpenToAll(target, queryLogOpen)) {
+            return OpenPaths.isQueryLog(target) ? queryLogHostRefusal(headers) : null;
         }
         String host = HostAllowlist.hostOf(headers.get(HttpHeaderNames.HOST));
         if (host == null) {
@@ -319,7 +354,7 @@ public final class PortAccess {
      * itself would refuse.
      */
     public PortAccess onlyScrape(String why) {
-        return new PortAccess(mode, token, allowedOrigins, hosts, why);
+        return new PortAccess(mode, token, allowedOrigins, hosts, why, queryLogOpen);
     }
 
     @Override
@@ -329,12 +364,13 @@ public final class PortAccess {
                 && MessageDigest.isEqual(token, other.token)
                 && allowedOrigins.equals(other.allowedOrigins)
                 && hosts.equals(other.hosts)
-                && Objects.equals(onlyScrape, other.onlyScrape);
+                && Objects.equals(onlyScrape, other.onlyScrape)
+                && queryLogOpen == other.queryLogOpen;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(mode, allowedOrigins, hosts);
+        return Objects.hash(mode, allowedOrigins, hosts, queryLogOpen);
     }
 
     /** The request's origin when it is allowed to read answers from a browser, else null. */

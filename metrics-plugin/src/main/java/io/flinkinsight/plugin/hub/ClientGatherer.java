@@ -6,6 +6,7 @@ import io.flinkinsight.plugin.http.Json;
 import io.flinkinsight.plugin.http.LimitedBodySubscriber;
 import io.flinkinsight.plugin.index.ClientContract;
 import io.flinkinsight.plugin.store.SeriesStore;
+import io.flinkinsight.plugin.store.statement.StatementStore;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.slf4j.Logger;
@@ -97,6 +98,7 @@ final class ClientGatherer {
     private final SeriesAdmission admitted = new SeriesAdmission();
 
     private final ClientAnswerRecorder recorder;
+    private final QueryFeedReader queries;
     private final boolean https;
     private final Supplier<SSLContext> tls;
     private final long startedAtMillis;
@@ -111,6 +113,7 @@ final class ClientGatherer {
     ClientGatherer(
             List<ClientTarget> targets,
             SeriesStore series,
+            StatementStore statements,
             Clock clock,
             boolean https,
             Supplier<SSLContext> tls) {
@@ -126,6 +129,7 @@ final class ClientGatherer {
         // REST API.
         this.warnings = new RateLimitedLog(LOG, clock, WARN_INTERVAL_MILLIS);
         this.recorder = new ClientAnswerRecorder(series, refusals, admitted);
+        this.queries = new QueryFeedReader(statements, refusals);
     }
 
     /** What the gatherer knows of one {@code hub.clients} entry. */
@@ -149,6 +153,11 @@ final class ClientGatherer {
      */
     private record Request(
             TargetState state, int port, boolean scanning, CompletableFuture<byte[]> answer) {}
+
+    /** Queries read from the clients' logs, and queries they dropped before the hub read them. */
+    QueryFeedReader queryFeed() {
+        return queries;
+    }
 
     /** What was refused so far, by reason, for {@code flink_insight_hub_client_refused_total}. */
     Map<String, Long> refusals() {
@@ -188,6 +197,7 @@ final class ClientGatherer {
         long now = clock.millis();
         long bytesLeft = MAX_ROUND_BYTES;
         int answered = 0;
+        List<QueryFeedReader.Source> clients = new ArrayList<>();
         for (int from = 0; from < ports.size(); from += MAX_AT_ONCE) {
             if (bytesLeft <= 0) {
                 refusals.add(ClientRefusal.ROUND_BUDGET, ports.size() - from);
@@ -214,6 +224,10 @@ final class ClientGatherer {
                 if (client) {
                     recorder.record(answer, r.state.target.label(r.port), now);
                     answered++;
+                    clients.add(
+                            new QueryFeedReader.Source(
+                                    r.state.target.label(r.port),
+                                    r.state.target.baseUrl(https ? "https" : "http", r.port)));
                     if (r.scanning) {
                         found.get(r.state).add(r.port);
                     }
@@ -224,6 +238,8 @@ final class ClientGatherer {
         }
         found.forEach((s, clientPorts) -> scanned(s, clientPorts, round));
         series.record(HubSeries.of(HubSeries.CLIENTS), now, answered);
+        // their queries, for the statements of every gateway together
+        queries.readAll(http, clients, now);
         return answered;
     }
 
@@ -300,7 +316,7 @@ final class ClientGatherer {
                                     });
             answer.exceptionally(
                     e -> {
-                        if (isTooLarge(e)) {
+                        if (LimitedBodySubscriber.isTooLarge(e)) {
                             refusals.count(ClientRefusal.ANSWER_TOO_LARGE);
                         }
                         return null;
@@ -309,15 +325,6 @@ final class ClientGatherer {
             answer = CompletableFuture.failedFuture(e); // e.g. a host the URL parser refuses
         }
         return new Request(s, port, scanning, answer);
-    }
-
-    private static boolean isTooLarge(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            if (c instanceof LimitedBodySubscriber.BodyTooLargeException) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**

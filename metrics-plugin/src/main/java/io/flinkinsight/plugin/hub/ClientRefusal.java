@@ -24,7 +24,17 @@ enum ClientRefusal {
      * SeriesAdmission#MAX_FIGURES}, or metrics beyond {@link
      * ClientAnswerRecorder#MAX_METRICS_PER_CLIENT}.
      */
-    TOO_MANY_SERIES;
+    TOO_MANY_SERIES,
+    /**
+     * Queries a gateway dropped from its log before the hub read them ({@link QueryFeedReader}).
+     */
+    QUERIES_MISSED,
+    /**
+     * Queries of a gateway's log the hub refused: an answer whose numbers do not hold together, a
+     * query without a statement or time, outside the last day, or beyond {@link
+     * QueryFeedReader#MAX_NEW_STATEMENTS} new statements a page.
+     */
+    QUERIES_REFUSED;
 
     String label() {
         return name().toLowerCase(Locale.ROOT);

@@ -109,6 +109,7 @@ public final class Hub implements AutoCloseable {
                         : new ClientGatherer(
                                 settings.clients(),
                                 stores.series(),
+                                stores.statements(),
                                 clock,
                                 settings.clientsOverHttps(),
                                 this::clientsTls);

@@ -54,6 +54,7 @@ public record InsightConfiguration(
         long storesMaxBytes,
         long maxAnswerBytes,
         boolean httpSsl,
+        boolean statementsKeepLiterals,
         Duration jobSeriesMinAge) {
 
     public static InsightConfiguration defaults() {
@@ -118,6 +119,7 @@ public record InsightConfiguration(
             throw new IllegalArgumentException(
                     userPrefix + InsightOptions.HUB_CLIENTS.key() + ": " + e.getMessage());
         }
+        boolean keepLiterals = r.bool(InsightOptions.STATEMENTS_KEEP_LITERALS);
         return new InsightConfiguration(
                 ports,
                 bindHost,
@@ -154,11 +156,12 @@ public record InsightConfiguration(
                         InsightOptions.HTTP_REQUEST_HEAD_TIMEOUT,
                         InsightOptions.HTTP_REQUEST_HEAD_TIMEOUT_RANGE),
                 PortAccess.parse(
-                        r.raw(InsightOptions.HTTP_ACCESS),
-                        config.getProperty(InsightOptions.HTTP_TOKEN.key(), ""),
-                        r.raw(InsightOptions.HTTP_ALLOWED_ORIGINS),
-                        r.raw(InsightOptions.HTTP_ALLOWED_HOSTS),
-                        userPrefix),
+                                r.raw(InsightOptions.HTTP_ACCESS),
+                                config.getProperty(InsightOptions.HTTP_TOKEN.key(), ""),
+                                r.raw(InsightOptions.HTTP_ALLOWED_ORIGINS),
+                                r.raw(InsightOptions.HTTP_ALLOWED_HOSTS),
+                                userPrefix)
+                        .withQueryLogOpen(!keepLiterals),
                 r.bool(InsightOptions.HUB_DASHBOARD_PROXY_ENABLED),
                 r.integer(
                         InsightOptions.HTTP_MAX_CONCURRENT_SCRAPES,
@@ -171,6 +174,7 @@ public record InsightConfiguration(
                         InsightOptions.HTTP_MAX_ANSWER_BYTES,
                         InsightOptions.HTTP_MAX_ANSWER_BYTES_RANGE),
                 r.bool(InsightOptions.HTTP_SSL_ENABLED),
+                keepLiterals,
                 r.duration(
                         InsightOptions.SCRAPE_JOB_SERIES_MIN_AGE,
                         InsightOptions.SCRAPE_JOB_SERIES_MIN_AGE_RANGE));
@@ -185,7 +189,8 @@ public record InsightConfiguration(
                 checkpointsMaxPerJob,
                 jobsMax,
                 checkpointsMaxBytes,
-                storesMaxBytes);
+                storesMaxBytes,
+                statementsKeepLiterals);
     }
 
     /** How the hub gathers, for {@code Hub}. */

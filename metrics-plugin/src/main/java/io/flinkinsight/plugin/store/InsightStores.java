@@ -47,7 +47,8 @@ public final class InsightStores {
                         jobs::isFinished);
         this.maxBytes = settings.maxBytes();
         // a fixed share of the budget, so the history and checkpoints keep theirs
-        this.statements = new StatementStore(MAX_STATEMENTS, maxBytes / 16);
+        this.statements =
+                new StatementStore(MAX_STATEMENTS, maxBytes / 16, settings.keepLiterals());
         this.spansHaveChildren = flink.spanChildren();
     }
 

@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param maxCheckpointBytes the most heap, estimated, the checkpoints may take (within {@code
  *     maxBytes})
  * @param maxBytes the most heap, estimated, the stores may take together
+ * @param keepLiterals {@code statements.keep-literals}: statements keep their literals when their
+ *     sender kept them too
  */
 public record StoreSettings(
         Duration retention,
@@ -26,7 +28,8 @@ public record StoreSettings(
         int maxCheckpointsPerJob,
         int maxJobs,
         long maxCheckpointBytes,
-        long maxBytes) {
+        long maxBytes,
+        boolean keepLiterals) {
 
     // The defaults are InsightOptions' defaults: one source of truth for the README's table, the
     // options and tests.
@@ -59,6 +62,26 @@ public record StoreSettings(
             throw new IllegalArgumentException(
                     "maxSeries, maxCheckpointsPerJob, maxJobs, maxCheckpointBytes and maxBytes must be positive");
         }
+    }
+
+    /** The settings with literals replaced (the default of {@code statements.keep-literals}). */
+    public StoreSettings(
+            Duration retention,
+            Duration resolution,
+            int maxSeries,
+            int maxCheckpointsPerJob,
+            int maxJobs,
+            long maxCheckpointBytes,
+            long maxBytes) {
+        this(
+                retention,
+                resolution,
+                maxSeries,
+                maxCheckpointsPerJob,
+                maxJobs,
+                maxCheckpointBytes,
+                maxBytes,
+                false);
     }
 
     /** The settings with the default byte budgets. */
@@ -100,7 +123,8 @@ public record StoreSettings(
                 maxCheckpointsPerJob,
                 maxJobs,
                 maxCheckpointBytes,
-                maxBytes);
+                maxBytes,
+                keepLiterals);
     }
 
     /** These settings with the stores' budget and the checkpoints' share of it. */
@@ -113,7 +137,8 @@ public record StoreSettings(
                 maxCheckpointsPerJob,
                 maxJobs,
                 maxCheckpoints,
-                max);
+                max,
+                keepLiterals);
     }
 
     /** What the checkpoints may take: their own cap, never more than the stores' budget. */

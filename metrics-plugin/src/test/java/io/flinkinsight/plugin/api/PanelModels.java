@@ -117,7 +117,21 @@ final class PanelModels {
                                     "SeriesPoints",
                                     SeriesNamesEndpoint.Response.class,
                                     "SeriesNamesResponse"),
-                            Map.of()));
+                            Map.of()),
+                    new Area(
+                            "statements",
+                            names(
+                                    StatementsEndpoint.Response.class,
+                                    "StatementsResponse",
+                                    QueriesEndpoint.StatementQueries.class,
+                                    "StatementQueries",
+                                    QueriesEndpoint.LoggedQueries.class,
+                                    "LoggedQueries"),
+                            Map.of(
+                                    QueriesEndpoint.StatementQueries.class,
+                                    Set.of("statement"),
+                                    QueryView.class,
+                                    Set.of("jobId", "jobStatus"))));
 
     private static final ObjectMapper MAPPER = Json.mapper();
 

@@ -6,6 +6,9 @@ import io.flinkinsight.plugin.store.statement.StatementStore;
 
 import org.junit.jupiter.api.Test;
 
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 
@@ -15,7 +18,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class StatementsEndpointTest {
 
     private final StatementsEndpoint endpoint =
-            new StatementsEndpoint(new StatementStore(10, 1 << 20));
+            new StatementsEndpoint(
+                    new StatementStore(10, 1 << 20),
+                    Clock.fixed(Instant.ofEpochMilli(10_000), ZoneOffset.UTC));
 
     private static QueryParameters query(Map<String, List<String>> values) {
         return new QueryParameters(values);
@@ -46,9 +51,14 @@ class StatementsEndpointTest {
 
     @Test
     void refusesUnknownParametersAndLimitsOutOfRange() {
-        assertThatThrownBy(() -> endpoint.handle(query(Map.of("from", List.of("1")))))
+        assertThatThrownBy(() -> endpoint.handle(query(Map.of("to", List.of("1")))))
                 .isInstanceOf(BadRequestException.class)
-                .hasMessageContaining("accepted: sort, limit");
+                .hasMessageContaining("accepted: sort, limit, from");
+        for (String from : List.of("yesterday", "-1y", "1.5", "-")) {
+            assertThatThrownBy(() -> endpoint.handle(query(Map.of("from", List.of(from)))))
+                    .as("from=%s", from)
+                    .isInstanceOf(BadRequestException.class);
+        }
         assertThatThrownBy(() -> endpoint.handle(query(Map.of("x".repeat(10_000), List.of("1")))))
                 .isInstanceOf(BadRequestException.class)
                 .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(200));

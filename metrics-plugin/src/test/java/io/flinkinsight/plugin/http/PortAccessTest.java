@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 
 import static io.flinkinsight.plugin.http.TestingHttpChannel.body;
@@ -457,8 +458,39 @@ class PortAccessTest {
                                     REMOTE))
                     .as("%s: the hub's gathering is open", mode)
                     .isNull();
+            assertThat(
+                            access.refusal(
+                                    target("/api/v1/queries?after=12&limit=500"),
+                                    headers("Host", "10.1.2.3:9250"),
+                                    REMOTE))
+                    .as("%s: the hub's reading of the query log is open", mode)
+                    .isNull();
+            for (HttpHeaders otherSite :
+                    List.of(
+                            headers("Host", "evil.example"),
+                            headers("Host", "evil.example:9250"),
+                            new DefaultHttpHeaders())) {
+                HttpReply refused =
+                        access.refusal(
+                                target("/api/v1/queries?after=12&limit=500"), otherSite, LOOPBACK);
+                assertThat(refused)
+                        .as(
+                                "%s: a page re-resolved to this host reads no query log (%s)",
+                                mode, rebound)
+                        .isNotNull();
+                assertThat(refused.status().code()).isEqualTo(421);
+            }
             for (String other :
                     new String[] {
+                        "/api/v1/queries",
+                        "/api/v1/queries?statement=0123456789abcdef",
+                        "/api/v1/queries?after=1",
+                        "/api/v1/queries?after=1&limit=500&limit=1",
+                        "/api/v1/queries?after=01&limit=500",
+                        "/api/v1/queries?after=%2B1&limit=500",
+                        "/api/v1/queries?after=1&limit=5000",
+                        "/api/v1/queries?after=1&limit=500&statement=0123456789abcdef",
+                        "/api/v1/queries/?after=1&limit=500",
                         "/api/v1/metrics",
                         "/api/v1/metrics?contains=insight_client_&limit=100000",
                         "/api/v1/metrics?contains=insight_client_&prefix=x",
@@ -581,6 +613,50 @@ class PortAccessTest {
                                 headers(),
                                 new InetSocketAddress("127.0.0.6", 40000)))
                 .isNull();
+    }
+
+    @Test
+    void withLiteralsKeptTheQueryLogFollowsTheModeLikeTheRestOfTheApi() throws Exception {
+        RequestTarget hubRead = target("/api/v1/queries?after=12&limit=500");
+        HttpHeaders remoteHost = headers("Host", "10.0.0.1:9250");
+        assertThat(
+                        PortAccess.parse("loopback", "", "", PREFIX)
+                                .refusal(hubRead, remoteHost, REMOTE))
+                .as("by default the hub's reading is open")
+                .isNull();
+
+        PortAccess loopback = PortAccess.parse("loopback", "", "", PREFIX).withQueryLogOpen(false);
+        assertThat(loopback.refusal(hubRead, remoteHost, REMOTE)).isNotNull();
+        assertThat(loopback.refusal(hubRead, headers("Host", "localhost:9250"), LOOPBACK)).isNull();
+        assertThat(loopback.refusal(target("/metrics"), headers(), REMOTE)).isNull();
+        assertThat(
+                        loopback.refusal(
+                                target("/api/v1/metrics?contains=insight_client_&limit=1000"),
+                                remoteHost,
+                                REMOTE))
+                .isNull();
+
+        PortAccess token = PortAccess.parse("token", TOKEN, "", PREFIX).withQueryLogOpen(false);
+        assertThat(token.refusal(hubRead, remoteHost, REMOTE)).isNotNull();
+        assertThat(
+                        token.refusal(
+                                hubRead,
+                                headers(
+                                        "Host",
+                                        "10.0.0.1:9250",
+                                        "Authorization",
+                                        "Bearer " + TOKEN),
+                                REMOTE))
+                .isNull();
+
+        PortAccess open = PortAccess.parse("open", "", "", PREFIX).withQueryLogOpen(false);
+        assertThat(open.refusal(hubRead, remoteHost, REMOTE)).isNull();
+
+        assertThat(loopback)
+                .isNotEqualTo(PortAccess.parse("loopback", "", "", PREFIX))
+                .isEqualTo(loopback.withOwnHostNames(List.of()))
+                .isEqualTo(PortAccess.parse("loopback", "", "", PREFIX).withQueryLogOpen(false));
+        assertThat(loopback.onlyScrape("why").refusal(hubRead, remoteHost, REMOTE)).isNotNull();
     }
 
     @Test

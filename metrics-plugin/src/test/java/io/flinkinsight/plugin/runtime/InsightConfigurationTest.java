@@ -180,6 +180,23 @@ class InsightConfigurationTest {
     }
 
     @Test
+    void keepLiteralsIsOffByDefaultAndWhenOnKeepsThemAndClosesTheQueryLog() {
+        InsightConfiguration byDefault = InsightConfiguration.defaults();
+        assertThat(byDefault.statementsKeepLiterals()).isFalse();
+        assertThat(byDefault.storeSettings().keepLiterals()).isFalse();
+
+        InsightConfiguration keeping = parse("statements.keep-literals", "true");
+        assertThat(keeping.statementsKeepLiterals()).isTrue();
+        assertThat(keeping.storeSettings().keepLiterals()).isTrue();
+        assertThat(keeping.access())
+                .isNotEqualTo(byDefault.access())
+                .isEqualTo(byDefault.access().withQueryLogOpen(false));
+        assertThatThrownBy(() -> parse("statements.keep-literals", "maybe"))
+                .hasMessageContaining(PREFIX + "statements.keep-literals")
+                .hasMessageContaining("true or false");
+    }
+
+    @Test
     void storeDefaultsAreTheOptionsDefaults() {
         StoreSettings fromOptions = InsightConfiguration.defaults().storeSettings();
 

@@ -32,7 +32,8 @@ class RuntimeEndpointsTest {
                             "/api/v1/jobs",
                             "/api/v1/client",
                             "/api/v1/compare",
-                            "/api/v1/statements");
+                            "/api/v1/statements",
+                            "/api/v1/queries");
         } finally {
             runtime.close();
         }

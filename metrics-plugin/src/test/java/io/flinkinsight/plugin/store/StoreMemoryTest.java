@@ -4,6 +4,8 @@ import io.flinkinsight.plugin.store.checkpoint.CheckpointParser;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointStore;
 import io.flinkinsight.plugin.store.job.JobSettings;
 import io.flinkinsight.plugin.store.job.JobStore;
+import io.flinkinsight.plugin.store.statement.QuerySample;
+import io.flinkinsight.plugin.store.statement.StatementStore;
 
 import org.junit.jupiter.api.Test;
 
@@ -143,6 +145,63 @@ class StoreMemoryTest {
                     return store.estimatedBytes();
                 });
         Reference.reachabilityFence(labelValues);
+    }
+
+    @Test
+    void statementEstimateMatchesTheHeapOfAFilledStore() {
+        // 1,000 statements of some 300 characters, 30 queries each of times over three orders of
+        // magnitude (so each statement's histograms and kept queries fill), the log full
+        int statements = 1_000;
+        int queriesEach = 30;
+        measure(
+                () -> new StatementStore(statements, 1L << 30),
+                store -> {
+                    for (int q = 0; q < queriesEach; q++) {
+                        for (int s = 0; s < statements; s++) {
+                            long start = 1_700_000_000_000L + q * 60_000L;
+                            long e2e = 40 + (q * 7919L + s * 104729L) % 4_000;
+                            store.add(
+                                    QuerySample.of(
+                                            "SELECT o.id, o.customer, o.amount, c.region FROM"
+                                                    + " orders_"
+                                                    + s
+                                                    + " o JOIN customers c ON o.customer = c.id"
+                                                    + " WHERE o.amount > "
+                                                    + q
+                                                    + " AND c.region IN ('EU', 'US') AND"
+                                                    + " o.created_at > TIMESTAMP '2026-11-27"
+                                                    + " 00:00:00' ORDER BY o.amount DESC LIMIT"
+                                                    + " 100",
+                                            "gateway-1.example:9250",
+                                            String.format("%032x", (long) q * statements + s),
+                                            "SUCCEEDED",
+                                            start,
+                                            start + e2e,
+                                            e2e,
+                                            start + 1,
+                                            start + 20,
+                                            start + 30,
+                                            start + e2e - 5,
+                                            1L,
+                                            20L,
+                                            10L,
+                                            e2e - 35,
+                                            5L,
+                                            6L,
+                                            0L));
+                        }
+                    }
+                    long bytes = store.estimatedBytes();
+                    System.out.printf(
+                            "StatementStore: %d statements of %d queries, %d logged: %d bytes,"
+                                    + " about %d a statement with its 10 kept queries%n",
+                            store.size(),
+                            queriesEach,
+                            StatementStore.MAX_LOGGED,
+                            bytes,
+                            bytes / statements);
+                    return bytes;
+                });
     }
 
     /** Fills a store made by {@code create} and checks its estimate against the heap it adds. */

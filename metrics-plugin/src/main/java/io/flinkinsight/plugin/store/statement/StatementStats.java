@@ -2,7 +2,10 @@ package io.flinkinsight.plugin.store.statement;
 
 import io.flinkinsight.plugin.store.HeapSizes;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** What one statement's queries added up to, since the statement was first seen. */
@@ -10,7 +13,7 @@ final class StatementStats {
 
     private final String id;
     private final String statement;
-    private final long firstSeenMillis;
+    private long firstSeenMillis;
     private long lastSeenMillis;
     private long calls;
     private long failed;
@@ -23,6 +26,17 @@ final class StatementStats {
     private final DurationHistogram clusterRun = new DurationHistogram();
     private final Map<String, DurationHistogram> parts = new LinkedHashMap<>();
 
+    /** The slowest queries, slowest first, and the latest, latest first: at most KEPT each. */
+    private final List<QuerySample> slowest = new ArrayList<>(KEPT + 1);
+
+    private final List<QuerySample> latest = new ArrayList<>(KEPT + 1);
+
+    /** How many of a statement's slowest, and of its latest, queries are kept. */
+    static final int KEPT = 5;
+
+    private static final Comparator<QuerySample> SLOWEST_FIRST =
+            Comparator.comparingLong(QuerySample::e2eMs).reversed();
+
     StatementStats(String id, String statement, long firstSeenMillis) {
         this.id = id;
         this.statement = statement;
@@ -34,7 +48,9 @@ final class StatementStats {
         }
     }
 
-    void add(QuerySample query) {
+    void add(QuerySample given) {
+        QuerySample query = given.sharing(statement);
+        keep(query);
         calls++;
         if (query.outcome().equals("FAILED")) {
             failed++;
@@ -44,6 +60,8 @@ final class StatementStats {
         totalMs = saturatedAdd(totalMs, query.e2eMs());
         maxMs = Math.max(maxMs, query.e2eMs());
         lastSeenMillis = Math.max(lastSeenMillis, query.endMillis());
+        // the hub may read an older query of a gateway after a newer one of another
+        firstSeenMillis = Math.min(firstSeenMillis, query.endMillis());
         e2e.add(query.e2eMs());
         if (query.clusterRunMs() >= 0) {
             clusterRun.add(query.clusterRunMs());
@@ -55,6 +73,34 @@ final class StatementStats {
         addPart("submit", query.submitMs());
         addPart("jobStartWait", query.jobStartWaitMs());
         addPart("resultFetch", query.resultFetchMs());
+    }
+
+    private void keep(QuerySample query) {
+        latest.add(0, query);
+        if (latest.size() > KEPT) {
+            latest.remove(KEPT);
+        }
+        if (slowest.size() < KEPT || query.e2eMs() > slowest.get(KEPT - 1).e2eMs()) {
+            slowest.add(query);
+            slowest.sort(SLOWEST_FIRST);
+            if (slowest.size() > KEPT) {
+                slowest.remove(KEPT);
+            }
+        }
+    }
+
+    /** The slowest queries kept, slowest first. */
+    List<QuerySample> slowest() {
+        return List.copyOf(slowest);
+    }
+
+    /** The latest queries kept, latest first. */
+    List<QuerySample> latest() {
+        return List.copyOf(latest);
+    }
+
+    String statement() {
+        return statement;
     }
 
     private void addPart(String part, long millis) {
@@ -103,7 +149,11 @@ final class StatementStats {
                 lastSeenMillis);
     }
 
-    private static long saturatedAdd(long a, long b) {
+    long lastSeenMillis() {
+        return lastSeenMillis;
+    }
+
+    static long saturatedAdd(long a, long b) {
         long sum = a + b;
         return sum < 0 ? Long.MAX_VALUE : sum;
     }
@@ -113,9 +163,20 @@ final class StatementStats {
         for (DurationHistogram histogram : parts.values()) {
             histograms += histogram.estimatedBytes() + HeapSizes.HASH_ENTRY;
         }
-        return HeapSizes.object(12 * 8 + 5 * HeapSizes.REFERENCE)
+        long kept =
+                2
+                        * (HeapSizes.object(2 * HeapSizes.REFERENCE)
+                                + HeapSizes.referenceArray(KEPT + 1));
+        for (QuerySample query : slowest) {
+            kept += query.estimatedBytesWithoutText();
+        }
+        for (QuerySample query : latest) {
+            kept += query.estimatedBytesWithoutText();
+        }
+        return HeapSizes.object(12 * 8 + 7 * HeapSizes.REFERENCE)
                 + HeapSizes.string(id)
                 + HeapSizes.string(statement)
-                + histograms;
+                + histograms
+                + kept;
     }
 }

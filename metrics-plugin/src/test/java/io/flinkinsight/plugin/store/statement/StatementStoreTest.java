@@ -44,6 +44,46 @@ class StatementStoreTest {
     }
 
     @Test
+    void literalsAreKeptOnlyWhenTheStoreAndTheSpanBothSaySo() {
+        String sql = "SELECT a FROM t  WHERE mail = 'a@b.c' -- who";
+        String kept = "SELECT a FROM t WHERE mail = 'a@b.c'";
+        String normalized = "SELECT a FROM t WHERE mail = ?";
+        TestingQuerySpan marked = TestingQuerySpan.query(sql, "SUCCEEDED", 10, 5);
+        marked.attributes().put("literalsKept", "true");
+        TestingQuerySpan unmarked = TestingQuerySpan.query(sql, "SUCCEEDED", 10, 5);
+        TestingQuerySpan markedFalse = TestingQuerySpan.query(sql, "SUCCEEDED", 10, 5);
+        markedFalse.attributes().put("literalsKept", "false");
+
+        StatementStore byDefault = new StatementStore(100, 1 << 20);
+        byDefault.addSpan(marked);
+        byDefault.addSpan(unmarked);
+        assertThat(byDefault.keepsLiterals()).isFalse();
+        assertThat(byDefault.rows(StatementOrder.TOTAL, 10))
+                .singleElement()
+                .satisfies(row -> assertThat(row.statement()).isEqualTo(normalized));
+        assertThat(byDefault.newest(2).queries())
+                .allSatisfy(q -> assertThat(q.literalsKept()).isFalse());
+
+        StatementStore keeping = new StatementStore(100, 1 << 20, true);
+        keeping.addSpan(unmarked);
+        keeping.addSpan(markedFalse);
+        assertThat(keeping.rows(StatementOrder.TOTAL, 10))
+                .singleElement()
+                .satisfies(row -> assertThat(row.statement()).isEqualTo(normalized));
+        keeping.addSpan(marked);
+        assertThat(keeping.rows(StatementOrder.TOTAL, 10))
+                .extracting(StatementRow::statement)
+                .containsExactlyInAnyOrder(normalized, kept);
+        StatementRow keptRow =
+                keeping.rows(StatementOrder.TOTAL, 10).stream()
+                        .filter(row -> row.statement().equals(kept))
+                        .findFirst()
+                        .orElseThrow();
+        assertThat(keptRow.id()).isEqualTo(StatementText.fingerprint(kept));
+        assertThat(keeping.newest(1).queries().get(0).literalsKept()).isTrue();
+    }
+
+    @Test
     void aSlowStatementRanksFirstByP99AndAFrequentOneByCalls() {
         for (int i = 0; i < 50; i++) {
             store.addSpan(TestingQuerySpan.query("SELECT 1", "SUCCEEDED", 20, 10));

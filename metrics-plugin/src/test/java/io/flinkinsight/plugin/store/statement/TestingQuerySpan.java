@@ -34,9 +34,11 @@ record TestingQuerySpan(String scope, String name, long endMillis, Map<String, O
         return name;
     }
 
+    /** The query's start: its end less its e2eMs when that is a number, else a ms before. */
     @Override
     public long getStartTsMillis() {
-        return endMillis - 1;
+        Object e2e = attributes == null ? null : attributes.get("e2eMs");
+        return e2e instanceof Long millis && millis >= 0 ? endMillis - millis : endMillis - 1;
     }
 
     @Override
