@@ -1,7 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
 import { Router, RouterLink } from '@angular/router';
 
-import { OverviewService } from '../../api/overview/overview.service';
+import { HubOverview } from '../../api/overview/hub-overview';
 import {
   DEFAULT_STATEMENT_SORT,
   isStatementId,
@@ -58,7 +58,6 @@ export class StatementsPage {
   private readonly router = inject(Router);
   private readonly view = inject(ViewState);
   private readonly statementsApi = inject(StatementsService);
-  private readonly overviewApi = inject(OverviewService);
 
   /** Bound from the `sort` query parameter. */
   readonly sort = input<string | undefined>(undefined);
@@ -83,7 +82,8 @@ export class StatementsPage {
     const id = this.selectedId();
     return id ? this.statementsApi.queries(id) : undefined;
   });
-  protected readonly overview = liveQuery(() => this.overviewApi.overview());
+  /** The hub's overview the whole panel shares: where Flink's dashboard is, for the job links. */
+  protected readonly overview = inject(HubOverview).query;
 
   /** The requests whose first failure shows once at the top, by what they load. */
   protected readonly requests = { statements: this.statements, "the statement's queries": this.queries };
