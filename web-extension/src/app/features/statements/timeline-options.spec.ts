@@ -13,19 +13,24 @@ function seriesOf(option: Record<string, unknown>): BarSeries[] {
   return option['series'] as BarSeries[];
 }
 
-/** Where each row's bar of a phase starts and ends on the axis, as ECharts stacks the values in series order. */
+/**
+ * Where each row's bar of a phase starts and ends on the axis, stacked as ECharts' `stackStrategy: 'all'` does: each
+ * value on the previous series' stacked value, whatever it is, so a missing value (NaN) in one series takes the bars
+ * of every later series of that row with it. Null where ECharts would draw nothing.
+ */
 function drawn(series: readonly BarSeries[], phaseId: string): ([number, number] | null)[] {
   const phase = series.find((s) => s.id === phaseId)!;
   const stack = series.filter((s) => s.stack === phase.stack);
   return phase.data.map((_, row) => {
-    let sum = 0;
-    for (const s of stack) {
+    let stacked = Number.NaN;
+    for (const [i, s] of stack.entries()) {
       const item = s.data[row];
-      const value = item == null ? 0 : typeof item === 'number' ? item : item.value;
+      const value = item == null ? Number.NaN : typeof item === 'number' ? item : item.value;
+      const over = i === 0 ? 0 : stacked;
+      stacked = over + value;
       if (s.id === phaseId) {
-        return item == null ? null : [sum, sum + value];
+        return Number.isNaN(stacked) ? null : [over, stacked];
       }
-      sum += value;
     }
     return null;
   });
@@ -64,11 +69,31 @@ describe('query timeline', () => {
     expect(drawn(series, 'client:admissionWait')).toEqual([[0, 2], [0, 2]]);
     expect(drawn(series, 'client:clusterRun')).toEqual([[60, 260], [60, 260]]);
     expect(drawn(series, 'client:resultFetch')).toEqual([[260, 300], [260, 300]]);
-    expect(drawn(series, 'cluster:scheduling')).toEqual([[-5, 40], null]);
-    expect(drawn(series, 'cluster:running')).toEqual([[100, 250], null]);
+    expect(drawn(series, 'cluster:scheduling')).toEqual([[-5, 40], [0, 0]]);
+    expect(drawn(series, 'cluster:running')).toEqual([[100, 250], [0, 0]]);
     // one stack per side, summed whatever the sign, so a negative start stays in place
     expect(new Set(series.map((s) => s.stack))).toEqual(new Set(['client', 'cluster']));
     expect(series.every((s) => s.stackStrategy === 'all')).toBe(true);
+  });
+
+  it('draws the phases after one a query did not reach', () => {
+    // Not admitted after a wait, and the job never ran: the client folds the wait into the upload and calls the rest
+    // of the query the wait for its job's start; the JobManager reported only its scheduling, and the other query's
+    // job was not seen at all.
+    const folded = queryView(0, true, {
+      phases: [
+        { side: 'client', name: 'submit', start: 0, end: 4_000 },
+        { side: 'client', name: 'jobStartWait', start: 4_000, end: 25_900 },
+        { side: 'cluster', name: 'scheduling', start: 3_000, end: 4_500 },
+      ],
+    });
+    const series = seriesOf(buildTimelineOptions(timelineOf([folded, queryView(0, false)])));
+    expect(drawn(series, 'client:submit')).toEqual([[0, 4_000], [2, 50]]);
+    expect(drawn(series, 'client:jobStartWait')).toEqual([[4_000, 25_900], [50, 60]]);
+    expect(drawn(series, 'client:resultFetch')).toEqual([[25_900, 25_900], [260, 300]]);
+    expect(drawn(series, 'cluster:scheduling')).toEqual([[3_000, 4_500], [0, 0]]);
+    // every value is a number: one missing value would take the rest of its row's stack with it
+    expect(series.every((s) => s.data.every((d) => d != null))).toBe(true);
   });
 
   it('has a unit on the time axis and a legend of phases only', () => {

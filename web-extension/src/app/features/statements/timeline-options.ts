@@ -58,12 +58,12 @@ export function hasClusterPhases(query: QueryView): boolean {
  * then any phase the hub names that this panel does not know yet; each bar in ms from its query's start.
  */
 export function timelineOf(queries: readonly QueryView[]): Timeline {
-  const phases = QUERY_PHASES.map((p, i) => ({
+  const phases = QUERY_PHASES.map((p) => ({
     id: `${p.side}:${p.name}`,
     side: p.side,
     name: p.name,
     label: `${p.side} · ${p.label}`,
-    color: phaseColor(p.side, p.side === 'client' ? i : i - 5),
+    color: phaseColor(p.side, QUERY_PHASES.filter((q) => q.side === p.side).indexOf(p)),
     bars: [] as TimelineBar[],
   }));
   const byId = new Map(phases.map((p) => [p.id, p]));
@@ -134,14 +134,16 @@ export function timelineTooltip(param: TimelineTooltipParam): string {
  * Each phase as two stacked bar series: an invisible gap from where the side's previous phase ended (0 for its
  * first) to where this one starts, then the phase itself. The stack sums every value whatever its sign
  * (`stackStrategy: 'all'`), so a cluster phase that starts before the query (the JobManager's clock runs behind the
- * gateway's) sits left of 0. The client's phases stack in one bar of the row, the JobManager's in the other.
+ * gateway's) sits left of 0. The client's phases stack in one bar of the row, the JobManager's in the other. A phase
+ * a query lacks is 0, never null: ECharts stacks each value on the previous series' sum, and a missing one would
+ * take every later bar of the row with it.
  */
-function stackedSeries(timeline: Timeline): { gap: (number | null)[]; phase: (BarItem | null)[] }[] {
+function stackedSeries(timeline: Timeline): { gap: number[]; phase: (BarItem | 0)[] }[] {
   const rows = timeline.rows.length;
   const reached: Record<PhaseSide, number[]> = { client: new Array(rows).fill(0), cluster: new Array(rows).fill(0) };
   return timeline.phases.map((p) => {
-    const gap: (number | null)[] = new Array(rows).fill(null);
-    const phase: (BarItem | null)[] = new Array(rows).fill(null);
+    const gap: number[] = new Array(rows).fill(0);
+    const phase: (BarItem | 0)[] = new Array(rows).fill(0);
     for (const bar of p.bars) {
       gap[bar.row] = bar.start - reached[p.side][bar.row];
       phase[bar.row] = { value: bar.end - bar.start, start: bar.start, end: bar.end };
