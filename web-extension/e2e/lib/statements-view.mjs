@@ -26,8 +26,25 @@ function timelineFigures(page) {
         }
         return [...rows];
       };
+      // Where each row's client stack ends, as ECharts stacked it (its model's stack result): the query's end.
+      const chart = el ? globalThis.insightEcharts?.getInstanceByDom(el) : undefined;
+      const stacked = [];
+      chart?.getModel?.().eachSeries((s) => {
+        if (String(s.id).startsWith('client:')) {
+          const data = s.getData();
+          const dim = data.getCalculationInfo('stackResultDimension');
+          stacked.push(Array.from({ length: data.count() }, (_, i) => data.get(dim, i)));
+        }
+      });
+      const clientEnds = stacked.length ? stacked[stacked.length - 1] : [];
+      // ... and where the data given to the chart says the row's last client phase ends.
+      const phaseEnds = (option?.yAxis?.[0]?.data ?? []).map((_, row) => Math.max(0, ...series
+        .filter((x) => String(x.id).startsWith('client:'))
+        .map((x) => x.data?.[row]?.end ?? 0)));
       return {
         list: host.getAttribute('data-list'),
+        clientEnds,
+        phaseEnds,
         rows: Number(host.getAttribute('data-rows')),
         canvas: !!el?.querySelector('canvas'),
         axisRows: option?.yAxis?.[0]?.data?.length ?? 0,
@@ -116,6 +133,9 @@ export async function checkStatementsView({ page, base, getJson, check, screensh
       f.canvas && f.axisRows === f.rows && f.clientRows.length === f.rows, JSON.stringify(f));
     check(`statements: the ${f.list} timeline has a legend of phases`, PHASES.every((p) => f.legend.includes(p)),
       f.legend.join(', '));
+    check(`statements: each ${f.list} query's client phases are drawn up to where the last one ends`,
+      f.clientEnds.length === f.rows && f.clientEnds.every((end, i) => Math.abs(end - f.phaseEnds[i]) <= 1),
+      `stacked ${f.clientEnds.join(',')} · phases end ${f.phaseEnds.join(',')}`);
     const consistent = f.notes.every((note, row) => note === !f.clusterRows.includes(row));
     check(`statements: ${f.list} queries without the JobManager's phases say so, the others draw them`, consistent,
       JSON.stringify({ notes: f.notes, clusterRows: f.clusterRows }));
