@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates screenshots/ from a real cluster: runs the demo (the primary Flink version with the plugin, the streaming
 # job, the RocksDB/changelog pair and the short queries), lets history build up, then drives the panel in Debian's
-# Chromium with the e2e scripts, which save overview, jobs, a job's checkpoints, client and hub-unreachable views, the
-# Insight entry in Flink's dashboard, and the compare view of the pair. Stops the demo it started.
+# Chromium with the e2e scripts, which save overview, jobs, a job's checkpoints, client, statements (with a statement's
+# query timelines) and hub-unreachable views, the Insight entry in Flink's dashboard, and the compare view of the pair.
+# Stops the demo it started.
 # Environment: HISTORY_SECONDS (default 150) of workload before the shots; SHOTS=compare makes only the compare view's.
 set -euo pipefail
 cd "$(dirname "$0")/.."

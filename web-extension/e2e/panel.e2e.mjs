@@ -3,18 +3,22 @@
 //
 //   INSIGHT_URL=http://127.0.0.1:9250 [INSIGHT_DOWN_URL=http://127.0.0.1:1] [SCREENSHOT_DIR=/tmp/shots]
 //   [INSIGHT_STOP_HOOK='kill <pid>']
-//   [INSIGHT_JOB=<job id>] [CHROMIUM_PATH=/usr/bin/chromium] node e2e/panel.e2e.mjs
+//   [INSIGHT_JOB=<job id>] [INSIGHT_HOSTILE_STATEMENT='<img src=x onerror=alert(1)>'] [CHROMIUM_PATH=/usr/bin/chromium]
+//   node e2e/panel.e2e.mjs
 //
 // Checks: every view renders charts with data points (read from the ECharts instances), a deep link to a job page
 // (`#/jobs/<id>`: the view is in the URL's fragment) loads directly while the old path style `/jobs/<id>` is no longer
 // the panel (404), no dialog ever opens (job and operator names are HTML injection attempts in the fixtures), the
 // unreachable-hub state shows (also for real, when INSIGHT_STOP_HOOK stops the hub), and the URL keeps range and
 // refresh. On the 1 h range, the charts start where the hub's data starts when the hub is younger than the range
-// (and the toolbar says so), and span the range when it is older. Prints each check; exits 1 if any failed.
+// (and the toolbar says so), and span the range when it is older. The Statements view sorts as the hub does and opens
+// a statement's queries as timelines (e2e/lib/statements-view.mjs); with INSIGHT_HOSTILE_STATEMENT, a statement
+// holding that text must be there and show as text. Prints each check; exits 1 if any failed.
 import { execSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { checks, launchChromium } from './lib/e2e.mjs';
+import { checkStatementsView } from './lib/statements-view.mjs';
 
 const base = (process.env.INSIGHT_URL ?? '').replace(/\/+$/, '');
 if (!base) {
@@ -245,6 +249,10 @@ try {
     check('client: empty state says how to install the client', /interactive-client/.test(text ?? ''), text ?? '');
   }
   await screenshot(page, 'client');
+
+  // Statements: sorted by the hub, a statement's queries as timelines, texts as text.
+  await checkStatementsView({ page, base, getJson, check, screenshot, waitMs: WAIT_MS,
+    hostile: process.env.INSIGHT_HOSTILE_STATEMENT || undefined });
 
   // Hub unreachable: every API call fails at the network level.
   const down = await context.newPage();

@@ -22,7 +22,8 @@ const port = Number(args[args.indexOf('--port') + 1] || process.env.STUB_PORT ||
 const clientUnavailable = args.includes('--client-unavailable');
 const uptimeText = args.includes('--uptime') ? args[args.indexOf('--uptime') + 1] : undefined;
 
-if (!existsSync(join(fixturesDir, 'series.json'))) {
+const FIXTURES = ['overview', 'jobs', 'checkpoints', 'client', 'series', 'statements', 'queries'];
+if (FIXTURES.some((n) => !existsSync(join(fixturesDir, `${n}.json`)))) {
   execFileSync(process.execPath, [join(fixturesDir, 'generate.mjs')], { stdio: 'inherit' });
 }
 
@@ -30,11 +31,12 @@ function load(name) {
   return JSON.parse(readFileSync(join(fixturesDir, name), 'utf8'));
 }
 const fixtures = Object.fromEntries(
-  ['overview', 'jobs', 'checkpoints', 'client', 'series'].map((n) => [n, load(`${n}.json`)]),
+  FIXTURES.map((n) => [n, load(`${n}.json`)]),
 );
 
 const TIME_FIELDS = new Set(['triggerTime', 'endTime', 'startTime', 'createdAt', 'endedAt', 'allSubtasksRunningAt',
-  'timestamp', 'updatedAt']);
+  'timestamp', 'updatedAt', 'start', 'end', 'admittedAt', 'acceptedAt', 'runningAt', 'terminalAt', 'firstSeen',
+  'lastSeen']);
 
 /** A deep copy with every time field (and every series point's time) moved by delta ms. */
 function shift(value, delta, key) {
@@ -123,6 +125,27 @@ function clientAnswer(query) {
   return [200, { ...figures, history: cut(history) }];
 }
 
+const STATEMENT_ORDERS = {
+  total: (a, b) => b.totalMs - a.totalMs,
+  p99: (a, b) => b.p99Ms - a.p99Ms,
+  calls: (a, b) => b.calls - a.calls,
+  failures: (a, b) => b.failed + b.canceled - (a.failed + a.canceled) || b.totalMs - a.totalMs,
+};
+
+/** /api/v1/statements as the hub answers it: sorted, limited, those that ran since 'from'; unknown parameters 400. */
+function statementsAnswer(query) {
+  const unknown = [...query.keys()].find((k) => !['sort', 'limit', 'from'].includes(k));
+  if (unknown) return [400, { error: `unknown parameter (accepted: sort, limit, from): ${unknown}`, status: 400 }];
+  const sort = query.get('sort') ?? 'total';
+  if (!STATEMENT_ORDERS[sort]) return [400, { error: "parameter 'sort' must be one of total, p99, calls, failures", status: 400 }];
+  const now = Date.now();
+  const from = instant(query.get('from'), now, -Infinity);
+  const all = current('statements');
+  const statements = all.filter((s) => s.lastSeen >= from).sort(STATEMENT_ORDERS[sort])
+    .slice(0, Number(query.get('limit') ?? 100));
+  return [200, { sort, kept: all.length, statements }];
+}
+
 function api(path, query) {
   switch (path) {
     case '/api/v1/overview': {
@@ -145,6 +168,12 @@ function api(path, query) {
       return clientAnswer(query);
     case '/api/v1/series':
       return seriesAnswer(query);
+    case '/api/v1/statements':
+      return statementsAnswer(query);
+    case '/api/v1/queries': {
+      const id = query.get('statement') ?? '';
+      return [200, current('queries')[id] ?? { statementId: id, statement: null, slowest: [], latest: [] }];
+    }
     case '/api/v1/series/names': {
       const prefix = query.get('prefix') ?? '';
       const names = [...new Set(fixtures.series.body.map((s) => s.name))].filter((n) => n.startsWith(prefix)).sort();

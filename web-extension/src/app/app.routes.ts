@@ -24,6 +24,11 @@ export const routes: Routes = [
     loadComponent: () => import('./features/client/client-page').then((m) => m.ClientPage),
   },
   {
+    path: 'statements',
+    title: 'Statements · Flink Insight',
+    loadComponent: () => import('./features/statements/statements-page').then((m) => m.StatementsPage),
+  },
+  {
     path: 'compare',
     title: 'Compare · Flink Insight',
     loadComponent: () => import('./features/compare/compare-page').then((m) => m.ComparePage),

@@ -13,7 +13,7 @@ describe('App', () => {
     await router.navigateByUrl('/overview?range=1h&refresh=off');
     await settle();
     const links = [...fixture.nativeElement.querySelectorAll('.fi-menu a')] as HTMLAnchorElement[];
-    expect(links.map((a) => a.textContent?.trim())).toEqual(['◔Overview', '☰Jobs', '⇄Client', '⇆Compare']);
+    expect(links.map((a) => a.textContent?.trim())).toEqual(['◔Overview', '☰Jobs', '⇄Client', '∑Statements', '⇆Compare']);
     expect(links[1].getAttribute('href')).toBe('#/jobs?range=1h&refresh=off');
   });
 

@@ -20,6 +20,7 @@ export class App {
     { path: '/overview', label: 'Overview', icon: '◔' },
     { path: '/jobs', label: 'Jobs', icon: '☰' },
     { path: '/client', label: 'Client', icon: '⇄' },
+    { path: '/statements', label: 'Statements', icon: '∑' },
     { path: '/compare', label: 'Compare', icon: '⇆' },
   ];
 

@@ -4,6 +4,7 @@ import { JobRecord } from '../app/api/jobs/jobs.model';
 import { Capability, Overview } from '../app/api/overview/overview.model';
 import { ChartPoint } from '../app/api/series/series-math';
 import { Series, SeriesResponse } from '../app/api/series/series.model';
+import { QueryPhase, QueryView, StatementRow } from '../app/api/statements/statements.model';
 
 /** A job name that would run script if it were ever rendered as HTML. */
 export const HOSTILE_NAME = '<img src=x onerror=alert(1)>';
@@ -138,4 +139,71 @@ export function overviewOnFlink(flinkVersion: '1.20.3' | '2.2.0'): Overview {
       gives: 'job events', whenMissing: rest + 'status changes and cluster-side latency; failures are not reported' },
   ];
   return { role: 'jobmanager', flinkVersion, capabilities };
+}
+
+export const STATEMENT_ID = '0123456789abcdef';
+
+/** A statement of the wordcount query, 10 calls of 250 ms on average. */
+export function statementRow(partial: Partial<StatementRow> = {}): StatementRow {
+  return {
+    id: STATEMENT_ID,
+    statement: 'SELECT word, COUNT(*) FROM words WHERE lang = ? GROUP BY word',
+    calls: 10,
+    failed: 0,
+    canceled: 0,
+    totalMs: 2_500,
+    share: 0.5,
+    meanMs: 250,
+    p50Ms: 240,
+    p99Ms: 400,
+    maxMs: 410,
+    clusterP50Ms: 150,
+    clusterP99Ms: 300,
+    outsideJobMeanMs: 90,
+    partsP50Ms: { admissionWait: 1, submit: 40, jobStartWait: 10, clusterRun: 150, resultFetch: 30 },
+    firstSeen: Date.now() - 600_000,
+    lastSeen: Date.now() - 1_000,
+    ...partial,
+  };
+}
+
+/**
+ * A query of {@link STATEMENT_ID} that started at {@link start} and took 300 ms: the client's five phases one after
+ * the other and, unless {@link cluster} is false, its job's three phases on a JobManager clock 5 ms behind.
+ */
+export function queryView(start = 1_000_000, cluster = true, partial: Partial<QueryView> = {}): QueryView {
+  const client: QueryPhase[] = [
+    { side: 'client', name: 'admissionWait', start, end: start + 2 },
+    { side: 'client', name: 'submit', start: start + 2, end: start + 50 },
+    { side: 'client', name: 'jobStartWait', start: start + 50, end: start + 60 },
+    { side: 'client', name: 'clusterRun', start: start + 60, end: start + 260 },
+    { side: 'client', name: 'resultFetch', start: start + 260, end: start + 300 },
+  ];
+  const jobManager: QueryPhase[] = [
+    { side: 'cluster', name: 'scheduling', start: start - 5, end: start + 40 },
+    { side: 'cluster', name: 'deploying', start: start + 40, end: start + 100 },
+    { side: 'cluster', name: 'running', start: start + 100, end: start + 250 },
+  ];
+  return {
+    seq: null,
+    statementId: STATEMENT_ID,
+    statement: statementRow().statement,
+    literalsKept: false,
+    source: '127.0.0.1:9261',
+    jobId: JOB_ID,
+    outcome: 'SUCCEEDED',
+    start,
+    end: start + 300,
+    e2eMs: 300,
+    admittedAt: start + 2,
+    acceptedAt: start + 50,
+    runningAt: start + 60,
+    terminalAt: start + 260,
+    partsMs: { admissionWait: 2, submit: 50, jobStartWait: 10, clusterRun: 200, resultFetch: 40 },
+    requests: 5,
+    collectRetries: 0,
+    phases: cluster ? [...client, ...jobManager] : client,
+    jobStatus: cluster ? 'FINISHED' : null,
+    ...partial,
+  };
 }

@@ -111,6 +111,15 @@ describe('OverviewPage', () => {
     expect(page.textContent).toContain('90 %');
   });
 
+  it("links where a query's time goes to the statements, keeping the view", async () => {
+    const harness = await open();
+    const link = [...(harness.routeNativeElement as HTMLElement).querySelectorAll('a')].find(
+      (a) => a.getAttribute('href')?.startsWith('#/statements'),
+    );
+    expect(link?.closest('section')?.querySelector('h2')?.textContent).toBe("Where a query's time goes");
+    expect(link?.getAttribute('href')).toBe('#/statements?refresh=off');
+  });
+
   it('asks for enough checkpoints to cover the range', () => {
     expect(checkpointLimit(5 * 60_000)).toBe(60);
     expect(checkpointLimit(60_000)).toBe(50);

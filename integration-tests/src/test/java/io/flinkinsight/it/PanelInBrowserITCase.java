@@ -23,19 +23,33 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The panel in Debian's Chromium (playwright-core), served by the hub of a real cluster that runs
- * the demo workload and a query whose job is named like an XSS payload: the e2e scripts in
- * web-extension/e2e drive the browser (the tab in Flink's dashboard, pages of other sites and a
- * path-prefix proxy in front of the hub, then the panel itself); this test sets up the cluster,
- * hands them its URLs, and fails when they fail.
+ * the demo workload's streaming job and its short queries through the interactive client in the SQL
+ * Gateway (Insight's trace reporter there reports each query's span, the hub gathers them from the
+ * gateway's plugin), among them a query whose alias and one whose job name are XSS payloads: the
+ * e2e scripts in web-extension/e2e drive the browser (the tab in Flink's dashboard, pages of other
+ * sites and a path-prefix proxy in front of the hub, then the panel itself, its Statements view
+ * included); this test sets up the cluster, hands them its URLs, and fails when they fail.
  */
 class PanelInBrowserITCase {
 
     static final String HOSTILE_NAME = "<img src=x onerror=alert(1)>";
 
+    /**
+     * The plugin inside the gateway binds here, and the hub gathers its statements from here: next
+     * to the JobManager's and TaskManager's {@link TestClusters#INSIGHT_PORTS}.
+     */
+    static final String GATEWAY_INSIGHT_PORTS = "19291-19299";
+
     @Test
     void panelShowsTheClusterInChromium() throws Exception {
         try (LocalFlinkCluster cluster =
                         TestClusters.withPlugin("panel")
+                                .gatewayClasspath(TestClusters.clientJar())
+                                .gatewayConfig(
+                                        "metrics.reporter.insight.port", GATEWAY_INSIGHT_PORTS)
+                                .config(
+                                        "metrics.reporter.insight.hub.clients",
+                                        "127.0.0.1:" + GATEWAY_INSIGHT_PORTS)
                                 .config("metrics.reporter.insight.history.resolution", "1 s")
                                 .config("metrics.reporter.insight.hub.poll-interval", "2 s")
                                 .start();
@@ -43,15 +57,18 @@ class PanelInBrowserITCase {
             // The RUNNING streaming job, as /jobs/overview names it.
             String streamingJob =
                     DemoWorkload.startStreamingJob(cluster, streaming, Duration.ofSeconds(60));
-            try (SqlSession queries = cluster.sqlSession()) {
-                DemoWorkload.prepareShortQueries(queries);
+            try (SqlSession queries = InteractiveClientSupport.interactiveSession(cluster)) {
                 for (String query : DemoWorkload.shortQueries()) {
                     queries.query(query);
                 }
+                // A statement whose text is HTML: an alias is a quoted name, which the statement's
+                // normalized text keeps as written.
+                assertThat(queries.query("SELECT 1 AS `" + HOSTILE_NAME + "`")).hasSize(1);
                 queries.execute("SET 'pipeline.name' = '" + HOSTILE_NAME + "'");
                 assertThat(queries.query(DemoWorkload.shortQueries().get(0))).hasSize(1);
             }
             String hub = cluster.insightUrl(Role.JOBMANAGER);
+            awaitStatementWithJobPhases(cluster, HOSTILE_NAME);
             awaitCompletedCheckpoints(cluster, 3);
             // The streaming charts need the hub's series of TaskManager figures, gathered over
             // Flink's REST API.
@@ -85,6 +102,7 @@ class PanelInBrowserITCase {
                     Map.of(
                             "INSIGHT_URL", hub,
                             "INSIGHT_STOP_HOOK", "kill " + jobManagerPid,
+                            "INSIGHT_HOSTILE_STATEMENT", HOSTILE_NAME,
                             "SCREENSHOT_DIR", screenshots));
         }
     }
@@ -111,6 +129,54 @@ class PanelInBrowserITCase {
                     return completed >= count ? Optional.of(completed) : Optional.empty();
                 },
                 () -> cluster.diagnostics(List.of(Role.JOBMANAGER)));
+    }
+
+    /**
+     * Waits until the hub has gathered, from the gateway, a statement whose text holds {@code text}
+     * and joined one of its queries with its job's phases as the JobManager reported them.
+     */
+    private static void awaitStatementWithJobPhases(LocalFlinkCluster cluster, String text) {
+        Waits.until(
+                "a statement holding " + text + " with a query joined to its job",
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(1),
+                () -> {
+                    JsonNode statements =
+                            PluginOnSessionClusterITCase.json(
+                                            cluster.insightGet(
+                                                    Role.JOBMANAGER, "/api/v1/statements"))
+                                    .path("statements");
+                    for (JsonNode statement : statements) {
+                        if (!statement.path("statement").asText().contains(text)) {
+                            continue;
+                        }
+                        String id = statement.path("id").asText();
+                        JsonNode queries =
+                                PluginOnSessionClusterITCase.json(
+                                        cluster.insightGet(
+                                                Role.JOBMANAGER,
+                                                "/api/v1/queries?statement=" + id));
+                        for (JsonNode query : queries.path("latest")) {
+                            for (JsonNode phase : query.path("phases")) {
+                                if ("cluster".equals(phase.path("side").asText())) {
+                                    return Optional.of(id);
+                                }
+                            }
+                        }
+                    }
+                    return Optional.empty();
+                },
+                () -> {
+                    String statements;
+                    try {
+                        statements = cluster.insightGet(Role.JOBMANAGER, "/api/v1/statements");
+                    } catch (RuntimeException e) {
+                        statements = "/api/v1/statements: " + e;
+                    }
+                    return statements
+                            + "\n"
+                            + cluster.diagnostics(List.of(Role.JOBMANAGER, Role.SQL_GATEWAY));
+                });
     }
 
     private static void awaitSeries(LocalFlinkCluster cluster, String name) {
