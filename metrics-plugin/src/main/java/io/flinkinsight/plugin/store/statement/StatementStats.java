@@ -149,6 +149,15 @@ final class StatementStats {
                 lastSeenMillis);
     }
 
+    /**
+     * What keeping this statement is worth at {@code nowMillis}: its total time, divided by one
+     * plus the hours since it last ran, so a statement no longer run gives way to new ones in time.
+     */
+    double cost(long nowMillis) {
+        double idleHours = Math.max(0, nowMillis - lastSeenMillis) / 3_600_000.0;
+        return totalMs / (1 + idleHours);
+    }
+
     long lastSeenMillis() {
         return lastSeenMillis;
     }

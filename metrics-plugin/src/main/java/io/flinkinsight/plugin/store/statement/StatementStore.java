@@ -18,7 +18,8 @@ import java.util.UUID;
  * outcomes, the distributions of its end-to-end time and of each part, and its slowest and latest
  * queries; and a log of the latest queries, numbered, for the hub to read. Bounded in count and in
  * estimated heap bytes (the log within a quarter of them): a new statement beyond either bound
- * first evicts the statements that cost least (least total time), so the expensive ones stay.
+ * first evicts the statements that cost least (their total time divided by one plus the hours since
+ * they last ran), so the expensive ones stay and the ones no longer run make room in time.
  */
 public final class StatementStore {
 
@@ -64,7 +65,7 @@ public final class StatementStore {
         if (stats == null) {
             stats = new StatementStats(query.statementId(), query.statement(), query.endMillis());
             long newBytes = stats.estimatedBytes() + HeapSizes.HASH_ENTRY;
-            makeRoom(newBytes);
+            makeRoom(newBytes, query.endMillis());
             statements.put(query.statementId(), stats);
             bytes += newBytes;
         }
@@ -74,7 +75,7 @@ public final class StatementStore {
         bytes += stats.estimatedBytes() - before;
         if (bytes > maxBytes) {
             // the statements' histograms grew past the bound
-            makeRoom(0);
+            makeRoom(0, query.endMillis());
         }
     }
 
@@ -189,13 +190,13 @@ public final class StatementStore {
         return evicted;
     }
 
-    private void makeRoom(long newBytes) {
+    private void makeRoom(long newBytes, long nowMillis) {
         while (!statements.isEmpty()
                 && (statements.size() >= maxStatements && newBytes > 0
                         || bytes + newBytes > maxBytes)) {
             StatementStats cheapest =
                     statements.values().stream()
-                            .min(Comparator.comparingLong(StatementStats::totalMs))
+                            .min(Comparator.comparingDouble(s -> s.cost(nowMillis)))
                             .orElseThrow();
             statements.remove(cheapest.id());
             bytes -= cheapest.estimatedBytes() + HeapSizes.HASH_ENTRY;

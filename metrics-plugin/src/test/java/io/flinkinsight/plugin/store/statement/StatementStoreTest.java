@@ -181,4 +181,20 @@ class StatementStoreTest {
         StatementRow row = store.rows(StatementOrder.TOTAL, 1).get(0);
         assertThat(row.p99Ms()).isLessThanOrEqualTo(row.maxMs()).isEqualTo(97);
     }
+
+    @Test
+    void aStatementNoLongerRunGivesWayToNewOnesInTime() {
+        long hour = 3_600_000;
+        StatementStore small = new StatementStore(3, 1 << 20);
+        small.add(TestingQuerySpan.sample("SELECT a FROM old_big", 0, 10_000));
+        small.add(TestingQuerySpan.sample("SELECT a FROM old_small", 0, 1_000));
+        small.add(TestingQuerySpan.sample("SELECT a FROM new_1", 10 * hour, 100));
+        small.add(TestingQuerySpan.sample("SELECT a FROM new_2", 10 * hour, 100));
+
+        // by total time alone new_1 would have gone: 1,000 ms ten hours ago is worth less now
+        assertThat(small.rows(StatementOrder.TOTAL, 10))
+                .extracting(StatementRow::statement)
+                .containsExactlyInAnyOrder(
+                        "SELECT a FROM old_big", "SELECT a FROM new_1", "SELECT a FROM new_2");
+    }
 }

@@ -24,6 +24,29 @@ record TestingQuerySpan(String scope, String name, long endMillis, Map<String, O
                 QuerySample.SPAN_SCOPE, QuerySample.SPAN_NAME, 1_000L, attributes);
     }
 
+    /** A query of {@code statement} that ended at {@code endMillis} after {@code e2eMs}. */
+    static QuerySample sample(String statement, long endMillis, long e2eMs) {
+        return QuerySample.of(
+                statement,
+                "",
+                null,
+                "SUCCEEDED",
+                endMillis - e2eMs,
+                endMillis,
+                e2eMs,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
+    }
+
     @Override
     public String getScope() {
         return scope;
