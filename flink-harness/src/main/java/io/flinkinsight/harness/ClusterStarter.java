@@ -238,6 +238,34 @@ final class ClusterStarter {
         Files.copy(jar, pluginDir.resolve(jar.getFileName()), StandardCopyOption.REPLACE_EXISTING);
     }
 
+    private static final java.util.regex.Pattern BIND_FAILURE =
+            java.util.regex.Pattern.compile("java\\.net\\.BindException[^\\n]{0,200}");
+
+    /**
+     * The line of a failed start's logs that says a port was in use, when the harness picked any of
+     * the ports (a fixed port in use is the caller's to fix, not a race to retry).
+     */
+    static Optional<String> lostPortRace(ClusterSpec spec) {
+        if (spec.restPort() != 0 && spec.rpcPort() != 0 && spec.gatewayPort() != 0) {
+            return Optional.empty();
+        }
+        try (var files = Files.list(spec.workDir())) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                String name = file.getFileName().toString();
+                if (name.endsWith(".log") || name.endsWith(".out")) {
+                    Optional<java.util.regex.Matcher> bind =
+                            LogFiles.firstMatch(file, BIND_FAILURE);
+                    if (bind.isPresent()) {
+                        return Optional.of(name + ": " + bind.get().group());
+                    }
+                }
+            }
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        return Optional.empty();
+    }
+
     /**
      * Logs are appended to (see {@link Log4jConfiguration}), so a reused work dir starts with none.
      */

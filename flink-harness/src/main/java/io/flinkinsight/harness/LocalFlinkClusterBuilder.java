@@ -237,6 +237,18 @@ public final class LocalFlinkClusterBuilder {
     /** Starts the processes and waits until the TaskManagers registered and the gateway answers. */
     public LocalFlinkCluster start() {
         FlinkDistribution flink = distribution != null ? distribution : FlinkDistribution.locate();
-        return new ClusterStarter(flink, spec()).start();
+        ClusterSpec spec = spec();
+        try {
+            return new ClusterStarter(flink, spec).start();
+        } catch (RuntimeException e) {
+            // A port picked free may be taken by another process before Flink binds it: once,
+            // start again on other ports (the failed start's processes are stopped already).
+            String lost = ClusterStarter.lostPortRace(spec).orElseThrow(() -> e);
+            System.err.println(
+                    "Harness: a port picked for the cluster was taken before Flink bound it ("
+                            + lost
+                            + "); starting the cluster again on other ports");
+            return new ClusterStarter(flink, spec).start();
+        }
     }
 }

@@ -46,4 +46,28 @@ class LocalFlinkClusterBuilderTest {
         assertThat(spec.withPlugin()).isFalse();
         assertThat(spec.insightPortRange()).isEqualTo("9250-9260");
     }
+
+    @Test
+    void aStartThatLostAPickedPortToAnotherProcessIsToldFromOtherFailures() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("race"));
+        ClusterSpec picked = LocalFlinkCluster.builder().workDir(work).spec();
+        ClusterSpec fixed =
+                LocalFlinkCluster.builder()
+                        .workDir(work)
+                        .restPort(18081)
+                        .rpcPort(16123)
+                        .gatewayPort(18083)
+                        .spec();
+        Files.writeString(work.resolve("jobmanager.log"), "INFO starting\nERROR boom\n");
+        assertThat(ClusterStarter.lostPortRace(picked)).isEmpty();
+
+        Files.writeString(
+                work.resolve("jobmanager.log"),
+                "ERROR Could not start\njava.net.BindException: Address already in use\n");
+
+        assertThat(ClusterStarter.lostPortRace(picked))
+                .hasValueSatisfying(
+                        line -> assertThat(line).contains("jobmanager.log", "BindException"));
+        assertThat(ClusterStarter.lostPortRace(fixed)).as("fixed ports: not a race").isEmpty();
+    }
 }
