@@ -154,11 +154,6 @@ final class ClientGatherer {
     private record Request(
             TargetState state, int port, boolean scanning, CompletableFuture<byte[]> answer) {}
 
-    /** Queries read from the clients' logs, and queries they dropped before the hub read them. */
-    QueryFeedReader queryFeed() {
-        return queries;
-    }
-
     /** What was refused so far, by reason, for {@code flink_insight_hub_client_refused_total}. */
     Map<String, Long> refusals() {
         return refusals.snapshot();

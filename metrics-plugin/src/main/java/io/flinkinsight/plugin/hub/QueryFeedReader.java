@@ -81,8 +81,6 @@ final class QueryFeedReader {
     /** One per port of hub.clients at the most (16 entries of 32 ports): never more. */
     private final Map<String, Cursor> cursors = new HashMap<>();
 
-    private long read;
-
     QueryFeedReader(StatementStore statements, ClientRefusal.Counts refusals) {
         this.statements = statements;
         this.refusals = refusals;
@@ -91,11 +89,6 @@ final class QueryFeedReader {
     /** Queries dropped by gateways before the hub read them, since the hub started. */
     long missed() {
         return refusals.get(ClientRefusal.QUERIES_MISSED);
-    }
-
-    /** Queries read from gateways since the hub started. */
-    synchronized long read() {
-        return read;
     }
 
     /**
@@ -259,9 +252,6 @@ final class QueryFeedReader {
                 continue;
             }
             statements.add(sample);
-            synchronized (this) {
-                read++;
-            }
         }
         synchronized (this) {
             cursors.put(label, new Cursor(instance, last, limit));
