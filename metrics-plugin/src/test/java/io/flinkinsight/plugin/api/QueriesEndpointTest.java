@@ -46,7 +46,8 @@ class QueriesEndpointTest {
                 50L,
                 e2e - 80,
                 7L,
-                0L);
+                0L,
+                false);
     }
 
     private Object answer(Map<String, List<String>> parameters) throws BadRequestException {
@@ -133,7 +134,8 @@ class QueriesEndpointTest {
                         null,
                         null,
                         1L,
-                        0L);
+                        0L,
+                        false);
 
         assertThat(QueryView.clientPhases(failed))
                 .containsExactly(

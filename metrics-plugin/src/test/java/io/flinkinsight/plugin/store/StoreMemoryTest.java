@@ -188,7 +188,8 @@ class StoreMemoryTest {
                                             e2e - 35,
                                             5L,
                                             6L,
-                                            0L));
+                                            0L,
+                                            false));
                         }
                     }
                     long bytes = store.estimatedBytes();

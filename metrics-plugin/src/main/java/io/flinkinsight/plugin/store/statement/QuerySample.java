@@ -107,56 +107,11 @@ public record QuerySample(
     /**
      * A query from values whoever sent them: null without a statement or with a negative or missing
      * end-to-end time. The text is normalized again (whatever sent it, no literal and no unbounded
-     * text is kept, and the id is this text's; see the next for literals kept), the outcome is one
-     * of SUCCEEDED, FAILED, CANCELED, an instant outside the query's start and end is dropped, and
-     * times are cut to a year.
-     */
-    @Nullable
-    public static QuerySample of(
-            @Nullable String text,
-            String source,
-            @Nullable String jobId,
-            @Nullable String outcome,
-            long startMillis,
-            long endMillis,
-            @Nullable Long e2eMs,
-            @Nullable Long admitted,
-            @Nullable Long accepted,
-            @Nullable Long running,
-            @Nullable Long terminal,
-            @Nullable Long admissionWaitMs,
-            @Nullable Long submitMs,
-            @Nullable Long jobStartWaitMs,
-            @Nullable Long clusterRunMs,
-            @Nullable Long resultFetchMs,
-            @Nullable Long requests,
-            @Nullable Long collectRetries) {
-        return of(
-                text,
-                source,
-                jobId,
-                outcome,
-                startMillis,
-                endMillis,
-                e2eMs,
-                admitted,
-                accepted,
-                running,
-                terminal,
-                admissionWaitMs,
-                submitMs,
-                jobStartWaitMs,
-                clusterRunMs,
-                resultFetchMs,
-                requests,
-                collectRetries,
-                false);
-    }
-
-    /**
-     * As above, the text's literals kept as written ({@link StatementText#collapse}) when {@code
-     * keepLiterals}: this process's {@code statements.keep-literals} and the sender's word that it
-     * kept them. The id is then that text's.
+     * text is kept, and the id is this text's) unless {@code keepLiterals} (this process's {@code
+     * statements.keep-literals} and the sender's word that it kept them): then it keeps its
+     * literals as written ({@link StatementText#collapse}). The outcome is one of SUCCEEDED,
+     * FAILED, CANCELED, an instant outside the query's start and end is dropped, and times are cut
+     * to a year.
      */
     @Nullable
     public static QuerySample of(

@@ -44,7 +44,8 @@ record TestingQuerySpan(String scope, String name, long endMillis, Map<String, O
                 null,
                 null,
                 null,
-                null);
+                null,
+                false);
     }
 
     @Override
