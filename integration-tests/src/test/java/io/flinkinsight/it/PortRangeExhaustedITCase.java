@@ -7,6 +7,8 @@ import io.flinkinsight.harness.demo.DemoWorkload;
 
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -26,13 +28,7 @@ class PortRangeExhaustedITCase {
         List<ServerSocket> taken = new ArrayList<>();
         try {
             // Two ports we hold ourselves, so nobody else can be listening there.
-            ServerSocket first = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-            taken.add(first);
-            ServerSocket second =
-                    new ServerSocket(
-                            first.getLocalPort() + 1, 50, InetAddress.getLoopbackAddress());
-            taken.add(second);
-            String range = first.getLocalPort() + "-" + second.getLocalPort();
+            String range = holdTwoAdjacentPorts(taken);
             try (LocalFlinkCluster cluster =
                     LocalFlinkCluster.builder()
                             .workDir(TestClusters.workDir("ports-taken"))
@@ -59,5 +55,30 @@ class PortRangeExhaustedITCase {
                 socket.close();
             }
         }
+    }
+
+    /**
+     * Binds two adjacent loopback ports and returns them as a range. The port after an ephemeral
+     * one can belong to another process (a CI run met that), so a few pairs are tried.
+     */
+    private static String holdTwoAdjacentPorts(List<ServerSocket> taken) throws IOException {
+        for (int attempt = 1; attempt <= 20; attempt++) {
+            ServerSocket first = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+            if (first.getLocalPort() == 65535) {
+                first.close();
+                continue;
+            }
+            try {
+                ServerSocket second =
+                        new ServerSocket(
+                                first.getLocalPort() + 1, 50, InetAddress.getLoopbackAddress());
+                taken.add(first);
+                taken.add(second);
+                return first.getLocalPort() + "-" + second.getLocalPort();
+            } catch (BindException e) {
+                first.close();
+            }
+        }
+        throw new BindException("no two adjacent free loopback ports in 20 tries");
     }
 }
