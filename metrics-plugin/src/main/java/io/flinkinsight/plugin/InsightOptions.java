@@ -146,6 +146,72 @@ public final class InsightOptions {
                                     + " checkpoint and the series it still writes. Counted in"
                                     + " flink_insight_stores_bytes and the flink_insight_*_evicted_total figures.");
 
+    /** The value of {@link #STORES_DIR} that keeps the stores in memory only, even under HA. */
+    public static final String STORES_DIR_NONE = "none";
+
+    public static final ConfigOption<String> STORES_DIR =
+            ConfigOptions.key("stores.dir")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(
+                            "Where the hub writes what it keeps (history, checkpoints, jobs, statements) so that a"
+                                    + " restarted or newly elected JobManager reads it back: a directory URI Flink's"
+                                    + " file systems know (s3://, hdfs://, file://, as for checkpoints). Empty: under"
+                                    + " high-availability.storageDir (<storageDir>/<high-availability.cluster-id>/insight)"
+                                    + " when high availability is on, else memory only. '"
+                                    + "none"
+                                    + "': memory only. A directory that cannot be written leaves the hub in memory,"
+                                    + " said in the log, the overview and flink_insight_stores_dir_failures_total.");
+
+    public static final OptionRange<MemorySize> STORES_DIR_MAX_BYTES_RANGE =
+            sizes("16 mb", "512 gb");
+
+    public static final ConfigOption<MemorySize> STORES_DIR_MAX_BYTES =
+            ConfigOptions.key("stores.dir.max-bytes")
+                    .memoryType()
+                    .defaultValue(MemorySize.ofMebiBytes(1024))
+                    .withDescription(
+                            "Most bytes the hub keeps in stores.dir ("
+                                    + STORES_DIR_MAX_BYTES_RANGE
+                                    + "); the oldest files go first.");
+
+    public static final OptionRange<Duration> STORES_DIR_RETENTION_RANGE =
+            OptionRange.durations(Duration.ZERO, Duration.ofDays(90));
+
+    public static final ConfigOption<Duration> STORES_DIR_RETENTION =
+            ConfigOptions.key("stores.dir.retention")
+                    .durationType()
+                    .defaultValue(Duration.ZERO)
+                    .withDescription(
+                            "How long files in stores.dir are kept ("
+                                    + STORES_DIR_RETENTION_RANGE
+                                    + "); 0: as long as history.retention. What is read back on start is"
+                                    + " what fits in history.retention and stores.max-bytes.");
+
+    public static final OptionRange<Duration> STORES_DIR_WRITE_INTERVAL_RANGE =
+            OptionRange.durations(Duration.ofSeconds(1), Duration.ofMinutes(30));
+
+    public static final ConfigOption<Duration> STORES_DIR_WRITE_INTERVAL =
+            ConfigOptions.key("stores.dir.write-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(1))
+                    .withDescription(
+                            "How often the hub writes what is new to stores.dir ("
+                                    + STORES_DIR_WRITE_INTERVAL_RANGE
+                                    + "): at most this much is lost when the JobManager is killed.");
+
+    public static final OptionRange<MemorySize> STORES_DIR_MAX_BYTES_PER_MINUTE_RANGE =
+            sizes("64 kb", "1 gb");
+
+    public static final ConfigOption<MemorySize> STORES_DIR_MAX_BYTES_PER_MINUTE =
+            ConfigOptions.key("stores.dir.max-bytes-per-minute")
+                    .memoryType()
+                    .defaultValue(MemorySize.ofMebiBytes(16))
+                    .withDescription(
+                            "Most bytes the hub writes to stores.dir per minute ("
+                                    + STORES_DIR_MAX_BYTES_PER_MINUTE_RANGE
+                                    + "); what does not fit waits for the next write, the newest history last.");
+
     public static final OptionRange<Integer> JOBS_MAX_RANGE = OptionRange.integers(1, 100_000);
 
     public static final ConfigOption<Integer> JOBS_MAX =
@@ -468,6 +534,11 @@ public final class InsightOptions {
                 CHECKPOINTS_MAX_BYTES,
                 JOBS_MAX,
                 STORES_MAX_BYTES,
+                STORES_DIR,
+                STORES_DIR_MAX_BYTES,
+                STORES_DIR_RETENTION,
+                STORES_DIR_WRITE_INTERVAL,
+                STORES_DIR_MAX_BYTES_PER_MINUTE,
                 STATEMENTS_KEEP_LITERALS,
                 HUB_ENABLED,
                 HUB_FLINK_REST_URL,

@@ -43,6 +43,7 @@ class ArchitectureTest {
                         "..plugin.api..",
                         "..plugin.proxy..",
                         "..plugin.hub..",
+                        "..plugin.durable..",
                         "..plugin.selfmetrics..")
                 .layer("transport")
                 .definedBy("..plugin.http..")
@@ -74,6 +75,7 @@ class ArchitectureTest {
                         "..plugin.proxy..",
                         "..plugin.api..",
                         "..plugin.hub..",
+                        "..plugin.durable..",
                         "..plugin.selfmetrics..",
                         "..plugin.store..",
                         "..plugin.index..",

@@ -1,6 +1,8 @@
 package io.flinkinsight.plugin.api;
 
 import io.flinkinsight.plugin.FlinkCapabilities;
+import io.flinkinsight.plugin.durable.DurableStores;
+import io.flinkinsight.plugin.durable.StoreRestorer;
 import io.flinkinsight.plugin.exposition.OwnFigure;
 import io.flinkinsight.plugin.http.JsonEndpoint;
 import io.flinkinsight.plugin.http.QueryParameters;
@@ -39,7 +41,8 @@ public final class OverviewEndpoint implements JsonEndpoint {
             long historyResolutionMs,
             long historyRetentionMs,
             String flinkWebUrl, // null unless this process runs the hub
-            String flinkDashboardPath) {} // null unless it also proxies Flink's dashboard
+            String flinkDashboardPath, // null unless it also proxies Flink's dashboard
+            DurableStores.Status storesDir) {} // null unless the hub writes its stores to a dir
 
     private final Supplier<Facts> facts;
 
@@ -87,6 +90,38 @@ public final class OverviewEndpoint implements JsonEndpoint {
         o.put("historyRetentionMs", f.historyRetentionMs());
         o.put("flinkWebUrl", f.flinkWebUrl());
         o.put("flinkDashboardPath", f.flinkDashboardPath());
+        o.put("storesDir", f.storesDir() == null ? null : storesDir(f.storesDir()));
+        return o;
+    }
+
+    /**
+     * Where the hub's stores are on disk, whether writes succeed, and up to when the history was
+     * read back: the panel's gap starts there.
+     */
+    private static Map<String, Object> storesDir(DurableStores.Status s) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("dir", withoutUserInfo(s.dir()));
+        o.put("writing", s.writing() && s.lastFailure() == null);
+        o.put(
+                "lastWriteAt",
+                s.lastWriteMillis() > 0
+                        ? Instant.ofEpochMilli(s.lastWriteMillis()).toString()
+                        : null);
+        o.put("lastFailure", s.lastFailure());
+        o.put("bytesOnDisk", s.bytesOnDisk());
+        StoreRestorer.Restored r = s.restored();
+        if (r != null) {
+            o.put("restoredFiles", r.files());
+            o.put("restoredSeries", r.series());
+            o.put("restoredSamples", r.samples());
+            o.put("restoredJobs", r.jobs());
+            o.put("restoredCheckpoints", r.checkpoints());
+            o.put(
+                    "restoredUntil",
+                    r.newestMillis() == Long.MIN_VALUE
+                            ? null
+                            : Instant.ofEpochMilli(r.newestMillis()).toString());
+        }
         return o;
     }
 

@@ -3,6 +3,7 @@ package io.flinkinsight.plugin.hub;
 import io.flinkinsight.common.FlinkBoundary;
 import io.flinkinsight.common.RateLimitedLog;
 import io.flinkinsight.plugin.FlinkCapabilities;
+import io.flinkinsight.plugin.durable.DurableStores;
 import io.flinkinsight.plugin.http.RestTls;
 import io.flinkinsight.plugin.store.InsightStores;
 
@@ -52,6 +53,11 @@ public final class Hub implements AutoCloseable {
     private final ScheduledExecutorService executor;
     private final ClientGatherer clients; // null when no client process is listed
     private HubPoller poller; // created on the hub thread, once the URL is resolved
+
+    /** The stores on disk, read back before the first round; null while not (or never) opened. */
+    private volatile DurableStores durable;
+
+    private boolean durableOpened; // on the hub thread
 
     /**
      * Flink's configuration, as the runtime read it for the whole process; may throw while it
@@ -144,6 +150,10 @@ public final class Hub implements AutoCloseable {
      */
     @VisibleForTesting
     void pollRound() {
+        if (!durableOpened) {
+            durableOpened = true;
+            ownThread.runScheduled("the hub's read back of its stores", this::openDurableStores);
+        }
         HubPoller flink = pollerOrNull();
         HubRound round = new HubRound(++rounds, clock.millis(), HubPoller.MAX_REQUESTS_PER_POLL);
         if (flink != null) {
@@ -155,6 +165,25 @@ public final class Hub implements AutoCloseable {
                     "the hub's gathering of the client processes' figures",
                     () -> pollClients(round));
         }
+    }
+
+    /**
+     * Reads the stores back from {@code stores.dir} before the hub's first round adds to them, then
+     * writes from there on.
+     */
+    private void openDurableStores() {
+        DurableStores opened =
+                DurableStores.open(settings.stores(), flinkConfiguration.get(), stores, clock);
+        if (opened != null) {
+            opened.restore();
+            opened.startWriting();
+            durable = opened;
+        }
+    }
+
+    /** The hub's stores on disk, or null when they are kept in memory only. */
+    public DurableStores durableStores() {
+        return durable;
     }
 
     private void pollClients(HubRound round) {
@@ -313,6 +342,10 @@ public final class Hub implements AutoCloseable {
             executor.awaitTermination(2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        DurableStores d = durable;
+        if (d != null) {
+            d.close(); // one last write of what is new
         }
     }
 

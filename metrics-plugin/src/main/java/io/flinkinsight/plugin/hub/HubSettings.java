@@ -1,6 +1,7 @@
 package io.flinkinsight.plugin.hub;
 
 import io.flinkinsight.plugin.InsightOptions;
+import io.flinkinsight.plugin.durable.DurableSettings;
 
 import java.time.Duration;
 import java.util.List;
@@ -17,20 +18,22 @@ import java.util.Objects;
  *     figures from
  * @param clientsOverHttps whether their ports serve HTTPS (http.ssl.enabled, which a cluster sets
  *     for all processes)
+ * @param stores where the hub writes its stores and reads them back ({@code stores.dir*})
  */
 public record HubSettings(
         boolean enabled,
         String flinkRestUrl,
         Duration pollInterval,
         List<ClientTarget> clients,
-        boolean clientsOverHttps) {
+        boolean clientsOverHttps,
+        DurableSettings stores) {
 
     public HubSettings(
             boolean enabled,
             String flinkRestUrl,
             Duration pollInterval,
             List<ClientTarget> clients) {
-        this(enabled, flinkRestUrl, pollInterval, clients, false);
+        this(enabled, flinkRestUrl, pollInterval, clients, false, DurableSettings.defaults());
     }
 
     public HubSettings {
@@ -40,6 +43,7 @@ public record HubSettings(
         }
         flinkRestUrl = flinkRestUrl == null ? "" : flinkRestUrl.trim();
         clients = clients == null ? List.of() : List.copyOf(clients);
+        Objects.requireNonNull(stores, "stores");
     }
 
     /** The settings the options' defaults ({@link InsightOptions}) give. */

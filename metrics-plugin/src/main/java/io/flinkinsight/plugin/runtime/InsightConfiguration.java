@@ -3,6 +3,7 @@ package io.flinkinsight.plugin.runtime;
 import io.flinkinsight.common.OptionRange;
 import io.flinkinsight.plugin.InsightOptions;
 import io.flinkinsight.plugin.ProcessRole;
+import io.flinkinsight.plugin.durable.DurableSettings;
 import io.flinkinsight.plugin.http.PortAccess;
 import io.flinkinsight.plugin.http.PortRange;
 import io.flinkinsight.plugin.hub.ClientTarget;
@@ -55,7 +56,8 @@ public record InsightConfiguration(
         long maxAnswerBytes,
         boolean httpSsl,
         boolean statementsKeepLiterals,
-        Duration jobSeriesMinAge) {
+        Duration jobSeriesMinAge,
+        DurableSettings storesDir) {
 
     public static InsightConfiguration defaults() {
         return from(new Properties(), InsightOptions.USER_PREFIX);
@@ -177,7 +179,27 @@ public record InsightConfiguration(
                 keepLiterals,
                 r.duration(
                         InsightOptions.SCRAPE_JOB_SERIES_MIN_AGE,
-                        InsightOptions.SCRAPE_JOB_SERIES_MIN_AGE_RANGE));
+                        InsightOptions.SCRAPE_JOB_SERIES_MIN_AGE_RANGE),
+                storesDir(r, retention));
+    }
+
+    private static DurableSettings storesDir(Reader r, Duration historyRetention) {
+        Duration retention =
+                r.duration(
+                        InsightOptions.STORES_DIR_RETENTION,
+                        InsightOptions.STORES_DIR_RETENTION_RANGE);
+        return new DurableSettings(
+                r.raw(InsightOptions.STORES_DIR),
+                r.bytes(
+                        InsightOptions.STORES_DIR_MAX_BYTES,
+                        InsightOptions.STORES_DIR_MAX_BYTES_RANGE),
+                retention.isZero() ? historyRetention : retention,
+                r.duration(
+                        InsightOptions.STORES_DIR_WRITE_INTERVAL,
+                        InsightOptions.STORES_DIR_WRITE_INTERVAL_RANGE),
+                r.bytes(
+                        InsightOptions.STORES_DIR_MAX_BYTES_PER_MINUTE,
+                        InsightOptions.STORES_DIR_MAX_BYTES_PER_MINUTE_RANGE));
     }
 
     /** What the stores may keep, for {@code InsightStores}. */
@@ -195,7 +217,8 @@ public record InsightConfiguration(
 
     /** How the hub gathers, for {@code Hub}. */
     public HubSettings hubSettings() {
-        return new HubSettings(hubEnabled, hubFlinkRestUrl, hubPollInterval, hubClients, httpSsl);
+        return new HubSettings(
+                hubEnabled, hubFlinkRestUrl, hubPollInterval, hubClients, httpSsl, storesDir);
     }
 
     private static boolean isHttpUrl(String s) {

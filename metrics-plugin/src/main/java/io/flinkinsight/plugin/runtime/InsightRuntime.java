@@ -5,6 +5,7 @@ import io.flinkinsight.plugin.FlinkCapabilities;
 import io.flinkinsight.plugin.ProcessRole;
 import io.flinkinsight.plugin.api.ApiEndpoints;
 import io.flinkinsight.plugin.api.OverviewEndpoint;
+import io.flinkinsight.plugin.durable.DurableStores;
 import io.flinkinsight.plugin.exposition.ExpositionWriter;
 import io.flinkinsight.plugin.http.HttpServerSettings;
 import io.flinkinsight.plugin.http.InsightHttpServer;
@@ -111,7 +112,8 @@ public final class InsightRuntime implements AutoCloseable {
                         () -> {
                             Hub h = roles.hub();
                             return h == null ? null : h.clientRefusals();
-                        });
+                        },
+                        this::storesDirStatus);
         this.writer = new ExpositionWriter(scrapeErrors, selfMetrics::figures, jobSeries);
         this.sampler =
                 new MetricSampler(
@@ -290,7 +292,8 @@ public final class InsightRuntime implements AutoCloseable {
                 config.historyResolution().toMillis(),
                 config.historyRetention().toMillis(),
                 hub ? OverviewEndpoint.withoutUserInfo(flinkWebUrl()) : null,
-                hub && config.dashboardProxy() ? DASHBOARD_PATH : null);
+                hub && config.dashboardProxy() ? DASHBOARD_PATH : null,
+                storesDirStatus());
     }
 
     /** Flink registered a metric (under its registry lock). */
@@ -320,6 +323,13 @@ public final class InsightRuntime implements AutoCloseable {
     @VisibleForTesting
     void setRole(ProcessRole newRole) {
         roles.set(newRole);
+    }
+
+    /** The hub's stores on disk, or null without a hub or when they are in memory only. */
+    private DurableStores.Status storesDirStatus() {
+        Hub h = roles.hub();
+        DurableStores d = h == null ? null : h.durableStores();
+        return d == null ? null : d.status();
     }
 
     /** Whether this process runs the hub (a JobManager with the hub enabled). */

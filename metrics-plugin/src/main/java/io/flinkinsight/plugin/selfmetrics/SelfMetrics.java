@@ -1,6 +1,7 @@
 package io.flinkinsight.plugin.selfmetrics;
 
 import io.flinkinsight.common.FlinkBoundary;
+import io.flinkinsight.plugin.durable.DurableStores;
 import io.flinkinsight.plugin.exposition.OwnFigure;
 import io.flinkinsight.plugin.http.RefusalReason;
 import io.flinkinsight.plugin.scrape.ScrapeFigures;
@@ -23,22 +24,26 @@ public final class SelfMetrics {
     private final Supplier<ScrapeFigures> scrapes;
     private final Supplier<Map<RefusalReason, Long>> refusals;
     private final Supplier<Map<String, Long>> hubClientRefusals;
+    private final Supplier<DurableStores.Status> storesDir;
 
     /**
      * @param scrapes what the scrapes cost, or null while no server runs
      * @param refusals the requests the server did not serve by reason, or null while no server runs
      * @param hubClientRefusals the parts of clients' answers the hub did not record by reason, or
      *     null without a hub
+     * @param storesDir the hub's stores on disk, or null when they are in memory only
      */
     public SelfMetrics(
             InsightStores stores,
             Supplier<ScrapeFigures> scrapes,
             Supplier<Map<RefusalReason, Long>> refusals,
-            Supplier<Map<String, Long>> hubClientRefusals) {
+            Supplier<Map<String, Long>> hubClientRefusals,
+            Supplier<DurableStores.Status> storesDir) {
         this.stores = stores;
         this.scrapes = scrapes;
         this.refusals = refusals;
         this.hubClientRefusals = hubClientRefusals;
+        this.storesDir = storesDir;
     }
 
     /**
@@ -80,7 +85,31 @@ public final class SelfMetrics {
                                             count,
                                             Map.of("reason", reason))));
         }
+        DurableStores.Status dir = storesDir.get();
+        if (dir != null) {
+            figures.addAll(storesDirFigures(dir));
+        }
         return figures;
+    }
+
+    private static List<OwnFigure> storesDirFigures(DurableStores.Status dir) {
+        return List.of(
+                new OwnFigure(
+                        "flink_insight_stores_dir_failures_total",
+                        "Reads and writes of stores.dir that failed; while they fail the hub keeps its stores in"
+                                + " memory only.",
+                        true,
+                        dir.failures()),
+                new OwnFigure(
+                        "flink_insight_stores_dir_written_bytes_total",
+                        "Bytes the hub wrote to stores.dir.",
+                        true,
+                        dir.bytesWritten()),
+                new OwnFigure(
+                        "flink_insight_stores_dir_bytes",
+                        "Bytes of the hub's files in stores.dir after its last write.",
+                        false,
+                        dir.bytesOnDisk()));
     }
 
     private List<OwnFigure> storeFigures() {

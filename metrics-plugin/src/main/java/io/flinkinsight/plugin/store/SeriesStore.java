@@ -1,5 +1,6 @@
 package io.flinkinsight.plugin.store;
 
+import io.flinkinsight.plugin.store.series.ChunkData;
 import io.flinkinsight.plugin.store.series.SampleVisitor;
 import io.flinkinsight.plugin.store.series.Series;
 
@@ -23,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
 /**
@@ -205,6 +207,37 @@ public final class SeriesStore {
                 expiredSeries.increment();
             }
         }
+    }
+
+    /** Visits every series with its key, in no particular order: what the durable stores write. */
+    public void forEachSeries(BiConsumer<SeriesKey, Series> visitor) {
+        series.forEach(visitor);
+    }
+
+    /**
+     * Puts chunks read back from disk into the series of {@code key} (made if absent, within {@code
+     * maxSeries}), newest first, each before what the series holds; a chunk that overlaps what is
+     * held, or that ended before the retention, is left out. Returns how many samples were kept.
+     */
+    public long restore(SeriesKey key, List<ChunkData> newestFirst) {
+        long start = retentionStartMillis();
+        Series s = series.get(key);
+        if (s == null) {
+            s = create(key);
+            if (s == null) {
+                return 0;
+            }
+        }
+        long kept = 0;
+        for (ChunkData chunk : newestFirst) {
+            if (chunk.lastTimestamp() < start) {
+                break; // the rest are older still
+            }
+            if (s.restoreOlder(chunk)) {
+                kept += chunk.count();
+            }
+        }
+        return kept;
     }
 
     /** The oldest timestamp still inside the retention window, by the injected clock. */

@@ -141,6 +141,39 @@ public final class JobStore {
         }
     }
 
+    /**
+     * A job read back from disk (the durable stores), unless it is kept already or was forgotten:
+     * its transitions, failures, restore, vertex names and settings. From then on its status
+     * follows Flink's events, else Flink's REST API, as for any job.
+     *
+     * @return whether it was taken
+     */
+    public synchronized boolean restore(JobRecord record, JobSettings settings) {
+        if (jobs.containsKey(record.jobId()) || forgotten.contains(record.jobId())) {
+            return false;
+        }
+        JobEntry e = entry(record.jobId(), record.jobName());
+        List<JobTransition> transitions = record.transitions();
+        for (JobTransition t :
+                transitions.subList(
+                        Math.max(0, transitions.size() - MAX_TRANSITIONS), transitions.size())) {
+            e.addTransition(t.status(), t.timestamp());
+        }
+        if (record.createdAt() != null) {
+            e.restStartTime = record.createdAt();
+        }
+        e.failureCount = record.failureCount();
+        List<JobFailure> failures = record.failures();
+        e.failures.addAll(
+                failures.subList(Math.max(0, failures.size() - MAX_FAILURES), failures.size()));
+        e.allSubtasksRunningAt = record.allSubtasksRunningAt();
+        e.initialization = record.initialization();
+        e.vertices =
+                record.vertices().size() <= MAX_VERTICES ? Map.copyOf(record.vertices()) : Map.of();
+        e.settings = settings;
+        return true;
+    }
+
     /** The job's configuration as the hub read it, or null when not read (yet). */
     public synchronized JobSettings settings(String jobId) {
         JobEntry e = jobs.get(jobId);

@@ -34,6 +34,10 @@ final class SealedChunk {
         ChunkDecoder.decode(words, count, visitor);
     }
 
+    ChunkData data() {
+        return new ChunkData(words, count, firstTimestamp, lastTimestamp);
+    }
+
     long estimatedBytes() {
         // object header + fields, then the array's header and payload
         return 16 + 8 + 4 + 8 + 8 + 16 + 8L * words.length;

@@ -1,6 +1,9 @@
 package io.flinkinsight.plugin.store.series;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
 
 /**
  * The history of one series: sealed compressed chunks, oldest first, plus the open chunk being
@@ -15,6 +18,9 @@ public final class Series {
     private long lastTimestamp = Long.MIN_VALUE;
     private long lastWriteMillis;
     private boolean removed;
+
+    /** The newest sealed chunks not yet written to disk (the durable stores), at most all. */
+    private int unwritten;
 
     /**
      * @param keyBytes the estimated heap this series' key objects and map entry take, counted in
@@ -43,6 +49,7 @@ public final class Series {
         } else if (open.count() >= maxChunkSamples
                 || timestampMillis - open.firstTimestamp() >= maxChunkSpanMillis) {
             sealed.addLast(open.seal());
+            unwritten++;
             open = new OpenChunk();
         }
         open.append(timestampMillis, value);
@@ -67,6 +74,7 @@ public final class Series {
     public synchronized void remove() {
         removed = true;
         sealed.clear();
+        unwritten = 0;
         open = null;
     }
 
@@ -80,9 +88,11 @@ public final class Series {
         while (!sealed.isEmpty() && sealed.peekFirst().lastTimestamp() < cutoffMillis) {
             sealed.pollFirst();
         }
+        unwritten = Math.min(unwritten, sealed.size());
         if (lastWriteMillis < staleBeforeMillis) {
             removed = true;
             sealed.clear();
+            unwritten = 0;
             open = null;
         }
         return removed;
@@ -106,6 +116,52 @@ public final class Series {
                 && open.firstTimestamp() <= toMillis) {
             open.forEach(window);
         }
+    }
+
+    /**
+     * The sealed chunks not yet written to disk, oldest first; {@link #markWritten} once they are.
+     */
+    public synchronized List<ChunkData> unwrittenChunks() {
+        List<ChunkData> out = new ArrayList<>(unwritten);
+        Iterator<SealedChunk> newestFirst = sealed.descendingIterator();
+        for (int i = 0; i < unwritten && newestFirst.hasNext(); i++) {
+            out.add(0, newestFirst.next().data());
+        }
+        return out;
+    }
+
+    /**
+     * The oldest {@code chunks} of {@link #unwrittenChunks()} are on disk (newer ones may have
+     * sealed since).
+     */
+    public synchronized void markWritten(int chunks) {
+        unwritten = Math.max(0, unwritten - chunks);
+    }
+
+    /** A copy of the chunk being written, or null when it holds no sample. */
+    public synchronized ChunkData openChunk() {
+        return open == null || open.count() == 0 ? null : open.seal().data();
+    }
+
+    /**
+     * Puts a chunk read back from disk before everything this series holds, if it ends before that
+     * starts (else it overlaps what is here, and is dropped). Counts as already on disk.
+     *
+     * @return whether it was kept
+     */
+    public synchronized boolean restoreOlder(ChunkData chunk) {
+        long firstHeld =
+                !sealed.isEmpty()
+                        ? sealed.peekFirst().firstTimestamp()
+                        : open != null && open.count() > 0 ? open.firstTimestamp() : Long.MAX_VALUE;
+        if (removed || chunk.lastTimestamp() >= firstHeld) {
+            return false;
+        }
+        sealed.addFirst(chunk.toSealed());
+        lastTimestamp = Math.max(lastTimestamp, chunk.lastTimestamp());
+        // as if last written when its newest sample was taken: it expires with the retention
+        lastWriteMillis = Math.max(lastWriteMillis, chunk.lastTimestamp());
+        return true;
     }
 
     public synchronized long lastTimestamp() {

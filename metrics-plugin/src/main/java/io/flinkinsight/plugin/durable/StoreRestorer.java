@@ -1,0 +1,168 @@
+package io.flinkinsight.plugin.durable;
+
+import io.flinkinsight.plugin.store.InsightStores;
+import io.flinkinsight.plugin.store.SeriesKey;
+import io.flinkinsight.plugin.store.checkpoint.CheckpointRecord;
+import io.flinkinsight.plugin.store.series.ChunkData;
+
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads the directory back into the stores: the newest files first, as many as the stores' memory
+ * budget holds; the newest report of each job and checkpoint wins; each series gets its chunks
+ * newest first, each before what it holds, so a chunk written twice (a tail, then sealed) counts
+ * once. A file that is damaged, cut short or not whole is skipped with one WARN line; files of
+ * other names are left alone.
+ */
+public final class StoreRestorer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StoreRestorer.class);
+
+    /** What a read back found, for the log and the overview. */
+    public record Restored(
+            int files,
+            int skippedFiles,
+            int damagedFiles,
+            int series,
+            long samples,
+            int jobs,
+            int checkpoints,
+            long newestMillis,
+            Set<String> jobIds,
+            Set<String> checkpointKeys) {
+
+        static final Restored NOTHING =
+                new Restored(0, 0, 0, 0, 0, 0, 0, Long.MIN_VALUE, Set.of(), Set.of());
+
+        @Override
+        public String toString() {
+            return files
+                    + " files ("
+                    + skippedFiles
+                    + " beyond the memory budget, "
+                    + damagedFiles
+                    + " damaged), "
+                    + series
+                    + " series with "
+                    + samples
+                    + " samples, "
+                    + jobs
+                    + " jobs, "
+                    + checkpoints
+                    + " checkpoints";
+        }
+    }
+
+    private final InsightStores stores;
+    private final long maxBytes;
+
+    /**
+     * @param maxBytes the most bytes of files read back
+     */
+    StoreRestorer(InsightStores stores, long maxBytes) {
+        this.stores = stores;
+        this.maxBytes = maxBytes;
+    }
+
+    Restored restore(FileSystem fs, Path dir) throws IOException {
+        List<DurableStores.Listed> files = DurableStores.list(fs, dir);
+        Map<SeriesKey, List<ChunkData>> chunks = new HashMap<>();
+        Map<String, RecordJson.StoredJob> jobs = new LinkedHashMap<>();
+        Map<String, CheckpointRecord> checkpoints = new LinkedHashMap<>();
+        long read = 0;
+        int whole = 0;
+        int skipped = 0;
+        int damaged = 0;
+        long retentionStart = stores.series().retentionStartMillis();
+        for (int i = files.size() - 1; i >= 0; i--) { // newest first
+            FileStatus file = files.get(i).status();
+            if (read + file.getLen() > maxBytes) {
+                skipped++;
+                continue;
+            }
+            read += file.getLen();
+            SegmentFormat.Contents contents;
+            try {
+                contents = SegmentFormat.read(DurableStores.readFile(fs, file, maxBytes));
+            } catch (IOException | RuntimeException e) {
+                damaged++;
+                LOG.warn(
+                        "Flink Insight hub skipped {} when reading back its stores: {}",
+                        file.getPath(),
+                        e.getMessage());
+                continue;
+            }
+            whole++;
+            for (SegmentFormat.KeyedChunk c : contents.chunks()) {
+                if (c.chunk().lastTimestamp() >= retentionStart) {
+                    chunks.computeIfAbsent(c.key(), k -> new ArrayList<>()).add(c.chunk());
+                }
+            }
+            for (byte[] json : contents.jobs()) {
+                try {
+                    RecordJson.StoredJob job = RecordJson.job(json);
+                    jobs.putIfAbsent(job.job().jobId(), job);
+                } catch (IOException e) {
+                    damaged++; // a record of a whole file: written by another version
+                }
+            }
+            for (byte[] json : contents.checkpoints()) {
+                try {
+                    CheckpointRecord c = RecordJson.checkpoint(json);
+                    checkpoints.putIfAbsent(StoreWriter.key(c), c);
+                } catch (IOException e) {
+                    damaged++;
+                }
+            }
+        }
+        Set<String> jobsTaken = new HashSet<>();
+        for (RecordJson.StoredJob job : jobs.values()) {
+            if (stores.jobs().restore(job.job(), job.settings())) {
+                jobsTaken.add(job.job().jobId());
+            }
+        }
+        for (CheckpointRecord c : checkpoints.values()) {
+            stores.checkpoints().addIfAbsent(c);
+        }
+        int series = 0;
+        long samples = 0;
+        long newest = Long.MIN_VALUE;
+        for (Map.Entry<SeriesKey, List<ChunkData>> e : chunks.entrySet()) {
+            List<ChunkData> newestFirst = e.getValue();
+            newestFirst.sort(Comparator.comparingLong(ChunkData::lastTimestamp).reversed());
+            long kept = stores.series().restore(e.getKey(), newestFirst);
+            if (kept > 0) {
+                series++;
+                samples += kept;
+                newest = Math.max(newest, newestFirst.get(0).lastTimestamp());
+            }
+        }
+        stores.keepWithinBudget();
+        return new Restored(
+                whole,
+                skipped,
+                damaged,
+                series,
+                samples,
+                jobsTaken.size(),
+                checkpoints.size(),
+                newest,
+                jobsTaken,
+                checkpoints.keySet());
+    }
+}
