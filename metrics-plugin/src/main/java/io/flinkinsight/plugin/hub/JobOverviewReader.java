@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -60,6 +61,10 @@ final class JobOverviewReader {
             return Overview.NONE;
         }
         List<JobOverview> all = new ArrayList<>(RestPayloads.jobsOverview(root));
+        Set<String> listed = new HashSet<>();
+        for (JobOverview job : all) {
+            listed.add(job.jobId());
+        }
         // Newest first, and no more than the job store keeps, so old jobs do not evict each other
         // every round.
         all.sort(Comparator.comparingLong(JobOverview::startTime).reversed());
@@ -88,6 +93,7 @@ final class JobOverviewReader {
             }
         }
         long now = round.startedAt();
+        jobs.onRestJobsListed(listed, now);
         perState.forEach(
                 (state, n) ->
                         series.record(

@@ -15,7 +15,12 @@ import java.util.Set;
  */
 final class JobEntry {
 
-    static final Set<String> TERMINAL = Set.of("FINISHED", "FAILED", "CANCELED");
+    /**
+     * Ended, for this JobManager: SUSPENDED is how Flink names a job whose JobManager stopped or
+     * lost leadership (a new leader may recover it, which then reports it anew).
+     */
+    static final Set<String> TERMINAL = Set.of("FINISHED", "FAILED", "CANCELED", "SUSPENDED");
+
     private static final Set<String> START = Set.of("INITIALIZING", "CREATED");
 
     private final Clock clock;

@@ -6,10 +6,12 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Jobs seen through Flink's job events (and the hub's REST overview): status transitions,
@@ -35,6 +37,9 @@ public final class JobStore {
     private final LinkedHashSet<String> forgotten = new LinkedHashSet<>();
 
     private long evictedCount;
+
+    /** Jobs read back from disk as still going, until Flink's REST overview says if it has them. */
+    private final Set<String> restoredGoing = new HashSet<>();
 
     public JobStore(int maxJobs, Clock clock) {
         this.maxJobs = maxJobs;
@@ -171,7 +176,26 @@ public final class JobStore {
         e.vertices =
                 record.vertices().size() <= MAX_VERTICES ? Map.copyOf(record.vertices()) : Map.of();
         e.settings = settings;
+        if (!e.terminal()) {
+            restoredGoing.add(record.jobId());
+        }
         return true;
+    }
+
+    /**
+     * Flink's REST overview answered, listing {@code listed}: a job read back from disk as still
+     * going that Flink does not list went with the JobManager that ran it, SUSPENDED as Flink names
+     * it (without high availability it is gone; with it, a new leader that recovers it reports it
+     * again). Once, after a read back.
+     */
+    public synchronized void onRestJobsListed(Set<String> listed, long now) {
+        for (String jobId : restoredGoing) {
+            JobEntry e = jobs.get(jobId);
+            if (e != null && !e.terminal() && !listed.contains(jobId)) {
+                e.addTransition("SUSPENDED", now);
+            }
+        }
+        restoredGoing.clear();
     }
 
     /** The job's configuration as the hub read it, or null when not read (yet). */

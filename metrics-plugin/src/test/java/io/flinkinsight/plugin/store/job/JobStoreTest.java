@@ -159,4 +159,31 @@ class JobStoreTest {
         assertThat(JobEventParser.apply(event, store)).isFalse();
         assertThat(store.size()).isZero();
     }
+
+    @Test
+    void aJobReadBackAsRunningThatFlinkNoLongerListsIsSuspendedAndOneItListsGoesOn() {
+        JobStore before = new JobStore(10, clock);
+        before.onStatus(job(1), "gone", "CREATED", 1_000);
+        before.onStatus(job(1), "gone", "RUNNING", 1_100);
+        before.onStatus(job(2), "recovered", "RUNNING", 1_200);
+        before.onStatus(job(3), "done", "FINISHED", 1_300);
+
+        JobStore after = new JobStore(10, clock);
+        for (JobRecord r : before.newestFirst()) {
+            assertThat(after.restore(r, null)).isTrue();
+        }
+        assertThat(after.restore(before.get(job(1)), null)).as("a second time").isFalse();
+        after.onRestJobsListed(java.util.Set.of(job(2)), 5_000);
+        after.onRestOverview(job(2), "recovered", "RUNNING", 1_200, 0);
+
+        assertThat(after.get(job(1)).status()).isEqualTo("SUSPENDED");
+        assertThat(after.get(job(1)).terminal()).isTrue();
+        assertThat(after.get(job(1)).endedAt()).isEqualTo(5_000);
+        assertThat(after.get(job(1)).transitions())
+                .extracting(JobTransition::status)
+                .containsExactly("CREATED", "RUNNING", "SUSPENDED");
+        assertThat(after.get(job(2)).status()).isEqualTo("RUNNING");
+        assertThat(after.get(job(3)).status()).isEqualTo("FINISHED");
+        assertThat(after.get(job(3)).endedAt()).isEqualTo(1_300);
+    }
 }
