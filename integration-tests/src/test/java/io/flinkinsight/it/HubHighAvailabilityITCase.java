@@ -53,6 +53,8 @@ class HubHighAvailabilityITCase {
                         // the killed leader's ZooKeeper session ends soon, so its standby takes
                         // over within seconds (the least a ZooKeeper server grants is 2 ticks, 4 s)
                         .config("high-availability.zookeeper.client.session-timeout", "5 s")
+                        // not above the session timeout, which Curator warns of
+                        .config("high-availability.zookeeper.client.connection-timeout", "5 s")
                         .start();
         leader = cluster.awaitLeadingJobManager(WAIT);
         standby = cluster.jobManagers().stream().filter(r -> !r.equals(leader)).findFirst().get();

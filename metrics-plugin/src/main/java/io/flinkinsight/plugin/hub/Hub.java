@@ -236,16 +236,17 @@ public final class Hub implements AutoCloseable {
     }
 
     /**
-     * The leading JobManager's REST URL: this one's while it leads, else the one Flink's HA
-     * services name; null while unknown (and on a standby without high availability, which has
-     * none).
+     * The leading JobManager's REST URL: under high availability the one Flink's HA services name
+     * (exact, also for the leader itself: several JobManagers on one host share a configuration
+     * file but not a port); else this one's while it leads; null while unknown.
      */
     public String leaderRestUrl() {
-        if (leading()) {
-            return flinkRestUrl();
-        }
         LeaderRestAddress address = leaderAddress;
-        return address == null ? null : address.url();
+        String named = address == null ? null : address.url();
+        if (named != null) {
+            return named;
+        }
+        return leading() ? flinkRestUrl() : null;
     }
 
     /** Requests this hub sent to Flink's REST API so far. */
