@@ -86,6 +86,42 @@ describe('App', () => {
     expect(fixture.nativeElement.querySelector('.fi-sider-error')).toBeNull();
   });
 
+  describe('on a standby JobManager', () => {
+    async function shellWith(overview: object): Promise<HTMLElement> {
+      const router = TestBed.inject(Router);
+      const fixture = TestBed.createComponent(App);
+      await router.navigateByUrl('/overview?refresh=off');
+      await settle();
+      answer('api/v1/overview', { role: 'jobmanager', ...overview });
+      await settle();
+      return fixture.nativeElement as HTMLElement;
+    }
+
+    it('names the leading JobManager instead of showing the pages', async () => {
+      const shell = await shellWith({ hub: { leading: false, leader: 'http://jm-1:8081' } });
+      const notice = shell.querySelector('.fi-standby');
+      expect(notice?.textContent).toContain('This JobManager is a standby');
+      expect(notice?.querySelector('a')?.getAttribute('href')).toBe('http://jm-1:8081');
+      expect(shell.querySelector('fi-overview-page')).toBeNull();
+    });
+
+    it('says when the leader is not known, and links nothing', async () => {
+      const shell = await shellWith({ hub: { leading: false, leader: null } });
+      expect(shell.querySelector('.fi-standby')?.textContent).toContain('not known here yet');
+      expect(shell.querySelector('.fi-standby a')).toBeNull();
+    });
+
+    it('links no leader that is not an http(s) URL', async () => {
+      const shell = await shellWith({ hub: { leading: false, leader: 'javascript:alert(1)' } });
+      expect(shell.querySelector('.fi-standby a')).toBeNull();
+    });
+
+    it('shows the pages on the leader, and on a plugin that does not tell', async () => {
+      expect((await shellWith({ hub: { leading: true, leader: 'http://jm-0:8081' } })).querySelector('.fi-standby')).toBeNull();
+      expect((await shellWith({})).querySelector('.fi-standby')).toBeNull();
+    });
+  });
+
   describe("the toolbar's note on the hub's data", () => {
     async function toolbarWith(url: string, overview: object): Promise<HTMLElement> {
       const router = TestBed.inject(Router);

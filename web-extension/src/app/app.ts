@@ -2,6 +2,7 @@ import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/c
 import { RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
 
 import { HubOverview } from './api/overview/hub-overview';
+import { standbyLeader } from './api/overview/overview.model';
 import { flinkDashboardUrl } from './api/overview/overview.service';
 import { TimeToolbar } from './shell/time-toolbar';
 import { formatDuration } from './shared/format/units';
@@ -36,4 +37,9 @@ export class App {
   /** The link back to Flink's dashboard (the hub's copy with the Insight tab, when it serves one). */
   protected readonly flinkDashboard = computed(() => flinkDashboardUrl(this.overview.value()));
   protected readonly version = computed(() => this.overview.value()?.insightVersion);
+  /**
+   * Set when this JobManager is a standby: its hub does not poll, so the pages would show nothing; the leader's URL
+   * ('' while unknown) is shown instead.
+   */
+  protected readonly standbyLeader = computed(() => standbyLeader(this.overview.value()));
 }

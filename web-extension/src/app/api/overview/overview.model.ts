@@ -37,4 +37,25 @@ export interface Overview {
    * preferred over {@link flinkWebUrl} because it keeps the user on the port where the tab exists.
    */
   readonly flinkDashboardPath?: string | null;
+  /** On a JobManager (null elsewhere): whether it leads its cluster; absent from plugins older than HA support. */
+  readonly hub?: HubLeadership | null;
+}
+
+/**
+ * A JobManager's place in its cluster: only the leading JobManager's hub polls Flink, a standby's (under high
+ * availability) has no data of its own and names the leader instead.
+ */
+export interface HubLeadership {
+  readonly leading: boolean;
+  /** The leading JobManager's REST URL (Flink's dashboard); null while unknown. */
+  readonly leader: string | null;
+}
+
+/** The leader's REST URL when the process serving the panel is a standby JobManager, '' when the leader is unknown. */
+export function standbyLeader(overview: Overview | undefined): string | undefined {
+  const hub = overview?.hub;
+  if (!hub || hub.leading) {
+    return undefined;
+  }
+  return hub.leader && /^https?:\/\//i.test(hub.leader) ? hub.leader : '';
 }

@@ -42,7 +42,15 @@ public final class OverviewEndpoint implements JsonEndpoint {
             long historyRetentionMs,
             String flinkWebUrl, // null unless this process runs the hub
             String flinkDashboardPath, // null unless it also proxies Flink's dashboard
+            HubFacts hub, // null unless this process runs the hub
             DurableStores.Status storesDir) {} // null unless the hub writes its stores to a dir
+
+    /**
+     * The hub's leadership: whether this JobManager leads (and polls), and the leading JobManager's
+     * REST URL (this one's when leading; null while unknown, e.g. on a standby whose Flink's HA
+     * services could not be reached).
+     */
+    public record HubFacts(boolean leading, String leader) {}
 
     private final Supplier<Facts> facts;
 
@@ -90,6 +98,14 @@ public final class OverviewEndpoint implements JsonEndpoint {
         o.put("historyRetentionMs", f.historyRetentionMs());
         o.put("flinkWebUrl", f.flinkWebUrl());
         o.put("flinkDashboardPath", f.flinkDashboardPath());
+        if (f.hub() == null) {
+            o.put("hub", null);
+        } else {
+            Map<String, Object> hub = new LinkedHashMap<>();
+            hub.put("leading", f.hub().leading());
+            hub.put("leader", f.hub().leader());
+            o.put("hub", hub);
+        }
         o.put("storesDir", f.storesDir() == null ? null : storesDir(f.storesDir()));
         return o;
     }

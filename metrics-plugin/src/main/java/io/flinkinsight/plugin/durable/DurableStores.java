@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -63,7 +64,7 @@ public final class DurableStores implements AutoCloseable {
     private volatile long lastWriteMillis;
     private volatile String lastFailure;
     private volatile StoreRestorer.Restored restored;
-    private boolean writing; // guarded by this
+    private ScheduledFuture<?> writes; // guarded by this; null while not writing
     private boolean closed; // guarded by this
 
     private DurableStores(DurableSettings settings, String uri, InsightStores stores, Clock clock) {
@@ -142,16 +143,27 @@ public final class DurableStores implements AutoCloseable {
 
     /** Writes what is new every {@code stores.dir.write-interval} from now on. */
     public synchronized void startWriting() {
-        if (closed || writing) {
+        if (closed || writes != null) {
             return;
         }
-        writing = true;
         long interval = settings.writeInterval().toMillis();
-        executor.scheduleWithFixedDelay(
-                () -> ownThread.runScheduled("the hub's write to " + uri, this::writeNow),
-                interval,
-                interval,
-                TimeUnit.MILLISECONDS);
+        writes =
+                executor.scheduleWithFixedDelay(
+                        () -> ownThread.runScheduled("the hub's write to " + uri, this::writeNow),
+                        interval,
+                        interval,
+                        TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Writes no more (another JobManager leads and writes now); a write under way ends first.
+     * {@link #startWriting()} starts again.
+     */
+    public synchronized void stopWriting() {
+        if (writes != null) {
+            writes.cancel(false);
+            writes = null;
+        }
     }
 
     /** One write of what is new, then the directory's retention and byte bound. */
@@ -201,7 +213,7 @@ public final class DurableStores implements AutoCloseable {
     public Status status() {
         boolean on;
         synchronized (this) {
-            on = writing && !closed;
+            on = writes != null && !closed;
         }
         return new Status(
                 uri,
@@ -226,7 +238,7 @@ public final class DurableStores implements AutoCloseable {
                 return;
             }
             closed = true;
-            wasWriting = writing;
+            wasWriting = writes != null;
         }
         if (wasWriting) {
             executor.execute(() -> ownThread.runScheduled("the hub's last write", this::writeNow));

@@ -31,6 +31,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
@@ -89,6 +90,7 @@ final class ClientGatherer {
     private static final long WARN_INTERVAL_MILLIS = 60_000;
 
     private final List<TargetState> targets = new ArrayList<>();
+    private final LongAdder sent = new LongAdder();
     private final SeriesStore series;
     private final Clock clock;
     private final RateLimitedLog warnings;
@@ -153,6 +155,11 @@ final class ClientGatherer {
      */
     private record Request(
             TargetState state, int port, boolean scanning, CompletableFuture<byte[]> answer) {}
+
+    /** Requests sent to the client processes so far (their figures and their query feeds). */
+    long requestsSent() {
+        return sent.sum() + queries.requestsSent();
+    }
 
     /** What was refused so far, by reason, for {@code flink_insight_hub_client_refused_total}. */
     Map<String, Long> refusals() {
@@ -287,6 +294,7 @@ final class ClientGatherer {
     }
 
     private Request send(TargetState s, int port, boolean scanning) {
+        sent.increment();
         CompletableFuture<byte[]> answer;
         try {
             HttpRequest request =

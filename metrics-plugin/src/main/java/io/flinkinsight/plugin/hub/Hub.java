@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
@@ -29,6 +30,15 @@ import java.util.function.Supplier;
  * client's figures from the client processes listed in {@code hub.clients} ({@link
  * ClientGatherer}), which Flink does not know. Never runs on a Flink thread; failures are logged
  * once a minute.
+ *
+ * <p>Only the leading JobManager polls ({@link Leadership}): every JobManager process runs a hub,
+ * but while its process does not lead (a standby under high availability, or before the
+ * ResourceManager starts) the hub sends no request, neither to Flink's REST API nor to the client
+ * processes. The hub's thread looks at the leadership every {@value #LEADERSHIP_CHECK_MILLIS} ms (a
+ * volatile read), tells its {@link HubLeadershipListener} of each change and runs a round whenever
+ * it leads and the poll interval has passed since the last one ended; a new leader polls at once.
+ * Under high availability it also follows which JobManager leads ({@link LeaderRestAddress}), for a
+ * standby's overview.
  */
 public final class Hub implements AutoCloseable {
 
@@ -42,6 +52,10 @@ public final class Hub implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Hub.class);
     private static final long FIRST_POLL_DELAY_MILLIS = 1_000;
+
+    /** How often the hub's thread looks whether the leadership changed (at most). */
+    static final long LEADERSHIP_CHECK_MILLIS = 1_000;
+
     private static final long WARN_INTERVAL_MILLIS = 60_000;
 
     private final HubSettings settings;
@@ -53,11 +67,27 @@ public final class Hub implements AutoCloseable {
     private final ScheduledExecutorService executor;
     private final ClientGatherer clients; // null when no client process is listed
     private HubPoller poller; // created on the hub thread, once the URL is resolved
+    private final Leadership leadership;
+    private final HubLeadershipListener leadershipListener;
+
+    /** The leadership as the hub's thread last saw it (and told its listener); hub thread only. */
+    private boolean ledLastTick;
+
+    /** When the next round is due (System.nanoTime()), while leading; hub thread only. */
+    private long nextRoundNanos;
+
+    /** Follows the leading JobManager under high availability; null without, or until looked up. */
+    private volatile LeaderRestAddress leaderAddress;
+
+    private boolean leaderAddressLookedUp; // hub thread only
+
+    /** Requests sent to Flink's REST API, for {@code flink_insight_hub_rest_requests_total}. */
+    private final LongAdder restRequests = new LongAdder();
 
     /** The stores on disk, read back before the first round; null while not (or never) opened. */
     private volatile DurableStores durable;
 
-    private boolean durableOpened; // on the hub thread
+    private boolean durableOpened; // hub thread only
 
     /**
      * Flink's configuration, as the runtime read it for the whole process; may throw while it
@@ -93,8 +123,12 @@ public final class Hub implements AutoCloseable {
             InsightStores stores,
             FlinkCapabilities flink,
             Clock clock,
-            Supplier<Map<String, String>> flinkConfiguration) {
+            Supplier<Map<String, String>> flinkConfiguration,
+            Leadership leadership,
+            HubLeadershipListener leadershipListener) {
         this.settings = settings;
+        this.leadership = leadership;
+        this.leadershipListener = leadershipListener;
         this.flinkConfiguration = flinkConfiguration;
         this.stores = stores;
         this.flink = flink;
@@ -127,32 +161,117 @@ public final class Hub implements AutoCloseable {
      * @param flink what Flink reports by itself; the hub fills in from REST what it does not
      * @param flinkConfiguration Flink's configuration ({@code FLINK_CONF_DIR}), asked when the URL
      *     is resolved
+     * @param leadership whether this JobManager leads: the hub polls only then
+     * @param leadershipListener told on the hub's thread when leadership is gained and lost
      */
     public static Hub start(
             HubSettings settings,
             InsightStores stores,
             FlinkCapabilities flink,
             Clock clock,
-            Supplier<Map<String, String>> flinkConfiguration) {
-        Hub hub = new Hub(settings, stores, flink, clock, flinkConfiguration);
+            Supplier<Map<String, String>> flinkConfiguration,
+            Leadership leadership,
+            HubLeadershipListener leadershipListener) {
+        Hub hub =
+                new Hub(
+                        settings,
+                        stores,
+                        flink,
+                        clock,
+                        flinkConfiguration,
+                        leadership,
+                        leadershipListener);
         hub.executor.scheduleWithFixedDelay(
-                hub::pollRound,
+                hub::tick,
                 FIRST_POLL_DELAY_MILLIS,
-                settings.pollInterval().toMillis(),
+                Math.min(LEADERSHIP_CHECK_MILLIS, settings.pollInterval().toMillis()),
                 TimeUnit.MILLISECONDS);
         return hub;
     }
 
     /**
-     * One round: Flink's REST API (once its URL is resolved), then the client processes. Each part
-     * is guarded on its own, so one failing neither keeps the other from running nor cancels the
-     * schedule (which an exception would, silently).
+     * One look at the leadership, on the hub's thread: tells the listener of a change, and runs a
+     * round when leading and one is due. Guarded, so nothing cancels the schedule.
+     */
+    @VisibleForTesting
+    void tick() {
+        ownThread.runScheduled("the hub's look at the leadership", this::lookUpLeaderOnce);
+        boolean leads = leadership.leading();
+        if (leads != ledLastTick) {
+            ledLastTick = leads;
+            LOG.info(
+                    leads
+                            ? "Flink Insight hub: this JobManager leads; it polls every {}"
+                            : "Flink Insight hub: this JobManager no longer leads; it stops polling",
+                    settings.pollInterval());
+            ownThread.runScheduled(
+                    "the hub's leadership listener",
+                    leads ? this::gainedLeadership : this::lostLeadership);
+            nextRoundNanos = System.nanoTime(); // a new leader polls at once
+        }
+        if (leads && System.nanoTime() - nextRoundNanos >= 0) {
+            pollRound();
+            nextRoundNanos = System.nanoTime() + settings.pollInterval().toNanos();
+        }
+    }
+
+    /**
+     * Under high availability, starts following the leading JobManager once (the first tick), so a
+     * standby can name it; nothing without high availability.
+     */
+    private void lookUpLeaderOnce() {
+        if (leaderAddressLookedUp) {
+            return;
+        }
+        leaderAddressLookedUp = true;
+        Configuration flink = Configuration.fromMap(flinkConfiguration.get());
+        if (LeaderRestAddress.highlyAvailable(flink)) {
+            LeaderRestAddress address = LeaderRestAddress.start(flink);
+            leaderAddress = address;
+            if (address != null && executor.isShutdown()) {
+                address.close(); // closed while starting: close() may not have seen it
+            }
+        }
+    }
+
+    /** Whether this JobManager leads its cluster, i.e. its hub polls. */
+    public boolean leading() {
+        return leadership.leading();
+    }
+
+    /**
+     * The leading JobManager's REST URL: under high availability the one Flink's HA services name
+     * (exact, also for the leader itself: several JobManagers on one host share a configuration
+     * file but not a port); else this one's while it leads; null while unknown.
+     */
+    public String leaderRestUrl() {
+        LeaderRestAddress address = leaderAddress;
+        String named = address == null ? null : address.url();
+        if (named != null) {
+            return named;
+        }
+        return leading() ? flinkRestUrl() : null;
+    }
+
+    /** Requests this hub sent to Flink's REST API so far. */
+    public long restRequests() {
+        return restRequests.sum();
+    }
+
+    /** Requests this hub sent to the client processes ({@code hub.clients}) so far. */
+    public long clientRequests() {
+        return clients == null ? 0 : clients.requestsSent();
+    }
+
+    /**
+     * One round: Flink's REST API (once its URL is resolved), then the client processes; nothing
+     * while this JobManager does not lead. Each part is guarded on its own, so one failing neither
+     * keeps the other from running nor cancels the schedule (which an exception would, silently).
      */
     @VisibleForTesting
     void pollRound() {
-        if (!durableOpened) {
-            durableOpened = true;
-            ownThread.runScheduled("the hub's read back of its stores", this::openDurableStores);
+        if (!leadership.leading()) {
+            return;
         }
         HubPoller flink = pollerOrNull();
         HubRound round = new HubRound(++rounds, clock.millis(), HubPoller.MAX_REQUESTS_PER_POLL);
@@ -168,17 +287,31 @@ public final class Hub implements AutoCloseable {
     }
 
     /**
-     * Reads the stores back from {@code stores.dir} before the hub's first round adds to them, then
-     * writes from there on.
+     * This JobManager leads now: reads back what the previous leader (or this JobManager before a
+     * restart) wrote to {@code stores.dir}, before the first round adds to the stores, then writes
+     * from there on; then the listener.
      */
-    private void openDurableStores() {
-        DurableStores opened =
-                DurableStores.open(settings.stores(), flinkConfiguration.get(), stores, clock);
-        if (opened != null) {
-            opened.restore();
-            opened.startWriting();
-            durable = opened;
+    private void gainedLeadership() {
+        if (!durableOpened) {
+            durableOpened = true;
+            durable =
+                    DurableStores.open(settings.stores(), flinkConfiguration.get(), stores, clock);
         }
+        DurableStores d = durable;
+        if (d != null) {
+            d.restore();
+            d.startWriting();
+        }
+        leadershipListener.gainedLeadership();
+    }
+
+    /** This JobManager no longer leads: another writes to {@code stores.dir} now; the listener. */
+    private void lostLeadership() {
+        DurableStores d = durable;
+        if (d != null) {
+            d.stopWriting();
+        }
+        leadershipListener.lostLeadership();
     }
 
     /** The hub's stores on disk, or null when they are kept in memory only. */
@@ -226,7 +359,11 @@ public final class Hub implements AutoCloseable {
 
     private void pollFlink(HubPoller flink, HubRound round) {
         try {
-            flink.poll(round);
+            try {
+                flink.poll(round);
+            } finally {
+                restRequests.add(round.requests());
+            }
             boolean allFailed = round.requests() > 0 && round.failures() == round.requests();
             if (!allFailed) {
                 flinkAnswered = true;
@@ -343,9 +480,13 @@ public final class Hub implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        LeaderRestAddress address = leaderAddress;
+        if (address != null) {
+            address.close();
+        }
         DurableStores d = durable;
         if (d != null) {
-            d.close(); // one last write of what is new
+            d.close(); // one last write of what is new, if this hub still writes
         }
     }
 

@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Reads the queries the gateways' interactive clients ran from their {@code /api/v1/queries} log,
@@ -75,6 +76,7 @@ final class QueryFeedReader {
     /** A gateway's port: its label in the hub's figures and its base URL. */
     record Source(String label, String baseUrl) {}
 
+    private final LongAdder sent = new LongAdder();
     private final StatementStore statements;
     private final ClientRefusal.Counts refusals;
 
@@ -130,7 +132,13 @@ final class QueryFeedReader {
         }
     }
 
+    /** Requests sent to the client processes' query feeds so far. */
+    long requestsSent() {
+        return sent.sum();
+    }
+
     private CompletableFuture<HttpResponse<byte[]>> ask(HttpClient http, Source source) {
+        sent.increment();
         Cursor cursor;
         synchronized (this) {
             cursor = cursors.get(source.label());

@@ -12,12 +12,15 @@ import io.flinkinsight.plugin.http.InsightHttpServer;
 import io.flinkinsight.plugin.http.JsonEndpoint;
 import io.flinkinsight.plugin.http.RequestFailureLog;
 import io.flinkinsight.plugin.hub.Hub;
+import io.flinkinsight.plugin.hub.HubLeadershipListener;
+import io.flinkinsight.plugin.hub.Leadership;
 import io.flinkinsight.plugin.index.JobSeriesRule;
 import io.flinkinsight.plugin.index.MetricIndex;
 import io.flinkinsight.plugin.index.RegisteredMetric;
 import io.flinkinsight.plugin.proxy.DashboardUpstream;
 import io.flinkinsight.plugin.proxy.FlinkDashboardProxy;
 import io.flinkinsight.plugin.scrape.ScrapeHandler;
+import io.flinkinsight.plugin.selfmetrics.HubFigures;
 import io.flinkinsight.plugin.selfmetrics.SelfMetrics;
 import io.flinkinsight.plugin.serve.RequestRouter;
 import io.flinkinsight.plugin.serve.StaticFiles;
@@ -66,6 +69,10 @@ public final class InsightRuntime implements AutoCloseable {
     private final ExpositionWriter writer;
     private final MetricSampler sampler;
     private final RoleTracker roles;
+
+    /** Whether this JobManager leads: fed by the metric callbacks, read by the hub. */
+    private final Leadership leadership = new Leadership();
+
     private final SelfMetrics selfMetrics;
 
     /** Set once at start; read by the HTTP workers (own figures), hence volatile. */
@@ -97,7 +104,9 @@ public final class InsightRuntime implements AutoCloseable {
                                         stores,
                                         flink,
                                         clock,
-                                        this::flinkConfiguration));
+                                        this::flinkConfiguration,
+                                        leadership,
+                                        leadershipListener()));
         this.selfMetrics =
                 new SelfMetrics(
                         stores,
@@ -111,7 +120,13 @@ public final class InsightRuntime implements AutoCloseable {
                         },
                         () -> {
                             Hub h = roles.hub();
-                            return h == null ? null : h.clientRefusals();
+                            return h == null
+                                    ? null
+                                    : new HubFigures(
+                                            h.leading(),
+                                            h.restRequests(),
+                                            h.clientRequests(),
+                                            h.clientRefusals());
                         },
                         this::storesDirStatus);
         this.writer = new ExpositionWriter(scrapeErrors, selfMetrics::figures, jobSeries);
@@ -121,6 +136,16 @@ public final class InsightRuntime implements AutoCloseable {
                         stores.series()::record,
                         clock,
                         config.historyResolution().toMillis());
+    }
+
+    /**
+     * What the hub does, besides polling, when this JobManager gains or loses the leadership of its
+     * cluster: called on the hub's thread, before its first round as leader and before the first
+     * round it skips (see {@link HubLeadershipListener}). The place for stores that outlive a
+     * leader: restore the previous leader's history on gain, stop writing on loss.
+     */
+    private HubLeadershipListener leadershipListener() {
+        return HubLeadershipListener.NONE;
     }
 
     /** Starts the sampler and the HTTP server; a server that cannot bind is logged and left out. */
@@ -293,11 +318,23 @@ public final class InsightRuntime implements AutoCloseable {
                 config.historyRetention().toMillis(),
                 hub ? OverviewEndpoint.withoutUserInfo(flinkWebUrl()) : null,
                 hub && config.dashboardProxy() ? DASHBOARD_PATH : null,
+                hubFacts(),
                 storesDirStatus());
+    }
+
+    /** The hub's leadership for the overview, or null when this process runs no hub. */
+    private OverviewEndpoint.HubFacts hubFacts() {
+        Hub h = roles.hub();
+        if (h == null) {
+            return null;
+        }
+        return new OverviewEndpoint.HubFacts(
+                h.leading(), OverviewEndpoint.withoutUserInfo(h.leaderRestUrl()));
     }
 
     /** Flink registered a metric (under its registry lock). */
     public void metricAdded(Metric metric, String metricName, MetricGroup group) {
+        leadership.metricAdded(metricName, group);
         RegisteredMetric m = index.add(metric, metricName, group);
         if (m != null) {
             roles.metricAdded(m);
@@ -306,6 +343,7 @@ public final class InsightRuntime implements AutoCloseable {
 
     /** Flink unregistered a metric (under its registry lock). */
     public void metricRemoved(Metric metric, String metricName, MetricGroup group) {
+        leadership.metricRemoved(metricName, group);
         index.remove(metric, metricName, group);
     }
 

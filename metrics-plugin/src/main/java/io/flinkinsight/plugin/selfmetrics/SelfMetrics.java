@@ -23,26 +23,25 @@ public final class SelfMetrics {
     private final InsightStores stores;
     private final Supplier<ScrapeFigures> scrapes;
     private final Supplier<Map<RefusalReason, Long>> refusals;
-    private final Supplier<Map<String, Long>> hubClientRefusals;
+    private final Supplier<HubFigures> hub;
     private final Supplier<DurableStores.Status> storesDir;
 
     /**
      * @param scrapes what the scrapes cost, or null while no server runs
      * @param refusals the requests the server did not serve by reason, or null while no server runs
-     * @param hubClientRefusals the parts of clients' answers the hub did not record by reason, or
-     *     null without a hub
+     * @param hub the hub's figures, or null when this process runs no hub
      * @param storesDir the hub's stores on disk, or null when they are in memory only
      */
     public SelfMetrics(
             InsightStores stores,
             Supplier<ScrapeFigures> scrapes,
             Supplier<Map<RefusalReason, Long>> refusals,
-            Supplier<Map<String, Long>> hubClientRefusals,
+            Supplier<HubFigures> hub,
             Supplier<DurableStores.Status> storesDir) {
         this.stores = stores;
         this.scrapes = scrapes;
         this.refusals = refusals;
-        this.hubClientRefusals = hubClientRefusals;
+        this.hub = hub;
         this.storesDir = storesDir;
     }
 
@@ -71,19 +70,9 @@ public final class SelfMetrics {
                             refused == null ? 0L : refused.getOrDefault(reason, 0L),
                             Map.of("reason", reason.label())));
         }
-        Map<String, Long> hubRefused = hubClientRefusals.get();
-        if (hubRefused != null) {
-            hubRefused.forEach(
-                    (reason, count) ->
-                            figures.add(
-                                    new OwnFigure(
-                                            "flink_insight_hub_client_refused_total",
-                                            "Parts of client processes' answers (hub.clients) the hub did not record, by reason: answers"
-                                                    + " over 128 KiB, ports beyond a round's 8 MiB, figures with too many or too long"
-                                                    + " labels, series beyond a client's bound.",
-                                            true,
-                                            count,
-                                            Map.of("reason", reason))));
+        HubFigures h = hub.get();
+        if (h != null) {
+            figures.addAll(hubFigures(h));
         }
         DurableStores.Status dir = storesDir.get();
         if (dir != null) {
@@ -110,6 +99,44 @@ public final class SelfMetrics {
                         "Bytes of the hub's files in stores.dir after its last write.",
                         false,
                         dir.bytesOnDisk()));
+    }
+
+    /** Only in a process that runs the hub (a JobManager), leading or standby. */
+    private static List<OwnFigure> hubFigures(HubFigures h) {
+        List<OwnFigure> figures = new ArrayList<>();
+        figures.add(
+                new OwnFigure(
+                        "flink_insight_hub_leading",
+                        "1 while this JobManager leads its cluster and its hub polls, 0 while it is a standby"
+                                + " (or its ResourceManager has not started yet).",
+                        false,
+                        h.leading() ? 1 : 0));
+        figures.add(
+                new OwnFigure(
+                        "flink_insight_hub_rest_requests_total",
+                        "Requests the hub sent to Flink's REST API; a standby JobManager sends none.",
+                        true,
+                        h.restRequests()));
+        figures.add(
+                new OwnFigure(
+                        "flink_insight_hub_client_requests_total",
+                        "Requests the hub sent to the client processes (hub.clients); a standby JobManager sends"
+                                + " none.",
+                        true,
+                        h.clientRequests()));
+        h.clientRefusals()
+                .forEach(
+                        (reason, count) ->
+                                figures.add(
+                                        new OwnFigure(
+                                                "flink_insight_hub_client_refused_total",
+                                                "Parts of client processes' answers (hub.clients) the hub did not record, by reason: answers"
+                                                        + " over 128 KiB, ports beyond a round's 8 MiB, figures with too many or too long"
+                                                        + " labels, series beyond a client's bound.",
+                                                true,
+                                                count,
+                                                Map.of("reason", reason))));
+        return figures;
     }
 
     private List<OwnFigure> storeFigures() {

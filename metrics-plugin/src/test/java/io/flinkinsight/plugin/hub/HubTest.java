@@ -26,7 +26,15 @@ class HubTest {
         InsightStores stores =
                 new InsightStores(StoreSettings.defaults(), clock, TestingCapabilities.FLINK_2_2);
         SeriesStore series = stores.series();
-        Hub hub = Hub.start(settings, stores, TestingCapabilities.FLINK_2_2, clock, Map::of);
+        Hub hub =
+                Hub.start(
+                        settings,
+                        stores,
+                        TestingCapabilities.FLINK_2_2,
+                        clock,
+                        Map::of,
+                        Leadership.granted(),
+                        HubLeadershipListener.NONE);
 
         await(() -> !series.names().isEmpty());
         Thread hubThread = null;
@@ -52,7 +60,14 @@ class HubTest {
                 new InsightStores(StoreSettings.defaults(), clock, TestingCapabilities.FLINK_2_2);
         try (TestingLogCapture log = new TestingLogCapture();
                 Hub hub =
-                        new Hub(settings, stores, TestingCapabilities.FLINK_2_2, clock, Map::of)) {
+                        new Hub(
+                                settings,
+                                stores,
+                                TestingCapabilities.FLINK_2_2,
+                                clock,
+                                Map::of,
+                                Leadership.granted(),
+                                HubLeadershipListener.NONE)) {
             hub.pollRound(); // port 1 refuses: every request of the round fails
             assertThat(log.linesAt("INFO")).anyMatch(l -> l.contains("does not answer yet"));
             hub.pollRound();
