@@ -27,6 +27,7 @@ import io.flinkinsight.plugin.serve.StaticFiles;
 import io.flinkinsight.plugin.store.InsightStores;
 
 import org.apache.flink.annotation.VisibleForTesting;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.events.Event;
 import org.apache.flink.metrics.Metric;
@@ -205,7 +206,11 @@ public final class InsightRuntime implements AutoCloseable {
     private Map<String, String> flinkConfiguration() {
         synchronized (flinkConfigurationLock) {
             if (flinkConfiguration == null) {
-                flinkConfiguration = GlobalConfiguration.loadConfiguration().toMap();
+                // the file, then the process's -D key=value, as Flink itself reads them
+                flinkConfiguration =
+                        GlobalConfiguration.loadConfiguration(
+                                        Configuration.fromMap(DynamicProperties.ofThisProcess()))
+                                .toMap();
             }
             return flinkConfiguration;
         }

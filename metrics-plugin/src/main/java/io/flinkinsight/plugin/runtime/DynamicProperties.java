@@ -1,0 +1,41 @@
+package io.flinkinsight.plugin.runtime;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The dynamic properties a Flink process was started with: {@code -D key=value} pairs of its
+ * program arguments, as Flink's scripts and Kubernetes integration pass them (e.g. a second
+ * JobManager's {@code rest.port} on the same host). They override {@code FLINK_CONF_DIR}'s file, as
+ * they do for Flink. The two-token form only: a JVM option is always one token ({@code
+ * -Dkey=value}), so system properties are never taken for Flink options.
+ */
+final class DynamicProperties {
+
+    private DynamicProperties() {}
+
+    /** This process's dynamic properties; empty when the platform does not say its arguments. */
+    static Map<String, String> ofThisProcess() {
+        return ProcessHandle.current()
+                .info()
+                .arguments()
+                .map(args -> parse(List.of(args)))
+                .orElse(Map.of());
+    }
+
+    static Map<String, String> parse(List<String> args) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < args.size(); i++) {
+            if (args.get(i).equals("-D")) {
+                String pair = args.get(i + 1);
+                int eq = pair.indexOf('=');
+                if (eq > 0) {
+                    out.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+                }
+                i++;
+            }
+        }
+        return out;
+    }
+}
