@@ -91,6 +91,25 @@ public final class FlinkProcess {
         }
     }
 
+    /**
+     * SIGTERM to the process, as an operator's stop or a Kubernetes pod's deletion: Flink's
+     * shutdown hooks run (its reporters close). Waits until it is gone; SIGKILL after {@code
+     * timeout}.
+     */
+    void terminate(Duration timeout) {
+        process.destroy();
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                kill(timeout);
+                throw new IllegalStateException(
+                        this + " did not stop within " + timeout + " of SIGTERM");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while stopping " + this, e);
+        }
+    }
+
     /** SIGSTOP to the process (not its descendants): it stops running until {@link #resume()}. */
     void pause() {
         signal("STOP");

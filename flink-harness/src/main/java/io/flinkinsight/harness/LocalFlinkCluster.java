@@ -369,6 +369,15 @@ public final class LocalFlinkCluster implements AutoCloseable {
     }
 
     /**
+     * Stops that process with SIGTERM, as an operator's restart would (Flink's shutdown hooks run),
+     * and waits until it is gone (at most a minute, then SIGKILL and a failure).
+     */
+    public void stop(Role role) {
+        process(role).terminate(Duration.ofMinutes(1));
+        insightUrls.remove(role);
+    }
+
+    /**
      * Pauses that process with SIGSTOP, as a long GC pause or a frozen VM would; {@link #resume}
      * ends it.
      */

@@ -67,6 +67,14 @@ public final class DurableStores implements AutoCloseable {
     private ScheduledFuture<?> writes; // guarded by this; null while not writing
     private boolean closed; // guarded by this
 
+    /**
+     * Writes a last time when the JVM exits (SIGTERM): Flink's own shutdown may end the process
+     * before it closes its reporters. Removed when closed first.
+     */
+    private final Thread lastWriteOnExit = new Thread(this::close, THREAD_NAME + "-on-exit");
+
+    private boolean lastWriteOnExitAdded; // guarded by this
+
     private DurableStores(DurableSettings settings, String uri, InsightStores stores, Clock clock) {
         this.settings = settings;
         this.uri = uri;
@@ -145,6 +153,14 @@ public final class DurableStores implements AutoCloseable {
     public synchronized void startWriting() {
         if (closed || writes != null) {
             return;
+        }
+        if (!lastWriteOnExitAdded) {
+            try {
+                Runtime.getRuntime().addShutdownHook(lastWriteOnExit);
+                lastWriteOnExitAdded = true;
+            } catch (IllegalStateException | SecurityException e) {
+                // the JVM exits already, or may not be given hooks: no last write then
+            }
         }
         long interval = settings.writeInterval().toMillis();
         writes =
@@ -255,6 +271,18 @@ public final class DurableStores implements AutoCloseable {
         } catch (InterruptedException e) {
             executor.shutdownNow();
             Thread.currentThread().interrupt();
+        }
+        removeLastWriteOnExit();
+    }
+
+    private synchronized void removeLastWriteOnExit() {
+        if (lastWriteOnExitAdded && Thread.currentThread() != lastWriteOnExit) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(lastWriteOnExit);
+            } catch (IllegalStateException e) {
+                // the JVM exits: the hook runs and finds this closed
+            }
+            lastWriteOnExitAdded = false;
         }
     }
 
