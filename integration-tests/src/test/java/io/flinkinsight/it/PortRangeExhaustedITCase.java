@@ -12,14 +12,16 @@ import java.net.BindException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every port of the plugin's range is taken: one clear log line per process, and Flink runs queries
- * as usual.
+ * Every port of the plugin's range is taken, and the hub's {@code stores.dir} cannot be written (a
+ * file stands where its parent directory should be; the tests run as root, for whom permissions do
+ * not forbid): one clear log line for each, and Flink runs queries as usual.
  */
 class PortRangeExhaustedITCase {
 
@@ -29,9 +31,16 @@ class PortRangeExhaustedITCase {
         try {
             // Two ports we hold ourselves, so nobody else can be listening there.
             String range = holdTwoAdjacentPorts(taken);
+            Path notADirectory =
+                    Files.writeString(
+                            TestClusters.workDir("stores-dir-blocked").resolve("file"), "x");
             try (LocalFlinkCluster cluster =
                     LocalFlinkCluster.builder()
                             .workDir(TestClusters.workDir("ports-taken"))
+                            .config(
+                                    "metrics.reporter.insight.stores.dir",
+                                    notADirectory.toUri() + "/stores")
+                            .config("metrics.reporter.insight.stores.dir.write-interval", "1 s")
                             .pluginJar(TestClusters.pluginJar())
                             .insightPortRange(range)
                             .sqlGateway(true)
@@ -48,6 +57,15 @@ class PortRangeExhaustedITCase {
                             .contains(range)
                             .doesNotContain("Flink Insight HTTP server listening on");
                 }
+                Thread.sleep(3_000); // writes every second: all fail
+                List<String> storesDirLines =
+                        Files.readAllLines(cluster.logFile(Role.JOBMANAGER)).stream()
+                                .filter(l -> l.contains("could not write its stores"))
+                                .toList();
+                assertThat(storesDirLines).as("lines on stores.dir's failed writes").hasSize(1);
+                assertThat(storesDirLines.get(0))
+                        .contains(notADirectory.toUri().toString())
+                        .contains("keeps them in memory");
                 assertThat(cluster.restGet("/overview").path("taskmanagers").asInt()).isEqualTo(1);
             }
         } finally {
