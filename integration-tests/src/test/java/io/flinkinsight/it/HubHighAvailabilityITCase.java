@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,7 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * One hub per cluster under ZooKeeper high availability, two JobManagers with the plugin: only the
  * leader's hub sends requests (the standby's {@code flink_insight_hub_rest_requests_total} stays
  * 0), the standby's overview names the leader, and when the leader is killed the new leader's hub
- * starts polling. Every wait is bounded.
+ * starts polling. The leader writes its stores under {@code high-availability.storageDir} (the
+ * default), the standby writes nothing, and the new leader serves the old leader's history and goes
+ * on gathering. Every wait is bounded.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -50,6 +53,7 @@ class HubHighAvailabilityITCase {
                         .zooKeeperHa(true)
                         .jobManagers(2)
                         .config("metrics.reporter.insight.hub.poll-interval", "1 s")
+                        .config("metrics.reporter.insight.stores.dir.write-interval", "1 s")
                         // the killed leader's ZooKeeper session ends soon, so its standby takes
                         // over within seconds (the least a ZooKeeper server grants is 2 ticks, 4 s)
                         .config("high-availability.zookeeper.client.session-timeout", "5 s")
@@ -89,11 +93,21 @@ class HubHighAvailabilityITCase {
         for (Role jobManager : cluster.jobManagers()) {
             assertThat(pluginWarnings(jobManager)).as("WARN lines in %s", jobManager).isEmpty();
         }
+        JsonNode dir = awaitWritten(leader);
+        assertThat(dir.path("dir").asText()).endsWith("/default/insight");
+        assertThat(overview(standby).path("storesDir").isNull())
+                .as("the standby's stores on disk")
+                .isTrue();
     }
 
     @Test
     @Order(2)
     void theNewLeaderPollsAfterTheLeaderIsKilled() throws Exception {
+        awaitWritten(leader);
+        Thread.sleep(2_000); // two more writes: the samples read below are on disk
+        List<Long> oldLeaders = sampleTimes(leader);
+        assertThat(oldLeaders).hasSizeGreaterThanOrEqualTo(3);
+        long killedAt = System.currentTimeMillis();
         cluster.kill(leader);
         Role newLeader = cluster.awaitLeadingJobManager(WAIT);
         assertThat(newLeader).isEqualTo(standby);
@@ -104,6 +118,57 @@ class HubHighAvailabilityITCase {
         JsonNode hub = overview(newLeader).path("hub");
         assertThat(hub.path("leading").asBoolean()).isTrue();
         assertThat(port(hub.path("leader").asText())).isEqualTo(port(cluster.restUrl(newLeader)));
+
+        JsonNode dir = overview(newLeader).path("storesDir");
+        assertThat(dir.path("restoredSamples").asLong()).as("samples read back").isPositive();
+        assertThat(sampleTimes(newLeader))
+                .as("the old leader's samples, on the new leader")
+                .containsAll(oldLeaders.subList(0, oldLeaders.size() - 1));
+        Waits.until(
+                "a sample of the new leader's own",
+                WAIT,
+                Duration.ofMillis(500),
+                () -> {
+                    List<Long> served = sampleTimes(newLeader);
+                    return served.get(served.size() - 1) > killedAt
+                            ? Optional.of(true)
+                            : Optional.empty();
+                },
+                () -> cluster.diagnostics(List.of(newLeader)));
+        assertThat(pluginWarnings(newLeader)).as("WARN lines of the new leader").isEmpty();
+    }
+
+    /**
+     * Waits until the JobManager's hub has written its stores; its overview's {@code storesDir}.
+     */
+    private JsonNode awaitWritten(Role role) {
+        return Waits.until(
+                "a write of the stores by " + role,
+                WAIT,
+                Duration.ofMillis(500),
+                () -> {
+                    JsonNode dir = overview(role).path("storesDir");
+                    return dir.path("lastWriteAt").isTextual()
+                            ? Optional.of(dir)
+                            : Optional.empty();
+                },
+                () -> cluster.diagnostics(List.of(role)));
+    }
+
+    /** The times of the hub's TaskManager count samples, oldest first. */
+    private List<Long> sampleTimes(Role role) {
+        JsonNode answer =
+                json(
+                        cluster.insightGet(
+                                role, "/api/v1/series?metric=insight_taskmanager_count&from=-1h"));
+        List<Long> out = new ArrayList<>();
+        for (JsonNode series : answer.path("series")) {
+            for (JsonNode point : series.path("points")) {
+                out.add(point.get(0).asLong());
+            }
+        }
+        out.sort(Long::compare);
+        return out;
     }
 
     private JsonNode awaitStandbyNamingTheLeader() {
@@ -136,8 +201,16 @@ class HubHighAvailabilityITCase {
         return URI.create(url).getPort();
     }
 
-    private JsonNode overview(Role role) throws Exception {
-        return PluginOnSessionClusterITCase.json(cluster.insightGet(role, "/api/v1/overview"));
+    private JsonNode overview(Role role) {
+        return json(cluster.insightGet(role, "/api/v1/overview"));
+    }
+
+    private static JsonNode json(String text) {
+        try {
+            return PluginOnSessionClusterITCase.json(text);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The value of the plugin's own unlabelled figure {@code name} on the process's scrape. */

@@ -15,8 +15,16 @@ final class DynamicProperties {
 
     private DynamicProperties() {}
 
-    /** This process's dynamic properties; empty when the platform does not say its arguments. */
+    /**
+     * This process's dynamic properties, from the main class and arguments the JVM was started with
+     * ({@code sun.java.command}, which HotSpot sets; the OS's view of the command line, which may
+     * be cut short, otherwise); empty when neither says.
+     */
     static Map<String, String> ofThisProcess() {
+        String command = System.getProperty("sun.java.command", "").trim();
+        if (!command.isEmpty()) {
+            return parse(List.of(command.split(" +")));
+        }
         return ProcessHandle.current()
                 .info()
                 .arguments()
