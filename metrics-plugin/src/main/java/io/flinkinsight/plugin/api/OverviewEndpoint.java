@@ -132,6 +132,7 @@ public final class OverviewEndpoint implements JsonEndpoint {
             o.put("restoredSamples", r.samples());
             o.put("restoredJobs", r.jobs());
             o.put("restoredCheckpoints", r.checkpoints());
+            o.put("restoredStatements", r.statements());
             o.put(
                     "restoredUntil",
                     r.newestMillis() == Long.MIN_VALUE

@@ -3,6 +3,8 @@ package io.flinkinsight.plugin.durable;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointRecord;
 import io.flinkinsight.plugin.store.job.JobRecord;
 import io.flinkinsight.plugin.store.job.JobSettings;
+import io.flinkinsight.plugin.store.statement.QuerySample;
+import io.flinkinsight.plugin.store.statement.StatementsSnapshot;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.PropertyAccessor;
@@ -44,6 +46,55 @@ final class RecordJson {
             throw new IOException("a checkpoint lacks its job, status or tasks");
         }
         return c;
+    }
+
+    /**
+     * The statements read back; throws when they do not parse or a statement, query or position
+     * lacks what identifies it.
+     */
+    static StatementsSnapshot statements(byte[] json) throws IOException {
+        StatementsSnapshot s = MAPPER.readValue(json, StatementsSnapshot.class);
+        if (s.statements() == null || s.log() == null || s.read() == null) {
+            throw new IOException("the statements lack their list, log or read positions");
+        }
+        for (StatementsSnapshot.Statement st : s.statements()) {
+            if (st == null
+                    || st.id() == null
+                    || st.statement() == null
+                    || st.e2e() == null
+                    || st.clusterRun() == null
+                    || st.parts() == null
+                    || st.parts().containsValue(null)
+                    || !whole(st.slowest())
+                    || !whole(st.latest())) {
+                throw new IOException("a statement lacks its id, text, histograms or queries");
+            }
+        }
+        if (!whole(s.log())) {
+            throw new IOException("a logged query lacks its statement");
+        }
+        for (StatementsSnapshot.FeedPosition p : s.read().values()) {
+            if (p == null || p.instance() == null) {
+                throw new IOException("a read position lacks its log's instance");
+            }
+        }
+        return s;
+    }
+
+    private static boolean whole(java.util.List<QuerySample> queries) {
+        if (queries == null) {
+            return false;
+        }
+        for (QuerySample q : queries) {
+            if (q == null
+                    || q.statementId() == null
+                    || q.statement() == null
+                    || q.source() == null
+                    || q.outcome() == null) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A job read back; throws when it does not parse or lacks what identifies it. */

@@ -4,6 +4,7 @@ import io.flinkinsight.plugin.store.InsightStores;
 import io.flinkinsight.plugin.store.SeriesKey;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointRecord;
 import io.flinkinsight.plugin.store.series.ChunkData;
+import io.flinkinsight.plugin.store.statement.StatementsSnapshot;
 
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.FileSystem;
@@ -42,12 +43,13 @@ public final class StoreRestorer {
             long samples,
             int jobs,
             int checkpoints,
+            int statements,
             long newestMillis,
             Set<String> jobIds,
             Set<String> checkpointKeys) {
 
         static final Restored NOTHING =
-                new Restored(0, 0, 0, 0, 0, 0, 0, Long.MIN_VALUE, Set.of(), Set.of());
+                new Restored(0, 0, 0, 0, 0, 0, 0, 0, Long.MIN_VALUE, Set.of(), Set.of());
 
         @Override
         public String toString() {
@@ -64,7 +66,9 @@ public final class StoreRestorer {
                     + jobs
                     + " jobs, "
                     + checkpoints
-                    + " checkpoints";
+                    + " checkpoints, "
+                    + statements
+                    + " statements";
         }
     }
 
@@ -84,6 +88,7 @@ public final class StoreRestorer {
         Map<SeriesKey, List<ChunkData>> chunks = new HashMap<>();
         Map<String, RecordJson.StoredJob> jobs = new LinkedHashMap<>();
         Map<String, CheckpointRecord> checkpoints = new LinkedHashMap<>();
+        StatementsSnapshot statements = null;
         long read = 0;
         int whole = 0;
         int skipped = 0;
@@ -121,6 +126,13 @@ public final class StoreRestorer {
                     damaged++; // a record of a whole file: written by another version
                 }
             }
+            if (statements == null && contents.statements() != null) {
+                try {
+                    statements = RecordJson.statements(contents.statements());
+                } catch (IOException e) {
+                    damaged++;
+                }
+            }
             for (byte[] json : contents.checkpoints()) {
                 try {
                     CheckpointRecord c = RecordJson.checkpoint(json);
@@ -139,6 +151,7 @@ public final class StoreRestorer {
         for (CheckpointRecord c : checkpoints.values()) {
             stores.checkpoints().addIfAbsent(c);
         }
+        int statementsTaken = statements == null ? 0 : stores.statements().restore(statements);
         int series = 0;
         long samples = 0;
         long newest = Long.MIN_VALUE;
@@ -161,6 +174,7 @@ public final class StoreRestorer {
                 samples,
                 jobsTaken.size(),
                 checkpoints.size(),
+                statementsTaken,
                 newest,
                 jobsTaken,
                 checkpoints.keySet());

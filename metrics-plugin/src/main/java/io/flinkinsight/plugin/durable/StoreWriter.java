@@ -35,6 +35,10 @@ final class StoreWriter {
     private final long rewriteEveryMillis;
     private final Map<String, Integer> writtenJobs = new HashMap<>();
     private final Map<String, Integer> writtenCheckpoints = new HashMap<>();
+
+    /** The statements' {@code changes()} when last written; -1 before. */
+    private long writtenStatements = -1;
+
     private long sequence;
     private long lastFullWriteMillis = Long.MIN_VALUE;
     private StoreFileName tail;
@@ -56,8 +60,11 @@ final class StoreWriter {
         return tail;
     }
 
-    /** The jobs and checkpoints a read back took are on disk already: not written again. */
+    /**
+     * The jobs, checkpoints and statements a read back took are on disk already: not written again.
+     */
     void markRestored(Set<String> jobIds, Set<String> checkpointKeys) {
+        writtenStatements = stores.statements().changes();
         for (JobRecord job : stores.jobs().newestFirst()) {
             if (jobIds.contains(job.jobId())) {
                 writtenJobs.put(job.jobId(), version(job, stores.jobs().settings(job.jobId())));
@@ -76,16 +83,21 @@ final class StoreWriter {
         if (now - lastFullWriteMillis >= rewriteEveryMillis) {
             writtenJobs.clear();
             writtenCheckpoints.clear();
+            writtenStatements = -1;
             lastFullWriteMillis = now;
         }
         SegmentFormat.Writer segment = new SegmentFormat.Writer();
         Map<String, Integer> jobs = changedJobs(segment);
         Map<String, Integer> checkpoints = changedCheckpoints(segment);
+        long statements = changedStatements(segment);
         List<Runnable> marks = sealedChunks(segment);
         if (segment.records() > 0) {
             writeNew(fs, dir, StoreFileName.SEGMENT, now, segment.finish());
             writtenJobs.putAll(jobs);
             writtenCheckpoints.putAll(checkpoints);
+            if (statements >= 0) {
+                writtenStatements = statements;
+            }
             marks.forEach(Runnable::run);
         }
         forgetRemoved();
@@ -143,6 +155,23 @@ final class StoreWriter {
             }
         }
         return changed;
+    }
+
+    /**
+     * Adds the statements, whole, when they changed and fit the budget; returns their {@code
+     * changes()} then, or -1 when not added.
+     */
+    private long changedStatements(SegmentFormat.Writer segment) {
+        long changes = stores.statements().changes();
+        if (changes == writtenStatements || segment.size() >= budget) {
+            return -1;
+        }
+        byte[] json = RecordJson.write(stores.statements().snapshot());
+        if (segment.size() + json.length > budget && segment.records() > 0) {
+            return -1; // next time, first in its file
+        }
+        segment.json(SegmentFormat.STATEMENTS, json);
+        return changes;
     }
 
     /** Adds the newly sealed chunks within the budget; returns what marks them written. */

@@ -5,6 +5,7 @@ import io.flinkinsight.plugin.http.Json;
 import io.flinkinsight.plugin.http.LimitedBodySubscriber;
 import io.flinkinsight.plugin.store.statement.QuerySample;
 import io.flinkinsight.plugin.store.statement.StatementStore;
+import io.flinkinsight.plugin.store.statement.StatementsSnapshot;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -17,9 +18,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -139,10 +142,7 @@ final class QueryFeedReader {
 
     private CompletableFuture<HttpResponse<byte[]>> ask(HttpClient http, Source source) {
         sent.increment();
-        Cursor cursor;
-        synchronized (this) {
-            cursor = cursors.get(source.label());
-        }
+        Cursor cursor = cursorOf(source.label());
         String path =
                 QueriesEndpoint.PATH
                         + "?after="
@@ -225,10 +225,7 @@ final class QueryFeedReader {
             refusals.count(ClientRefusal.QUERIES_REFUSED);
             return false;
         }
-        Cursor cursor;
-        synchronized (this) {
-            cursor = cursors.get(label);
-        }
+        Cursor cursor = cursorOf(label);
         int limit = cursor == null ? QueriesEndpoint.MAX_LIMIT : cursor.limit();
         if (cursor != null && !cursor.instance().equals(instance) && cursor.lastSeq() > 0) {
             // the gateway started again: read its log from its start, from the next page on
@@ -243,7 +240,8 @@ final class QueryFeedReader {
                     ClientRefusal.QUERIES_MISSED,
                     Math.min(StatementStore.MAX_LOGGED, firstSeq - 1 - last));
         }
-        int newStatements = 0;
+        Set<String> newStatements = new HashSet<>();
+        List<QuerySample> accepted = new ArrayList<>(queries.size());
         for (JsonNode q : queries) {
             long seq = q.path("seq").asLong();
             if (seq <= last) {
@@ -254,17 +252,46 @@ final class QueryFeedReader {
             if (sample == null
                     || sample.startMillis() < nowMillis - MAX_AGE_MILLIS
                     || sample.endMillis() > nowMillis + MAX_AHEAD_MILLIS
-                    || (!statements.contains(sample.statementId())
-                            && ++newStatements > MAX_NEW_STATEMENTS)) {
+                    || !admitted(sample.statementId(), newStatements)) {
                 refusals.count(ClientRefusal.QUERIES_REFUSED);
                 continue;
             }
-            statements.add(sample);
+            accepted.add(sample);
         }
+        // the queries and how far the log was read go in together, so the hub's stores on disk
+        // have both or neither: a hub that starts again reads on from there, counting none twice
+        statements.addRead(accepted, label, new StatementsSnapshot.FeedPosition(instance, last));
         synchronized (this) {
             cursors.put(label, new Cursor(instance, last, limit));
         }
         return last < lastSeq;
+    }
+
+    /**
+     * Whether a query of {@code statementId} may be counted: its statement is known, or one of the
+     * first {@value #MAX_NEW_STATEMENTS} new ones of this page ({@code newStatements}).
+     */
+    private boolean admitted(String statementId, Set<String> newStatements) {
+        if (statements.contains(statementId) || newStatements.contains(statementId)) {
+            return true;
+        }
+        return newStatements.size() < MAX_NEW_STATEMENTS && newStatements.add(statementId);
+    }
+
+    /**
+     * Where the hub stands in {@code label}'s log: as this reader last left it, else as the
+     * statements read back from disk say (a hub that started again), else null (from the start).
+     */
+    private synchronized Cursor cursorOf(String label) {
+        Cursor cursor = cursors.get(label);
+        if (cursor == null) {
+            StatementsSnapshot.FeedPosition read = statements.readPosition(label);
+            if (read != null) {
+                cursor = new Cursor(read.instance(), read.lastSeq(), QueriesEndpoint.MAX_LIMIT);
+                cursors.put(label, cursor);
+            }
+        }
+        return cursor;
     }
 
     /** Whether every query is numbered, above the one before it, and at most {@code lastSeq}. */

@@ -11,6 +11,9 @@ import io.flinkinsight.plugin.store.TestingSeriesKeys;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointParser;
 import io.flinkinsight.plugin.store.checkpoint.CheckpointRecord;
 import io.flinkinsight.plugin.store.job.JobRecord;
+import io.flinkinsight.plugin.store.statement.QuerySample;
+import io.flinkinsight.plugin.store.statement.StatementOrder;
+import io.flinkinsight.plugin.store.statement.StatementsSnapshot;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -223,5 +226,56 @@ class DurableStoresTest {
                                                 "high-availability.storageDir", "s3://b/ha"))
                                 .uri())
                 .isNull();
+    }
+
+    private static QuerySample query(String text, long end, long e2e, long clusterRun) {
+        return QuerySample.of(
+                text,
+                "gateway-1",
+                null,
+                "SUCCEEDED",
+                end - e2e,
+                end,
+                e2e,
+                null,
+                null,
+                null,
+                null,
+                0L,
+                5L,
+                20L,
+                clusterRun,
+                e2e - 25 - clusterRun,
+                4L,
+                0L,
+                false);
+    }
+
+    @Test
+    void statementsAndHowFarEachGatewayWasReadComeBackTogether() {
+        InsightStores before = newStores();
+        DurableStores durable = open(before, dir.toUri().toString());
+        durable.restore();
+        List<QuerySample> read = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            read.add(query("SELECT * FROM t WHERE id = " + i, START + i * 1_000, 100 + i, 50));
+            read.add(query("SELECT count(*) FROM u", START + i * 1_000 + 500, 900 + i * 7, 800));
+        }
+        before.statements()
+                .addRead(read, "gateway-1", new StatementsSnapshot.FeedPosition("log-a", 60));
+        durable.writeNow();
+
+        InsightStores after = newStores();
+        StoreRestorer.Restored restored = open(after, dir.toUri().toString()).restore();
+
+        assertThat(restored.statements()).isEqualTo(2);
+        assertThat(after.statements().rows(StatementOrder.TOTAL, 10))
+                .isEqualTo(before.statements().rows(StatementOrder.TOTAL, 10));
+        String id = before.statements().rows(StatementOrder.TOTAL, 1).get(0).id();
+        assertThat(after.statements().kept(id)).isEqualTo(before.statements().kept(id));
+        assertThat(after.statements().newest(100).queries())
+                .isEqualTo(before.statements().newest(100).queries());
+        assertThat(after.statements().readPosition("gateway-1"))
+                .isEqualTo(new StatementsSnapshot.FeedPosition("log-a", 60));
     }
 }

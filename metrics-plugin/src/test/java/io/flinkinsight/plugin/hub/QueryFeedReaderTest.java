@@ -65,6 +65,18 @@ class QueryFeedReaderTest {
     }
 
     @Test
+    void aHubThatStartedAgainReadsOnFromWhereItsStatementsOnDiskSayAndCountsNoneTwice() {
+        reader.record("gw:9250", page("a", 1, 1, 2, 3), NOW);
+        StatementStore restarted = new StatementStore(100, 1 << 20);
+        restarted.restore(hub.snapshot());
+        QueryFeedReader again = new QueryFeedReader(restarted, new ClientRefusal.Counts());
+        again.record("gw:9250", page("a", 1, 1, 2, 3, 4, 5), NOW);
+
+        assertThat(restarted.rows(StatementOrder.TOTAL, 10).get(0).calls()).isEqualTo(5);
+        assertThat(again.missed()).isZero();
+    }
+
+    @Test
     void aGatewayThatStartedAgainIsReadFromItsStartAndDroppedQueriesAreCountedAsMissed() {
         reader.record("gw:9250", page("a", 1, 1, 2), NOW);
         assertThat(reader.record("gw:9250", page("b", 1, 1), NOW))

@@ -15,6 +15,9 @@ final class DurationHistogram {
     private static final int SUB_BUCKETS = 8;
     private static final int SUB_BITS = 3;
 
+    /** Buckets up to the largest long: no histogram has more. */
+    private static final int MAX_BUCKETS = indexOf(Long.MAX_VALUE) + 1;
+
     private long[] counts = new long[0];
     private long total;
 
@@ -29,6 +32,22 @@ final class DurationHistogram {
 
     long count() {
         return total;
+    }
+
+    /** The bucket counts, for a snapshot. */
+    long[] counts() {
+        return counts.clone();
+    }
+
+    /** Takes these bucket counts (a snapshot read back); at most every bucket, none negative. */
+    void restore(long[] snapshot) {
+        int length = Math.min(snapshot.length, MAX_BUCKETS);
+        counts = new long[length];
+        total = 0;
+        for (int i = 0; i < length; i++) {
+            counts[i] = Math.max(0, snapshot[i]);
+            total += counts[i];
+        }
     }
 
     /** The {@code q} quantile (0 to 1), the middle of its bucket; -1 when nothing was added. */

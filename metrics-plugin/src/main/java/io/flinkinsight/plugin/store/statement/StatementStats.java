@@ -48,6 +48,59 @@ final class StatementStats {
         }
     }
 
+    /** The figures and kept queries, for a snapshot. */
+    StatementsSnapshot.Statement snapshot() {
+        Map<String, long[]> partCounts = new LinkedHashMap<>();
+        parts.forEach((part, histogram) -> partCounts.put(part, histogram.counts()));
+        return new StatementsSnapshot.Statement(
+                id,
+                statement,
+                firstSeenMillis,
+                lastSeenMillis,
+                calls,
+                failed,
+                canceled,
+                totalMs,
+                maxMs,
+                outsideJobMs,
+                outsideJobCalls,
+                e2e.counts(),
+                clusterRun.counts(),
+                partCounts,
+                slowest(),
+                latest());
+    }
+
+    /** A statement read back from a snapshot; its kept queries share its text. */
+    static StatementStats of(StatementsSnapshot.Statement s) {
+        StatementStats stats = new StatementStats(s.id(), s.statement(), s.firstSeenMillis());
+        stats.lastSeenMillis = s.lastSeenMillis();
+        stats.calls = s.calls();
+        stats.failed = s.failed();
+        stats.canceled = s.canceled();
+        stats.totalMs = s.totalMs();
+        stats.maxMs = s.maxMs();
+        stats.outsideJobMs = s.outsideJobMs();
+        stats.outsideJobCalls = s.outsideJobCalls();
+        stats.e2e.restore(s.e2e());
+        stats.clusterRun.restore(s.clusterRun());
+        s.parts()
+                .forEach(
+                        (part, counts) -> {
+                            DurationHistogram h = stats.parts.get(part);
+                            if (h != null) {
+                                h.restore(counts);
+                            }
+                        });
+        for (QuerySample q : s.slowest().subList(0, Math.min(KEPT, s.slowest().size()))) {
+            stats.slowest.add(q.sharing(stats.statement));
+        }
+        for (QuerySample q : s.latest().subList(0, Math.min(KEPT, s.latest().size()))) {
+            stats.latest.add(q.sharing(stats.statement));
+        }
+        return stats;
+    }
+
     void add(QuerySample given) {
         QuerySample query = given.sharing(statement);
         keep(query);

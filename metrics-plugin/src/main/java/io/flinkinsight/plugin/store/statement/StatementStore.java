@@ -38,6 +38,12 @@ public final class StatementStore {
     private long bytes;
     private long evicted;
 
+    /** How far the hub read each gateway's log (by its label), changed with what it read. */
+    private final Map<String, StatementsSnapshot.FeedPosition> read = new HashMap<>();
+
+    /** Counts every change, so a writer knows whether there is anything new to write. */
+    private long changes;
+
     /**
      * @param maxStatements how many statements are kept at the most
      * @param maxBytes how much heap, estimated, they and the log take at the most
@@ -61,6 +67,7 @@ public final class StatementStore {
 
     /** Counts one query; called from a trace reporter's callback, so cheap but for evictions. */
     public synchronized void add(QuerySample query) {
+        changes++;
         StatementStats stats = statements.get(query.statementId());
         if (stats == null) {
             stats = new StatementStats(query.statementId(), query.statement(), query.endMillis());
@@ -77,6 +84,73 @@ public final class StatementStore {
             // the statements' histograms grew past the bound
             makeRoom(0, query.endMillis());
         }
+    }
+
+    /**
+     * Counts queries the hub read from the gateway {@code source}'s log and records how far it has
+     * read it, together: a snapshot has both or neither.
+     */
+    public synchronized void addRead(
+            List<QuerySample> queries, String source, StatementsSnapshot.FeedPosition position) {
+        for (QuerySample query : queries) {
+            add(query);
+        }
+        read.put(source, position);
+        changes++;
+    }
+
+    /** How far the gateway {@code source}'s log was read, or null when never. */
+    public synchronized StatementsSnapshot.FeedPosition readPosition(String source) {
+        return read.get(source);
+    }
+
+    /** A number that changes whenever this store does. */
+    public synchronized long changes() {
+        return changes;
+    }
+
+    /** What this store holds now. */
+    public synchronized StatementsSnapshot snapshot() {
+        List<StatementsSnapshot.Statement> all = new ArrayList<>(statements.size());
+        for (StatementStats stats : statements.values()) {
+            all.add(stats.snapshot());
+        }
+        List<QuerySample> logged = new ArrayList<>();
+        for (QueryLog.Numbered n : log.after(0, MAX_LOGGED)) {
+            logged.add(n.query());
+        }
+        return new StatementsSnapshot(all, logged, Map.copyOf(read));
+    }
+
+    /**
+     * Takes a snapshot read back into an empty store (the hub's, before its first round): the
+     * statements within this store's bounds, the log (numbered anew), how far each gateway was
+     * read. Returns how many statements were taken; none when this store holds any already.
+     */
+    public synchronized int restore(StatementsSnapshot snapshot) {
+        if (!statements.isEmpty() || changes > 0) {
+            return 0;
+        }
+        int taken = 0;
+        for (StatementsSnapshot.Statement s : snapshot.statements()) {
+            if (statements.size() >= maxStatements || statements.containsKey(s.id())) {
+                continue;
+            }
+            StatementStats stats = StatementStats.of(s);
+            long size = stats.estimatedBytes() + HeapSizes.HASH_ENTRY;
+            if (bytes + size > maxBytes) {
+                continue;
+            }
+            statements.put(s.id(), stats);
+            bytes += size;
+            taken++;
+        }
+        for (QuerySample query : snapshot.log()) {
+            StatementStats stats = statements.get(query.statementId());
+            log.add(stats == null ? query : query.sharing(stats.statement()));
+        }
+        read.putAll(snapshot.read());
+        return taken;
     }
 
     /**
