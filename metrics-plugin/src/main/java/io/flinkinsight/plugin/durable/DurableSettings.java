@@ -26,6 +26,9 @@ public record DurableSettings(
     static final String HA_STORAGE_DIR = "high-availability.storageDir";
     static final String HA_CLUSTER_ID = "high-availability.cluster-id";
 
+    /** What Flink's Kubernetes integration (and the operator) name a cluster by. */
+    static final String KUBERNETES_CLUSTER_ID = "kubernetes.cluster-id";
+
     /** The options' defaults: under HA's storage directory when HA is on, else memory only. */
     public static DurableSettings defaults() {
         return new DurableSettings(
@@ -62,7 +65,12 @@ public record DurableSettings(
         if (storage.isEmpty()) {
             return new Resolved(null, HA_STORAGE_DIR + " is not set");
         }
-        String clusterId = flink.getOrDefault(HA_CLUSTER_ID, DEFAULT_CLUSTER_ID).trim();
+        // Flink's Kubernetes HA keys its data by kubernetes.cluster-id when the HA one is not set
+        String clusterId =
+                flink.getOrDefault(
+                                HA_CLUSTER_ID,
+                                flink.getOrDefault(KUBERNETES_CLUSTER_ID, DEFAULT_CLUSTER_ID))
+                        .trim();
         String id = stripSlashes(clusterId.startsWith("/") ? clusterId.substring(1) : clusterId);
         return new Resolved(
                 stripSlashes(storage) + "/" + (id.isEmpty() ? "default" : id) + "/insight",

@@ -216,6 +216,14 @@ class DurableStoresTest {
                                                 "high-availability.storageDir", "hdfs:///flink/ha"))
                                 .uri())
                 .isEqualTo("hdfs:///flink/ha/default/insight");
+        assertThat(
+                        defaults.resolve(
+                                        Map.of(
+                                                "high-availability.type", "kubernetes",
+                                                "high-availability.storageDir", "s3://b/ha",
+                                                "kubernetes.cluster-id", "insight-session"))
+                                .uri())
+                .isEqualTo("s3://b/ha/insight-session/insight");
         DurableSettings none =
                 new DurableSettings(
                         "none", 1L << 30, Duration.ofHours(1), Duration.ofMinutes(1), 1 << 20);
