@@ -140,6 +140,17 @@ describe('App', () => {
       expect(note?.getAttribute('title')).toContain('the charts start where its data starts');
     });
 
+    it('says the data starts where the history read back from disk starts, before the hub started', async () => {
+      const restoredFrom = new Date(Date.now() - 40 * 60_000).toISOString();
+      const toolbar = await toolbarWith('/jobs?range=1h&refresh=off', {
+        uptimeMs: 4 * 60_000,
+        storesDir: { dir: 's3://b/ha/c/insight', writing: true, lastWriteAt: null, lastFailure: null, bytesOnDisk: 0, restoredFrom },
+      });
+      const note = toolbar.querySelector('.fi-data-note');
+      expect(note?.textContent).toMatch(/^data since \d\d:\d\d:\d\d \(read back\) · the hub started 4 min ago$/);
+      expect(note?.getAttribute('title')).toContain('read back');
+    });
+
     it('says nothing when the data covers the range', async () => {
       const toolbar = await toolbarWith('/jobs?range=15m&refresh=off', { uptimeMs: 20 * 60_000 });
       expect(toolbar.querySelector('.fi-data-note')).toBeNull();
@@ -148,7 +159,7 @@ describe('App', () => {
     it('says a range before the hub started holds nothing', async () => {
       const to = Date.now() - 3_600_000;
       const toolbar = await toolbarWith(`/jobs?range=custom&from=${to - 600_000}&to=${to}&refresh=off`, { uptimeMs: 60_000 });
-      expect(toolbar.querySelector('.fi-data-note')?.textContent).toContain('no data in this range: the hub started ');
+      expect(toolbar.querySelector('.fi-data-note')?.textContent).toContain('no data in this range: the hub\'s data starts ');
     });
   });
 });

@@ -72,25 +72,32 @@ export class TimeToolbar {
     return `${formatDateTime(p.from)} → ${formatDateTime(p.to)}`;
   });
 
-  /** What the range holds of the hub's data, when not all of it: "data since 13:02:41 · the hub started 4 min ago". */
+  /**
+   * What the range holds of the hub's data, when not all of it: "data since 13:02:41 · the hub started 4 min ago",
+   * or, when it read back what a JobManager before it wrote, "data since 11:58:02 (read back) · the hub started …".
+   */
   protected readonly dataNote = computed(() => {
     const started = this.hub.startedAt();
+    const dataStart = this.hub.dataStart();
     this.hub.query.updatedAt(); // each answer moves "now", also when the start it gives is the same
-    if (started == null) {
+    if (started == null || dataStart == null) {
       return undefined;
     }
     const now = Date.now();
     const range = this.view.window().bounds(now);
-    if (dataStartInRange(range, started) != null) {
+    const readBack = dataStart < started ? ' (read back)' : '';
+    if (dataStartInRange(range, dataStart) != null) {
       return {
-        text: `data since ${shortTime(started, now)} · the hub started ${formatDuration(Math.round((now - started) / 1000) * 1000)} ago`,
-        title: 'The range reaches before the hub started: the charts start where its data starts.',
+        text: `data since ${shortTime(dataStart, now)}${readBack} · the hub started ${formatDuration(Math.round((now - started) / 1000) * 1000)} ago`,
+        title: readBack
+          ? 'The hub read back the history a JobManager before it wrote; the charts start where that data starts.'
+          : 'The range reaches before the hub started: the charts start where its data starts.',
       };
     }
-    return started >= range.to
+    return dataStart >= range.to
       ? {
-          text: `no data in this range: the hub started ${formatDateTime(started)}`,
-          title: 'The hub keeps no data from before it started.',
+          text: `no data in this range: the hub's data starts ${formatDateTime(dataStart)}`,
+          title: 'The hub keeps no data from before it started, or before what it read back.',
         }
       : undefined;
   });

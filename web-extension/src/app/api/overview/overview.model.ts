@@ -39,6 +39,26 @@ export interface Overview {
   readonly flinkDashboardPath?: string | null;
   /** On a JobManager (null elsewhere): whether it leads its cluster; absent from plugins older than HA support. */
   readonly hub?: HubLeadership | null;
+  /** Where the hub writes its stores and what it read back; null when they are kept in memory only. */
+  readonly storesDir?: StoresDir | null;
+}
+
+/** The hub's stores on disk (`stores.dir`): the history, checkpoints, jobs and statements that outlive it. */
+export interface StoresDir {
+  readonly dir: string;
+  /** Whether the last write succeeded and the hub writes on (false on a standby or while writes fail). */
+  readonly writing: boolean;
+  /** ISO-8601 instants, null before the first write / when nothing was read back. */
+  readonly lastWriteAt: string | null;
+  readonly lastFailure: string | null;
+  readonly bytesOnDisk: number;
+  readonly restoredSamples?: number;
+  readonly restoredJobs?: number;
+  readonly restoredCheckpoints?: number;
+  readonly restoredStatements?: number;
+  /** The oldest sample read back: the data starts there, not when this hub started. */
+  readonly restoredFrom?: string | null;
+  readonly restoredUntil?: string | null;
 }
 
 /**

@@ -31,7 +31,7 @@ const INSTALL_HINT =
 export class ClientPage {
   private readonly view = inject(ViewState);
   private readonly clientApi = inject(ClientService);
-  private readonly hubStart = inject(HubOverview).startedAt;
+  private readonly hubStart = inject(HubOverview).dataStart;
 
   /** The figures and their history over the selected range: one request per refresh. */
   protected readonly figures = liveQuery(() => this.clientApi.withHistory(this.view.window()));

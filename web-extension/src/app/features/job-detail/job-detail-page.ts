@@ -48,7 +48,7 @@ export class JobDetailPage {
   private readonly checkpointsApi = inject(CheckpointsService);
   private readonly seriesApi = inject(SeriesService);
   private readonly overviewApi = inject(OverviewService);
-  private readonly hubStart = inject(HubOverview).startedAt;
+  private readonly hubStart = inject(HubOverview).dataStart;
 
   /** Bound from the route parameter `:jobId`. */
   readonly jobId = input.required<string>();

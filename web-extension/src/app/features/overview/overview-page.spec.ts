@@ -120,6 +120,38 @@ describe('OverviewPage', () => {
     expect(link?.getAttribute('href')).toBe('#/statements?refresh=off');
   });
 
+  it('says whether the history outlives the JobManager: when it was written, where, what was read back', async () => {
+    const harness = await open();
+    answer('api/v1/overview', {
+      role: 'jobmanager',
+      storesDir: {
+        dir: 's3://bucket/ha/session/insight',
+        writing: true,
+        lastWriteAt: new Date(Date.now() - 20_000).toISOString(),
+        lastFailure: null,
+        bytesOnDisk: 3 * 1024 * 1024,
+        restoredSamples: 12000,
+      },
+    });
+    await settle();
+    const text = harness.routeNativeElement?.textContent ?? '';
+    expect(text).toContain('History across restarts');
+    expect(text).toMatch(/written 2\d s ago/);
+    expect(text).toContain('in s3://bucket/ha/session/insight · read back 12');
+  });
+
+  it('says when the history cannot be written and stays in memory only', async () => {
+    const failing = await open();
+    answer('api/v1/overview', {
+      role: 'jobmanager',
+      storesDir: { dir: 'file:///x', writing: false, lastWriteAt: null, lastFailure: 'AccessDeniedException: /x', bytesOnDisk: 0 },
+    });
+    await settle();
+    const text = failing.routeNativeElement?.textContent ?? '';
+    expect(text).toContain('not written');
+    expect(text).toContain('in memory only while file:///x fails: AccessDeniedException: /x');
+  });
+
   it('asks for enough checkpoints to cover the range', () => {
     expect(checkpointLimit(5 * 60_000)).toBe(60);
     expect(checkpointLimit(60_000)).toBe(50);

@@ -14,7 +14,7 @@ import { ViewState } from '../../core/view-state';
 import { ChartSeries, firstPointTime } from '../../shared/chart/chart-options';
 import { ChartCard } from '../../shared/chart/chart-card';
 import { MsPipe } from '../../shared/format/unit-pipes';
-import { formatCount, formatMs, formatPercent } from '../../shared/format/units';
+import { formatBytes, formatCount, formatDuration, formatMs, formatPercent } from '../../shared/format/units';
 import { percentiles } from '../../shared/stats/percentiles';
 import { BreakdownBar } from '../../shared/ui/breakdown-bar';
 import { queryBreakdown } from '../../shared/ui/query-breakdown';
@@ -52,7 +52,7 @@ export class OverviewPage {
   private readonly checkpointsApi = inject(CheckpointsService);
   private readonly seriesApi = inject(SeriesService);
   private readonly overviewApi = inject(OverviewService);
-  private readonly hubStart = inject(HubOverview).startedAt;
+  private readonly hubStart = inject(HubOverview).dataStart;
 
   protected readonly client = liveQuery(() => this.clientApi.figures());
   protected readonly process = liveQuery(() => this.overviewApi.overview());
@@ -101,6 +101,30 @@ export class OverviewPage {
       retries: formatCount(c.collect.retriesPerQuery),
       retriesDetail: `${formatCount(c.collect.retries)} retries · ${formatCount(c.queries.submitted)} queries`,
       e2e: `${formatMs(c.queries.e2eLatencyMs.p50)} · ${formatMs(c.queries.e2eLatencyMs.p99)}`,
+    };
+  });
+
+  /**
+   * Where the hub keeps its history across restarts (`stores.dir`): when it last wrote, how much is on disk, what it
+   * read back; or that it keeps it in memory only, or that writes fail. Only on a JobManager that answered.
+   */
+  protected readonly storesDir = computed(() => {
+    const p = this.process.value();
+    if (p?.role !== 'jobmanager' || p.storesDir === undefined) {
+      return undefined;
+    }
+    const d = p.storesDir;
+    if (d === null) {
+      return { value: 'memory only', detail: 'lost when the JobManager restarts: set stores.dir, or turn on high availability' };
+    }
+    if (d.lastFailure) {
+      return { value: 'not written', detail: `in memory only while ${d.dir} fails: ${d.lastFailure}` };
+    }
+    const written = d.lastWriteAt ? Date.parse(d.lastWriteAt) : Number.NaN;
+    const readBack = d.restoredSamples ? ` · read back ${formatCount(d.restoredSamples)} samples` : '';
+    return {
+      value: Number.isFinite(written) ? `written ${formatDuration(Math.max(0, Date.now() - written))} ago` : 'not written yet',
+      detail: `${formatBytes(d.bytesOnDisk)} in ${d.dir}${readBack}`,
     };
   });
 

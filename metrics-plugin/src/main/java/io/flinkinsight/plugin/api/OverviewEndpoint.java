@@ -134,6 +134,11 @@ public final class OverviewEndpoint implements JsonEndpoint {
             o.put("restoredCheckpoints", r.checkpoints());
             o.put("restoredStatements", r.statements());
             o.put(
+                    "restoredFrom",
+                    r.oldestMillis() == Long.MIN_VALUE
+                            ? null
+                            : Instant.ofEpochMilli(r.oldestMillis()).toString());
+            o.put(
                     "restoredUntil",
                     r.newestMillis() == Long.MIN_VALUE
                             ? null

@@ -44,12 +44,14 @@ public final class StoreRestorer {
             int jobs,
             int checkpoints,
             int statements,
+            long oldestMillis,
             long newestMillis,
             Set<String> jobIds,
             Set<String> checkpointKeys) {
 
         static final Restored NOTHING =
-                new Restored(0, 0, 0, 0, 0, 0, 0, 0, Long.MIN_VALUE, Set.of(), Set.of());
+                new Restored(
+                        0, 0, 0, 0, 0, 0, 0, 0, Long.MIN_VALUE, Long.MIN_VALUE, Set.of(), Set.of());
 
         @Override
         public String toString() {
@@ -155,6 +157,7 @@ public final class StoreRestorer {
         int series = 0;
         long samples = 0;
         long newest = Long.MIN_VALUE;
+        long oldest = Long.MAX_VALUE;
         for (Map.Entry<SeriesKey, List<ChunkData>> e : chunks.entrySet()) {
             List<ChunkData> newestFirst = e.getValue();
             newestFirst.sort(Comparator.comparingLong(ChunkData::lastTimestamp).reversed());
@@ -163,6 +166,12 @@ public final class StoreRestorer {
                 series++;
                 samples += kept;
                 newest = Math.max(newest, newestFirst.get(0).lastTimestamp());
+                oldest =
+                        Math.min(
+                                oldest,
+                                Math.max(
+                                        retentionStart,
+                                        newestFirst.get(newestFirst.size() - 1).firstTimestamp()));
             }
         }
         stores.keepWithinBudget();
@@ -175,6 +184,7 @@ public final class StoreRestorer {
                 jobsTaken.size(),
                 checkpoints.size(),
                 statementsTaken,
+                oldest == Long.MAX_VALUE ? Long.MIN_VALUE : oldest,
                 newest,
                 jobsTaken,
                 checkpoints.keySet());
