@@ -21,11 +21,14 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -44,13 +47,22 @@ public final class DurableStores implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(DurableStores.class);
     private static final long WARN_INTERVAL_MILLIS = 10 * 60_000;
-    private static final long CLOSE_WAIT_SECONDS = 10;
+
+    /** Flink waits for its reporters to close: the last write gets this long, then is given up. */
+    private static final long CLOSE_WAIT_SECONDS = 3;
+
+    /** The longest a read back may take before the hub goes on without the rest of it. */
+    private static final long RESTORE_WAIT_MINUTES = 10;
 
     /** The largest file read back: a write is far smaller (its budget per interval). */
     private static final long MAX_FILE_BYTES = 256L << 20;
 
     private final DurableSettings settings;
     private final String uri;
+
+    /** The URI as logs and the overview show it: without a {@code user:secret@} part. */
+    private final String safeUri;
+
     private final Path dir;
     private final InsightStores stores;
     private final Clock clock;
@@ -63,7 +75,7 @@ public final class DurableStores implements AutoCloseable {
     private volatile long bytesOnDisk;
     private volatile long lastWriteMillis;
     private volatile String lastFailure;
-    private volatile StoreRestorer.Restored restored;
+    private StoreRestorer.Restored restored; // guarded by this; null until read back
     private ScheduledFuture<?> writes; // guarded by this; null while not writing
     private boolean closed; // guarded by this
 
@@ -78,6 +90,7 @@ public final class DurableStores implements AutoCloseable {
     private DurableStores(DurableSettings settings, String uri, InsightStores stores, Clock clock) {
         this.settings = settings;
         this.uri = uri;
+        this.safeUri = withoutUserInfo(uri);
         this.dir = new Path(uri);
         this.stores = stores;
         this.clock = clock;
@@ -118,7 +131,7 @@ public final class DurableStores implements AutoCloseable {
         LOG.info(
                 "Flink Insight hub writes its stores to {} (from {}) every {}, at most {} bytes a minute and {} bytes"
                         + " in all, kept {}",
-                where.uri(),
+                withoutUserInfo(where.uri()),
                 where.why(),
                 TimeUtils.formatWithHighestUnit(settings.writeInterval()),
                 settings.maxBytesPerMinute(),
@@ -128,24 +141,43 @@ public final class DurableStores implements AutoCloseable {
     }
 
     /**
-     * Reads the newest whole state back into the stores, within their memory budget; a file that is
-     * damaged, cut short or foreign is skipped with one log line. Call before the hub's first
-     * round, on a thread of the plugin's own.
+     * Reads the newest whole state back into the stores, within their memory budget, the first time
+     * this hub leads (after that, what the stores hold is newer than what another leader wrote
+     * meanwhile could fill in before it); a file that is damaged, cut short or foreign is skipped
+     * with one log line. Runs on this class's thread, so never beside a write; the caller (the
+     * hub's thread) waits for it, so that its first round adds to what was read back.
      */
     public StoreRestorer.Restored restore() {
+        synchronized (this) {
+            if (restored != null || closed) {
+                return restored == null ? StoreRestorer.Restored.NOTHING : restored;
+            }
+        }
+        try {
+            return executor.submit(this::restoreNow).get(RESTORE_WAIT_MINUTES, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+            failed("could not read back its stores from " + safeUri, e);
+        }
+        return StoreRestorer.Restored.NOTHING;
+    }
+
+    private StoreRestorer.Restored restoreNow() {
         StoreRestorer.Restored result;
         try {
             FileSystem fs = dir.getFileSystem();
             result =
                     new StoreRestorer(stores, Math.min(MAX_FILE_BYTES, stores.maxBytes()))
                             .restore(fs, dir);
-            writer.markRestored(result.jobIds(), result.checkpointKeys());
-            LOG.info("Flink Insight hub read back its stores from {}: {}", uri, result);
+            LOG.info("Flink Insight hub read back its stores from {}: {}", safeUri, result);
         } catch (IOException | RuntimeException e) {
-            failed("could not read back its stores from " + uri, e);
+            failed("could not read back its stores from " + safeUri, e);
             result = StoreRestorer.Restored.NOTHING;
         }
-        restored = result;
+        synchronized (this) {
+            restored = result;
+        }
         return result;
     }
 
@@ -165,7 +197,9 @@ public final class DurableStores implements AutoCloseable {
         long interval = settings.writeInterval().toMillis();
         writes =
                 executor.scheduleWithFixedDelay(
-                        () -> ownThread.runScheduled("the hub's write to " + uri, this::writeNow),
+                        () ->
+                                ownThread.runScheduled(
+                                        "the hub's write to " + safeUri, this::writeNow),
                         interval,
                         interval,
                         TimeUnit.MILLISECONDS);
@@ -196,23 +230,31 @@ public final class DurableStores implements AutoCloseable {
             bytesOnDisk = StoreRetention.apply(fs, dir, settings, clock.millis(), writer.ownTail());
             lastWriteMillis = clock.millis();
             if (lastFailure != null) {
-                LOG.info("Flink Insight hub writes to {} again", uri);
+                LOG.info("Flink Insight hub writes to {} again", safeUri);
                 lastFailure = null;
             }
         } catch (IOException | RuntimeException e) {
             failed(
                     "could not write its stores to "
-                            + uri
+                            + safeUri
                             + "; it keeps them in memory and tries again every "
                             + TimeUtils.formatWithHighestUnit(settings.writeInterval()),
                     e);
         }
     }
 
+    /**
+     * Counts and logs a failure; the overview shows only its kind: an object store's message may
+     * name accounts and roles, which the log may hold and the panel's readers need not see.
+     */
     private void failed(String what, Exception e) {
         failures.incrementAndGet();
-        lastFailure = e.getClass().getSimpleName() + ": " + e.getMessage();
-        warnings.warn("Flink Insight hub " + what + " (" + lastFailure + ")", null);
+        Throwable cause =
+                e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+        lastFailure = cause.getClass().getSimpleName();
+        warnings.warn(
+                "Flink Insight hub " + what + " (" + lastFailure + ": " + cause.getMessage() + ")",
+                null);
     }
 
     /** What the overview and {@code /metrics} say of the directory. */
@@ -228,18 +270,20 @@ public final class DurableStores implements AutoCloseable {
 
     public Status status() {
         boolean on;
+        StoreRestorer.Restored readBack;
         synchronized (this) {
             on = writes != null && !closed;
+            readBack = restored;
         }
         return new Status(
-                uri,
+                safeUri,
                 on,
                 lastWriteMillis,
                 bytesOnDisk,
                 bytesWritten.get(),
                 failures.get(),
                 lastFailure,
-                restored);
+                readBack);
     }
 
     /**
@@ -265,7 +309,7 @@ public final class DurableStores implements AutoCloseable {
                 executor.shutdownNow();
                 LOG.info(
                         "Flink Insight hub: the last write to {} did not end within {} s",
-                        uri,
+                        safeUri,
                         CLOSE_WAIT_SECONDS);
             }
         } catch (InterruptedException e) {
@@ -284,6 +328,11 @@ public final class DurableStores implements AutoCloseable {
             }
             lastWriteOnExitAdded = false;
         }
+    }
+
+    /** {@code uri} without the {@code user:secret@} of its authority, if it has one. */
+    static String withoutUserInfo(String uri) {
+        return uri.replaceFirst("^([A-Za-z][A-Za-z0-9+.-]*://)[^/?#]*@", "$1");
     }
 
     /** Reads a whole file of at most {@code maxBytes}; throws when it is larger. */

@@ -108,6 +108,12 @@ final class RecordJson {
                 || j.vertices() == null) {
             throw new IOException("a job lacks its id, transitions, failures or vertices");
         }
+        if (j.transitions().stream().anyMatch(t -> t == null || t.status() == null)
+                || j.failures().contains(null)
+                || j.vertices().containsKey(null)
+                || j.vertices().containsValue(null)) {
+            throw new IOException("a job's transitions, failures or vertices hold nothing");
+        }
         return s;
     }
 }

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32;
+import java.util.zip.CheckedOutputStream;
 
 /**
  * The bytes of one file of the hub's directory: a header ({@value #MAGIC} and the format version),
@@ -47,7 +48,10 @@ final class SegmentFormat {
     /** Builds one file in the heap; bounded by the caller, who stops adding at its byte budget. */
     static final class Writer {
         private final ByteArrayOutputStream bytes = new ByteArrayOutputStream(4_096);
-        private final DataOutputStream out = new DataOutputStream(bytes);
+        private final CRC32 crc = new CRC32();
+        // the CRC follows the bytes as they are written: no second copy of the file to compute it
+        private final DataOutputStream out =
+                new DataOutputStream(new CheckedOutputStream(bytes, crc));
         private int records;
 
         Writer() {
@@ -103,11 +107,10 @@ final class SegmentFormat {
         byte[] finish() {
             try {
                 out.flush();
-                CRC32 crc = new CRC32();
-                crc.update(bytes.toByteArray());
+                long checksum = crc.getValue();
                 out.writeByte(END);
                 out.writeInt(records);
-                out.writeLong(crc.getValue());
+                out.writeLong(checksum);
                 out.flush();
                 return bytes.toByteArray();
             } catch (IOException e) {

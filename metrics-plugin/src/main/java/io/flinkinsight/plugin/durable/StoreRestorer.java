@@ -13,6 +13,7 @@ import org.apache.flink.core.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -45,13 +46,10 @@ public final class StoreRestorer {
             int checkpoints,
             int statements,
             long oldestMillis,
-            long newestMillis,
-            Set<String> jobIds,
-            Set<String> checkpointKeys) {
+            long newestMillis) {
 
         static final Restored NOTHING =
-                new Restored(
-                        0, 0, 0, 0, 0, 0, 0, 0, Long.MIN_VALUE, Long.MIN_VALUE, Set.of(), Set.of());
+                new Restored(0, 0, 0, 0, 0, 0, 0, 0, Long.MIN_VALUE, Long.MIN_VALUE);
 
         @Override
         public String toString() {
@@ -92,6 +90,7 @@ public final class StoreRestorer {
         Map<String, CheckpointRecord> checkpoints = new LinkedHashMap<>();
         StatementsSnapshot statements = null;
         long read = 0;
+        int unreadable = 0; // records of whole files that do not parse
         int whole = 0;
         int skipped = 0;
         int damaged = 0;
@@ -106,6 +105,10 @@ public final class StoreRestorer {
             SegmentFormat.Contents contents;
             try {
                 contents = SegmentFormat.read(DurableStores.readFile(fs, file, maxBytes));
+            } catch (FileNotFoundException e) {
+                // replaced or expired by another JobManager's writer since the listing
+                LOG.info("Flink Insight hub: {} went while it was read back", file.getPath());
+                continue;
             } catch (IOException | RuntimeException e) {
                 damaged++;
                 LOG.warn(
@@ -124,36 +127,63 @@ public final class StoreRestorer {
                 try {
                     RecordJson.StoredJob job = RecordJson.job(json);
                     jobs.putIfAbsent(job.job().jobId(), job);
-                } catch (IOException e) {
-                    damaged++; // a record of a whole file: written by another version
+                } catch (IOException | RuntimeException e) {
+                    unreadable++; // a record of a whole file: written by another version
                 }
             }
             if (statements == null && contents.statements() != null) {
                 try {
                     statements = RecordJson.statements(contents.statements());
-                } catch (IOException e) {
-                    damaged++;
+                } catch (IOException | RuntimeException e) {
+                    unreadable++;
                 }
             }
             for (byte[] json : contents.checkpoints()) {
                 try {
                     CheckpointRecord c = RecordJson.checkpoint(json);
                     checkpoints.putIfAbsent(StoreWriter.key(c), c);
-                } catch (IOException e) {
-                    damaged++;
+                } catch (IOException | RuntimeException e) {
+                    unreadable++;
                 }
             }
         }
+        // each record on its own: one the stores refuse (a newer plugin's, a damaged one in a whole
+        // file) costs itself only
         Set<String> jobsTaken = new HashSet<>();
+        int refused = unreadable;
         for (RecordJson.StoredJob job : jobs.values()) {
-            if (stores.jobs().restore(job.job(), job.settings())) {
-                jobsTaken.add(job.job().jobId());
+            try {
+                if (stores.jobs().restore(job.job(), job.settings())) {
+                    jobsTaken.add(job.job().jobId());
+                }
+            } catch (RuntimeException e) {
+                refused++;
             }
         }
+        int checkpointsTaken = 0;
         for (CheckpointRecord c : checkpoints.values()) {
-            stores.checkpoints().addIfAbsent(c);
+            try {
+                stores.checkpoints().addIfAbsent(c);
+                checkpointsTaken++;
+            } catch (RuntimeException e) {
+                refused++;
+            }
         }
-        int statementsTaken = statements == null ? 0 : stores.statements().restore(statements);
+        int statementsTaken = 0;
+        if (statements != null) {
+            try {
+                statementsTaken = stores.statements().restore(statements);
+            } catch (RuntimeException e) {
+                refused++;
+            }
+        }
+        if (refused > 0) {
+            LOG.warn(
+                    "Flink Insight hub left out {} records of whole files in {} when reading back its stores:"
+                            + " they do not parse or do not fit (written by another version?)",
+                    refused,
+                    dir);
+        }
         int series = 0;
         long samples = 0;
         long newest = Long.MIN_VALUE;
@@ -182,11 +212,9 @@ public final class StoreRestorer {
                 series,
                 samples,
                 jobsTaken.size(),
-                checkpoints.size(),
+                checkpointsTaken,
                 statementsTaken,
                 oldest == Long.MAX_VALUE ? Long.MIN_VALUE : oldest,
-                newest,
-                jobsTaken,
-                checkpoints.keySet());
+                newest);
     }
 }

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -34,13 +35,27 @@ final class StoreWriter {
     private final long budget;
     private final long rewriteEveryMillis;
     private final Map<String, Integer> writtenJobs = new HashMap<>();
-    private final Map<String, Integer> writtenCheckpoints = new HashMap<>();
+
+    /**
+     * Checkpoints taken from the store as changed and not written yet (they did not fit a write's
+     * budget, or the write failed), by job and id.
+     */
+    private final Map<String, CheckpointRecord> pendingCheckpoints = new LinkedHashMap<>();
+
+    /** Checkpoints taken from the store at a time: its lock is held for as many. */
+    private static final int CHECKPOINTS_PER_TAKE = 64;
+
+    /** The most checkpoints taken and waiting for a write; the store holds the rest as changed. */
+    private static final int MAX_PENDING_CHECKPOINTS = 4_096;
 
     /** The statements' {@code changes()} when last written; -1 before. */
     private long writtenStatements = -1;
 
     private long sequence;
-    private long lastFullWriteMillis = Long.MIN_VALUE;
+
+    /** When everything kept is written again; the first write writes everything. */
+    private long nextFullWriteMillis = Long.MIN_VALUE;
+
     private StoreFileName tail;
     private long bytesWritten;
 
@@ -60,57 +75,49 @@ final class StoreWriter {
         return tail;
     }
 
-    /**
-     * The jobs, checkpoints and statements a read back took are on disk already: not written again.
-     */
-    void markRestored(Set<String> jobIds, Set<String> checkpointKeys) {
-        writtenStatements = stores.statements().changes();
-        for (JobRecord job : stores.jobs().newestFirst()) {
-            if (jobIds.contains(job.jobId())) {
-                writtenJobs.put(job.jobId(), version(job, stores.jobs().settings(job.jobId())));
-            }
-        }
-        for (String jobId : stores.checkpoints().jobIds()) {
-            for (CheckpointRecord c : stores.checkpoints().newestFirst(jobId, Integer.MAX_VALUE)) {
-                if (checkpointKeys.contains(key(c))) {
-                    writtenCheckpoints.put(key(c), version(c));
-                }
-            }
-        }
-    }
-
     void write(FileSystem fs, Path dir, long now) throws IOException {
-        if (now - lastFullWriteMillis >= rewriteEveryMillis) {
+        if (now >= nextFullWriteMillis) {
+            // what was read back, or written long ago, is in files that expire: write it anew
             writtenJobs.clear();
-            writtenCheckpoints.clear();
+            stores.checkpoints().markAllChanged();
             writtenStatements = -1;
-            lastFullWriteMillis = now;
+            nextFullWriteMillis = now + rewriteEveryMillis;
         }
         SegmentFormat.Writer segment = new SegmentFormat.Writer();
-        Map<String, Integer> jobs = changedJobs(segment);
-        Map<String, Integer> checkpoints = changedCheckpoints(segment);
+        // the statements first: one record, whole, that checkpoints arriving every minute must not
+        // keep from its turn
         long statements = changedStatements(segment);
+        Map<String, Integer> jobs = changedJobs(segment);
+        List<CheckpointRecord> checkpoints = changedCheckpoints(segment);
         List<Runnable> marks = sealedChunks(segment);
         if (segment.records() > 0) {
             writeNew(fs, dir, StoreFileName.SEGMENT, now, segment.finish());
             writtenJobs.putAll(jobs);
-            writtenCheckpoints.putAll(checkpoints);
+            checkpoints.forEach(c -> pendingCheckpoints.remove(key(c), c));
             if (statements >= 0) {
                 writtenStatements = statements;
             }
             marks.forEach(Runnable::run);
         }
         forgetRemoved();
+        long left = budget - (segment.records() > 0 ? segment.size() : 0);
         SegmentFormat.Writer openChunks = new SegmentFormat.Writer();
+        boolean[] whole = {true};
         stores.series()
                 .forEachSeries(
                         (key, series) -> {
                             ChunkData open = series.openChunk();
-                            if (open != null && openChunks.size() < budget) {
-                                openChunks.chunk(key, open);
+                            if (open != null && whole[0]) {
+                                if (openChunks.size() < left) {
+                                    openChunks.chunk(key, open);
+                                } else {
+                                    whole[0] = false;
+                                }
                             }
                         });
-        if (openChunks.records() > 0) {
+        // A tail replaces the one before, so it must hold every series' open chunk: one that would
+        // not fit the budget waits for the next write, the one before staying meanwhile.
+        if (openChunks.records() > 0 && whole[0]) {
             StoreFileName previous = tail;
             tail = writeNew(fs, dir, StoreFileName.TAIL, now, openChunks.finish());
             if (previous != null) {
@@ -142,19 +149,30 @@ final class StoreWriter {
         return changed;
     }
 
-    private Map<String, Integer> changedCheckpoints(SegmentFormat.Writer segment) {
-        Map<String, Integer> changed = new HashMap<>();
-        for (String jobId : stores.checkpoints().jobIds()) {
-            for (CheckpointRecord c : stores.checkpoints().newestFirst(jobId, Integer.MAX_VALUE)) {
-                int version = version(c);
-                if (segment.size() < budget
-                        && !Objects.equals(writtenCheckpoints.get(key(c)), version)) {
-                    segment.json(SegmentFormat.CHECKPOINT, RecordJson.write(c));
-                    changed.put(key(c), version);
-                }
+    /**
+     * Adds the checkpoints that changed, taken from the store a few at a time (its lock held for no
+     * more), within the budget; returns those added (the rest stay pending).
+     */
+    private List<CheckpointRecord> changedCheckpoints(SegmentFormat.Writer segment) {
+        while (pendingCheckpoints.size() < MAX_PENDING_CHECKPOINTS) {
+            List<CheckpointRecord> taken = stores.checkpoints().takeChanged(CHECKPOINTS_PER_TAKE);
+            if (taken.isEmpty()) {
+                break;
+            }
+            for (CheckpointRecord c : taken) {
+                pendingCheckpoints.remove(key(c)); // a newer report goes last, in its place
+                pendingCheckpoints.put(key(c), c);
             }
         }
-        return changed;
+        List<CheckpointRecord> added = new ArrayList<>();
+        for (CheckpointRecord c : pendingCheckpoints.values()) {
+            if (segment.size() >= budget) {
+                break;
+            }
+            segment.json(SegmentFormat.CHECKPOINT, RecordJson.write(c));
+            added.add(c);
+        }
+        return added;
     }
 
     /**
@@ -168,7 +186,7 @@ final class StoreWriter {
         }
         byte[] json = RecordJson.write(stores.statements().snapshot());
         if (segment.size() + json.length > budget && segment.records() > 0) {
-            return -1; // next time, first in its file
+            return -1; // cannot be: the statements go first
         }
         segment.json(SegmentFormat.STATEMENTS, json);
         return changes;
@@ -180,17 +198,17 @@ final class StoreWriter {
         stores.series()
                 .forEachSeries(
                         (SeriesKey key, Series series) -> {
-                            int added = 0;
+                            long upTo = Long.MIN_VALUE;
                             for (ChunkData chunk : series.unwrittenChunks()) {
                                 if (segment.size() >= budget) {
                                     break;
                                 }
                                 segment.chunk(key, chunk);
-                                added++;
+                                upTo = chunk.lastTimestamp();
                             }
-                            if (added > 0) {
-                                int n = added;
-                                marks.add(() -> series.markWritten(n));
+                            if (upTo != Long.MIN_VALUE) {
+                                long written = upTo;
+                                marks.add(() -> series.markWritten(written));
                             }
                         });
         return marks;
@@ -204,27 +222,11 @@ final class StoreWriter {
         }
         writtenJobs.keySet().retainAll(jobIds);
         Set<String> checkpointJobs = new HashSet<>(stores.checkpoints().jobIds());
-        writtenCheckpoints
-                .keySet()
-                .removeIf(k -> !checkpointJobs.contains(k.substring(0, k.lastIndexOf('/'))));
+        pendingCheckpoints.values().removeIf(c -> !checkpointJobs.contains(c.jobId()));
     }
 
     static String key(CheckpointRecord c) {
         return c.jobId() + "/" + c.checkpointId();
-    }
-
-    /** What changes when a checkpoint is reported again or filled in. */
-    private static int version(CheckpointRecord c) {
-        return Objects.hash(
-                c.status(),
-                c.endTime(),
-                c.durationMs(),
-                c.fullSize(),
-                c.checkpointedSize(),
-                c.source(),
-                c.tasks().size(),
-                c.max(),
-                c.sum());
     }
 
     /** What changes when a job moves on (not its running latency, which grows by itself). */

@@ -23,25 +23,31 @@ final class DynamicProperties {
     static Map<String, String> ofThisProcess() {
         String command = System.getProperty("sun.java.command", "").trim();
         if (!command.isEmpty()) {
-            return parse(List.of(command.split(" +")));
+            return parse(List.of(command.split(" +")), true);
         }
         return ProcessHandle.current()
                 .info()
                 .arguments()
-                .map(args -> parse(List.of(args)))
+                .map(args -> parse(List.of(args), false))
                 .orElse(Map.of());
     }
 
-    static Map<String, String> parse(List<String> args) {
+    /**
+     * @param programArguments whether {@code args} are the program's arguments only, where {@code
+     *     -Dkey=value} is a dynamic property too
+     */
+    static Map<String, String> parse(List<String> args, boolean programArguments) {
         Map<String, String> out = new LinkedHashMap<>();
-        for (int i = 0; i + 1 < args.size(); i++) {
-            if (args.get(i).equals("-D")) {
-                String pair = args.get(i + 1);
-                int eq = pair.indexOf('=');
-                if (eq > 0) {
-                    out.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
-                }
-                i++;
+        for (int i = 0; i < args.size(); i++) {
+            String pair = null;
+            if (args.get(i).equals("-D") && i + 1 < args.size()) {
+                pair = args.get(++i);
+            } else if (programArguments && args.get(i).startsWith("-D")) {
+                pair = args.get(i).substring(2);
+            }
+            int eq = pair == null ? -1 : pair.indexOf('=');
+            if (eq > 0) {
+                out.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
             }
         }
         return out;

@@ -44,6 +44,9 @@ public final class SeriesStore {
      */
     public static final String JOB_ID_LABEL = "job_id";
 
+    /** How far past this process's clock a chunk read back may reach. */
+    static final long MAX_AHEAD_MILLIS = 60_000;
+
     /** The most samples in one compressed chunk; the retention edge moves in whole chunks. */
     static final int MAX_CHUNK_SAMPLES = 240;
 
@@ -217,10 +220,13 @@ public final class SeriesStore {
     /**
      * Puts chunks read back from disk into the series of {@code key} (made if absent, within {@code
      * maxSeries}), newest first, each before what the series holds; a chunk that overlaps what is
-     * held, or that ended before the retention, is left out. Returns how many samples were kept.
+     * held, that ended before the retention or that reaches more than {@value #MAX_AHEAD_MILLIS} ms
+     * past now (another JobManager's clock ahead of this one's, which would hold every new sample
+     * of the series back as out of order) is left out. Returns how many samples were kept.
      */
     public long restore(SeriesKey key, List<ChunkData> newestFirst) {
         long start = retentionStartMillis();
+        long latest = clock.millis() + MAX_AHEAD_MILLIS;
         Series s = series.get(key);
         if (s == null) {
             s = create(key);
@@ -233,7 +239,7 @@ public final class SeriesStore {
             if (chunk.lastTimestamp() < start) {
                 break; // the rest are older still
             }
-            if (s.restoreOlder(chunk)) {
+            if (chunk.lastTimestamp() <= latest && s.restoreOlder(chunk)) {
                 kept += chunk.count();
             }
         }

@@ -286,4 +286,22 @@ class DurableStoresTest {
         assertThat(after.statements().readPosition("gateway-1"))
                 .isEqualTo(new StatementsSnapshot.FeedPosition("log-a", 60));
     }
+
+    @Test
+    void whatNeverChangesIsWrittenAgainBeforeItsFilesExpire() {
+        InsightStores before = newStores();
+        before.jobs().onStatus(JOB, "steady", "RUNNING", START);
+        before.checkpoints().add(checkpoint(1));
+        DurableStores durable = open(before, dir.toUri().toString());
+        durable.restore();
+        for (int i = 0; i < 6; i++) { // three hours, a write every half hour
+            sample(before, 30);
+            durable.writeNow();
+        }
+
+        InsightStores after = newStores();
+        open(after, dir.toUri().toString()).restore();
+        assertThat(after.jobs().get(JOB)).as("a job unchanged for three hours").isNotNull();
+        assertThat(after.checkpoints().newestFirst(JOB, 10)).hasSize(1);
+    }
 }

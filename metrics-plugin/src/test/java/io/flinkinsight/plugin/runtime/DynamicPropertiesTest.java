@@ -28,7 +28,19 @@ class DynamicPropertiesTest {
                         "-D",
                         "not-a-pair",
                         "-D");
-        assertThat(DynamicProperties.parse(command))
+        assertThat(DynamicProperties.parse(command, false))
                 .isEqualTo(Map.of("rest.port", "8082", "jobmanager.rpc.port", "6124"));
+    }
+
+    @Test
+    void programArgumentsTakeBothForms() {
+        List<String> program =
+                List.of(
+                        "org.apache.flink.table.gateway.SqlGateway",
+                        "-Drest.port=8082",
+                        "-D",
+                        "rest.address=jm-1");
+        assertThat(DynamicProperties.parse(program, true))
+                .isEqualTo(Map.of("rest.port", "8082", "rest.address", "jm-1"));
     }
 }

@@ -4,8 +4,11 @@ import io.flinkinsight.plugin.store.HeapSizes;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.function.Predicate;
 
@@ -49,6 +52,24 @@ public final class CheckpointStore {
     private final LinkedHashMap<String, JobCheckpoints> byJob = new LinkedHashMap<>();
 
     private long heldBytes = HeapSizes.object(6 * HeapSizes.REFERENCE);
+
+    /**
+     * The checkpoints added or changed since {@link #takeChanged} took them, oldest change first:
+     * what the durable stores write next, so a write builds no record of an unchanged checkpoint
+     * under this store's lock. At most {@value #MAX_CHANGED} (past that, {@link #allChanged}).
+     */
+    private final LinkedHashSet<ChangedCheckpoint> changed = new LinkedHashSet<>();
+
+    private boolean allChanged;
+
+    /** Whether changes are followed at all: only for the durable stores, which ask for it. */
+    private boolean trackingChanges;
+
+    private static final int MAX_CHANGED = 20_000;
+
+    /** A checkpoint that changed, by job and id. */
+    private record ChangedCheckpoint(String jobId, long checkpointId) {}
+
     private long evictedCount;
 
     /** A store without a byte budget beyond its counts, that knows no job as finished. */
@@ -129,6 +150,54 @@ public final class CheckpointStore {
         dropOldSubtaskDetail(job);
         heldBytes += job.bytes() - before;
         keepWithinBytes(record.jobId());
+        if (trackingChanges && !allChanged) {
+            ChangedCheckpoint key = new ChangedCheckpoint(record.jobId(), record.checkpointId());
+            changed.remove(key); // moves it last
+            changed.add(key);
+            if (changed.size() > MAX_CHANGED) {
+                changed.clear();
+                allChanged = true;
+            }
+        }
+    }
+
+    /**
+     * Counts every kept checkpoint as changed, so {@link #takeChanged} hands them all out again
+     * (the durable stores write everything anew every half retention).
+     */
+    public synchronized void markAllChanged() {
+        changed.clear();
+        allChanged = true;
+        trackingChanges = true;
+    }
+
+    /**
+     * The oldest changes since the last take, at most {@code limit} checkpoints still kept, now
+     * taken: a checkpoint that changes again is handed out again.
+     */
+    public synchronized List<CheckpointRecord> takeChanged(int limit) {
+        if (allChanged) {
+            allChanged = false;
+            for (Map.Entry<String, JobCheckpoints> e : byJob.entrySet()) {
+                for (StoredCheckpoint c : e.getValue().checkpoints) {
+                    if (changed.size() < MAX_CHANGED) {
+                        changed.add(new ChangedCheckpoint(e.getKey(), c.checkpointId()));
+                    }
+                }
+            }
+        }
+        List<CheckpointRecord> out = new ArrayList<>(Math.min(limit, changed.size()));
+        Iterator<ChangedCheckpoint> it = changed.iterator();
+        while (it.hasNext() && out.size() < limit) {
+            ChangedCheckpoint key = it.next();
+            it.remove();
+            JobCheckpoints job = byJob.get(key.jobId());
+            int at = job == null ? -1 : indexOf(job, key.checkpointId());
+            if (at >= 0) {
+                out.add(job.checkpoints.get(at).toRecord());
+            }
+        }
+        return out;
     }
 
     private void insert(JobCheckpoints job, StoredCheckpoint c) {

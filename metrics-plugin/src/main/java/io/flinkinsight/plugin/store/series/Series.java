@@ -2,7 +2,6 @@ package io.flinkinsight.plugin.store.series;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -19,8 +18,11 @@ public final class Series {
     private long lastWriteMillis;
     private boolean removed;
 
-    /** The newest sealed chunks not yet written to disk (the durable stores), at most all. */
-    private int unwritten;
+    /**
+     * The newest timestamp of the sealed chunks on disk (the durable stores): those ending after it
+     * are still to be written.
+     */
+    private long writtenUpTo = Long.MIN_VALUE;
 
     /**
      * @param keyBytes the estimated heap this series' key objects and map entry take, counted in
@@ -49,7 +51,6 @@ public final class Series {
         } else if (open.count() >= maxChunkSamples
                 || timestampMillis - open.firstTimestamp() >= maxChunkSpanMillis) {
             sealed.addLast(open.seal());
-            unwritten++;
             open = new OpenChunk();
         }
         open.append(timestampMillis, value);
@@ -74,7 +75,6 @@ public final class Series {
     public synchronized void remove() {
         removed = true;
         sealed.clear();
-        unwritten = 0;
         open = null;
     }
 
@@ -88,11 +88,9 @@ public final class Series {
         while (!sealed.isEmpty() && sealed.peekFirst().lastTimestamp() < cutoffMillis) {
             sealed.pollFirst();
         }
-        unwritten = Math.min(unwritten, sealed.size());
         if (lastWriteMillis < staleBeforeMillis) {
             removed = true;
             sealed.clear();
-            unwritten = 0;
             open = null;
         }
         return removed;
@@ -122,20 +120,18 @@ public final class Series {
      * The sealed chunks not yet written to disk, oldest first; {@link #markWritten} once they are.
      */
     public synchronized List<ChunkData> unwrittenChunks() {
-        List<ChunkData> out = new ArrayList<>(unwritten);
-        Iterator<SealedChunk> newestFirst = sealed.descendingIterator();
-        for (int i = 0; i < unwritten && newestFirst.hasNext(); i++) {
-            out.add(0, newestFirst.next().data());
+        List<ChunkData> out = new ArrayList<>();
+        for (SealedChunk chunk : sealed) {
+            if (chunk.lastTimestamp() > writtenUpTo) {
+                out.add(chunk.data());
+            }
         }
         return out;
     }
 
-    /**
-     * The oldest {@code chunks} of {@link #unwrittenChunks()} are on disk (newer ones may have
-     * sealed since).
-     */
-    public synchronized void markWritten(int chunks) {
-        unwritten = Math.max(0, unwritten - chunks);
+    /** The sealed chunks up to the one ending at {@code lastTimestamp} are on disk. */
+    public synchronized void markWritten(long lastTimestamp) {
+        writtenUpTo = Math.max(writtenUpTo, lastTimestamp);
     }
 
     /** A copy of the chunk being written, or null when it holds no sample. */
@@ -158,6 +154,7 @@ public final class Series {
             return false;
         }
         sealed.addFirst(chunk.toSealed());
+        writtenUpTo = Math.max(writtenUpTo, chunk.lastTimestamp()); // read from disk: there already
         lastTimestamp = Math.max(lastTimestamp, chunk.lastTimestamp());
         // as if last written when its newest sample was taken: it expires with the retention
         lastWriteMillis = Math.max(lastWriteMillis, chunk.lastTimestamp());

@@ -117,7 +117,9 @@ public final class StatementStore {
         }
         List<QuerySample> logged = new ArrayList<>();
         for (QueryLog.Numbered n : log.after(0, MAX_LOGGED)) {
-            logged.add(n.query());
+            QuerySample q = n.query();
+            // the text once, with its statement, unless the statement went and the log keeps it
+            logged.add(statements.containsKey(q.statementId()) ? q.sharing("") : q);
         }
         return new StatementsSnapshot(all, logged, Map.copyOf(read));
     }
@@ -147,7 +149,11 @@ public final class StatementStore {
         }
         for (QuerySample query : snapshot.log()) {
             StatementStats stats = statements.get(query.statementId());
-            log.add(stats == null ? query : query.sharing(stats.statement()));
+            if (stats != null) {
+                log.add(query.sharing(stats.statement()));
+            } else if (!query.statement().isEmpty()) {
+                log.add(query);
+            }
         }
         read.putAll(snapshot.read());
         return taken;
