@@ -365,6 +365,11 @@ public final class DurableStores implements AutoCloseable {
 
     /** Our files in the directory, by name, oldest first; others are left out. */
     static List<Listed> list(FileSystem fs, Path dir) throws IOException {
+        return list(fs, dir, new int[1]);
+    }
+
+    /** As {@link #list(FileSystem, Path)}, counting the entries not ours in {@code others[0]}. */
+    static List<Listed> list(FileSystem fs, Path dir, int[] others) throws IOException {
         List<Listed> out = new ArrayList<>();
         FileStatus[] files = fs.exists(dir) ? fs.listStatus(dir) : null;
         if (files != null) {
@@ -372,6 +377,8 @@ public final class DurableStores implements AutoCloseable {
                 StoreFileName name = f.isDir() ? null : StoreFileName.parse(f.getPath().getName());
                 if (name != null) {
                     out.add(new Listed(name, f));
+                } else {
+                    others[0]++;
                 }
             }
         }

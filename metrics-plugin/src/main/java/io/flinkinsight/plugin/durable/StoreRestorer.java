@@ -84,7 +84,14 @@ public final class StoreRestorer {
     }
 
     Restored restore(FileSystem fs, Path dir) throws IOException {
-        List<DurableStores.Listed> files = DurableStores.list(fs, dir);
+        int[] others = new int[1];
+        List<DurableStores.Listed> files = DurableStores.list(fs, dir, others);
+        if (others[0] > 0) {
+            LOG.info(
+                    "Flink Insight hub left alone {} entries of {} that are not its files",
+                    others[0],
+                    dir);
+        }
         Map<SeriesKey, List<ChunkData>> chunks = new HashMap<>();
         Map<String, RecordJson.StoredJob> jobs = new LinkedHashMap<>();
         Map<String, CheckpointRecord> checkpoints = new LinkedHashMap<>();

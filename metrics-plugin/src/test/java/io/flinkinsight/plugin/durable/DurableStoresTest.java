@@ -156,6 +156,9 @@ class DurableStoresTest {
         try (TestingLogCapture log = new TestingLogCapture()) {
             restored = open(after, dir.toUri().toString()).restore();
             assertThat(log.linesAt("WARN")).hasSize(2).allMatch(l -> l.contains("skipped"));
+            assertThat(log.linesAt("INFO"))
+                    .anyMatch(
+                            l -> l.contains("left alone 1 entries") && l.contains(dir.toString()));
         }
         assertThat(restored.damagedFiles()).isEqualTo(2);
         assertThat(samples(after, HEAP)).hasSize(samples(before, HEAP).size());
