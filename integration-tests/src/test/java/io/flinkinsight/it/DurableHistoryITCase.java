@@ -213,15 +213,7 @@ class DurableHistoryITCase {
     }
 
     private List<Long> sampleTimes() {
-        JsonNode answer = get("/api/v1/series?metric=" + TM_COUNT + "&from=-1h");
-        List<Long> out = new ArrayList<>();
-        for (JsonNode series : answer.path("series")) {
-            for (JsonNode point : series.path("points")) {
-                out.add(point.get(0).asLong());
-            }
-        }
-        out.sort(Long::compare);
-        return out;
+        return HubReads.sampleTimes(cluster, Role.JOBMANAGER, TM_COUNT);
     }
 
     private List<Long> checkpointIds() {
@@ -247,11 +239,7 @@ class DurableHistoryITCase {
     }
 
     private JsonNode get(String path) {
-        try {
-            return PluginOnSessionClusterITCase.json(cluster.insightGet(Role.JOBMANAGER, path));
-        } catch (Exception e) {
-            throw new IllegalStateException(path, e);
-        }
+        return HubReads.get(cluster, Role.JOBMANAGER, path);
     }
 
     /** The plugin's WARN lines in the running JobManager's log: a healthy start has none. */

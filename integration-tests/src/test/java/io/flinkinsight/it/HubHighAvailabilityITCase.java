@@ -17,7 +17,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -157,18 +156,7 @@ class HubHighAvailabilityITCase {
 
     /** The times of the hub's TaskManager count samples, oldest first. */
     private List<Long> sampleTimes(Role role) {
-        JsonNode answer =
-                json(
-                        cluster.insightGet(
-                                role, "/api/v1/series?metric=insight_taskmanager_count&from=-1h"));
-        List<Long> out = new ArrayList<>();
-        for (JsonNode series : answer.path("series")) {
-            for (JsonNode point : series.path("points")) {
-                out.add(point.get(0).asLong());
-            }
-        }
-        out.sort(Long::compare);
-        return out;
+        return HubReads.sampleTimes(cluster, role, "insight_taskmanager_count");
     }
 
     private JsonNode awaitStandbyNamingTheLeader() {
@@ -202,15 +190,7 @@ class HubHighAvailabilityITCase {
     }
 
     private JsonNode overview(Role role) {
-        return json(cluster.insightGet(role, "/api/v1/overview"));
-    }
-
-    private static JsonNode json(String text) {
-        try {
-            return PluginOnSessionClusterITCase.json(text);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        return HubReads.get(cluster, role, "/api/v1/overview");
     }
 
     /** The value of the plugin's own unlabelled figure {@code name} on the process's scrape. */

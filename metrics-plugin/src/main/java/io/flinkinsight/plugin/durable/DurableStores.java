@@ -2,6 +2,7 @@ package io.flinkinsight.plugin.durable;
 
 import io.flinkinsight.common.FlinkBoundary;
 import io.flinkinsight.common.RateLimitedLog;
+import io.flinkinsight.plugin.OwnThreads;
 import io.flinkinsight.plugin.store.InsightStores;
 
 import org.apache.flink.annotation.VisibleForTesting;
@@ -22,7 +23,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -103,13 +103,7 @@ public final class DurableStores implements AutoCloseable {
                         settings.retention().toMillis());
         this.warnings = new RateLimitedLog(LOG, clock, WARN_INTERVAL_MILLIS);
         this.ownThread = new FlinkBoundary(LOG, clock);
-        this.executor =
-                Executors.newSingleThreadScheduledExecutor(
-                        r -> {
-                            Thread t = new Thread(r, THREAD_NAME);
-                            t.setDaemon(true);
-                            return t;
-                        });
+        this.executor = OwnThreads.scheduler(THREAD_NAME);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.flinkinsight.plugin.hub;
 import io.flinkinsight.common.FlinkBoundary;
 import io.flinkinsight.common.RateLimitedLog;
 import io.flinkinsight.plugin.FlinkCapabilities;
+import io.flinkinsight.plugin.OwnThreads;
 import io.flinkinsight.plugin.durable.DurableStores;
 import io.flinkinsight.plugin.http.RestTls;
 import io.flinkinsight.plugin.store.InsightStores;
@@ -17,7 +18,6 @@ import javax.net.ssl.SSLContext;
 
 import java.time.Clock;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -136,13 +136,7 @@ public final class Hub implements AutoCloseable {
         this.warnings = new RateLimitedLog(LOG, clock, WARN_INTERVAL_MILLIS);
         this.startedAtMillis = clock.millis();
         this.ownThread = new FlinkBoundary(LOG, clock);
-        this.executor =
-                Executors.newSingleThreadScheduledExecutor(
-                        r -> {
-                            Thread t = new Thread(r, THREAD_NAME);
-                            t.setDaemon(true);
-                            return t;
-                        });
+        this.executor = OwnThreads.scheduler(THREAD_NAME);
         this.clients =
                 settings.clients().isEmpty()
                         ? null

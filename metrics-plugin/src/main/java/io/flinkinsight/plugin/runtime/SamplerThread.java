@@ -1,6 +1,7 @@
 package io.flinkinsight.plugin.runtime;
 
 import io.flinkinsight.common.FlinkBoundary;
+import io.flinkinsight.plugin.OwnThreads;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,15 +40,7 @@ final class SamplerThread implements AutoCloseable {
         this.keepWithinBudget = keepWithinBudget;
         this.keepsHistory = keepsHistory;
         this.rounds = new FlinkBoundary(LOG, clock);
-        this.executor =
-                new ScheduledThreadPoolExecutor(
-                        1,
-                        r -> {
-                            Thread t = new Thread(r, "flink-insight-sampler");
-                            t.setDaemon(true);
-                            return t;
-                        });
-        executor.setRemoveOnCancelPolicy(true);
+        this.executor = OwnThreads.scheduler("flink-insight-sampler");
         long delay = resolutionMillis - Math.floorMod(clock.millis(), resolutionMillis);
         executor.scheduleAtFixedRate(this::round, delay, resolutionMillis, TimeUnit.MILLISECONDS);
     }
