@@ -5,7 +5,6 @@ import io.flinkinsight.common.RateLimitedLog;
 import io.flinkinsight.plugin.FlinkCapabilities;
 import io.flinkinsight.plugin.OwnThreads;
 import io.flinkinsight.plugin.durable.DurableStores;
-import io.flinkinsight.plugin.http.RestTls;
 import io.flinkinsight.plugin.store.InsightStores;
 
 import org.apache.flink.annotation.VisibleForTesting;
@@ -105,13 +104,9 @@ public final class Hub implements AutoCloseable {
 
     private boolean waitingLogged;
     private final long startedAtMillis;
-    private volatile String restUrl;
 
-    /**
-     * Flink's REST TLS, read with the URL; null when Flink's REST API is plain HTTP (or its stores
-     * are unreadable).
-     */
-    private volatile RestTls restTls;
+    /** Flink's REST URL and TLS, resolved from its configuration on first use. */
+    private final FlinkRestEndpoint rest;
 
     /**
      * A hub whose rounds are not scheduled: {@link #start} schedules them, a test runs them by
@@ -134,6 +129,7 @@ public final class Hub implements AutoCloseable {
         this.flink = flink;
         this.clock = clock;
         this.warnings = new RateLimitedLog(LOG, clock, WARN_INTERVAL_MILLIS);
+        this.rest = new FlinkRestEndpoint(settings.flinkRestUrl(), flinkConfiguration, warnings);
         this.startedAtMillis = clock.millis();
         this.ownThread = new FlinkBoundary(LOG, clock);
         this.executor = OwnThreads.scheduler(THREAD_NAME);
@@ -146,7 +142,10 @@ public final class Hub implements AutoCloseable {
                                 stores.statements(),
                                 clock,
                                 settings.clientsOverHttps(),
-                                this::clientsTls);
+                                () -> {
+                                    rest.url(); // reads Flink's REST TLS once
+                                    return rest.tlsClient();
+                                });
     }
 
     /**
@@ -395,25 +394,15 @@ public final class Hub implements AutoCloseable {
      * hub's and the HTTP server's threads, never on a Flink thread.
      */
     public String flinkRestUrl() {
-        String url = restUrl;
-        if (url == null) {
-            synchronized (this) {
-                if (restUrl == null) {
-                    try {
-                        Configuration flink = Configuration.fromMap(flinkConfiguration.get());
-                        restTls = readTls(flink);
-                        restUrl = FlinkRestUrl.resolve(settings.flinkRestUrl(), flink);
-                    } catch (RuntimeException e) {
-                        // Unresolved stays null, retried at the next call; the overview asking must
-                        // still answer.
-                        warnings.warn(
-                                "Flink Insight hub: Flink's REST URL could not be resolved", e);
-                    }
-                }
-                url = restUrl;
-            }
-        }
-        return url;
+        return rest.url();
+    }
+
+    /**
+     * The TLS context for calls to Flink's REST API (and to other processes' plugin ports), or null
+     * for plain HTTP; known once {@link #flinkRestUrl()} resolved.
+     */
+    public SSLContext restTlsClient() {
+        return rest.tlsClient();
     }
 
     /**
@@ -422,45 +411,6 @@ public final class Hub implements AutoCloseable {
      */
     public Map<String, Long> clientRefusals() {
         return clients == null ? Map.of() : clients.refusals();
-    }
-
-    /**
-     * The TLS context for calls to Flink's REST API (and to other processes' plugin ports), or null
-     * for plain HTTP; known once {@link #flinkRestUrl()} resolved.
-     */
-    public SSLContext restTlsClient() {
-        RestTls tls = restTls;
-        return tls == null ? null : tls.client();
-    }
-
-    /**
-     * The TLS context for the client processes' HTTPS ports: Flink's REST one, or null while it is
-     * unreadable.
-     */
-    private SSLContext clientsTls() {
-        flinkRestUrl(); // reads Flink's REST TLS once
-        return restTlsClient();
-    }
-
-    private RestTls readTls(Configuration flink) {
-        try {
-            RestTls tls = RestTls.from(flink.toMap());
-            if (tls != null) {
-                LOG.info(
-                        "Flink Insight hub calls Flink's REST API over TLS with security.ssl.rest.truststore{}",
-                        tls.mutual()
-                                ? " and presents security.ssl.rest.keystore (mutual authentication)"
-                                : "");
-            }
-            return tls;
-        } catch (IllegalArgumentException e) {
-            warnings.warn(
-                    "Flink Insight hub: "
-                            + e.getMessage()
-                            + "; calls to Flink's REST API will fail",
-                    e);
-            return null;
-        }
     }
 
     /**
