@@ -54,7 +54,7 @@ class DurableHistoryITCase {
     void startCluster() throws IOException {
         storesDir = TestClusters.workDir("durable-history-stores");
         cluster =
-                TestClusters.withPlugin("durable-history", "19330-19350")
+                TestClusters.withPlugin("durable-history", "19470-19490")
                         .config("metrics.reporter.insight.stores.dir", storesDir.toUri().toString())
                         .config("metrics.reporter.insight.stores.dir.write-interval", "1 s")
                         .config("metrics.reporter.insight.hub.poll-interval", "1 s")

@@ -48,7 +48,7 @@ class HubHighAvailabilityITCase {
                 LocalFlinkCluster.builder()
                         .workDir(TestClusters.workDir("hub-ha"))
                         .pluginJar(TestClusters.pluginJar())
-                        .insightPortRange("19300-19320")
+                        .insightPortRange("19450-19469")
                         .zooKeeperHa(true)
                         .jobManagers(2)
                         .config("metrics.reporter.insight.hub.poll-interval", "1 s")
