@@ -13,7 +13,9 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.zip.CRC32;
 import java.util.zip.CheckedOutputStream;
 
@@ -140,6 +142,14 @@ final class SegmentFormat {
      * trailer that does not match (a write cut short), or records that do not parse or decode.
      */
     static Contents read(byte[] file) throws IOException {
+        return read(file, new HashMap<>());
+    }
+
+    /**
+     * As {@link #read(byte[])}, the strings of the series' keys taken from (and added to) {@code
+     * strings}: a read back of many files holds each name and label once, not once a chunk.
+     */
+    static Contents read(byte[] file, Map<String, String> strings) throws IOException {
         if (file.length < 6 + TRAILER_BYTES) {
             throw new IOException("it is too short (" + file.length + " bytes) to be whole");
         }
@@ -170,7 +180,7 @@ final class SegmentFormat {
         for (int i = 0; i < count; i++) {
             byte type = in.readByte();
             switch (type) {
-                case CHUNK -> chunks.add(readChunk(in, body));
+                case CHUNK -> chunks.add(readChunk(in, body, strings));
                 case CHECKPOINT -> checkpoints.add(readBytes(in, body));
                 case JOB -> jobs.add(readBytes(in, body));
                 case STATEMENTS -> statements = readBytes(in, body);
@@ -183,8 +193,9 @@ final class SegmentFormat {
         return new Contents(chunks, checkpoints, jobs, statements);
     }
 
-    private static KeyedChunk readChunk(DataInputStream in, int body) throws IOException {
-        String name = readString(in);
+    private static KeyedChunk readChunk(DataInputStream in, int body, Map<String, String> strings)
+            throws IOException {
+        String name = shared(readString(in), strings);
         int labels = in.readUnsignedShort();
         if (labels > MAX_LABELS) {
             throw new IOException("a series has " + labels + " labels");
@@ -192,8 +203,8 @@ final class SegmentFormat {
         List<String> names = new ArrayList<>(labels);
         List<String> values = new ArrayList<>(labels);
         for (int i = 0; i < labels; i++) {
-            names.add(readString(in));
-            values.add(readString(in));
+            names.add(shared(readString(in), strings));
+            values.add(shared(readString(in), strings));
         }
         int count = in.readInt();
         long first = in.readLong();
@@ -211,6 +222,11 @@ final class SegmentFormat {
             throw new IOException("a chunk of " + name + " does not decode");
         }
         return new KeyedChunk(new SeriesKey(name, names, values), chunk);
+    }
+
+    private static String shared(String s, Map<String, String> strings) {
+        String known = strings.putIfAbsent(s, s);
+        return known == null ? s : known;
     }
 
     private static byte[] readBytes(DataInputStream in, int body) throws IOException {

@@ -84,6 +84,7 @@ public final class StoreRestorer {
     }
 
     Restored restore(FileSystem fs, Path dir) throws IOException {
+        Map<String, String> strings = new HashMap<>(); // names and labels, each once
         int[] others = new int[1];
         List<DurableStores.Listed> files = DurableStores.list(fs, dir, others);
         if (others[0] > 0) {
@@ -111,7 +112,7 @@ public final class StoreRestorer {
             read += file.getLen();
             SegmentFormat.Contents contents;
             try {
-                contents = SegmentFormat.read(DurableStores.readFile(fs, file, maxBytes));
+                contents = SegmentFormat.read(DurableStores.readFile(fs, file, maxBytes), strings);
             } catch (FileNotFoundException e) {
                 // replaced or expired by another JobManager's writer since the listing
                 LOG.info("Flink Insight hub: {} went while it was read back", file.getPath());
