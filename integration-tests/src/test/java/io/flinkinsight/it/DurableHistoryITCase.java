@@ -32,14 +32,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * hub writes to {@code stores.dir} every second; the JobManager is killed (SIGKILL) and started
  * again, then stopped (SIGTERM) and started again. Each time the new hub serves the history,
  * checkpoints and job of before, with the gap where no JobManager ran; the streaming job, gone with
- * its JobManager, is SUSPENDED. Then a damaged file in the directory: one log line, and the rest is
- * read.
+ * its JobManager, is SUSPENDED; the statements of the interactive client's queries through the
+ * gateway (which outlives the JobManager) are counted once, not again from the gateway's log. Then
+ * a damaged file in the directory: one log line, and the rest is read.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DurableHistoryITCase {
 
     private static final String TM_COUNT = "insight_taskmanager_count";
+    private static final String GATEWAY_PORTS = "19491-19499";
     private static final Duration WAIT = Duration.ofSeconds(90);
 
     /** The write interval and some slack: what the hub held longer than this ago is on disk. */
@@ -55,6 +57,12 @@ class DurableHistoryITCase {
         storesDir = TestClusters.workDir("durable-history-stores");
         cluster =
                 TestClusters.withPlugin("durable-history", "19470-19490")
+                        .gatewayClasspath(TestClusters.clientJar())
+                        .gatewayConfig("metrics.reporter.insight.port", GATEWAY_PORTS)
+                        .config(
+                                "metrics.reporter.insight.hub.clients",
+                                "127.0.0.1:" + GATEWAY_PORTS)
+                        .config("taskmanager.network.sort-shuffle.min-buffers", "16")
                         .config("metrics.reporter.insight.stores.dir", storesDir.toUri().toString())
                         .config("metrics.reporter.insight.stores.dir.write-interval", "1 s")
                         .config("metrics.reporter.insight.hub.poll-interval", "1 s")
@@ -85,6 +93,13 @@ class DurableHistoryITCase {
         awaitCheckpoints(3);
         awaitSamples(10);
         Thread.sleep(WRITTEN_MILLIS); // at least one write of all that
+        try (SqlSession queries = InteractiveClientSupport.interactiveSession(cluster)) {
+            for (int i = 0; i < 10; i++) {
+                queries.query(DemoWorkload.shortQueries().get(i % 3));
+            }
+        }
+        awaitCalls(10);
+        Thread.sleep(WRITTEN_MILLIS);
         List<Long> samplesBefore = sampleTimes();
         List<Long> checkpointsBefore = checkpointIds();
 
@@ -114,6 +129,35 @@ class DurableHistoryITCase {
         assertThat(dir.path("lastFailure").isNull()).isTrue();
         assertThat(pluginWarnings()).isEmpty();
         awaitSamplesAfter(restartedAt); // and the new hub goes on gathering
+
+        // the statements came back with how far the gateway's log was read: read on from there
+        assertThat(dir.path("restoredStatements").asInt()).isEqualTo(3);
+        Thread.sleep(3_000); // three more polls of the gateway's log
+        assertThat(calls()).as("the queries of before the kill, counted once").isEqualTo(10);
+        try (SqlSession queries = InteractiveClientSupport.interactiveSession(cluster)) {
+            for (int i = 0; i < 5; i++) {
+                queries.query(DemoWorkload.shortQueries().get(i % 3));
+            }
+        }
+        awaitCalls(15);
+    }
+
+    private long calls() {
+        long calls = 0;
+        for (JsonNode row : get("/api/v1/statements?limit=1000").path("statements")) {
+            calls += row.path("calls").asLong();
+        }
+        return calls;
+    }
+
+    private void awaitCalls(long calls) {
+        Waits.until(
+                calls + " queries in the hub's statements",
+                WAIT,
+                Duration.ofMillis(500),
+                () -> calls() >= calls ? Optional.of(true) : Optional.empty(),
+                () -> cluster.diagnostics(List.of(Role.JOBMANAGER, Role.SQL_GATEWAY)));
+        assertThat(calls()).as("queries counted").isEqualTo(calls);
     }
 
     @Test
