@@ -95,9 +95,11 @@ enum ClusterProfile {
         config.put("execution.batch-shuffle-mode", "ALL_EXCHANGES_PIPELINED");
         config.put("env.java.opts.all", OLAP_JVM_FLAGS);
         // Scheduling options. The guide's `Default` matters on Flink 2.x: batch jobs get the
-        // adaptive batch scheduler otherwise, and with it stock Flink 2.3.0 fails the seed's
-        // queries in BATCH mode with pipelined shuffles (IllegalStateException in
-        // DefaultExecutionTopology).
+        // adaptive batch scheduler otherwise, and with it Flink 2.3.0 fails the seed's queries in
+        // BATCH mode with pipelined shuffles, with the stock `remote` executor too: the wordcount
+        // query (GROUP BY) fails with an IllegalStateException from checkState in
+        // DefaultExecutionTopology.notifyExecutionGraphUpdatedWithInitializedJobVertices (seen with
+        // --cluster-set jobmanager.scheduler=AdaptiveBatch).
         config.put("jobmanager.scheduler", "Default");
         config.put("jobmanager.execution.failover-strategy", "full");
         config.put("restart-strategy.type", "disable");
