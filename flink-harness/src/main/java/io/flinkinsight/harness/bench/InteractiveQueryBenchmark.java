@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -169,7 +170,7 @@ public final class InteractiveQueryBenchmark {
             List<Long> standbys = new ArrayList<>();
             Role leader =
                     cluster.jobManagers().size() > 1
-                            ? cluster.awaitLeadingJobManager(java.time.Duration.ofSeconds(60))
+                            ? cluster.awaitLeadingJobManager(Duration.ofSeconds(60))
                             : Role.JOBMANAGER;
             for (Role jobManager : cluster.jobManagers()) {
                 long pid = cluster.process(jobManager).pid();
@@ -207,7 +208,22 @@ public final class InteractiveQueryBenchmark {
                     measure(cluster, cpu, gatewayClient, concurrency);
                 }
             }
-            return new InteractiveReport(blocks, options, OverheadBenchmark.machine()).markdown();
+            String markdown =
+                    new InteractiveReport(blocks, options, OverheadBenchmark.machine()).markdown();
+            // the standby's CPU is the one of the JobManager that did not lead at the start
+            Role leaderAtEnd = cluster.leadingJobManager().orElse(null);
+            if (cluster.jobManagers().size() > 1 && !leader.equals(leaderAtEnd)) {
+                String note =
+                        "\nNote: the leading JobManager changed during the run ("
+                                + leader
+                                + " at the start, "
+                                + leaderAtEnd
+                                + " at the end): the standby's CPU column is not the standby's"
+                                + " throughout.\n";
+                System.out.println(note);
+                markdown += note;
+            }
+            return markdown;
         }
     }
 
