@@ -7,7 +7,10 @@
 # ratios against the interactive client's targets; writes the Markdown to flink-harness/target/bench-interactive.md.
 # Options: --gateway-clients jdbc,rest --concurrency 1,8,32 --queries source,wordcount,join --seconds 20 --rounds 2
 # --warmup 300 --set key=value (interactive sessions only; none by default: the client's defaults)
-# --cluster-set key=value (config.yaml of the cluster, both executors) --output file.
+# --cluster-set key=value (config.yaml of the cluster, both executors) --cluster plain|olap --output file.
+# --cluster olap runs Flink's OLAP production settings (olap_quickstart.md): ZooKeeper HA with two JobManagers, two
+# TaskManagers, batch mode with pipelined shuffles, ZGC, the gateway's plan cache; plain (default) is one JobManager
+# and one TaskManager in streaming mode. The report gives the CPU per query of gateway, JobManager(s), TaskManager(s).
 # --profile records a JFR CPU profile of the JobManager, TaskManager and gateway in each measured block (recordings in
 # the work dir) and writes which part of which process the CPU per query goes to beside the output
 # (bench-interactive-profile.md).

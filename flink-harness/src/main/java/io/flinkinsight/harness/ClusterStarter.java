@@ -44,7 +44,14 @@ final class ClusterStarter {
         ClusterPorts ports = ClusterPorts.resolve(spec);
         writeFiles(work, conf, plugins, ports);
 
-        ProcessLauncher launcher = new ProcessLauncher(flink, work, conf, plugins);
+        ProcessLauncher launcher =
+                new ProcessLauncher(
+                        flink,
+                        work,
+                        conf,
+                        plugins,
+                        ClusterConfiguration.of(spec, ports),
+                        spec.gatewayConfig());
         List<FlinkProcess> processes = new CopyOnWriteArrayList<>();
         LocalFlinkCluster cluster = new LocalFlinkCluster(spec, ports, processes);
         try {

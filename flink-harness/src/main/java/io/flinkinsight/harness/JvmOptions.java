@@ -1,6 +1,8 @@
 package io.flinkinsight.harness;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** JVM flags every Flink process gets. */
 public final class JvmOptions {
@@ -34,6 +36,24 @@ public final class JvmOptions {
                     "--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED");
 
     private JvmOptions() {}
+
+    /**
+     * The JVM flags Flink's start scripts take from the configuration for a process of the kind
+     * {@code roleName} ({@link Role#name()}: {@code jobmanager}, {@code taskmanager}, {@code
+     * sql-gateway}): {@code env.java.opts.all}, then {@code env.java.opts.<roleName>}, split at
+     * whitespace. The harness computes the JVM command itself, so it applies them as the scripts
+     * would.
+     */
+    public static List<String> fromConfig(Map<String, String> config, String roleName) {
+        List<String> flags = new ArrayList<>();
+        for (String key : List.of("env.java.opts.all", "env.java.opts." + roleName)) {
+            String value = config.get(key);
+            if (value != null && !value.isBlank()) {
+                flags.addAll(List.of(value.trim().split("\\s+")));
+            }
+        }
+        return flags;
+    }
 
     /** The {@code java} launcher of the JVM running the harness. */
     public static String javaExecutable() {

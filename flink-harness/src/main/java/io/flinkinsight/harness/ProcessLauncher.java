@@ -32,12 +32,26 @@ final class ProcessLauncher {
     private final Path workDir;
     private final Path confDir;
     private final Path pluginsDir;
+    private final Map<String, String> config;
+    private final Map<String, String> gatewayConfig;
 
-    ProcessLauncher(FlinkDistribution distribution, Path workDir, Path confDir, Path pluginsDir) {
+    /**
+     * {@code config}: the cluster's options, {@code gatewayConfig} the gateway's own on top; their
+     * {@code env.java.opts.*} go on the JVMs' command lines ({@link JvmOptions#fromConfig}).
+     */
+    ProcessLauncher(
+            FlinkDistribution distribution,
+            Path workDir,
+            Path confDir,
+            Path pluginsDir,
+            Map<String, String> config,
+            Map<String, String> gatewayConfig) {
         this.distribution = distribution;
         this.workDir = workDir;
         this.confDir = confDir;
         this.pluginsDir = pluginsDir;
+        this.config = Map.copyOf(config);
+        this.gatewayConfig = Map.copyOf(gatewayConfig);
     }
 
     /**
@@ -184,6 +198,12 @@ final class ProcessLauncher {
         cmd.add(JvmOptions.javaExecutable());
         cmd.addAll(memoryFlags);
         cmd.addAll(JvmOptions.JAVA_17_MODULE_FLAGS);
+        Map<String, String> options = config;
+        if (role.equals(Role.SQL_GATEWAY)) {
+            options = new java.util.HashMap<>(config);
+            options.putAll(gatewayConfig);
+        }
+        cmd.addAll(JvmOptions.fromConfig(options, role.name()));
         cmd.add("-D" + Log4jConfiguration.LOG_FILE_PROPERTY + "=" + logFile);
         cmd.add("-Dlog4j.configurationFile=" + confDir.resolve("log4j.properties").toUri());
         cmd.add("-Djava.io.tmpdir=" + workDir.resolve("tmp"));

@@ -13,10 +13,11 @@ import java.util.Map;
  * Command line of the interactive-client benchmark: {@code --client-jar <jar> [--plugin-jar <jar>]
  * [--gateway-clients jdbc,rest] [--concurrency 1,8,32] [--queries source,wordcount,join] [--seconds
  * 20] [--rounds 2] [--warmup 300] [--set key=value]... [--cluster-set key=value]... [--profile]
- * [--work-dir dir] [--output file.md]}. Each {@code --set} is a session setting of the {@code
- * remote-interactive} sessions only; each {@code --cluster-set} a line of the cluster's {@code
- * config.yaml}, for both clients. {@code --profile} records a CPU profile of the JobManager,
- * TaskManager and gateway in each measured block ({@link CpuProfile}).
+ * [--cluster plain|olap] [--work-dir dir] [--output file.md]}. Each {@code --set} is a session
+ * setting of the {@code remote-interactive} sessions only; each {@code --cluster-set} a line of the
+ * cluster's {@code config.yaml}, for both clients. {@code --profile} records a CPU profile of the
+ * JobManager, TaskManager and gateway in each measured block ({@link CpuProfile}). {@code
+ * --cluster} picks the cluster ({@link ClusterProfile}), default {@code plain}.
  */
 record InteractiveBenchOptions(
         Path clientJar,
@@ -30,13 +31,14 @@ record InteractiveBenchOptions(
         Map<String, String> interactiveSettings,
         Map<String, String> clusterSettings,
         boolean profile,
+        ClusterProfile cluster,
         Path workDir,
         Path output) {
 
     static final String USAGE =
             "usage: InteractiveQueryBenchmark --client-jar <jar> [--plugin-jar <jar>]"
                     + " [--gateway-clients jdbc,rest] [--concurrency 1,8,32] [--queries source,wordcount,join] [--seconds 20] [--rounds 2] [--warmup 300]"
-                    + " [--set key=value]... [--cluster-set key=value]... [--profile] [--work-dir dir] [--output file.md]";
+                    + " [--set key=value]... [--cluster-set key=value]... [--profile] [--cluster plain|olap] [--work-dir dir] [--output file.md]";
 
     static InteractiveBenchOptions parse(String... args) {
         Path clientJar = null;
@@ -51,6 +53,7 @@ record InteractiveBenchOptions(
         Map<String, String> clusterSettings = new LinkedHashMap<>();
         Path workDir = Path.of("flink-harness", "target", "bench-interactive");
         boolean profile = false;
+        ClusterProfile cluster = ClusterProfile.PLAIN;
         Path output = Path.of("flink-harness", "target", "bench-interactive.md");
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
@@ -73,6 +76,7 @@ record InteractiveBenchOptions(
                 case "--warmup" -> warmup = positive(option, value);
                 case "--set" -> putSetting(settings, option, value);
                 case "--cluster-set" -> putSetting(clusterSettings, option, value);
+                case "--cluster" -> cluster = clusterProfile(value);
                 case "--work-dir" -> workDir = Path.of(value);
                 case "--output" -> output = Path.of(value);
                 default ->
@@ -102,8 +106,17 @@ record InteractiveBenchOptions(
                 settings,
                 clusterSettings,
                 profile,
+                cluster,
                 workDir.toAbsolutePath(),
                 output);
+    }
+
+    private static ClusterProfile clusterProfile(String value) {
+        try {
+            return ClusterProfile.of(value.trim());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--cluster: " + e.getMessage() + "\n" + USAGE);
+        }
     }
 
     private static void putSetting(Map<String, String> settings, String option, String value) {

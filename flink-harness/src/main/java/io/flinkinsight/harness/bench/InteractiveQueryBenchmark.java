@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -31,14 +32,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code remote} executor and with {@code remote-interactive}, on this machine. A gateway client
  * (Flink's JDBC driver, or a client of the gateway's REST API polling every 10 ms) → SQL Gateway →
  * session cluster, the three queries (source, wordcount, join over 1-row {@code datagen} tables,
- * streaming mode), at each concurrency, with either executor, in one run on one cluster: blocks of
- * a fixed duration, the two executors interleaved (ABBA across rounds) after a warm-up of both. Per
- * block: E2E latency of every query as the gateway client sees it (execute → last row read), QPS,
- * the cluster-side duration of the same jobs (Flink's REST {@code /jobs/overview}, jobs found by a
- * per-block and per-session {@code pipeline.name}), the time before each query's job started and
- * after it ended (a session runs its queries one after another, so its queries and jobs pair up in
- * order), and the CPU time of the JobManager, TaskManager and gateway processes ({@code
- * /proc/<pid>/stat}). Prints and writes a Markdown report.
+ * streaming mode, or batch on the OLAP cluster: {@link ClusterProfile}), at each concurrency, with
+ * either executor, in one run on one cluster: blocks of a fixed duration, the two executors
+ * interleaved (ABBA across rounds) after a warm-up of both. Per block: E2E latency of every query
+ * as the gateway client sees it (execute → last row read), QPS, the cluster-side duration of the
+ * same jobs (Flink's REST {@code /jobs/overview}, jobs found by a per-block and per-session {@code
+ * pipeline.name}), the time before each query's job started and after it ended (a session runs its
+ * queries one after another, so its queries and jobs pair up in order), and the CPU time of the
+ * JobManager, TaskManager and gateway processes ({@code /proc/<pid>/stat}). Prints and writes a
+ * Markdown report.
  */
 public final class InteractiveQueryBenchmark {
 
@@ -86,6 +88,9 @@ public final class InteractiveQueryBenchmark {
     /** Columns of the CPU figures, one per process. */
     static final String JM_CPU = "JobManager";
 
+    /** Under high availability: the JobManagers that do not lead (also counted in JM_CPU). */
+    static final String JM_STANDBY_CPU = "JobManager standby";
+
     static final String TM_CPU = "TaskManager";
     static final String GATEWAY_CPU = "gateway";
     static final String DRIVER_CPU = "gateway client";
@@ -131,43 +136,70 @@ public final class InteractiveQueryBenchmark {
         System.out.println("Written to " + file);
     }
 
-    /** Twice the highest concurrency (see the cluster's set-up in {@link #run()}). */
+    /**
+     * Twice the highest concurrency, over all TaskManagers (see the cluster's set-up in {@link
+     * #run()}).
+     */
     static int slots(InteractiveBenchOptions options) {
         return 2 * options.concurrency().stream().max(Integer::compare).orElse(1);
     }
 
     String run() throws Exception {
+        // Every concurrent query gets a slot, also while the previous job of its client still
+        // releases its own (Flink fails a job at once when no slot is free): the benchmark
+        // measures the client path, not slot queueing.
         LocalFlinkClusterBuilder builder =
-                LocalFlinkCluster.builder()
-                        .workDir(options.workDir())
-                        .pluginJar(options.pluginJar())
-                        .sqlGateway(true)
-                        .gatewayClasspath(options.clientJar())
-                        .taskManagers(1)
-                        // Every concurrent query gets a slot, also while the previous job of its
-                        // client still releases its
-                        // own (Flink fails a job at once when no slot is free): the benchmark
-                        // measures the client path, not
-                        // slot queueing.
-                        .slotsPerTaskManager(slots(options))
-                        .taskManagerProcessSize("2g")
-                        .gatewayHeap("1g")
-                        .config("rest.server.numThreads", "32")
+                options.cluster()
+                        .apply(
+                                LocalFlinkCluster.builder()
+                                        .workDir(options.workDir())
+                                        .pluginJar(options.pluginJar())
+                                        .sqlGateway(true)
+                                        .gatewayClasspath(options.clientJar()),
+                                slots(options))
                         .config(options.clusterSettings());
-        System.out.println("Starting the cluster in " + options.workDir() + " ...");
+        System.out.println(
+                "Starting the cluster ("
+                        + options.cluster().label
+                        + ") in "
+                        + options.workDir()
+                        + " ...");
         try (LocalFlinkCluster cluster = builder.start()) {
-            Map<String, Long> pids = new LinkedHashMap<>();
-            pids.put(JM_CPU, cluster.process(Role.JOBMANAGER).pid());
-            pids.put(TM_CPU, cluster.process(Role.TASKMANAGER).pid());
-            pids.put(GATEWAY_CPU, cluster.process(Role.SQL_GATEWAY).pid());
+            Map<String, List<Long>> pids = new LinkedHashMap<>();
+            List<Long> jobManagers = new ArrayList<>();
+            List<Long> standbys = new ArrayList<>();
+            Role leader =
+                    cluster.jobManagers().size() > 1
+                            ? cluster.awaitLeadingJobManager(Duration.ofSeconds(60))
+                            : Role.JOBMANAGER;
+            for (Role jobManager : cluster.jobManagers()) {
+                long pid = cluster.process(jobManager).pid();
+                jobManagers.add(pid);
+                if (!jobManager.equals(leader)) {
+                    standbys.add(pid);
+                }
+            }
+            // all JobManagers summed; the standbys (under HA) also on their own
+            pids.put(JM_CPU, jobManagers);
+            if (!standbys.isEmpty()) {
+                pids.put(JM_STANDBY_CPU, standbys);
+            }
+            List<Long> taskManagers = new ArrayList<>();
+            for (int i = 0; i < cluster.spec().taskManagers(); i++) {
+                taskManagers.add(cluster.process(Role.taskManager(i)).pid());
+            }
+            pids.put(TM_CPU, taskManagers);
+            pids.put(GATEWAY_CPU, List.of(cluster.process(Role.SQL_GATEWAY).pid()));
             // this process: the gateway client's threads (the JDBC driver fetches results in a
-            // tight loop while a job
-            // runs)
-            pids.put(DRIVER_CPU, ProcessHandle.current().pid());
+            // tight loop while a job runs)
+            pids.put(DRIVER_CPU, List.of(ProcessHandle.current().pid()));
             ProcessCpu cpu = new ProcessCpu(pids);
             if (options.profile()) {
-                Map<String, Long> profiled = new LinkedHashMap<>(pids);
-                profiled.remove(DRIVER_CPU);
+                // the leading JobManager and the first TaskManager
+                Map<String, Long> profiled = new LinkedHashMap<>();
+                profiled.put(JM_CPU, cluster.process(leader).pid());
+                profiled.put(TM_CPU, taskManagers.get(0));
+                profiled.put(GATEWAY_CPU, pids.get(GATEWAY_CPU).get(0));
                 profile = new CpuProfile(profiled, options.workDir().resolve("profiles"));
             }
             warmUp(cluster);
@@ -176,7 +208,22 @@ public final class InteractiveQueryBenchmark {
                     measure(cluster, cpu, gatewayClient, concurrency);
                 }
             }
-            return new InteractiveReport(blocks, options, OverheadBenchmark.machine()).markdown();
+            String markdown =
+                    new InteractiveReport(blocks, options, OverheadBenchmark.machine()).markdown();
+            // the standby's CPU is the one of the JobManager that did not lead at the start
+            Role leaderAtEnd = cluster.leadingJobManager().orElse(null);
+            if (cluster.jobManagers().size() > 1 && !leader.equals(leaderAtEnd)) {
+                String note =
+                        "\nNote: the leading JobManager changed during the run ("
+                                + leader
+                                + " at the start, "
+                                + leaderAtEnd
+                                + " at the end): the standby's CPU column is not the standby's"
+                                + " throughout.\n";
+                System.out.println(note);
+                markdown += note;
+            }
+            return markdown;
         }
     }
 
@@ -358,8 +405,6 @@ public final class InteractiveQueryBenchmark {
                     cpuSeconds);
         }
         double wallSeconds = (end - start) / 1e9;
-        Map<String, Double> cpuPercent = new LinkedHashMap<>();
-        cpuSeconds.forEach((role, seconds) -> cpuPercent.put(role, 100 * seconds / wallSeconds));
         JobTimes jobs = jobTimes(cluster, tag, spans);
         return new Block(
                 gatewayClient,
@@ -373,7 +418,7 @@ public final class InteractiveQueryBenchmark {
                 jobs.durations(),
                 jobs.before(),
                 jobs.after(),
-                cpuPercent);
+                cpuSeconds);
     }
 
     private static String sessionTag(String tag, int session) {
@@ -429,7 +474,7 @@ public final class InteractiveQueryBenchmark {
             session.set(
                     Map.of(
                             "execution.runtime-mode",
-                            "streaming",
+                            options.cluster().runtimeMode(),
                             "execution.target",
                             client.target));
             if (client == Client.INTERACTIVE) {
@@ -460,10 +505,16 @@ public final class InteractiveQueryBenchmark {
             List<Double> jobMs,
             List<Double> beforeJobMs,
             List<Double> afterJobMs,
-            Map<String, Double> cpuPercent) {
+            Map<String, Double> cpuSeconds) {
 
         double qps() {
             return latenciesMs.size() / wallSeconds;
+        }
+
+        /** The CPU of {@code process} in % of a core over the block; NaN if not measured. */
+        double cpuPercent(String process) {
+            Double seconds = cpuSeconds.get(process);
+            return seconds == null ? Double.NaN : 100 * seconds / wallSeconds;
         }
 
         String summary() {
@@ -487,28 +538,34 @@ public final class InteractiveQueryBenchmark {
                     Stats.percentile(beforeJobMs, 50),
                     Stats.percentile(afterJobMs, 50),
                     failures,
-                    cpuPercent.get(JM_CPU),
-                    cpuPercent.get(TM_CPU),
-                    cpuPercent.get(GATEWAY_CPU),
-                    cpuPercent.get(DRIVER_CPU));
+                    cpuPercent(JM_CPU),
+                    cpuPercent(TM_CPU),
+                    cpuPercent(GATEWAY_CPU),
+                    cpuPercent(DRIVER_CPU));
         }
     }
 
-    /** CPU seconds (user + system) of processes, from {@code /proc/<pid>/stat}. */
+    /**
+     * CPU seconds (user + system) of groups of processes, each group summed, from {@code
+     * /proc/<pid>/stat}.
+     */
     static final class ProcessCpu {
         static final double TICKS_PER_SECOND = 100; // USER_HZ, 100 on Linux
 
-        private final Map<String, Long> pids;
+        private final Map<String, List<Long>> pids;
 
-        ProcessCpu(Map<String, Long> pids) {
+        ProcessCpu(Map<String, List<Long>> pids) {
             this.pids = pids;
         }
 
         Map<String, Double> seconds() throws java.io.IOException {
             Map<String, Double> out = new LinkedHashMap<>();
-            for (Map.Entry<String, Long> e : pids.entrySet()) {
-                String stat = Files.readString(Path.of("/proc", e.getValue().toString(), "stat"));
-                out.put(e.getKey(), ticks(stat) / TICKS_PER_SECOND);
+            for (Map.Entry<String, List<Long>> e : pids.entrySet()) {
+                long ticks = 0;
+                for (long pid : e.getValue()) {
+                    ticks += ticks(Files.readString(Path.of("/proc", Long.toString(pid), "stat")));
+                }
+                out.put(e.getKey(), ticks / TICKS_PER_SECOND);
             }
             return out;
         }

@@ -7,6 +7,7 @@ import io.flinkinsight.harness.bench.InteractiveQueryBenchmark.GatewayClient;
 import io.flinkinsight.harness.bench.InteractiveQueryBenchmark.Stats;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -15,8 +16,9 @@ import java.util.stream.Collectors;
 /**
  * The interactive-client benchmark as Markdown: per gateway client, concurrency, query and executor
  * the pooled figures of all rounds, then stock against interactive with the interactive client's
- * targets (concurrency 1: p50 E2E ≤ 0.6× stock; up to 8: QPS ≥ 1.4× stock; above: QPS ≥ 1.3× stock;
- * always: JobManager CPU per query ≤ 0.8× stock).
+ * targets (always: gateway CPU per query ≤ 0.6× stock, JobManager CPU per query ≤ 0.8× stock; on
+ * the OLAP cluster, the seed's: concurrency 1: p50 E2E ≤ 0.6× stock; up to 8: QPS ≥ 1.4× stock;
+ * above: QPS ≥ 1.3× stock), and the CPU per query of each process.
  */
 final class InteractiveReport {
 
@@ -42,13 +44,36 @@ final class InteractiveReport {
             List<Double> afterJob,
             double wallSeconds,
             int failures,
-            double jmCpu,
-            double tmCpu,
-            double gatewayCpu,
-            double driverCpu) {
+            Map<String, Double> cpuSeconds) {
 
         double qps() {
             return latencies.size() / wallSeconds;
+        }
+
+        /** CPU of {@code process} in % of a core over the cell's blocks; NaN if not measured. */
+        double cpuPercent(String process) {
+            return 100 * cpuSeconds.getOrDefault(process, Double.NaN) / wallSeconds;
+        }
+
+        /** CPU seconds of {@code process} per query that returned its row; NaN if not measured. */
+        double cpuPerQuery(String process) {
+            return cpuSeconds.getOrDefault(process, Double.NaN) / latencies.size();
+        }
+
+        double jmCpu() {
+            return cpuPercent(InteractiveQueryBenchmark.JM_CPU);
+        }
+
+        double tmCpu() {
+            return cpuPercent(InteractiveQueryBenchmark.TM_CPU);
+        }
+
+        double gatewayCpu() {
+            return cpuPercent(InteractiveQueryBenchmark.GATEWAY_CPU);
+        }
+
+        double driverCpu() {
+            return cpuPercent(InteractiveQueryBenchmark.DRIVER_CPU);
         }
 
         double p50() {
@@ -84,7 +109,9 @@ final class InteractiveReport {
         List<Double> after = new ArrayList<>();
         double wall = 0;
         int failures = 0;
+        Map<String, Double> cpu = new LinkedHashMap<>();
         for (Block b : mine) {
+            b.cpuSeconds().forEach((process, seconds) -> cpu.merge(process, seconds, Double::sum));
             latencies.addAll(b.latenciesMs());
             jobs.addAll(b.jobMs());
             before.addAll(b.beforeJobMs());
@@ -103,17 +130,7 @@ final class InteractiveReport {
                 after,
                 wall,
                 failures,
-                meanCpu(mine, InteractiveQueryBenchmark.JM_CPU),
-                meanCpu(mine, InteractiveQueryBenchmark.TM_CPU),
-                meanCpu(mine, InteractiveQueryBenchmark.GATEWAY_CPU),
-                meanCpu(mine, InteractiveQueryBenchmark.DRIVER_CPU));
-    }
-
-    private static double meanCpu(List<Block> blocks, String process) {
-        return blocks.stream()
-                .mapToDouble(b -> b.cpuPercent().get(process))
-                .average()
-                .orElse(Double.NaN);
+                cpu);
     }
 
     private static String settings(Map<String, String> settings) {
@@ -122,15 +139,30 @@ final class InteractiveReport {
                 .collect(Collectors.joining(", "));
     }
 
-    /** p50 E2E at most this share of stock's at concurrency 1. */
+    /** p50 E2E at most this share of stock's at concurrency 1 (the seed's, on the OLAP cluster). */
     static final double P50_TARGET = 0.6;
 
     /** JobManager CPU per query at most this share of stock's. */
     static final double JM_CPU_TARGET = 0.8;
 
-    /** Least QPS, as a share of stock's, at {@code concurrency} (above 1). */
+    /** Gateway CPU per query at most this share of stock's. */
+    static final double GATEWAY_CPU_TARGET = 0.6;
+
+    /**
+     * Least QPS, as a share of stock's, at {@code concurrency} (above 1; the seed's, on the OLAP
+     * cluster).
+     */
     static double qpsTarget(int concurrency) {
         return concurrency <= 8 ? 1.4 : 1.3;
+    }
+
+    /** CPU per query, interactive / stock, of {@code process}; NaN if either was not measured. */
+    static double cpuPerQueryRatio(Cell stock, Cell fast, String process) {
+        return fast.cpuPerQuery(process) / stock.cpuPerQuery(process);
+    }
+
+    private static String met(boolean met) {
+        return met ? "met" : "not met";
     }
 
     String markdown() {
@@ -139,12 +171,11 @@ final class InteractiveReport {
         md.append(
                 String.format(
                         Locale.ROOT,
-                        "Setup: Flink %s; gateway client (%s) → SQL Gateway → session cluster (1"
-                                + " JobManager, 1 TaskManager with %d slots, separate JVMs on 127.0.0.1), streaming mode, the"
+                        "Setup: Flink %s; gateway client (%s) → SQL Gateway → session cluster; the"
                                 + " three short queries (source, wordcount, join) over 1-row `datagen` tables; warm-up %d"
                                 + " queries; blocks of %d s per gateway client, executor and query, %d rounds, ABBA order."
-                                + " `remote-interactive` sessions set: %s. Cluster configuration beyond Flink's defaults and"
-                                + " the harness's: %s.%n%n",
+                                + " `remote-interactive` sessions set: %s. Further cluster configuration (`--cluster-set`):"
+                                + " %s.%n%n",
                         FlinkDistribution.configuredVersion(),
                         options.gatewayClients().stream()
                                 .map(
@@ -153,7 +184,6 @@ final class InteractiveReport {
                                                         ? "`jdbc`: Flink's JDBC driver"
                                                         : "`rest`: the gateway's REST API, polled every 10 ms")
                                 .collect(Collectors.joining(", ")),
-                        InteractiveQueryBenchmark.slots(options),
                         options.warmupQueries(),
                         options.seconds(),
                         options.rounds(),
@@ -163,6 +193,8 @@ final class InteractiveReport {
                         options.clusterSettings().isEmpty()
                                 ? "none"
                                 : settings(options.clusterSettings())));
+        md.append(options.cluster().describe(InteractiveQueryBenchmark.slots(options)))
+                .append("\n\n");
         md.append(
                 "| gateway client | concurrency | query | executor | queries | failed | QPS | E2E p50 (ms) |"
                         + " E2E p99 (ms) | job p50, cluster (ms) | outside job (ms) | before job p50 (ms) |"
@@ -200,15 +232,97 @@ final class InteractiveReport {
                 }
             }
         }
+        cpuPerQuery(md);
+        summary(md);
+        return md.toString();
+    }
+
+    /**
+     * CPU per query: each process's CPU seconds over the cell's blocks divided by the queries that
+     * returned their row, stock and interactive, and their ratio.
+     */
+    private void cpuPerQuery(StringBuilder md) {
+        boolean standby =
+                blocks.stream()
+                        .anyMatch(
+                                b ->
+                                        b.cpuSeconds()
+                                                .containsKey(
+                                                        InteractiveQueryBenchmark.JM_STANDBY_CPU));
         md.append(
-                "\nInteractive against stock, medians as ratios (the interactive client's targets: at concurrency 1"
-                        + " p50 E2E ≤ 0.6× stock; at concurrency up to 8 QPS ≥ 1.4×, above 1.3× stock; JobManager CPU per"
-                        + " query ≤ 0.8× stock):\n\n");
+                "\nCPU per query (CPU ms of the process over a block / queries that returned their row;"
+                        + " JobManagers and TaskManagers summed"
+                        + (standby
+                                ? ", the standby JobManager, included in the sum, also on its own"
+                                : "")
+                        + "):\n\n");
+        md.append(
+                "| gateway client | concurrency | query | gateway, stock | gateway, interactive | ratio |"
+                        + " JM, stock | JM, interactive | ratio |"
+                        + (standby ? " JM standby, stock | JM standby, interactive |" : "")
+                        + " TM, stock | TM, interactive | ratio |\n");
+        md.append("|---|---:|---|" + "---:|".repeat(standby ? 11 : 9) + "\n");
+        for (GatewayClient g : options.gatewayClients()) {
+            for (int c : options.concurrency()) {
+                for (String q : options.queryNames()) {
+                    Cell stock = cell(g, c, q, Client.STOCK);
+                    Cell fast = cell(g, c, q, Client.INTERACTIVE);
+                    md.append(String.format(Locale.ROOT, "| %s | %d | %s |", g.label, c, q));
+                    md.append(cpuColumns(stock, fast, InteractiveQueryBenchmark.GATEWAY_CPU, true));
+                    md.append(cpuColumns(stock, fast, InteractiveQueryBenchmark.JM_CPU, true));
+                    if (standby) {
+                        md.append(
+                                cpuColumns(
+                                        stock,
+                                        fast,
+                                        InteractiveQueryBenchmark.JM_STANDBY_CPU,
+                                        false));
+                    }
+                    md.append(cpuColumns(stock, fast, InteractiveQueryBenchmark.TM_CPU, true));
+                    md.append("\n");
+                }
+            }
+        }
+    }
+
+    private static String cpuColumns(Cell stock, Cell fast, String process, boolean ratio) {
+        String columns =
+                String.format(
+                        Locale.ROOT,
+                        " %.1f | %.1f |",
+                        1000 * stock.cpuPerQuery(process),
+                        1000 * fast.cpuPerQuery(process));
+        return ratio
+                ? columns
+                        + String.format(
+                                Locale.ROOT, " %.2f |", cpuPerQueryRatio(stock, fast, process))
+                : columns;
+    }
+
+    private void summary(StringBuilder md) {
+        boolean olap = options.cluster() == ClusterProfile.OLAP;
+        md.append(
+                String.format(
+                        Locale.ROOT,
+                        "%nInteractive against stock, medians as ratios. The interactive client's targets:"
+                                + " gateway CPU per query ≤ %.1f× stock, JobManager CPU per query ≤ %.1f× stock;"
+                                + " the seed's, on the OLAP cluster (`--cluster olap`): at concurrency 1 p50 E2E"
+                                + " ≤ %.1f× stock, at concurrency up to 8 QPS ≥ %.1f×, above %.1f× stock%s:%n%n",
+                        GATEWAY_CPU_TARGET,
+                        JM_CPU_TARGET,
+                        P50_TARGET,
+                        qpsTarget(8),
+                        qpsTarget(9),
+                        olap
+                                ? ""
+                                : " (this run is on the plain cluster: the speed targets are shown for"
+                                        + " orientation only)"));
         md.append(
                 "| gateway client | concurrency | query | p50 E2E, interactive / stock |"
                         + " time outside the job, cut by | QPS, interactive / stock |"
+                        + " gateway CPU per query, interactive / stock |"
                         + " JM CPU per query, interactive / stock | target |\n");
-        md.append("|---|---:|---|---:|---:|---:|---:|---|\n");
+        md.append("|---|---:|---|---:|---:|---:|---:|---:|---|\n");
         for (GatewayClient g : options.gatewayClients()) {
             for (int c : options.concurrency()) {
                 for (String q : options.queryNames()) {
@@ -217,42 +331,46 @@ final class InteractiveReport {
                     double p50Ratio = fast.p50() / stock.p50();
                     double outsideCut = 1 - fast.outsideJob() / stock.outsideJob();
                     double qpsRatio = fast.qps() / stock.qps();
-                    double jmCpuPerQuery =
-                            (fast.jmCpu() / fast.qps()) / (stock.jmCpu() / stock.qps());
+                    double gatewayCpu =
+                            cpuPerQueryRatio(stock, fast, InteractiveQueryBenchmark.GATEWAY_CPU);
+                    double jmCpu = cpuPerQueryRatio(stock, fast, InteractiveQueryBenchmark.JM_CPU);
                     String speed =
                             c == 1
                                     ? String.format(
                                             Locale.ROOT,
                                             "p50 ≤ %.1f× %s",
                                             P50_TARGET,
-                                            p50Ratio <= P50_TARGET ? "met" : "not met")
+                                            met(p50Ratio <= P50_TARGET))
                                     : String.format(
                                             Locale.ROOT,
                                             "QPS ≥ %.1f× %s",
                                             qpsTarget(c),
-                                            qpsRatio >= qpsTarget(c) ? "met" : "not met");
+                                            met(qpsRatio >= qpsTarget(c)));
                     String cpu =
                             String.format(
                                     Locale.ROOT,
-                                    "JM CPU ≤ %.1f× %s",
+                                    "gateway CPU ≤ %.1f× %s; JM CPU ≤ %.1f× %s",
+                                    GATEWAY_CPU_TARGET,
+                                    met(gatewayCpu <= GATEWAY_CPU_TARGET),
                                     JM_CPU_TARGET,
-                                    jmCpuPerQuery <= JM_CPU_TARGET ? "met" : "not met");
+                                    met(jmCpu <= JM_CPU_TARGET));
                     md.append(
                             String.format(
                                     Locale.ROOT,
-                                    "| %s | %d | %s | %.2f | %.0f%% | %.2f | %.2f | %s; %s |%n",
+                                    "| %s | %d | %s | %.2f | %.0f%% | %.2f | %.2f | %.2f | %s%s; %s |%n",
                                     g.label,
                                     c,
                                     q,
                                     p50Ratio,
                                     100 * outsideCut,
                                     qpsRatio,
-                                    jmCpuPerQuery,
+                                    gatewayCpu,
+                                    jmCpu,
                                     speed,
+                                    olap ? "" : " (orientation)",
                                     cpu));
                 }
             }
         }
-        return md.toString();
     }
 }

@@ -74,4 +74,31 @@ class InteractiveBenchOptionsTest {
         assertThat(options.profile()).isTrue();
         assertThat(options.rounds()).isEqualTo(3);
     }
+
+    @Test
+    void theClusterIsPlainUnlessOlapIsAskedFor() throws Exception {
+        Path jar = Files.createFile(dir.resolve("client.jar"));
+
+        assertThat(InteractiveBenchOptions.parse("--client-jar", jar.toString()).cluster())
+                .isEqualTo(ClusterProfile.PLAIN);
+        assertThat(
+                        InteractiveBenchOptions.parse(
+                                        "--client-jar", jar.toString(), "--cluster", "olap")
+                                .cluster())
+                .isEqualTo(ClusterProfile.OLAP);
+    }
+
+    @Test
+    void unknownClusterProfileIsRefusedNamingTheAcceptedOnes() throws Exception {
+        Path jar = Files.createFile(dir.resolve("client.jar"));
+
+        assertThatThrownBy(
+                        () ->
+                                InteractiveBenchOptions.parse(
+                                        "--client-jar", jar.toString(), "--cluster", "yarn"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--cluster: unknown cluster profile yarn")
+                .hasMessageContaining("expected one of plain, olap")
+                .hasMessageContaining("[--cluster plain|olap]");
+    }
 }
