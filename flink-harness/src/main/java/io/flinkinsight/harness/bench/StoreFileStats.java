@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -33,7 +34,7 @@ final class StoreFileStats {
     private static final Pattern NAME =
             Pattern.compile("(segment|tail)-(\\d{1,19})-([0-9a-f]{8,32})-(\\d{1,19})\\.fis");
 
-    /** Sums over the chunk records of the series whose name starts with a prefix. */
+    /** Sums over chunk records. */
     static final class Sums {
         long chunks;
         long samples;
@@ -67,14 +68,17 @@ final class StoreFileStats {
             int tailFiles,
             long fileBytes,
             long tailBytes,
+            long jsonRecordBytes,
             Sums all,
-            Sums matching,
-            String prefix) {}
+            Sums matching) {}
 
     private StoreFileStats() {}
 
-    /** Reads the directory: the segments and the newest tail; other files are not ours. */
-    static Stats read(Path dir, String prefix) throws IOException {
+    /**
+     * Reads the directory: the segments and the newest tail; other files are not ours. {@code
+     * matching} sums the series whose name {@code names} accepts.
+     */
+    static Stats read(Path dir, Predicate<String> names) throws IOException {
         List<Path> segments = new ArrayList<>();
         Path newestTail = null;
         long[] newestTailOrder = null;
@@ -102,6 +106,7 @@ final class StoreFileStats {
         Sums all = new Sums();
         Sums matching = new Sums();
         long fileBytes = 0;
+        long json = 0;
         List<Path> counted = new ArrayList<>(segments);
         long tailBytes = 0;
         if (newestTail != null) {
@@ -111,20 +116,22 @@ final class StoreFileStats {
         for (Path file : counted) {
             byte[] bytes = Files.readAllBytes(file);
             fileBytes += bytes.length;
-            add(bytes, prefix, all, matching);
+            json += add(bytes, names, all, matching);
         }
         return new Stats(
                 segments.size(),
                 newestTail == null ? 0 : 1,
                 fileBytes,
                 tailBytes,
+                json,
                 all,
-                matching,
-                prefix);
+                matching);
     }
 
-    /** Adds one file's chunk records to the sums. */
-    static void add(byte[] file, String prefix, Sums all, Sums matching) throws IOException {
+    /** Adds one file's chunk records to the sums; returns the bytes of its other (JSON) records. */
+    static long add(byte[] file, Predicate<String> names, Sums all, Sums matching)
+            throws IOException {
+        long json = 0;
         int trailer = 1 + 4 + 8;
         if (file.length < 6 + trailer) {
             throw new IOException("a file of " + file.length + " bytes is too short");
@@ -147,6 +154,7 @@ final class StoreFileStats {
             if (type != 1) {
                 int length = in.readInt();
                 in.skipNBytes(length);
+                json += 1 + 4 + length;
                 continue;
             }
             long recordBytes = 1;
@@ -170,7 +178,7 @@ final class StoreFileStats {
             int words = in.readInt();
             in.skipNBytes(8L * words);
             recordBytes += 4 + 8 + 8 + 4 + 8L * words;
-            List<Sums> targets = name.startsWith(prefix) ? List.of(all, matching) : List.of(all);
+            List<Sums> targets = names.test(name) ? List.of(all, matching) : List.of(all);
             for (Sums s : targets) {
                 s.chunks++;
                 s.samples += samples;
@@ -181,6 +189,7 @@ final class StoreFileStats {
                 s.series.add(key.toString());
             }
         }
+        return json;
     }
 
     private static String string(DataInputStream in) throws IOException {

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -21,9 +22,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -73,8 +76,7 @@ public final class StoresDirBenchmark {
             double dirBytes,
             double failures,
             double writerCpuMillis,
-            double jobManagerCpuMillis,
-            double promSamplesAppended) {}
+            double jobManagerCpuMillis) {}
 
     public static void main(String[] args) throws Exception {
         StoresDirBenchmark bench = new StoresDirBenchmark();
@@ -181,13 +183,29 @@ public final class StoresDirBenchmark {
         Point stop = point(cluster, prometheus, pid);
         querying.set(false);
         queryThread.join(60_000);
-        StoreFileStats.Stats files = StoreFileStats.read(storesDir, PREFIX);
-        long chunksHead = directoryBytes(promData.resolve("chunks_head"));
-        long wal = directoryBytes(promData.resolve("wal"));
-        double headChunkBytes =
-                promFigure(prometheus, "prometheus_tsdb_head_chunks_storage_size_bytes");
-        double headSeries = promFigure(prometheus, "prometheus_tsdb_head_series");
-        Snapshot snapshot = snapshot(prometheus, promData);
+        StoreFileStats.Stats files = StoreFileStats.read(storesDir, n -> n.startsWith(PREFIX));
+        Set<String> promNames = new HashSet<>();
+        prometheus.api("/api/v1/label/__name__/values").forEach(n -> promNames.add(n.asText()));
+        StoreFileStats.Stats same = StoreFileStats.read(storesDir, promNames::contains);
+        long seconds = (long) Math.ceil((stop.nanos() - start.nanos()) / 1e9);
+        Head head =
+                new Head(
+                        promFigure(prometheus, "prometheus_tsdb_head_series"),
+                        promFigure(prometheus, "prometheus_tsdb_head_chunks"),
+                        scalar(
+                                prometheus.query(
+                                        "sum(count_over_time({__name__=~\".+\"}["
+                                                + seconds
+                                                + "s]))")),
+                        directoryBytes(promData.resolve("chunks_head")),
+                        directoryBytes(promData.resolve("wal")));
+        Snapshot all = snapshot(prometheus, promData);
+        post(
+                prometheus,
+                "/api/v1/admin/tsdb/delete_series?match[]="
+                        + URLEncoder.encode(
+                                "{__name__=~\"up|scrape_.*\"}", StandardCharsets.UTF_8));
+        Snapshot jobManagerOnly = snapshot(prometheus, promData);
         return report(
                 startedAt,
                 start,
@@ -195,11 +213,11 @@ public final class StoresDirBenchmark {
                 queries.get(),
                 queryFailures.get(),
                 files,
-                chunksHead,
-                wal,
-                headChunkBytes,
-                headSeries,
-                snapshot);
+                same,
+                promNames.size(),
+                head,
+                all,
+                jobManagerOnly);
     }
 
     private void runQueries(
@@ -244,8 +262,7 @@ public final class StoresDirBenchmark {
                 metric(cluster, "flink_insight_stores_dir_bytes"),
                 metric(cluster, "flink_insight_stores_dir_failures_total"),
                 threadCpuMillis(pid, WRITER_THREAD),
-                processCpuMillis(pid),
-                promFigure(prometheus, "prometheus_tsdb_head_samples_appended_total"));
+                processCpuMillis(pid));
     }
 
     /** A figure of the JobManager's {@code /metrics}, summed over its label sets. */
@@ -342,20 +359,39 @@ public final class StoresDirBenchmark {
             long minTime,
             long maxTime) {}
 
-    private static Snapshot snapshot(PrometheusServer prometheus, Path data) throws Exception {
+    /** Prometheus's head at the end. */
+    record Head(
+            double series,
+            double chunks,
+            double samplesInRun,
+            long chunksHeadBytes,
+            long walBytes) {}
+
+    private static double scalar(JsonNode result) {
+        return result.isEmpty() ? Double.NaN : result.get(0).path("value").path(1).asDouble();
+    }
+
+    private static JsonNode post(PrometheusServer prometheus, String pathAndQuery)
+            throws Exception {
         HttpResponse<String> response =
                 HTTP.send(
-                        HttpRequest.newBuilder(
-                                        URI.create(
-                                                prometheus.url() + "/api/v1/admin/tsdb/snapshot"))
+                        HttpRequest.newBuilder(URI.create(prometheus.url() + pathAndQuery))
                                 .timeout(Duration.ofSeconds(120))
                                 .POST(HttpRequest.BodyPublishers.noBody())
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
-        JsonNode body = JSON.readTree(response.body());
+        if (response.statusCode() / 100 != 2) {
+            throw new IllegalStateException(
+                    "Prometheus " + pathAndQuery + " answered " + response.body());
+        }
+        return response.body().isEmpty() ? JSON.nullNode() : JSON.readTree(response.body());
+    }
+
+    private static Snapshot snapshot(PrometheusServer prometheus, Path data) throws Exception {
+        JsonNode body = post(prometheus, "/api/v1/admin/tsdb/snapshot");
         String name = body.path("data").path("name").asText();
-        if (response.statusCode() != 200 || name.isEmpty()) {
-            throw new IllegalStateException("Prometheus snapshot failed: " + response.body());
+        if (name.isEmpty()) {
+            throw new IllegalStateException("Prometheus snapshot failed: " + body);
         }
         Path dir = data.resolve("snapshots").resolve(name);
         int blocks = 0;
@@ -418,18 +454,16 @@ public final class StoresDirBenchmark {
             int queries,
             int queryFailures,
             StoreFileStats.Stats files,
-            long chunksHead,
-            long wal,
-            double headChunkBytes,
-            double headSeries,
-            Snapshot snap) {
+            StoreFileStats.Stats same,
+            int promNames,
+            Head head,
+            Snapshot all,
+            Snapshot jobManagerOnly) {
         double seconds = (stop.nanos() - start.nanos()) / 1e9;
         double perHour = 3600 / seconds;
         double written = stop.writtenBytes() - start.writtenBytes();
         double writerCpu = stop.writerCpuMillis() - start.writerCpuMillis();
         double jmCpu = stop.jobManagerCpuMillis() - start.jobManagerCpuMillis();
-        double promSamples = stop.promSamplesAppended() - start.promSamplesAppended();
-        StoreFileStats.Sums jm = files.matching();
         StringBuilder out = new StringBuilder();
         out.append(
                 String.format(
@@ -439,9 +473,9 @@ public final class StoresDirBenchmark {
                                 + " `stores.dir` a local directory, `history.resolution` %d s,"
                                 + " `stores.dir.write-interval` %s; the demo's checkpointing RocksDB job (2 s"
                                 + " checkpoints) and %s; a real Prometheus (`%s`) scraping the JobManager's"
-                                + " `/metrics` every %d s, keeping only `%s*` (plus its own `up` and 5"
-                                + " `scrape_*` series). Measured over %.1f min; *per hour* figures are that"
-                                + " rate times %.2f, not an hour's run.%n%n",
+                                + " `/metrics` every %d s, keeping only `%s*` (plus its own `up` and 4"
+                                + " `scrape_*` series). Measured over %.1f min from the streaming job's start;"
+                                + " *per hour* figures are that rate times %.2f, not an hour's run.%n%n",
                         LocalDate.now(),
                         startedAt,
                         FlinkDistribution.PRIMARY_VERSION,
@@ -462,7 +496,7 @@ public final class StoresDirBenchmark {
                         PREFIX,
                         seconds / 60,
                         perHour));
-        out.append("**Writing** (the JobManager's self-metrics and its threads' CPU time)\n\n");
+        out.append("**Writing** (the JobManager's self-metrics; CPU times of its threads)\n\n");
         out.append("| figure | over the run | per hour |\n|---|---:|---:|\n");
         row(
                 out,
@@ -487,72 +521,92 @@ public final class StoresDirBenchmark {
                         "| writer's share of the JobManager's CPU | %.2f %% | |%n%n",
                         100 * writerCpu / jmCpu));
         out.append(
-                "**Bytes per sample on disk**, the JobManager's own series (`"
-                        + PREFIX
-                        + "*`). Ours: the chunk records of the directory's segments and its newest"
-                        + " tail; *payload* the Gorilla words (8 bytes each, with the chunk's first"
-                        + " timestamp and value), *records* adds the key strings, count, first/last"
-                        + " timestamps and word count. Prometheus: a snapshot of its TSDB (head"
-                        + " included) at the end, one block; *chunks* its `chunks/` files, *+ index*"
-                        + " adds the block's `index` (series, labels, postings).\n\n");
-        out.append(
-                "| store | series | samples | chunks | samples/chunk | span (min) | payload or chunks (bytes) | B/sample |"
-                        + " with keys or index (bytes) | B/sample |\n");
-        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        out.append(
                 String.format(
                         Locale.ROOT,
-                        "| Insight `stores.dir` (%d segments + 1 tail) | %d | %,d | %,d | %.1f | %.1f | %,d | %.2f | %,d | %.2f |%n",
+                        "The directory at the end (%d segments and the newest tail, read before the"
+                                + " cluster stopped): %,d bytes, of which the tail %,d; checkpoints and jobs"
+                                + " as JSON %,d bytes; chunk records of all series %,d bytes (%d series, %,d"
+                                + " samples, %.2f B/sample).%n%n",
                         files.segmentFiles(),
-                        jm.series.size(),
-                        jm.samples,
-                        jm.chunks,
-                        jm.samplesPerChunk(),
-                        (jm.lastTimestamp - jm.firstTimestamp) / 60e3,
-                        jm.payloadBytes,
-                        jm.payloadPerSample(),
-                        jm.recordBytes,
-                        jm.recordPerSample()));
-        out.append(
-                String.format(
-                        Locale.ROOT,
-                        "| Prometheus snapshot (%d block) | %d | %,d | %,d | %.1f | %.1f | %,d | %.2f | %,d | %.2f |%n%n",
-                        snap.blocks(),
-                        snap.series(),
-                        snap.samples(),
-                        snap.chunks(),
-                        (double) snap.samples() / snap.chunks(),
-                        (snap.maxTime() - snap.minTime()) / 60e3,
-                        snap.chunkBytes(),
-                        (double) snap.chunkBytes() / snap.samples(),
-                        snap.chunkBytes() + snap.indexBytes(),
-                        (double) (snap.chunkBytes() + snap.indexBytes()) / snap.samples()));
-        out.append(
-                String.format(
-                        Locale.ROOT,
-                        "All files of the directory counted (segments and the newest tail): %,d bytes, of"
-                                + " which the tail %,d; all their series (not only the JobManager's): %d"
-                                + " series, %,d samples, %,d record bytes (%.2f B/sample).%n%n",
                         files.fileBytes(),
                         files.tailBytes(),
+                        files.jsonRecordBytes(),
+                        files.all().recordBytes,
                         files.all().series.size(),
                         files.all().samples,
-                        files.all().recordBytes,
                         files.all().recordPerSample()));
+        out.append(
+                "**Bytes per sample on disk.** Ours: the chunk records of the directory's segments"
+                        + " and newest tail; *payload* the Gorilla words (8 bytes each, holding the"
+                        + " chunk's first timestamp and value too), *with keys* the whole records (the"
+                        + " key strings, count, first and last timestamp, word count and words)."
+                        + " Prometheus: a snapshot of its TSDB with the head at the end (one block);"
+                        + " *payload* its `chunks/` files, *with keys* adds the block's `index` (series,"
+                        + " label strings, postings); once with everything it stored, once after"
+                        + " deleting its own `up` and `scrape_*` series (admin API) before the"
+                        + " snapshot.\n\n");
+        out.append(
+                "| store | series | samples | chunks | samples/chunk | span (min) | payload (bytes) |"
+                        + " B/sample | with keys (bytes) | B/sample |\n");
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        ours(out, "Insight, `" + PREFIX + "*`", files.matching());
+        ours(
+                out,
+                "Insight, the names Prometheus stored too ("
+                        + promNames
+                        + " names, 5 of them its own)",
+                same.matching());
+        theirs(out, "Prometheus, all it stored", all);
+        theirs(out, "Prometheus, without `up` and `scrape_*`", jobManagerOnly);
         out.append(
                 String.format(
                         Locale.ROOT,
-                        "Prometheus's head at the end: %.0f series; samples appended over the run"
-                                + " (`prometheus_tsdb_head_samples_appended_total`) %,.0f (%,.0f per hour);"
-                                + " `prometheus_tsdb_head_chunks_storage_size_bytes` (full chunks memory-mapped"
-                                + " to disk) %,.0f; directory sizes `chunks_head/` %,d, `wal/` %,d bytes.%n",
-                        headSeries,
-                        promSamples,
-                        promSamples * perHour,
-                        headChunkBytes,
-                        chunksHead,
-                        wal));
+                        "%nPrometheus's head at the end: %.0f series, %.0f chunks; samples over the"
+                                + " measured time (`count_over_time` summed) %,.0f (%,.0f per hour); directory"
+                                + " sizes `chunks_head/` (full chunks, memory-mapped) %,d bytes, `wal/` %,d"
+                                + " bytes.%n",
+                        head.series(),
+                        head.chunks(),
+                        head.samplesInRun(),
+                        head.samplesInRun() * perHour,
+                        head.chunksHeadBytes(),
+                        head.walBytes()));
         return out.toString();
+    }
+
+    private static void ours(StringBuilder out, String title, StoreFileStats.Sums s) {
+        out.append(
+                String.format(
+                        Locale.ROOT,
+                        "| %s | %d | %,d | %,d | %.1f | %.1f | %,d | %.2f | %,d | %.2f |%n",
+                        title,
+                        s.series.size(),
+                        s.samples,
+                        s.chunks,
+                        s.samplesPerChunk(),
+                        (s.lastTimestamp - s.firstTimestamp) / 60e3,
+                        s.payloadBytes,
+                        s.payloadPerSample(),
+                        s.recordBytes,
+                        s.recordPerSample()));
+    }
+
+    private static void theirs(StringBuilder out, String title, Snapshot s) {
+        out.append(
+                String.format(
+                        Locale.ROOT,
+                        "| %s (%d block) | %d | %,d | %,d | %.1f | %.1f | %,d | %.2f | %,d | %.2f |%n",
+                        title,
+                        s.blocks(),
+                        s.series(),
+                        s.samples(),
+                        s.chunks(),
+                        (double) s.samples() / s.chunks(),
+                        (s.maxTime() - s.minTime()) / 60e3,
+                        s.chunkBytes(),
+                        (double) s.chunkBytes() / s.samples(),
+                        s.chunkBytes() + s.indexBytes(),
+                        (double) (s.chunkBytes() + s.indexBytes()) / s.samples()));
     }
 
     private static void row(StringBuilder out, String figure, double value, double perHour) {

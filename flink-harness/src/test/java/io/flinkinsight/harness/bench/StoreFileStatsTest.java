@@ -73,7 +73,8 @@ class StoreFileStatsTest {
         Files.write(dir.resolve("tail-300-0123456789abcdef-3.fis"), file(jm));
         Files.writeString(dir.resolve("notes.txt"), "not ours");
 
-        StoreFileStats.Stats stats = StoreFileStats.read(dir, "flink_jobmanager_");
+        StoreFileStats.Stats stats =
+                StoreFileStats.read(dir, n -> n.startsWith("flink_jobmanager_"));
 
         assertThat(stats.segmentFiles()).isEqualTo(1);
         assertThat(stats.tailFiles()).isEqualTo(1);
@@ -91,6 +92,7 @@ class StoreFileStatsTest {
         assertThat(m.series).hasSize(1);
         assertThat(m.payloadPerSample()).isCloseTo(64.0 / 240, within(1e-9));
         assertThat(m.lastTimestamp - m.firstTimestamp).isEqualTo(5_000L * 119);
+        assertThat(stats.jsonRecordBytes()).isEqualTo(2 * (1 + 4 + 9));
         assertThat(stats.all().chunks).isEqualTo(3);
         assertThat(stats.all().samples).isEqualTo(250);
         assertThat(stats.all().series).hasSize(2);
