@@ -10,7 +10,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -76,9 +78,9 @@ final class StoreFileStats {
 
     /**
      * Reads the directory: the segments and the newest tail; other files are not ours. {@code
-     * matching} sums the series whose name {@code names} accepts.
+     * matching} sums the series whose {@link #key} {@code series} accepts.
      */
-    static Stats read(Path dir, Predicate<String> names) throws IOException {
+    static Stats read(Path dir, Predicate<String> series) throws IOException {
         List<Path> segments = new ArrayList<>();
         Path newestTail = null;
         long[] newestTailOrder = null;
@@ -116,7 +118,7 @@ final class StoreFileStats {
         for (Path file : counted) {
             byte[] bytes = Files.readAllBytes(file);
             fileBytes += bytes.length;
-            json += add(bytes, names, all, matching);
+            json += add(bytes, series, all, matching);
         }
         return new Stats(
                 segments.size(),
@@ -129,7 +131,7 @@ final class StoreFileStats {
     }
 
     /** Adds one file's chunk records to the sums; returns the bytes of its other (JSON) records. */
-    static long add(byte[] file, Predicate<String> names, Sums all, Sums matching)
+    static long add(byte[] file, Predicate<String> series, Sums all, Sums matching)
             throws IOException {
         long json = 0;
         int trailer = 1 + 4 + 8;
@@ -162,7 +164,7 @@ final class StoreFileStats {
             recordBytes += 4 + name.getBytes(StandardCharsets.UTF_8).length;
             int labels = in.readUnsignedShort();
             recordBytes += 2;
-            StringBuilder key = new StringBuilder(name).append('{');
+            Map<String, String> labelMap = new TreeMap<>();
             for (int l = 0; l < labels; l++) {
                 String labelName = string(in);
                 String labelValue = string(in);
@@ -170,15 +172,16 @@ final class StoreFileStats {
                         8
                                 + labelName.getBytes(StandardCharsets.UTF_8).length
                                 + labelValue.getBytes(StandardCharsets.UTF_8).length;
-                key.append(labelName).append('=').append(labelValue).append(',');
+                labelMap.put(labelName, labelValue);
             }
+            String key = key(name, labelMap);
             int samples = in.readInt();
             long first = in.readLong();
             long last = in.readLong();
             int words = in.readInt();
             in.skipNBytes(8L * words);
             recordBytes += 4 + 8 + 8 + 4 + 8L * words;
-            List<Sums> targets = names.test(name) ? List.of(all, matching) : List.of(all);
+            List<Sums> targets = series.test(key) ? List.of(all, matching) : List.of(all);
             for (Sums s : targets) {
                 s.chunks++;
                 s.samples += samples;
@@ -186,10 +189,17 @@ final class StoreFileStats {
                 s.recordBytes += recordBytes;
                 s.firstTimestamp = Math.min(s.firstTimestamp, first);
                 s.lastTimestamp = Math.max(s.lastTimestamp, last);
-                s.series.add(key.toString());
+                s.series.add(key);
             }
         }
         return json;
+    }
+
+    /** A series' key: {@code name{label=value,...}}, the labels sorted by name. */
+    static String key(String name, Map<String, String> labels) {
+        StringBuilder key = new StringBuilder(name).append('{');
+        new TreeMap<>(labels).forEach((l, v) -> key.append(l).append('=').append(v).append(','));
+        return key.append('}').toString();
     }
 
     private static String string(DataInputStream in) throws IOException {

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -183,10 +184,9 @@ public final class StoresDirBenchmark {
         Point stop = point(cluster, prometheus, pid);
         querying.set(false);
         queryThread.join(60_000);
-        StoreFileStats.Stats files = StoreFileStats.read(storesDir, n -> n.startsWith(PREFIX));
-        Set<String> promNames = new HashSet<>();
-        prometheus.api("/api/v1/label/__name__/values").forEach(n -> promNames.add(n.asText()));
-        StoreFileStats.Stats same = StoreFileStats.read(storesDir, promNames::contains);
+        StoreFileStats.Stats files = StoreFileStats.read(storesDir, k -> k.startsWith(PREFIX));
+        Set<String> promSeries = prometheusSeries(prometheus);
+        StoreFileStats.Stats same = StoreFileStats.read(storesDir, promSeries::contains);
         long seconds = (long) Math.ceil((stop.nanos() - start.nanos()) / 1e9);
         Head head =
                 new Head(
@@ -194,7 +194,9 @@ public final class StoresDirBenchmark {
                         promFigure(prometheus, "prometheus_tsdb_head_chunks"),
                         scalar(
                                 prometheus.query(
-                                        "sum(count_over_time({__name__=~\".+\"}["
+                                        "sum(sum_over_time(scrape_samples_post_metric_relabeling["
+                                                + seconds
+                                                + "s])) + 5 * sum(count_over_time(up["
                                                 + seconds
                                                 + "s]))")),
                         directoryBytes(promData.resolve("chunks_head")),
@@ -202,7 +204,7 @@ public final class StoresDirBenchmark {
         Snapshot all = snapshot(prometheus, promData);
         post(
                 prometheus,
-                "/api/v1/admin/tsdb/delete_series?match[]="
+                "/api/v1/admin/tsdb/delete_series?match%5B%5D="
                         + URLEncoder.encode(
                                 "{__name__=~\"up|scrape_.*\"}", StandardCharsets.UTF_8));
         Snapshot jobManagerOnly = snapshot(prometheus, promData);
@@ -214,7 +216,7 @@ public final class StoresDirBenchmark {
                 queryFailures.get(),
                 files,
                 same,
-                promNames.size(),
+                promSeries.size(),
                 head,
                 all,
                 jobManagerOnly);
@@ -359,6 +361,34 @@ public final class StoresDirBenchmark {
             long minTime,
             long maxTime) {}
 
+    /**
+     * The {@code flink_jobmanager_*} series Prometheus stored, keyed as {@link StoreFileStats} keys
+     * ours: without the {@code instance} and {@code job} labels Prometheus adds.
+     */
+    private static Set<String> prometheusSeries(PrometheusServer prometheus) {
+        Set<String> keys = new HashSet<>();
+        JsonNode series =
+                prometheus.api(
+                        "/api/v1/series?start=0&match%5B%5D="
+                                + URLEncoder.encode(
+                                        "{__name__=~\"" + PREFIX + ".*\"}",
+                                        StandardCharsets.UTF_8));
+        for (JsonNode labels : series) {
+            Map<String, String> map = new TreeMap<>();
+            labels.fields()
+                    .forEachRemaining(
+                            e -> {
+                                if (!e.getKey().equals("instance")
+                                        && !e.getKey().equals("job")
+                                        && !e.getKey().equals("__name__")) {
+                                    map.put(e.getKey(), e.getValue().asText());
+                                }
+                            });
+            keys.add(StoreFileStats.key(labels.path("__name__").asText(), map));
+        }
+        return keys;
+    }
+
     /** Prometheus's head at the end. */
     record Head(
             double series,
@@ -455,7 +485,7 @@ public final class StoresDirBenchmark {
             int queryFailures,
             StoreFileStats.Stats files,
             StoreFileStats.Stats same,
-            int promNames,
+            int promSeries,
             Head head,
             Snapshot all,
             Snapshot jobManagerOnly) {
@@ -552,9 +582,11 @@ public final class StoresDirBenchmark {
         ours(out, "Insight, `" + PREFIX + "*`", files.matching());
         ours(
                 out,
-                "Insight, the names Prometheus stored too ("
-                        + promNames
-                        + " names, 5 of them its own)",
+                "Insight, the series Prometheus stored too (of its "
+                        + promSeries
+                        + " `"
+                        + PREFIX
+                        + "*`)",
                 same.matching());
         theirs(out, "Prometheus, all it stored", all);
         theirs(out, "Prometheus, without `up` and `scrape_*`", jobManagerOnly);
@@ -562,7 +594,7 @@ public final class StoresDirBenchmark {
                 String.format(
                         Locale.ROOT,
                         "%nPrometheus's head at the end: %.0f series, %.0f chunks; samples over the"
-                                + " measured time (`count_over_time` summed) %,.0f (%,.0f per hour); directory"
+                                + " measured time (`scrape_samples_post_metric_relabeling` summed, plus 5 per scrape) %,.0f (%,.0f per hour); directory"
                                 + " sizes `chunks_head/` (full chunks, memory-mapped) %,d bytes, `wal/` %,d"
                                 + " bytes.%n",
                         head.series(),

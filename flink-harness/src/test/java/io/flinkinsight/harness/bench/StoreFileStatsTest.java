@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.zip.CRC32;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -74,7 +75,7 @@ class StoreFileStatsTest {
         Files.writeString(dir.resolve("notes.txt"), "not ours");
 
         StoreFileStats.Stats stats =
-                StoreFileStats.read(dir, n -> n.startsWith("flink_jobmanager_"));
+                StoreFileStats.read(dir, k -> k.startsWith("flink_jobmanager_"));
 
         assertThat(stats.segmentFiles()).isEqualTo(1);
         assertThat(stats.tailFiles()).isEqualTo(1);
@@ -92,6 +93,11 @@ class StoreFileStatsTest {
         assertThat(m.series).hasSize(1);
         assertThat(m.payloadPerSample()).isCloseTo(64.0 / 240, within(1e-9));
         assertThat(m.lastTimestamp - m.firstTimestamp).isEqualTo(5_000L * 119);
+        assertThat(m.series)
+                .containsExactly(
+                        StoreFileStats.key("flink_jobmanager_numRunningJobs", Map.of("host", "h")));
+        assertThat(StoreFileStats.read(dir, "flink_taskmanager_x{}"::equals).matching().samples)
+                .isEqualTo(10);
         assertThat(stats.jsonRecordBytes()).isEqualTo(2 * (1 + 4 + 9));
         assertThat(stats.all().chunks).isEqualTo(3);
         assertThat(stats.all().samples).isEqualTo(250);
