@@ -49,13 +49,35 @@ public final class PrometheusServer implements AutoCloseable {
      */
     public static PrometheusServer start(
             Path workDir, Map<String, List<String>> targetsByJob, Path rules) throws IOException {
+        return start(workDir, targetsByJob, rules, Duration.ofSeconds(1), null, false);
+    }
+
+    /**
+     * Starts Prometheus as {@link #start(Path, Map, Path)} does, scraping every {@code
+     * scrapeInterval}, keeping only the scraped series whose name matches {@code keepNames} (a
+     * {@code metric_relabel_configs} keep on {@code __name__}; all when null; Prometheus's own
+     * {@code up} and {@code scrape_*} series are kept anyway) and with the admin API (snapshots)
+     * when {@code adminApi}.
+     */
+    public static PrometheusServer start(
+            Path workDir,
+            Map<String, List<String>> targetsByJob,
+            Path rules,
+            Duration scrapeInterval,
+            String keepNames,
+            boolean adminApi)
+            throws IOException {
         int port;
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort();
         }
         StringBuilder config =
                 new StringBuilder()
-                        .append("global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n");
+                        .append("global:\n  scrape_interval: ")
+                        .append(scrapeInterval.toMillis())
+                        .append("ms\n  evaluation_interval: ")
+                        .append(scrapeInterval.toMillis())
+                        .append("ms\n");
         if (rules != null) {
             config.append("rule_files:\n  - ").append(rules.toAbsolutePath()).append('\n');
         }
@@ -70,17 +92,29 @@ public final class PrometheusServer implements AutoCloseable {
                                             ", ",
                                             targets.stream().map(t -> "'" + t + "'").toList()))
                             .append("]\n");
+                    if (keepNames != null) {
+                        config.append(
+                                        "    metric_relabel_configs:\n"
+                                                + "      - source_labels: [__name__]\n"
+                                                + "        regex: '")
+                                .append(keepNames)
+                                .append("'\n        action: keep\n");
+                    }
                 });
         Path configFile = workDir.resolve("prometheus.yml");
         Files.writeString(configFile, config);
         Path log = workDir.resolve("prometheus.log");
         List<String> command =
-                List.of(
-                        System.getProperty("insight.prometheus", "prometheus"),
-                        "--config.file=" + configFile,
-                        "--storage.tsdb.path=" + workDir.resolve("data"),
-                        "--web.listen-address=127.0.0.1:" + port,
-                        "--storage.tsdb.retention.time=1h");
+                new ArrayList<>(
+                        List.of(
+                                System.getProperty("insight.prometheus", "prometheus"),
+                                "--config.file=" + configFile,
+                                "--storage.tsdb.path=" + workDir.resolve("data"),
+                                "--web.listen-address=127.0.0.1:" + port,
+                                "--storage.tsdb.retention.time=1h"));
+        if (adminApi) {
+            command.add("--web.enable-admin-api");
+        }
         Process process;
         try {
             process =
@@ -108,6 +142,11 @@ public final class PrometheusServer implements AutoCloseable {
                 },
                 server::logTail);
         return server;
+    }
+
+    /** Its base URL, {@code http://127.0.0.1:<port>}. */
+    public String url() {
+        return url;
     }
 
     private boolean ready() {
