@@ -42,6 +42,9 @@ final class StoreWriter {
      */
     private final Map<String, CheckpointRecord> pendingCheckpoints = new LinkedHashMap<>();
 
+    /** A series not written for this long has its open chunk sealed before a write. */
+    static final long IDLE_MILLIS = 60_000;
+
     /** Checkpoints taken from the store at a time: its lock is held for as many. */
     private static final int CHECKPOINTS_PER_TAKE = 64;
 
@@ -83,6 +86,9 @@ final class StoreWriter {
             writtenStatements = -1;
             nextFullWriteMillis = now + rewriteEveryMillis;
         }
+        // a series no longer written (a finished job's) has its open chunk sealed, so it goes to
+        // disk once and not in every tail until the history drops it
+        stores.series().forEachSeries((key, series) -> series.sealIfIdle(now - IDLE_MILLIS));
         SegmentFormat.Writer segment = new SegmentFormat.Writer();
         // the statements first: one record, whole, that checkpoints arriving every minute must not
         // keep from its turn

@@ -307,4 +307,32 @@ class DurableStoresTest {
         assertThat(after.jobs().get(JOB)).as("a job unchanged for three hours").isNotNull();
         assertThat(after.checkpoints().newestFirst(JOB, 10)).hasSize(1);
     }
+
+    @Test
+    void aSeriesNoLongerWrittenGoesToDiskOnceNotInEveryTail() throws IOException {
+        InsightStores stores = newStores();
+        DurableStores durable = open(stores, dir.toUri().toString());
+        SeriesKey finished =
+                TestingSeriesKeys.key(
+                        "flink_taskmanager_job_task_numRecordsIn", "job_id", "f".repeat(32));
+        stores.series().record(finished, clock.millis(), 1);
+        stores.series().record(finished, clock.millis() + 5_000, 2);
+        sample(stores, 2); // the finished job's series is not written any more
+        durable.writeNow();
+
+        Path tail;
+        try (Stream<Path> list = Files.list(dir)) {
+            tail =
+                    list.filter(p -> p.getFileName().toString().startsWith("tail"))
+                            .findFirst()
+                            .orElseThrow();
+        }
+        assertThat(SegmentFormat.read(Files.readAllBytes(tail)).chunks())
+                .extracting(SegmentFormat.KeyedChunk::key)
+                .contains(HEAP)
+                .doesNotContain(finished);
+        InsightStores after = newStores();
+        open(after, dir.toUri().toString()).restore();
+        assertThat(samples(after, finished)).hasSize(2);
+    }
 }

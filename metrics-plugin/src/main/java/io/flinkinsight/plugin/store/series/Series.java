@@ -134,6 +134,17 @@ public final class Series {
         writtenUpTo = Math.max(writtenUpTo, lastTimestamp);
     }
 
+    /**
+     * Seals the chunk being written when nothing was appended since {@code idleSinceMillis} (a
+     * finished job's series): it goes to disk once, sealed, instead of in every tail.
+     */
+    public synchronized void sealIfIdle(long idleSinceMillis) {
+        if (open != null && open.count() > 0 && lastWriteMillis < idleSinceMillis) {
+            sealed.addLast(open.seal());
+            open = null;
+        }
+    }
+
     /** A copy of the chunk being written, or null when it holds no sample. */
     public synchronized ChunkData openChunk() {
         return open == null || open.count() == 0 ? null : open.seal().data();
