@@ -6,6 +6,8 @@ import io.flinkinsight.plugin.TestingClientMetrics;
 import io.flinkinsight.plugin.runtime.InsightConfiguration;
 import io.flinkinsight.plugin.runtime.InsightRuntime;
 
+import org.apache.flink.metrics.Gauge;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterEach;
@@ -124,6 +126,11 @@ class ClientGatheringITCase {
                         "1 s",
                         "hub.clients",
                         "127.0.0.1:" + CLIENT_RANGE);
+        // this JobManager leads, as its ResourceManager's gauge says in a real one: its hub polls
+        hub.metricAdded(
+                (Gauge<Long>) () -> 1L,
+                Leadership.SIGNAL_METRIC,
+                LeadershipTest.resourceManagerGroup());
         int clientPort = client.port();
 
         assertThat(taskManager.port()).isEqualTo(TASK_MANAGER_PORT);
