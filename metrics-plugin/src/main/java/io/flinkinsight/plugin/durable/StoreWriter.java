@@ -93,7 +93,8 @@ final class StoreWriter {
         // the statements first: one record, whole, that checkpoints arriving every minute must not
         // keep from its turn
         long statements = changedStatements(segment);
-        Map<String, Integer> jobs = changedJobs(segment);
+        List<JobRecord> kept = stores.jobs().newestFirst(); // once a write: built under the lock
+        Map<String, Integer> jobs = changedJobs(segment, kept);
         List<CheckpointRecord> checkpoints = changedCheckpoints(segment);
         List<Runnable> marks = sealedChunks(segment);
         if (segment.records() > 0) {
@@ -105,7 +106,7 @@ final class StoreWriter {
             }
             marks.forEach(Runnable::run);
         }
-        forgetRemoved();
+        forgetRemoved(kept);
         long left = budget - (segment.records() > 0 ? segment.size() : 0);
         SegmentFormat.Writer openChunks = new SegmentFormat.Writer();
         boolean[] whole = {true};
@@ -140,9 +141,9 @@ final class StoreWriter {
         return name;
     }
 
-    private Map<String, Integer> changedJobs(SegmentFormat.Writer segment) {
+    private Map<String, Integer> changedJobs(SegmentFormat.Writer segment, List<JobRecord> kept) {
         Map<String, Integer> changed = new HashMap<>();
-        for (JobRecord job : stores.jobs().newestFirst()) {
+        for (JobRecord job : kept) {
             JobSettings settings = stores.jobs().settings(job.jobId());
             int version = version(job, settings);
             if (segment.size() < budget && !Objects.equals(writtenJobs.get(job.jobId()), version)) {
@@ -221,9 +222,9 @@ final class StoreWriter {
     }
 
     /** Keeps the written versions of what the stores still keep only. */
-    private void forgetRemoved() {
+    private void forgetRemoved(List<JobRecord> kept) {
         Set<String> jobIds = new HashSet<>();
-        for (JobRecord job : stores.jobs().newestFirst()) {
+        for (JobRecord job : kept) {
             jobIds.add(job.jobId());
         }
         writtenJobs.keySet().retainAll(jobIds);
