@@ -20,7 +20,4 @@ run=(java -Xmx512m -cp "$classpath"
   --plugin-jar metrics-plugin/target/metrics-plugin-0.1.0-SNAPSHOT.jar
   --work-dir "flink-harness/target/bench-scrape-load/$(date +%s)"
   "$@")
-if command -v flock >/dev/null; then
-  exec flock /tmp/flink-cluster.lock "${run[@]}"
-fi
-exec "${run[@]}"
+exec_under_cluster_lock "${run[@]}"

@@ -26,7 +26,4 @@ run=(java -Xmx512m -cp "$classpath"
   io.flinkinsight.harness.bench.SeriesChurnBenchmark
   --plugin-jar metrics-plugin/target/metrics-plugin-0.1.0-SNAPSHOT.jar
   "$@")
-if command -v flock >/dev/null; then
-  exec flock /tmp/flink-cluster.lock "${run[@]}"
-fi
-exec "${run[@]}"
+exec_under_cluster_lock "${run[@]}"

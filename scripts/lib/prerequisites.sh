@@ -62,3 +62,12 @@ harness_classpath() {
   [[ -f $file ]] || { echo "no $file: build first (mvn package -pl flink-harness -am)" >&2; return 1; }
   echo "flink-harness/target/classes:$(cat "$file")"
 }
+
+# Runs the command in place of this shell, under the shared cluster lock (/tmp/flink-cluster.lock) when flock is
+# there, so benchmarks that start clusters do not run beside each other.
+exec_under_cluster_lock() {
+  if command -v flock >/dev/null; then
+    exec flock /tmp/flink-cluster.lock "$@"
+  fi
+  exec "$@"
+}

@@ -254,4 +254,18 @@ public final class PrometheusServer implements AutoCloseable {
             process.waitFor(10, TimeUnit.SECONDS);
         }
     }
+
+    /** The first line of {@code prometheus --version}, or "prometheus" when it cannot be run. */
+    public static String version() {
+        try {
+            Process p =
+                    new ProcessBuilder("prometheus", "--version").redirectErrorStream(true).start();
+            String first =
+                    new String(p.getInputStream().readAllBytes()).lines().findFirst().orElse("");
+            p.waitFor(10, TimeUnit.SECONDS);
+            return first.trim();
+        } catch (Exception e) {
+            return "prometheus";
+        }
+    }
 }

@@ -345,7 +345,7 @@ public final class SeriesChurnBenchmark {
                         LocalDate.now(),
                         FlinkDistribution.PRIMARY_VERSION,
                         OverheadBenchmark.machine(),
-                        prometheusVersion(),
+                        PrometheusServer.version(),
                         warmup,
                         queries,
                         concurrency,
@@ -375,19 +375,6 @@ public final class SeriesChurnBenchmark {
                             r.minUp()[0] == 1 && r.minUp()[1] == 1 ? "yes" : "no"));
         }
         return out.toString();
-    }
-
-    private static String prometheusVersion() {
-        try {
-            Process p =
-                    new ProcessBuilder("prometheus", "--version").redirectErrorStream(true).start();
-            String first =
-                    new String(p.getInputStream().readAllBytes()).lines().findFirst().orElse("");
-            p.waitFor(10, TimeUnit.SECONDS);
-            return first.trim();
-        } catch (Exception e) {
-            return "prometheus";
-        }
     }
 
     private static int positive(String option, String value) {

@@ -521,7 +521,7 @@ public final class StoresDirBenchmark {
                                         queryEverySeconds,
                                         queries,
                                         queryFailures),
-                        prometheusVersion(),
+                        PrometheusServer.version(),
                         RESOLUTION.toSeconds(),
                         PREFIX,
                         seconds / 60,
@@ -645,18 +645,5 @@ public final class StoresDirBenchmark {
         out.append(
                 String.format(
                         Locale.ROOT, "| %s | %,.0f | %,.0f |%n", figure, value, value * perHour));
-    }
-
-    private static String prometheusVersion() {
-        try {
-            Process p =
-                    new ProcessBuilder("prometheus", "--version").redirectErrorStream(true).start();
-            String first =
-                    new String(p.getInputStream().readAllBytes()).lines().findFirst().orElse("");
-            p.waitFor(10, TimeUnit.SECONDS);
-            return first.trim();
-        } catch (Exception e) {
-            return "prometheus";
-        }
     }
 }
