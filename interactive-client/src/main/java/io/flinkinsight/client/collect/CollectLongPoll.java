@@ -35,12 +35,13 @@ import java.util.function.LongSupplier;
  * <p>How soon the end of a job is seen decides a short query's latency, since its results mostly
  * arrive with the end (from the accumulator); how many requests it takes decides what a query costs
  * the JobManager. So the first poll waits for the shortest usual run of recent jobs ({@link
- * RecentJobRuns}), and the polls themselves show the end: once a job has ended its JobManager no
- * longer answers for it (the poll fails), and a sink that answered before answers -1 when it is
- * gone. Only then is the end asked for (one request that also brings the result, see {@code
- * JobClientGateway#endIfEnded}). A poll that fails because the job's sink is not deployed yet (its
- * vertex not initialized, or the job itself initializing: what Flink's fetcher also reads as "not
- * started") shows no end.
+ * RecentJobRuns}). A sink that answers shows the end itself: it answers -1 when it is gone, and
+ * only then is the end asked for (one request that also brings the result, see {@code
+ * JobClientGateway#endIfEnded}). A sink not reached yet shows nothing, and a poll that reaches a
+ * job that has ended costs its JobManager an ERROR with a stack trace in its log; so once the job
+ * may have ended, such a poll goes only after the end was asked for and the job still runs. A poll
+ * that fails because the job's sink is not deployed yet (its vertex not initialized, or the job
+ * itself initializing: what Flink's fetcher also reads as "not started") shows no end.
  *
  * <p>Each call of the fetcher is a {@link LongPollCall}; when its next request goes out is {@link
  * LongPollPacing}'s decision, and what the calls of one query share (counts, a back-off carried

@@ -119,10 +119,39 @@ final class LongPollCall {
         }
     }
 
+    /**
+     * Sends the next collect poll; once the job may have ended, a poll of a sink not seen alive
+     * goes only after a question for the end answers that the job runs. A poll that reaches a job
+     * its JobManager no longer runs fails there with an ERROR and the whole stack trace in Flink's
+     * log (its REST handler does not expect a job not found), and costs the JobManager more than
+     * the question; the question's answer that shows the end also brings the result.
+     */
     private void send() {
         if (stopped) {
             return;
         }
+        if (query.sinkSeenAlive() || !query.pacing.mayHaveEnded(now())) {
+            poll();
+            return;
+        }
+        query.job
+                .status()
+                .whenComplete(
+                        (status, failure) -> {
+                            if (stopped) {
+                                return;
+                            }
+                            if (failure == null && status.isGloballyTerminalState()) {
+                                jobEnded(status);
+                            } else {
+                                // running, or unknown: the poll tells the rest, as Flink's fetcher
+                                // would learn it
+                                poll();
+                            }
+                        });
+    }
+
+    private void poll() {
         lastSentNanos = now();
         query.countPoll(version, offset);
         CompletableFuture<CoordinationResponse> response;
@@ -148,11 +177,13 @@ final class LongPollCall {
             if (failure == null) {
                 CollectCoordinationResponse collected = (CollectCoordinationResponse) response;
                 if (CollectResponses.resultCount(collected) > 0) {
+                    query.sinkSeen(true);
                     query.resultsArrived();
                     answer.complete(collected);
                     return;
                 }
                 if (!version.equals(collected.getVersion())) {
+                    query.sinkSeen(true);
                     if (CollectResponses.INIT_VERSION.equals(version)) {
                         // The sink told its version; asking with it at once is what the fetcher
                         // would do next.
@@ -169,12 +200,14 @@ final class LongPollCall {
                 boolean sinkKnown = !CollectResponses.INIT_VERSION.equals(version);
                 endLikely = collected.getLastCheckpointedOffset() < 0 && sinkKnown;
                 sinkAlive = sinkKnown && !endLikely;
+                query.sinkSeen(sinkAlive);
                 if (sinkAlive) {
                     query.job.sinkAnswered();
                 } else if (!sinkKnown) {
                     query.job.jobAnswered();
                 }
             } else {
+                query.sinkSeen(false);
                 lastFailure = failure;
                 if (!endLikely) {
                     query.job.jobAnswered();

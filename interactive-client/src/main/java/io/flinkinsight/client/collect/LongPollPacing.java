@@ -19,13 +19,15 @@ import java.util.concurrent.TimeUnit;
  * later for rows, so no row is shown later than that fetcher would show it; polling faster would
  * only cost the JobManager requests. Then, and every {@value #STATUS_CHECK_EVERY_EMPTY_POLLS}th
  * such poll, the end is asked for, in case a JobManager answers for an ended job (a safety net,
- * about once a second). While polls are fast (the query runs alone, early on; see {@code
- * execution.interactive.fast-start}), once the job may have ended (after the shortest usual run of
- * recent jobs like it, {@link RecentJobRuns#shortestUsualRunNanos}), the end of a job whose sink
- * has not been reached is asked for at the strategy's pace between those polls: the answer that
- * shows the end comes within a few ms of it and brings the result too, for a few more requests;
- * while other queries share the cluster, the JobManager's capacity goes first. A sink that answers
- * is polled at the strategy's pace.
+ * about once a second). Once the job may have ended, a poll of a sink not seen alive goes only
+ * after a question for the end (see {@link CollectLongPoll}). While polls are fast (the query runs
+ * alone, early on; see {@code execution.interactive.fast-start}), once the job may have ended
+ * (after the shortest usual run of recent jobs like it, {@link
+ * RecentJobRuns#shortestUsualRunNanos}), the end of a job whose sink has not been reached is asked
+ * for at the strategy's pace between those polls: the answer that shows the end comes within a few
+ * ms of it and brings the result too, for a few more requests; while other queries share the
+ * cluster, the JobManager's capacity goes first. A sink that answers is polled at the strategy's
+ * pace.
  */
 final class LongPollPacing {
 
@@ -125,9 +127,12 @@ final class LongPollPacing {
             return new Next(Step.ASK_END, 0);
         }
         long pollDelayMillis = Math.max(strategy.delayMillis(poll.inRow()), minDelayMillis);
+        // the safety net is needed only before the job may have ended: from then on each poll of
+        // an unreached sink goes after a question anyway
         boolean askEnd =
                 poll.endLikely()
                         || (!poll.sinkAlive()
+                                && !mayHaveEnded(nowNanos)
                                 && poll.inRow() % STATUS_CHECK_EVERY_EMPTY_POLLS == 0);
         return new Next(askEnd ? Step.ASK_END_THEN_POLL : Step.POLL, pollDelayMillis);
     }
@@ -141,6 +146,14 @@ final class LongPollPacing {
         long untilPoll = lastSentNanos + UNREACHED_SINK_POLL_NANOS - nowNanos;
         return Math.min(
                 strategy.delayMillis(question), Math.max(0, (untilPoll + 999_999) / 1_000_000));
+    }
+
+    /**
+     * Whether the job may have ended by now: past the shortest usual run of jobs like it ({@link
+     * RecentJobRuns#shortestUsualRunNanos}).
+     */
+    boolean mayHaveEnded(long nowNanos) {
+        return nowNanos - fastPollsFromNanos >= 0;
     }
 
     /**

@@ -38,6 +38,9 @@ final class QueryPolling {
 
     private volatile boolean cancelled;
 
+    /** Whether the last poll reached the job's collect sink, alive. */
+    private volatile boolean sinkSeenAlive;
+
     private final Object pollLock = new Object();
     @Nullable private String lastPolledVersion; // guarded by pollLock
     private long lastPolledOffset = -1; // guarded by pollLock
@@ -79,6 +82,14 @@ final class QueryPolling {
 
     void handedBack(LongPollCall call) {
         lastHandedBack = call;
+    }
+
+    boolean sinkSeenAlive() {
+        return sinkSeenAlive;
+    }
+
+    void sinkSeen(boolean alive) {
+        sinkSeenAlive = alive;
     }
 
     boolean isCancelled() {

@@ -56,6 +56,25 @@ class CollectLongPollTest {
     }
 
     /**
+     * A long poll of a job whose like all ran longer than an hour: it cannot have ended yet as far
+     * as the long poll knows, so its polls go without questions first.
+     */
+    private CollectLongPoll longPollBeforeTheJobMayHaveEnded(
+            TestingCollectJob job, Duration budget) {
+        return new CollectLongPoll(
+                job.asLongPolledJob(),
+                CollectRetryStrategy.fixed(Duration.ofMillis(1)),
+                scheduler,
+                metrics,
+                record,
+                clock,
+                budget,
+                () -> false,
+                0,
+                TimeUnit.HOURS.toNanos(1));
+    }
+
+    /**
      * What {@code future} comes to, the clock moved on from one scheduled step to the next until it
      * is done.
      */
@@ -212,8 +231,10 @@ class CollectLongPollTest {
         assertThat(metrics.collectRetries.getCount()).isEqualTo(2);
         assertThat(record.collectRetries()).isEqualTo(2);
         assertThat(job.statusCalls)
-                .as("a running job answers, so no status check is needed")
-                .isZero();
+                .as(
+                        "a running job answers, so no status check is needed after the question"
+                                + " before the first poll (no recent runs: the job may have ended)")
+                .isEqualTo(1);
     }
 
     @Test
@@ -222,9 +243,10 @@ class CollectLongPollTest {
 
         answer(longPoll(job, GENEROUS_BUDGET), "");
 
-        // polls 2 to 9 are empty, but the sink answered each: the job runs
+        // polls 2 to 9 are empty, but the sink answered each: the job runs; the one question went
+        // before the first poll, before the sink was seen
         assertThat(job.polls).isEqualTo(10);
-        assertThat(job.statusCalls).isZero();
+        assertThat(job.statusCalls).isEqualTo(1);
     }
 
     @Test
@@ -241,9 +263,9 @@ class CollectLongPollTest {
 
         assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE))
                 .containsExactly("x");
-        // polls 2 to 5 were empty while the sink answered; poll 6 failed (the job had ended): one
-        // question then
-        assertThat(job.statusCalls).isEqualTo(1);
+        // a question before poll 1 (the sink not seen yet); polls 2 to 5 were empty while the sink
+        // answered; poll 6 failed (the job had ended): one question then
+        assertThat(job.statusCalls).isEqualTo(2);
     }
 
     @Test
@@ -283,7 +305,8 @@ class CollectLongPollTest {
         // fetcher
         assertThat(resultCount(answer)).isZero();
         assertThat(job.polls).isEqualTo(3);
-        assertThat(job.statusCalls).isZero();
+        // only before the first poll, which had not seen the sink
+        assertThat(job.statusCalls).isEqualTo(1);
     }
 
     /**
@@ -337,13 +360,15 @@ class CollectLongPollTest {
     }
 
     @Test
-    void anUnreachedSinkIsPolledAtFlinksPaceAndTheEndIsSeenFromThePolls() throws Exception {
+    void beforeTheJobMayHaveEndedAnUnreachedSinkIsPolledAtFlinksPaceAndAFailedPollShowsTheEnd()
+            throws Exception {
         // polls 1 to 4 find no sink yet (the job starts), the job ended before poll 5, which fails
         TestingCollectJob job =
                 new TestingCollectJob(5).sinkReachedAt(Integer.MAX_VALUE).rowsAt(5, "x");
         long start = clock.getAsLong();
 
-        CoordinationResponse answer = answer(longPoll(job, GENEROUS_BUDGET), "");
+        CoordinationResponse answer =
+                answer(longPollBeforeTheJobMayHaveEnded(job, GENEROUS_BUDGET), "");
 
         assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE))
                 .containsExactly("x");
@@ -358,13 +383,36 @@ class CollectLongPollTest {
     }
 
     @Test
+    void onceTheJobMayHaveEndedAnUnreachedSinkIsPolledOnlyAfterTheJobIsSeenRunning()
+            throws Exception {
+        // the sink is never reached (the job's rows come with its end), the job ends at 450 ms
+        long start = clock.getAsLong();
+        TestingCollectJob job =
+                new TestingCollectJob(Integer.MAX_VALUE)
+                        .sinkReachedAt(Integer.MAX_VALUE)
+                        .rowsAt(1, "x")
+                        .endsAt(clock, start + TimeUnit.MILLISECONDS.toNanos(450));
+
+        CoordinationResponse answer = answer(longPoll(job, GENEROUS_BUDGET), "");
+
+        assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE))
+                .containsExactly("x");
+        assertThat(job.pollsOfAnEndedJob).as("no poll reached the job once it had ended").isZero();
+        // polls at 0, 100, ..., 400 ms, each after a question; the question at 500 ms found the end
+        assertThat(job.polls).isEqualTo(5);
+        assertThat(job.statusCalls).isEqualTo(6);
+        assertThat(clock.getAsLong() - start).isEqualTo(TimeUnit.MILLISECONDS.toNanos(500));
+    }
+
+    @Test
     void aSinkNotDeployedYetShowsNoEnd() throws Exception {
         // polls 1 to 5 fail as they do while the sink's vertex is not initialized; the job ended
         // before poll 6
         TestingCollectJob job =
                 new TestingCollectJob(6).sinkNotDeployedUntil(Integer.MAX_VALUE).rowsAt(6, "x");
 
-        CoordinationResponse answer = answer(longPoll(job, GENEROUS_BUDGET), "");
+        CoordinationResponse answer =
+                answer(longPollBeforeTheJobMayHaveEnded(job, GENEROUS_BUDGET), "");
 
         assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE))
                 .containsExactly("x");
@@ -375,12 +423,13 @@ class CollectLongPollTest {
     }
 
     @Test
-    void aSinkNeverReachedHasTheEndAskedEveryTenthPoll() throws Exception {
+    void beforeTheJobMayHaveEndedASinkNeverReachedHasTheEndAskedEveryTenthPoll() throws Exception {
         TestingCollectJob job =
                 new TestingCollectJob(Integer.MAX_VALUE).sinkReachedAt(Integer.MAX_VALUE);
         long budgetMillis = 1_500;
 
-        CoordinationResponse answer = answer(longPoll(job, Duration.ofMillis(budgetMillis)), "");
+        CoordinationResponse answer =
+                answer(longPollBeforeTheJobMayHaveEnded(job, Duration.ofMillis(budgetMillis)), "");
 
         assertThat(resultCount(answer)).isZero();
         // the first poll, then one per Flink's fetcher's pace until the budget is spent
@@ -413,11 +462,11 @@ class CollectLongPollTest {
 
         assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE))
                 .containsExactly("x");
-        // one poll found no sink; then questions 1 ms apart, the third of which found the end: no
-        // poll failed first
+        // a question before the poll (no recent runs: the job may have ended), which found no sink;
+        // then questions 1 ms apart, the third of which found the end: no poll failed first
         assertThat(job.statusCalls).isEqualTo(3);
         assertThat(job.polls).isEqualTo(1);
-        assertThat(clock.getAsLong() - start).isEqualTo(Duration.ofMillis(3).toNanos());
+        assertThat(clock.getAsLong() - start).isEqualTo(Duration.ofMillis(2).toNanos());
     }
 
     @Test
@@ -490,8 +539,8 @@ class CollectLongPollTest {
 
         long pollsApart = LongPollPacing.UNREACHED_SINK_POLL_MILLIS;
         assertThat(job.polls).isEqualTo(1 + (int) (budgetMillis / pollsApart));
-        // and the end is asked for in between, every ms
-        assertThat(job.statusCalls).isEqualTo((job.polls - 1) * (int) (pollsApart - 1));
+        // and the end is asked for in between, every ms, and before each poll
+        assertThat(job.statusCalls).isEqualTo((job.polls - 1) * (int) (pollsApart - 1) + job.polls);
     }
 
     @Test
@@ -523,13 +572,15 @@ class CollectLongPollTest {
         await(answer);
 
         long pollsApart = LongPollPacing.UNREACHED_SINK_POLL_MILLIS;
+        // the polls at 0, 100, 200 and 300 ms went while fast
+        int pollsWhileFast = 4;
         assertThat(questionsWhileFast.get())
-                .as("questions for the end while fast, every ms between polls")
-                .isEqualTo(3 * (int) (pollsApart - 1));
+                .as("questions for the end while fast, every ms between polls and before each")
+                .isEqualTo(3 * (int) (pollsApart - 1) + pollsWhileFast);
         assertThat(job.polls).isEqualTo(1 + (int) (budgetMillis / pollsApart));
-        // after that, an unreached sink has the end asked every tenth poll: the 10th and the 20th
+        // after that, only the question before each poll at Flink's pace
         assertThat(job.statusCalls - questionsWhileFast.get())
                 .as("questions for the end once not fast")
-                .isEqualTo(2);
+                .isEqualTo(job.polls - pollsWhileFast);
     }
 }

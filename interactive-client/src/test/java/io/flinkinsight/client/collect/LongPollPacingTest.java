@@ -88,8 +88,8 @@ class LongPollPacingTest {
     }
 
     @Test
-    void everyTenthPollThatDidNotReachTheSinkAlsoAsksForTheEnd() {
-        LongPollPacing pacing = pacing(Duration.ZERO);
+    void beforeTheJobMayHaveEndedEveryTenthPollThatDidNotReachTheSinkAlsoAsksForTheEnd() {
+        LongPollPacing pacing = pacing(Duration.ofHours(1));
 
         for (long inRow = 1; inRow <= 3 * STATUS_CHECK_EVERY_EMPTY_POLLS; inRow++) {
             Step expected =
@@ -100,6 +100,32 @@ class LongPollPacingTest {
                     .as("after empty poll %s", inRow)
                     .isEqualTo(expected);
         }
+    }
+
+    @Test
+    void onceTheJobMayHaveEndedNoTenthPollAsksForTheEndAgain() {
+        LongPollPacing pacing = pacing(Duration.ZERO);
+
+        // each poll of an unreached sink goes after a question then
+        assertThat(pacing.mayHaveEnded(now())).isTrue();
+        assertThat(
+                        pacing.afterEmptyPoll(
+                                        sinkNotReached(STATUS_CHECK_EVERY_EMPTY_POLLS),
+                                        now(),
+                                        false)
+                                .step())
+                .isEqualTo(Step.POLL);
+    }
+
+    @Test
+    void theJobMayHaveEndedFromTheShortestUsualRunOfJobsLikeIt() {
+        LongPollPacing pacing = pacing(Duration.ofMillis(250));
+
+        assertThat(pacing.mayHaveEnded(now())).isFalse();
+        clock.advance(Duration.ofMillis(250).minusNanos(1));
+        assertThat(pacing.mayHaveEnded(now())).isFalse();
+        clock.advance(Duration.ofNanos(1));
+        assertThat(pacing.mayHaveEnded(now())).isTrue();
     }
 
     @Test

@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * A job with a collect sink that speaks the sink's protocol (version, acknowledged offset,
@@ -62,7 +63,14 @@ final class TestingCollectJob implements JobClientGateway {
     private int resultFailures;
     private Throwable resultFailure;
 
+    private LongSupplier clock;
+    private long endsAtNanos;
+
     int polls;
+
+    /** Polls that reached the job after it had ended: each an ERROR in a real JobManager's log. */
+    int pollsOfAnEndedJob;
+
     int statusCalls;
     int resultCalls;
     int endCalls;
@@ -121,6 +129,19 @@ final class TestingCollectJob implements JobClientGateway {
         return this;
     }
 
+    /** The job finishes once {@code clock} reads {@code nanos}, whatever it is asked. */
+    TestingCollectJob endsAt(LongSupplier clock, long nanos) {
+        this.clock = clock;
+        this.endsAtNanos = nanos;
+        return this;
+    }
+
+    private void finishIfDue() {
+        if (clock != null && clock.getAsLong() - endsAtNanos >= 0 && status == JobStatus.RUNNING) {
+            finish();
+        }
+    }
+
     /** This job as the long poll sees it: every status is asked of it, none is known in advance. */
     CollectLongPoll.Job asLongPolledJob() {
         return asLongPolledJob(uid -> {}, () -> {});
@@ -168,7 +189,9 @@ final class TestingCollectJob implements JobClientGateway {
         if (polls >= finishAtPoll && status == JobStatus.RUNNING) {
             finish();
         }
+        finishIfDue();
         if (status != JobStatus.RUNNING) {
+            pollsOfAnEndedJob++;
             return CompletableFuture.failedFuture(new FlinkJobNotFoundException(jobId));
         }
         CollectCoordinationRequest collect = (CollectCoordinationRequest) request;
@@ -246,6 +269,7 @@ final class TestingCollectJob implements JobClientGateway {
                 && status == JobStatus.RUNNING) {
             finish();
         }
+        finishIfDue();
         return CompletableFuture.completedFuture(status);
     }
 
@@ -256,6 +280,7 @@ final class TestingCollectJob implements JobClientGateway {
         if (polls >= sinkGoneAtPoll && status == JobStatus.RUNNING) {
             finish();
         }
+        finishIfDue();
         return CompletableFuture.completedFuture(
                 status.isGloballyTerminalState()
                         ? Optional.of(new Ended(status, result.copy()))
