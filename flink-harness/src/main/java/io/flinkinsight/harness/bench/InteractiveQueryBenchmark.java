@@ -350,6 +350,9 @@ public final class InteractiveQueryBenchmark {
             profile.start(tag);
         }
         Map<String, Double> cpuBefore = cpu.seconds();
+        JobManagerLogLines jobManagerLog =
+                JobManagerLogLines.from(
+                        cluster.jobManagers().stream().map(cluster::logFile).toList());
         long start = System.nanoTime();
         long deadline = start + TimeUnit.SECONDS.toNanos(options.seconds());
         List<Future<Long>> done = new ArrayList<>();
@@ -418,7 +421,8 @@ public final class InteractiveQueryBenchmark {
                 jobs.durations(),
                 jobs.before(),
                 jobs.after(),
-                cpuSeconds);
+                cpuSeconds,
+                jobManagerLog.sinceStart());
     }
 
     private static String sessionTag(String tag, int session) {
@@ -505,7 +509,8 @@ public final class InteractiveQueryBenchmark {
             List<Double> jobMs,
             List<Double> beforeJobMs,
             List<Double> afterJobMs,
-            Map<String, Double> cpuSeconds) {
+            Map<String, Double> cpuSeconds,
+            JobManagerLogLines.Counts jobManagerLogLines) {
 
         double qps() {
             return latenciesMs.size() / wallSeconds;
@@ -523,7 +528,7 @@ public final class InteractiveQueryBenchmark {
                     "%-4s c=%-2d %-9s %-18s round %d: %4d queries, %5.1f QPS, E2E p50 %6.1f ms, p99 %6.1f ms,"
                             + " job p50 %6.1f ms (%d jobs), before/after job p50 %.0f/%.0f ms, %d failed;"
                             + " CPU JM %.0f%%, TM %.0f%%, gateway %.0f%%,"
-                            + " gateway client %.0f%%",
+                            + " gateway client %.0f%%; JM log %d ERROR, %d WARN lines",
                     gatewayClient.label,
                     concurrency,
                     query,
@@ -541,7 +546,9 @@ public final class InteractiveQueryBenchmark {
                     cpuPercent(JM_CPU),
                     cpuPercent(TM_CPU),
                     cpuPercent(GATEWAY_CPU),
-                    cpuPercent(DRIVER_CPU));
+                    cpuPercent(DRIVER_CPU),
+                    jobManagerLogLines.errors(),
+                    jobManagerLogLines.warnings());
         }
     }
 

@@ -44,7 +44,8 @@ final class InteractiveReport {
             List<Double> afterJob,
             double wallSeconds,
             int failures,
-            Map<String, Double> cpuSeconds) {
+            Map<String, Double> cpuSeconds,
+            JobManagerLogLines.Counts jobManagerLogLines) {
 
         double qps() {
             return latencies.size() / wallSeconds;
@@ -110,7 +111,9 @@ final class InteractiveReport {
         double wall = 0;
         int failures = 0;
         Map<String, Double> cpu = new LinkedHashMap<>();
+        JobManagerLogLines.Counts logLines = JobManagerLogLines.Counts.NONE;
         for (Block b : mine) {
+            logLines = logLines.plus(b.jobManagerLogLines());
             b.cpuSeconds().forEach((process, seconds) -> cpu.merge(process, seconds, Double::sum));
             latencies.addAll(b.latenciesMs());
             jobs.addAll(b.jobMs());
@@ -130,7 +133,8 @@ final class InteractiveReport {
                 after,
                 wall,
                 failures,
-                cpu);
+                cpu,
+                logLines);
     }
 
     private static String settings(Map<String, String> settings) {
@@ -198,9 +202,10 @@ final class InteractiveReport {
         md.append(
                 "| gateway client | concurrency | query | executor | queries | failed | QPS | E2E p50 (ms) |"
                         + " E2E p99 (ms) | job p50, cluster (ms) | outside job (ms) | before job p50 (ms) |"
-                        + " after job p50 (ms) | JM CPU (% core) | TM CPU | gateway CPU | gateway client CPU |\n");
+                        + " after job p50 (ms) | JM CPU (% core) | TM CPU | gateway CPU | gateway client CPU |"
+                        + " JM log ERROR / WARN lines |\n");
         md.append(
-                "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (GatewayClient g : options.gatewayClients()) {
             for (int c : options.concurrency()) {
                 for (String q : options.queryNames()) {
@@ -210,7 +215,7 @@ final class InteractiveReport {
                                 String.format(
                                         Locale.ROOT,
                                         "| %s | %d | %s | `%s` | %d | %d | %.1f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f"
-                                                + " | %.0f | %.0f | %.0f | %.0f |%n",
+                                                + " | %.0f | %.0f | %.0f | %.0f | %d / %d |%n",
                                         g.label,
                                         c,
                                         q,
@@ -227,7 +232,9 @@ final class InteractiveReport {
                                         x.jmCpu(),
                                         x.tmCpu(),
                                         x.gatewayCpu(),
-                                        x.driverCpu()));
+                                        x.driverCpu(),
+                                        x.jobManagerLogLines().errors(),
+                                        x.jobManagerLogLines().warnings()));
                     }
                 }
             }

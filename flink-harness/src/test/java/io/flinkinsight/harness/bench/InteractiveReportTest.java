@@ -46,7 +46,8 @@ class InteractiveReportTest {
                 Collections.nCopies(queries, 50.0),
                 List.of(),
                 List.of(),
-                cpu);
+                cpu,
+                new JobManagerLogLines.Counts(round, 2 * round));
     }
 
     private InteractiveReport report(String cluster) throws Exception {
@@ -92,6 +93,9 @@ class InteractiveReportTest {
                 .isCloseTo(1.0, within(1e-9));
         // % of a core over the pooled 20 s
         assertThat(stock.jmCpu()).isCloseTo(25, within(1e-9));
+        // the JobManager's log lines of rounds 1 and 2: 1 + 2 ERROR, 2 + 4 WARN
+        assertThat(stock.jobManagerLogLines()).isEqualTo(new JobManagerLogLines.Counts(3, 6));
+        assertThat(report.markdown()).contains("| 3 / 6 |");
     }
 
     @Test
