@@ -217,10 +217,8 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
         return lease.track(initialized)
                 .thenCompose(
                         jobId -> {
-                            long fastPollsFromDelayNanos =
-                                    runtime.recentJobRuns().shortestUsualRunNanos(shape);
-                            long firstPollDelayNanos =
-                                    RecentJobRuns.firstPollDelayNanos(fastPollsFromDelayNanos);
+                            RecentJobRuns.PollTimes pollTimes =
+                                    runtime.recentJobRuns().pollTimes(shape);
                             InstrumentedJobClient jobClient =
                                     line.newJobClient(
                                             new PooledJobClient(
@@ -240,8 +238,7 @@ public final class InteractiveExecutor implements CacheSupportedPipelineExecutor
                                                             System::nanoTime,
                                                             CollectLongPoll.BUDGET,
                                                             fastPolls,
-                                                            firstPollDelayNanos,
-                                                            fastPollsFromDelayNanos));
+                                                            pollTimes));
                             if (collectSinkUid != null) {
                                 // a query's job was accepted just now; another job's client was
                                 // told its status above

@@ -35,13 +35,14 @@ import java.util.function.LongSupplier;
  * <p>How soon the end of a job is seen decides a short query's latency, since its results mostly
  * arrive with the end (from the accumulator); how many requests it takes decides what a query costs
  * the JobManager. So the first poll waits for the shortest usual run of recent jobs ({@link
- * RecentJobRuns}). A sink that answers shows the end itself: it answers -1 when it is gone, and
- * only then is the end asked for (one request that also brings the result, see {@code
- * JobClientGateway#endIfEnded}). A sink not reached yet shows nothing, and a poll that reaches a
- * job that has ended costs its JobManager an ERROR with a stack trace in its log; so once the job
- * may have ended, such a poll goes only after the end was asked for and the job still runs. A poll
- * that fails because the job's sink is not deployed yet (its vertex not initialized, or the job
- * itself initializing: what Flink's fetcher also reads as "not started") shows no end.
+ * RecentJobRuns}). A poll that reaches a job that has ended costs its JobManager an ERROR with a
+ * stack trace in its log (and one that reaches a sink closing, a WARN); so once the job may have
+ * ended, a poll goes only after the end was asked for (one request that also brings the result, see
+ * {@code JobClientGateway#endIfEnded}) and the job still runs. Only a long job's sink, seen alive
+ * after the usual runs of jobs like it, is polled alone: it answers -1 when it is gone, and only
+ * then is the end asked for. A poll that fails because the job's sink is not deployed yet (its
+ * vertex not initialized, or the job itself initializing: what Flink's fetcher also reads as "not
+ * started") shows no end.
  *
  * <p>Each call of the fetcher is a {@link LongPollCall}; when its next request goes out is {@link
  * LongPollPacing}'s decision, and what the calls of one query share (counts, a back-off carried
@@ -114,15 +115,23 @@ public final class CollectLongPoll {
             LongSupplier nanoClock,
             Duration budget,
             BooleanSupplier fastPolls) {
-        this(job, strategy, scheduler, metrics, record, nanoClock, budget, fastPolls, 0, 0);
+        this(
+                job,
+                strategy,
+                scheduler,
+                metrics,
+                record,
+                nanoClock,
+                budget,
+                fastPolls,
+                new RecentJobRuns.PollTimes(0, 0, 0));
     }
 
     /**
-     * @param firstPollDelayNanos how long after now the query's first poll waits ({@link
-     *     RecentJobRuns#firstPollDelayNanos})
-     * @param fastPollsFromDelayNanos how long after now the job may have ended ({@link
-     *     RecentJobRuns#shortestUsualRunNanos}): before then, {@code fastPolls} polls an unreached
-     *     sink at Flink's pace
+     * @param times how long after now the query's first poll waits, from when the job may have
+     *     ended (before then, {@code fastPolls} polls an unreached sink at Flink's pace and no poll
+     *     waits for a question), and until when a sink seen alive is polled only after a question
+     *     too ({@link RecentJobRuns#pollTimes})
      */
     public CollectLongPoll(
             Job job,
@@ -133,12 +142,15 @@ public final class CollectLongPoll {
             LongSupplier nanoClock,
             Duration budget,
             BooleanSupplier fastPolls,
-            long firstPollDelayNanos,
-            long fastPollsFromDelayNanos) {
+            RecentJobRuns.PollTimes times) {
         long now = nanoClock.getAsLong();
         LongPollPacing pacing =
                 new LongPollPacing(
-                        strategy, budget, now + firstPollDelayNanos, now + fastPollsFromDelayNanos);
+                        strategy,
+                        budget,
+                        now + times.firstPollDelayNanos(),
+                        now + times.mayHaveEndedNanos(),
+                        now + times.usualRunsOverNanos());
         this.query =
                 new QueryPolling(job, scheduler, nanoClock, fastPolls, pacing, metrics, record);
     }

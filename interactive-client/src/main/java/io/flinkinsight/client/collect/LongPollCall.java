@@ -120,35 +120,40 @@ final class LongPollCall {
     }
 
     /**
-     * Sends the next collect poll; once the job may have ended, a poll of a sink not seen alive
-     * goes only after a question for the end answers that the job runs. A poll that reaches a job
-     * its JobManager no longer runs fails there with an ERROR and the whole stack trace in Flink's
-     * log (its REST handler does not expect a job not found), and costs the JobManager more than
-     * the question; the question's answer that shows the end also brings the result.
+     * Sends the next collect poll, after a question for the end when the pacing says so ({@link
+     * LongPollPacing#questionFirst}). A poll that reaches a job its JobManager no longer runs fails
+     * there with an ERROR and the whole stack trace in Flink's log (its REST handler does not
+     * expect a job not found), and costs the JobManager more than the question; the question's
+     * answer that shows the end also brings the result.
      */
     private void send() {
         if (stopped) {
             return;
         }
-        if (query.sinkSeenAlive() || !query.pacing.mayHaveEnded(now())) {
+        if (!query.pacing.questionFirst(now(), query.sinkSeenAlive())) {
             poll();
             return;
         }
-        query.job
-                .status()
-                .whenComplete(
-                        (status, failure) -> {
-                            if (stopped) {
-                                return;
-                            }
-                            if (failure == null && status.isGloballyTerminalState()) {
-                                jobEnded(status);
-                            } else {
-                                // running, or unknown: the poll tells the rest, as Flink's fetcher
-                                // would learn it
-                                poll();
-                            }
-                        });
+        CompletableFuture<JobStatus> question;
+        try {
+            question = query.job.status();
+        } catch (Throwable t) {
+            // a question that fails at once: the poll tells the rest
+            question = CompletableFuture.failedFuture(t);
+        }
+        question.whenComplete(
+                (status, failure) -> {
+                    if (stopped) {
+                        return;
+                    }
+                    if (failure == null && status.isGloballyTerminalState()) {
+                        jobEnded(status);
+                    } else {
+                        // running, or unknown: the poll tells the rest, as Flink's fetcher
+                        // would learn it
+                        poll();
+                    }
+                });
     }
 
     private void poll() {

@@ -74,6 +74,7 @@ final class LongPollPacing {
     private final long budgetNanos;
     private final long firstPollAtNanos;
     private final long fastPollsFromNanos;
+    private final long usualRunsOverNanos;
 
     /**
      * @param strategy the waits between polls that came back empty
@@ -81,16 +82,20 @@ final class LongPollPacing {
      * @param firstPollAtNanos when (on the long poll's clock) the query's first poll may go out
      * @param fastPollsFromNanos from when the job may have ended, so that fast polls ask for its
      *     end
+     * @param usualRunsOverNanos from when the job is a long one: a sink seen alive is polled
+     *     without a question first
      */
     LongPollPacing(
             CollectRetryStrategy strategy,
             Duration budget,
             long firstPollAtNanos,
-            long fastPollsFromNanos) {
+            long fastPollsFromNanos,
+            long usualRunsOverNanos) {
         this.strategy = strategy;
         this.budgetNanos = budget.toNanos();
         this.firstPollAtNanos = firstPollAtNanos;
         this.fastPollsFromNanos = fastPollsFromNanos;
+        this.usualRunsOverNanos = usualRunsOverNanos;
     }
 
     /** When a long poll that starts at {@code startNanos} hands its answer back at the latest. */
@@ -154,6 +159,17 @@ final class LongPollPacing {
      */
     boolean mayHaveEnded(long nowNanos) {
         return nowNanos - fastPollsFromNanos >= 0;
+    }
+
+    /**
+     * Whether the next poll goes only after a question for the end answers that the job runs: once
+     * the job may have ended, for a sink not seen alive, and for one seen alive while the job is
+     * still one of the usual runs (a short query's rows mostly come with its end, so that is when a
+     * poll would find the sink closing or the job gone). A poll that reaches a job that has ended
+     * costs its JobManager an ERROR with a stack trace in its log.
+     */
+    boolean questionFirst(long nowNanos, boolean sinkSeenAlive) {
+        return mayHaveEnded(nowNanos) && (!sinkSeenAlive || nowNanos - usualRunsOverNanos < 0);
     }
 
     /**

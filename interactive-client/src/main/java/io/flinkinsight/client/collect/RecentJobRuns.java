@@ -30,7 +30,25 @@ public final class RecentJobRuns {
     @VisibleForTesting static final int SHAPE_MIN_RUNS = 3;
     @VisibleForTesting static final int MAX_SHAPES = 256;
     static final double QUANTILE = 0.1;
+
+    /** The quantile of the same runs taken as the longest usual run. */
+    static final double LONG_QUANTILE = 0.9;
+
     @VisibleForTesting public static final Duration MAX_FIRST_POLL_DELAY = Duration.ofMillis(100);
+
+    /**
+     * How long after its acceptance a job is still one of the usual runs at least: twice the
+     * longest usual run, never less than this (and this while none is known).
+     */
+    @VisibleForTesting static final Duration MIN_USUAL_RUNS_OVER = Duration.ofSeconds(1);
+
+    /**
+     * When, after a query's job was accepted (ns), its collect long poll sends its first poll, the
+     * job may have ended (the shortest usual run), and the job has outlived the usual runs of jobs
+     * like it (a long one: its polls no longer expect its end).
+     */
+    public record PollTimes(
+            long firstPollDelayNanos, long mayHaveEndedNanos, long usualRunsOverNanos) {}
 
     private final Runs all = new Runs(WINDOW, MIN_RUNS);
     // guarded by this; in access order, so the eldest is the shape least recently run or asked
@@ -60,23 +78,51 @@ public final class RecentJobRuns {
         return Math.min(shortestUsualRunNanos, MAX_FIRST_POLL_DELAY.toNanos());
     }
 
+    /** The poll times of a new query whose job is of {@code shape}. */
+    public PollTimes pollTimes(long shape) {
+        long[] sorted = knownRuns(shape);
+        long shortest = quantile(sorted, QUANTILE);
+        long longest = quantile(sorted, LONG_QUANTILE);
+        return new PollTimes(
+                firstPollDelayNanos(shortest),
+                shortest,
+                Math.max(2 * longest, MIN_USUAL_RUNS_OVER.toNanos()));
+    }
+
     /**
      * The shortest usual run of jobs of {@code shape} (ns), see the class comment: before then a
      * new query's job is not likely to have ended, so polls meant to see its end soon are not worth
      * sending yet.
      */
     public long shortestUsualRunNanos(long shape) {
+        return quantile(knownRuns(shape), QUANTILE);
+    }
+
+    /**
+     * The longest usual run of jobs of {@code shape} (ns), as the shortest with {@link
+     * #LONG_QUANTILE}.
+     */
+    long longestUsualRunNanos(long shape) {
+        return quantile(knownRuns(shape), LONG_QUANTILE);
+    }
+
+    /** The runs that tell of {@code shape}, sorted; empty while too few are known. */
+    private long[] knownRuns(long shape) {
         long[] sorted;
         synchronized (this) {
             Runs ofShape = byShape.get(shape);
             Runs known = ofShape != null && ofShape.enough() ? ofShape : all;
             if (!known.enough()) {
-                return 0;
+                return new long[0];
             }
             sorted = known.copy();
         }
         Arrays.sort(sorted);
-        return sorted[(int) Math.floor(QUANTILE * (sorted.length - 1))];
+        return sorted;
+    }
+
+    private static long quantile(long[] sorted, double q) {
+        return sorted.length == 0 ? 0 : sorted[(int) Math.floor(q * (sorted.length - 1))];
     }
 
     /** The last runs, a ring; guarded by the enclosing instance. */

@@ -70,8 +70,8 @@ class CollectLongPollTest {
                 clock,
                 budget,
                 () -> false,
-                0,
-                TimeUnit.HOURS.toNanos(1));
+                new RecentJobRuns.PollTimes(
+                        0, TimeUnit.HOURS.toNanos(1), TimeUnit.HOURS.toNanos(1)));
     }
 
     /**
@@ -282,8 +282,7 @@ class CollectLongPollTest {
                         clock,
                         GENEROUS_BUDGET,
                         () -> true,
-                        delay.toNanos(),
-                        delay.toNanos());
+                        new RecentJobRuns.PollTimes(delay.toNanos(), delay.toNanos(), 0));
 
         CompletableFuture<CoordinationResponse> answer =
                 longPoll.answer("uid", new CollectCoordinationRequest("", 0));
@@ -405,6 +404,56 @@ class CollectLongPollTest {
     }
 
     @Test
+    void whileTheJobIsOneOfTheUsualRunsALiveSinkIsPolledOnlyAfterTheJobIsSeenRunning()
+            throws Exception {
+        // the sink answers from the first poll; its row comes with the job's end, at 45 ms
+        long start = clock.getAsLong();
+        TestingCollectJob job =
+                new TestingCollectJob(Integer.MAX_VALUE)
+                        .rowsAt(1, "x")
+                        .endsAt(clock, start + TimeUnit.MILLISECONDS.toNanos(45));
+        CollectLongPoll longPoll =
+                new CollectLongPoll(
+                        job.asLongPolledJob(),
+                        CollectRetryStrategy.fixed(Duration.ofMillis(10)),
+                        scheduler,
+                        metrics,
+                        record,
+                        clock,
+                        GENEROUS_BUDGET,
+                        () -> true,
+                        new RecentJobRuns.PollTimes(0, 0, TimeUnit.SECONDS.toNanos(1)));
+
+        CoordinationResponse answer = answer(longPoll, "");
+
+        assertThat(((CollectCoordinationResponse) answer).getResults(StringSerializer.INSTANCE))
+                .containsExactly("x");
+        assertThat(job.pollsOfAnEndedJob).as("no poll reached the job once it had ended").isZero();
+    }
+
+    @Test
+    void aLongJobsLiveSinkIsPolledWithoutQuestions() {
+        TestingCollectJob job = new TestingCollectJob(100).rowsAt(10, "x");
+        CollectLongPoll longPoll =
+                new CollectLongPoll(
+                        job.asLongPolledJob(),
+                        CollectRetryStrategy.fixed(Duration.ofMillis(1)),
+                        scheduler,
+                        metrics,
+                        record,
+                        clock,
+                        GENEROUS_BUDGET,
+                        () -> true,
+                        new RecentJobRuns.PollTimes(0, 0, 0));
+
+        answer(longPoll, "");
+
+        // the one question before the first poll, which had not seen the sink yet
+        assertThat(job.polls).isEqualTo(10);
+        assertThat(job.statusCalls).isEqualTo(1);
+    }
+
+    @Test
     void aSinkNotDeployedYetShowsNoEnd() throws Exception {
         // polls 1 to 5 fail as they do while the sink's vertex is not initialized; the job ended
         // before poll 6
@@ -486,8 +535,7 @@ class CollectLongPollTest {
                         clock,
                         Duration.ofMillis(budgetMillis),
                         () -> true,
-                        0,
-                        shortestUsualRunNanos);
+                        new RecentJobRuns.PollTimes(0, shortestUsualRunNanos, 0));
 
         answer(longPoll, "");
 

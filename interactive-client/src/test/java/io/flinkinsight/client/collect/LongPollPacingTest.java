@@ -36,6 +36,10 @@ class LongPollPacingTest {
     private static final Duration BUDGET = Duration.ofSeconds(1);
 
     private final TestingScheduler clock = new TestingScheduler();
+
+    /** How long after the job may have ended it is still one of the usual runs, in these tests. */
+    private static final Duration USUAL_RUNS_OVER_AFTER = Duration.ofSeconds(2);
+
     private final long start = clock.nowNanos();
 
     /**
@@ -43,7 +47,12 @@ class LongPollPacingTest {
      * mayHaveEndedAfter} from now.
      */
     private LongPollPacing pacing(Duration mayHaveEndedAfter) {
-        return new LongPollPacing(STRATEGY, BUDGET, start, start + mayHaveEndedAfter.toNanos());
+        return new LongPollPacing(
+                STRATEGY,
+                BUDGET,
+                start,
+                start + mayHaveEndedAfter.toNanos(),
+                start + mayHaveEndedAfter.toNanos() + USUAL_RUNS_OVER_AFTER.toNanos());
     }
 
     private long now() {
@@ -115,6 +124,26 @@ class LongPollPacingTest {
                                         false)
                                 .step())
                 .isEqualTo(Step.POLL);
+    }
+
+    @Test
+    void aPollGoesAfterAQuestionOnceTheJobMayHaveEndedAndToASinkSeenAliveOnlyInTheUsualRuns() {
+        LongPollPacing pacing = pacing(Duration.ofMillis(250));
+
+        assertThat(pacing.questionFirst(now(), false)).as("before it may have ended").isFalse();
+        assertThat(pacing.questionFirst(now(), true)).isFalse();
+        clock.advance(Duration.ofMillis(250));
+        assertThat(pacing.questionFirst(now(), false)).isTrue();
+        assertThat(pacing.questionFirst(now(), true)).isTrue();
+        clock.advance(USUAL_RUNS_OVER_AFTER.minusNanos(1));
+        assertThat(pacing.questionFirst(now(), true)).isTrue();
+        clock.advance(Duration.ofNanos(1));
+        assertThat(pacing.questionFirst(now(), true))
+                .as("a long job: its live sink shows its end itself")
+                .isFalse();
+        assertThat(pacing.questionFirst(now(), false))
+                .as("an unreached sink shows nothing")
+                .isTrue();
     }
 
     @Test
@@ -202,7 +231,8 @@ class LongPollPacingTest {
 
     @Test
     void theFirstRequestWaitsForTheFirstPollDelayOrABackOffThatOutlastedTheLastBudget() {
-        LongPollPacing pacing = new LongPollPacing(STRATEGY, BUDGET, start + 40_000_000, start);
+        LongPollPacing pacing =
+                new LongPollPacing(STRATEGY, BUDGET, start + 40_000_000, start, start);
 
         assertThat(pacing.firstRequestDelayNanos(now(), 0)).isEqualTo(40_000_000);
         assertThat(pacing.firstRequestDelayNanos(now(), start + 70_000_000)).isEqualTo(70_000_000);

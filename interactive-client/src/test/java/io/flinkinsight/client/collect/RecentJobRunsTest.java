@@ -38,6 +38,27 @@ class RecentJobRunsTest {
     }
 
     @Test
+    void thePollTimesComeFromTheShortestAndTheLongestUsualRun() {
+        RecentJobRuns runs = new RecentJobRuns();
+        assertThat(runs.pollTimes(SHAPE))
+                .as("none known: the job may have ended at once, and is a usual run for 1 s")
+                .isEqualTo(
+                        new RecentJobRuns.PollTimes(
+                                0, 0, RecentJobRuns.MIN_USUAL_RUNS_OVER.toNanos()));
+        // 600, 610, ..., 750 ms: the 10th percentile of the 16 is index 1, the 90th index 13
+        for (int i = 0; i < RecentJobRuns.SHAPE_WINDOW; i++) {
+            runs.add(SHAPE, 600 + 10 * i);
+        }
+
+        RecentJobRuns.PollTimes times = runs.pollTimes(SHAPE);
+
+        assertThat(millis(times.firstPollDelayNanos()))
+                .isEqualTo(RecentJobRuns.MAX_FIRST_POLL_DELAY.toMillis());
+        assertThat(millis(times.mayHaveEndedNanos())).isEqualTo(610);
+        assertThat(millis(times.usualRunsOverNanos())).isEqualTo(2 * 730);
+    }
+
+    @Test
     void aNewShapeWaitsForTheShortestUsualRunOfAllRecentJobs() {
         RecentJobRuns runs = new RecentJobRuns();
         // 60, 61, ..., 91 ms: the 10th percentile of the 32 is the 4th shortest (index 3 of 0..31)
