@@ -121,14 +121,15 @@ final class LongPollPacing {
     }
 
     /**
-     * The step after an empty poll: a sink that answers shows its job's end itself, and so does a
-     * poll once the job has ended (see {@link CollectLongPoll}); an unreached sink has the end
-     * asked now and then, or, while {@code fast} and once the job may have ended, at the strategy's
-     * pace between polls for rows at Flink's pace.
+     * The step after an empty poll: a sink that answers shows its job's end itself, unless the end
+     * is expected now ({@link #pollsLiveSink}); an unreached sink has the end asked now and then,
+     * or, while {@code fast} and once the job may have ended, at the strategy's pace between polls
+     * for rows at Flink's pace.
      */
     Next afterEmptyPoll(EmptyPoll poll, long nowNanos, boolean fast) {
-        long minDelayMillis = poll.sinkAlive() ? 0 : unreachedSinkPollMillis(nowNanos, fast);
-        if (!poll.endLikely() && !poll.sinkAlive() && minDelayMillis == 0) {
+        boolean polledForRows = pollsLiveSink(poll.sinkAlive(), nowNanos);
+        long minDelayMillis = polledForRows ? 0 : unreachedSinkPollMillis(nowNanos, fast);
+        if (!poll.endLikely() && !polledForRows && minDelayMillis == 0) {
             return new Next(Step.ASK_END, 0);
         }
         long pollDelayMillis = Math.max(strategy.delayMillis(poll.inRow()), minDelayMillis);
@@ -136,7 +137,7 @@ final class LongPollPacing {
         // an unreached sink goes after a question anyway
         boolean askEnd =
                 poll.endLikely()
-                        || (!poll.sinkAlive()
+                        || (!polledForRows
                                 && !mayHaveEnded(nowNanos)
                                 && poll.inRow() % STATUS_CHECK_EVERY_EMPTY_POLLS == 0);
         return new Next(askEnd ? Step.ASK_END_THEN_POLL : Step.POLL, pollDelayMillis);
@@ -169,7 +170,18 @@ final class LongPollPacing {
      * costs its JobManager an ERROR with a stack trace in its log.
      */
     boolean questionFirst(long nowNanos, boolean sinkSeenAlive) {
-        return mayHaveEnded(nowNanos) && (!sinkSeenAlive || nowNanos - usualRunsOverNanos < 0);
+        return mayHaveEnded(nowNanos) && !pollsLiveSink(sinkSeenAlive, nowNanos);
+    }
+
+    /**
+     * Whether a sink seen alive is polled for rows at the strategy's pace, its answers showing the
+     * end: before the job may have ended, and once it has outlived the usual runs (a long job). In
+     * between, when the end is expected, it is polled as a sink not reached: a short query's rows
+     * mostly come with its end, which a question shows with them, and each poll then risks finding
+     * the sink closing or the job gone.
+     */
+    private boolean pollsLiveSink(boolean sinkAlive, long nowNanos) {
+        return sinkAlive && (!mayHaveEnded(nowNanos) || nowNanos - usualRunsOverNanos >= 0);
     }
 
     /**

@@ -73,7 +73,8 @@ class LongPollPacingTest {
 
     @Test
     void aSinkThatAnswersIsPolledAgainAtTheStrategysPaceWithoutAskingForTheEnd() {
-        LongPollPacing pacing = pacing(Duration.ZERO);
+        // before the job may have ended
+        LongPollPacing pacing = pacing(Duration.ofHours(1));
 
         assertThat(pacing.afterEmptyPoll(sinkAnswered(1), now(), true))
                 .isEqualTo(new Next(Step.POLL, 5));
@@ -84,6 +85,22 @@ class LongPollPacingTest {
                                 sinkAnswered(STATUS_CHECK_EVERY_EMPTY_POLLS), now(), false))
                 .as("a sink that answers shows the end itself")
                 .isEqualTo(new Next(Step.POLL, 50));
+    }
+
+    @Test
+    void whileTheEndIsExpectedASinkThatAnswersIsPolledAsOneNotReachedThenAsAliveOnceTheJobIsLong() {
+        LongPollPacing pacing = pacing(Duration.ZERO);
+
+        assertThat(pacing.afterEmptyPoll(sinkAnswered(1), now(), true))
+                .as("fast: questions at the strategy's pace")
+                .isEqualTo(new Next(Step.ASK_END, 0));
+        assertThat(pacing.afterEmptyPoll(sinkAnswered(1), now(), false))
+                .as("not fast: polls at Flink's pace")
+                .isEqualTo(new Next(Step.POLL, UNREACHED_SINK_POLL_MILLIS));
+        clock.advance(USUAL_RUNS_OVER_AFTER);
+        assertThat(pacing.afterEmptyPoll(sinkAnswered(1), now(), true))
+                .as("a long job's sink shows its end itself")
+                .isEqualTo(new Next(Step.POLL, 5));
     }
 
     @Test
