@@ -4,6 +4,7 @@ import io.flinkinsight.harness.GatewayRestSession;
 import io.flinkinsight.harness.GatewaySession;
 import io.flinkinsight.harness.LocalFlinkCluster;
 import io.flinkinsight.harness.LocalFlinkClusterBuilder;
+import io.flinkinsight.harness.LogLines;
 import io.flinkinsight.harness.Role;
 import io.flinkinsight.harness.demo.DemoWorkload;
 
@@ -350,9 +351,8 @@ public final class InteractiveQueryBenchmark {
             profile.start(tag);
         }
         Map<String, Double> cpuBefore = cpu.seconds();
-        JobManagerLogLines jobManagerLog =
-                JobManagerLogLines.from(
-                        cluster.jobManagers().stream().map(cluster::logFile).toList());
+        LogLines jobManagerLog =
+                LogLines.from(cluster.jobManagers().stream().map(cluster::logFile).toList());
         long start = System.nanoTime();
         long deadline = start + TimeUnit.SECONDS.toNanos(options.seconds());
         List<Future<Long>> done = new ArrayList<>();
@@ -510,7 +510,7 @@ public final class InteractiveQueryBenchmark {
             List<Double> beforeJobMs,
             List<Double> afterJobMs,
             Map<String, Double> cpuSeconds,
-            JobManagerLogLines.Counts jobManagerLogLines) {
+            LogLines.Counts jobManagerLogLines) {
 
         double qps() {
             return latenciesMs.size() / wallSeconds;

@@ -1,6 +1,7 @@
 package io.flinkinsight.harness.bench;
 
 import io.flinkinsight.harness.FlinkDistribution;
+import io.flinkinsight.harness.LogLines;
 import io.flinkinsight.harness.bench.InteractiveQueryBenchmark.Block;
 import io.flinkinsight.harness.bench.InteractiveQueryBenchmark.Client;
 import io.flinkinsight.harness.bench.InteractiveQueryBenchmark.GatewayClient;
@@ -45,7 +46,7 @@ final class InteractiveReport {
             double wallSeconds,
             int failures,
             Map<String, Double> cpuSeconds,
-            JobManagerLogLines.Counts jobManagerLogLines) {
+            LogLines.Counts jobManagerLogLines) {
 
         double qps() {
             return latencies.size() / wallSeconds;
@@ -111,7 +112,7 @@ final class InteractiveReport {
         double wall = 0;
         int failures = 0;
         Map<String, Double> cpu = new LinkedHashMap<>();
-        JobManagerLogLines.Counts logLines = JobManagerLogLines.Counts.NONE;
+        LogLines.Counts logLines = LogLines.Counts.NONE;
         for (Block b : mine) {
             logLines = logLines.plus(b.jobManagerLogLines());
             b.cpuSeconds().forEach((process, seconds) -> cpu.merge(process, seconds, Double::sum));

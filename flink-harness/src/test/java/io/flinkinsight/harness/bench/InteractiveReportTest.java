@@ -1,5 +1,6 @@
 package io.flinkinsight.harness.bench;
 
+import io.flinkinsight.harness.LogLines;
 import io.flinkinsight.harness.bench.InteractiveQueryBenchmark.Block;
 import io.flinkinsight.harness.bench.InteractiveQueryBenchmark.Client;
 import io.flinkinsight.harness.bench.InteractiveQueryBenchmark.GatewayClient;
@@ -47,7 +48,7 @@ class InteractiveReportTest {
                 List.of(),
                 List.of(),
                 cpu,
-                new JobManagerLogLines.Counts(round, 2 * round));
+                new LogLines.Counts(round, 2 * round));
     }
 
     private InteractiveReport report(String cluster) throws Exception {
@@ -94,7 +95,7 @@ class InteractiveReportTest {
         // % of a core over the pooled 20 s
         assertThat(stock.jmCpu()).isCloseTo(25, within(1e-9));
         // the JobManager's log lines of rounds 1 and 2: 1 + 2 ERROR, 2 + 4 WARN
-        assertThat(stock.jobManagerLogLines()).isEqualTo(new JobManagerLogLines.Counts(3, 6));
+        assertThat(stock.jobManagerLogLines()).isEqualTo(new LogLines.Counts(3, 6));
         assertThat(report.markdown()).contains("| 3 / 6 |");
     }
 

@@ -1,4 +1,4 @@
-package io.flinkinsight.harness.bench;
+package io.flinkinsight.harness;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -12,23 +12,25 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
- * The ERROR and WARN lines the JobManagers logged during a benchmark block: what a platform
- * engineer's log alerts would see of each executor. Remembers where each log file ended, then
- * counts the level of each line written since (Flink's default log4j layout: date, time, level).
+ * The ERROR and WARN lines Flink processes logged since a moment (a benchmark block, a test's
+ * queries): what a platform engineer's log alerts would see. Remembers where each log file ended,
+ * then counts the level of each line written since (Flink's default log4j layout: date, time,
+ * level).
  */
-final class JobManagerLogLines {
+public final class LogLines {
 
     private static final Pattern LEVEL =
             Pattern.compile("^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,\\d{3} (ERROR|WARN) ");
 
     /** Lines at ERROR and at WARN. */
-    record Counts(int errors, int warnings) {
-        static final Counts NONE = new Counts(0, 0);
+    public record Counts(int errors, int warnings) {
+        public static final Counts NONE = new Counts(0, 0);
 
-        Counts plus(Counts other) {
+        public Counts plus(Counts other) {
             return new Counts(errors + other.errors, warnings + other.warnings);
         }
     }
@@ -36,7 +38,7 @@ final class JobManagerLogLines {
     private final List<Path> files;
     private final long[] offsets;
 
-    private JobManagerLogLines(List<Path> files) {
+    private LogLines(List<Path> files) {
         this.files = List.copyOf(files);
         this.offsets = new long[files.size()];
         for (int i = 0; i < files.size(); i++) {
@@ -45,20 +47,25 @@ final class JobManagerLogLines {
     }
 
     /** From where {@code files} end now. */
-    static JobManagerLogLines from(List<Path> files) {
-        return new JobManagerLogLines(new ArrayList<>(files));
+    public static LogLines from(List<Path> files) {
+        return new LogLines(new ArrayList<>(files));
     }
 
-    /** The lines written since {@link #from}, up to where each file ends now. */
-    Counts sinceStart() {
+    /** The ERROR and WARN lines written since {@link #from}, up to where each file ends now. */
+    public Counts sinceStart() {
+        return sinceStart(line -> true);
+    }
+
+    /** As {@link #sinceStart()}, of the lines {@code which} accepts only. */
+    public Counts sinceStart(Predicate<String> which) {
         Counts counts = Counts.NONE;
         for (int i = 0; i < files.size(); i++) {
-            counts = counts.plus(count(files.get(i), offsets[i], size(files.get(i))));
+            counts = counts.plus(count(files.get(i), offsets[i], size(files.get(i)), which));
         }
         return counts;
     }
 
-    private static Counts count(Path file, long from, long to) {
+    private static Counts count(Path file, long from, long to, Predicate<String> which) {
         if (to <= from) {
             return Counts.NONE;
         }
@@ -75,7 +82,7 @@ final class JobManagerLogLines {
             while (from + read < to && (line = lines.readLine()) != null) {
                 read += line.getBytes(StandardCharsets.UTF_8).length + 1;
                 var level = LEVEL.matcher(line);
-                if (level.find()) {
+                if (level.find() && which.test(line)) {
                     if (level.group(1).equals("ERROR")) {
                         errors++;
                     } else {

@@ -1,4 +1,4 @@
-package io.flinkinsight.harness.bench;
+package io.flinkinsight.harness;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -11,7 +11,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class JobManagerLogLinesTest {
+class LogLinesTest {
 
     @TempDir Path dir;
 
@@ -29,7 +29,7 @@ class JobManagerLogLinesTest {
         Path leader = dir.resolve("jobmanager-0.log");
         Path standby = dir.resolve("jobmanager-1.log");
         append(leader, "2026-11-27 14:51:09,981 ERROR before the start [] - not counted");
-        JobManagerLogLines lines = JobManagerLogLines.from(List.of(leader, standby));
+        LogLines lines = LogLines.from(List.of(leader, standby));
 
         append(
                 leader,
@@ -40,13 +40,15 @@ class JobManagerLogLinesTest {
                 "2026-11-27 14:52:00,003 WARN  org.apache.flink.Y [] - Collect sink coordinator");
         append(standby, "2026-11-27 14:52:00,004 WARN  org.apache.flink.Z [] - on the standby");
 
-        assertThat(lines.sinceStart()).isEqualTo(new JobManagerLogLines.Counts(1, 2));
+        assertThat(lines.sinceStart()).isEqualTo(new LogLines.Counts(1, 2));
+        assertThat(lines.sinceStart(line -> line.contains("org.apache.flink.X")))
+                .isEqualTo(new LogLines.Counts(1, 0));
     }
 
     @Test
     void aLogNotWrittenYetCountsNothing() {
-        JobManagerLogLines lines = JobManagerLogLines.from(List.of(dir.resolve("absent.log")));
+        LogLines lines = LogLines.from(List.of(dir.resolve("absent.log")));
 
-        assertThat(lines.sinceStart()).isEqualTo(JobManagerLogLines.Counts.NONE);
+        assertThat(lines.sinceStart()).isEqualTo(LogLines.Counts.NONE);
     }
 }
