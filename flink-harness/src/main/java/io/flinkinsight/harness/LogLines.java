@@ -65,7 +65,10 @@ public final class LogLines {
         return counts;
     }
 
-    private static Counts count(Path file, long from, long to, Predicate<String> which) {
+    private static Counts count(Path file, long start, long to, Predicate<String> which) {
+        // a file shorter than at the start was rolled over (Flink's log4j rolls at 100 MB): what
+        // it holds now was all written since; the lines in the rolled-away part are not counted
+        long from = to < start ? 0 : start;
         if (to <= from) {
             return Counts.NONE;
         }

@@ -46,6 +46,18 @@ class LogLinesTest {
     }
 
     @Test
+    void aLogRolledOverIsCountedFromItsStart() throws Exception {
+        Path log = dir.resolve("jobmanager.log");
+        append(log, "2026-11-27 14:51:09,981 WARN  before [] - a long line before the start");
+        LogLines lines = LogLines.from(List.of(log));
+
+        Files.writeString(
+                log, "2026-11-27 14:52:00,001 ERROR after [] - x\n", StandardCharsets.UTF_8);
+
+        assertThat(lines.sinceStart()).isEqualTo(new LogLines.Counts(1, 0));
+    }
+
+    @Test
     void aLogNotWrittenYetCountsNothing() {
         LogLines lines = LogLines.from(List.of(dir.resolve("absent.log")));
 
