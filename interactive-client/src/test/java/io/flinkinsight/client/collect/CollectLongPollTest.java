@@ -55,19 +55,25 @@ class CollectLongPollTest {
                 job, strategy, scheduler, metrics, record, clock, budget, fastPolls);
     }
 
+    private CollectLongPoll longPoll(
+            CollectLongPoll.Job job,
+            CollectRetryStrategy strategy,
+            Duration budget,
+            BooleanSupplier fastPolls,
+            RecentJobRuns.PollTimes times) {
+        return new CollectLongPoll(
+                job, strategy, scheduler, metrics, record, clock, budget, fastPolls, times);
+    }
+
     /**
      * A long poll of a job whose like all ran longer than an hour: it cannot have ended yet as far
      * as the long poll knows, so its polls go without questions first.
      */
     private CollectLongPoll longPollBeforeTheJobMayHaveEnded(
             TestingCollectJob job, Duration budget) {
-        return new CollectLongPoll(
+        return longPoll(
                 job.asLongPolledJob(),
                 CollectRetryStrategy.fixed(Duration.ofMillis(1)),
-                scheduler,
-                metrics,
-                record,
-                clock,
                 budget,
                 () -> false,
                 new RecentJobRuns.PollTimes(
@@ -273,13 +279,9 @@ class CollectLongPollTest {
         TestingCollectJob job = new TestingCollectJob(2).rowsAt(2, "x");
         Duration delay = Duration.ofMillis(200);
         CollectLongPoll longPoll =
-                new CollectLongPoll(
+                longPoll(
                         job.asLongPolledJob(),
                         CollectRetryStrategy.fixed(Duration.ofMillis(1)),
-                        scheduler,
-                        metrics,
-                        record,
-                        clock,
                         GENEROUS_BUDGET,
                         () -> true,
                         new RecentJobRuns.PollTimes(delay.toNanos(), delay.toNanos(), 0));
@@ -413,13 +415,9 @@ class CollectLongPollTest {
                         .rowsAt(1, "x")
                         .endsAt(clock, start + TimeUnit.MILLISECONDS.toNanos(45));
         CollectLongPoll longPoll =
-                new CollectLongPoll(
+                longPoll(
                         job.asLongPolledJob(),
                         CollectRetryStrategy.fixed(Duration.ofMillis(10)),
-                        scheduler,
-                        metrics,
-                        record,
-                        clock,
                         GENEROUS_BUDGET,
                         () -> true,
                         new RecentJobRuns.PollTimes(0, 0, TimeUnit.SECONDS.toNanos(1)));
@@ -435,13 +433,9 @@ class CollectLongPollTest {
     void aLongJobsLiveSinkIsPolledWithoutQuestions() {
         TestingCollectJob job = new TestingCollectJob(100).rowsAt(10, "x");
         CollectLongPoll longPoll =
-                new CollectLongPoll(
+                longPoll(
                         job.asLongPolledJob(),
                         CollectRetryStrategy.fixed(Duration.ofMillis(1)),
-                        scheduler,
-                        metrics,
-                        record,
-                        clock,
                         GENEROUS_BUDGET,
                         () -> true,
                         new RecentJobRuns.PollTimes(0, 0, 0));
@@ -526,13 +520,9 @@ class CollectLongPollTest {
         // recent jobs all ran longer than this poll's budget: none of its polls can see an end
         long shortestUsualRunNanos = TimeUnit.SECONDS.toNanos(60);
         CollectLongPoll longPoll =
-                new CollectLongPoll(
+                longPoll(
                         job.asLongPolledJob(),
                         CollectRetryStrategy.fixed(Duration.ofMillis(1)),
-                        scheduler,
-                        metrics,
-                        record,
-                        clock,
                         Duration.ofMillis(budgetMillis),
                         () -> true,
                         new RecentJobRuns.PollTimes(0, shortestUsualRunNanos, 0));
