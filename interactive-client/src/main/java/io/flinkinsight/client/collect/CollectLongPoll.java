@@ -128,10 +128,10 @@ public final class CollectLongPoll {
     }
 
     /**
-     * @param times how long after now the query's first poll waits, from when the job may have
-     *     ended (before then, {@code fastPolls} polls an unreached sink at Flink's pace and no poll
-     *     waits for a question), and until when a sink seen alive is polled only after a question
-     *     too ({@link RecentJobRuns#pollTimes})
+     * @param times from now: when the query's first poll goes, when the job may have ended (from
+     *     then a poll of a sink not seen alive goes after a question for the end), and when it has
+     *     outlived the usual runs (until then a sink seen alive is polled that way too); see {@link
+     *     RecentJobRuns#pollTimes}
      */
     public CollectLongPoll(
             Job job,

@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 
 import javax.annotation.Nullable;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -130,30 +131,41 @@ final class LongPollCall {
         if (stopped) {
             return;
         }
+        if (query.isCancelled()) {
+            // a poll now would likely reach a job that is gone
+            handBack();
+            return;
+        }
         if (!query.pacing.questionFirst(now(), query.sinkSeenAlive())) {
             poll();
             return;
         }
-        CompletableFuture<JobStatus> question;
+        ask().whenComplete(
+                        (status, failure) -> {
+                            if (stopped) {
+                                return;
+                            }
+                            if (query.isCancelled()) {
+                                handBack();
+                            } else if (failure == null && status.isGloballyTerminalState()) {
+                                jobEnded(status);
+                            } else {
+                                // running, or unknown: the poll tells the rest, as Flink's fetcher
+                                // would learn it
+                                poll();
+                            }
+                        });
+    }
+
+    /**
+     * A question for the end (the job's status); a question that fails at once fails its future.
+     */
+    private CompletableFuture<JobStatus> ask() {
         try {
-            question = query.job.status();
+            return query.job.status();
         } catch (Throwable t) {
-            // a question that fails at once: the poll tells the rest
-            question = CompletableFuture.failedFuture(t);
+            return CompletableFuture.failedFuture(t);
         }
-        question.whenComplete(
-                (status, failure) -> {
-                    if (stopped) {
-                        return;
-                    }
-                    if (failure == null && status.isGloballyTerminalState()) {
-                        jobEnded(status);
-                    } else {
-                        // running, or unknown: the poll tells the rest, as Flink's fetcher
-                        // would learn it
-                        poll();
-                    }
-                });
     }
 
     private void poll() {
@@ -173,6 +185,10 @@ final class LongPollCall {
     }
 
     private void polled(@Nullable CoordinationResponse response, @Nullable Throwable failure) {
+        if (stopped) {
+            // nobody waits for this poll any more: what it found must not change the query's state
+            return;
+        }
         try {
             // a failed poll (unless the sink is merely not deployed yet), or a sink that answered
             // before (its
@@ -246,9 +262,7 @@ final class LongPollCall {
             case ASK_END -> askEndLater();
             case POLL -> stepLater(this::send, next.pollDelayMillis());
             case ASK_END_THEN_POLL ->
-                    query.job
-                            .status()
-                            .whenComplete(
+                    ask().whenComplete(
                                     (status, failure) -> {
                                         if (failure != null) {
                                             // the fetcher has its own rule for an unknown status
@@ -272,10 +286,10 @@ final class LongPollCall {
     }
 
     /**
-     * While the sink has not been reached, fast and once the job may have ended: a question for the
-     * end instead of a collect poll, whose answer is the end and the result at once (a collect poll
-     * would only fail once the job is gone, and the end would be asked for next); a collect poll
-     * still goes out at Flink's pace, for rows.
+     * While the sink is polled as one not reached (see {@link LongPollPacing}), fast and once the
+     * job may have ended: a question for the end instead of a collect poll, whose answer is the end
+     * and the result at once; a collect poll still goes out at Flink's pace, for rows, after a
+     * question of its own.
      */
     private void askEnd() {
         if (stopped) {
@@ -290,13 +304,15 @@ final class LongPollCall {
             send();
             return;
         }
-        query.job
-                .status()
-                .whenComplete(
+        ask().whenComplete(
                         (status, failure) -> {
+                            if (stopped) {
+                                return;
+                            }
                             if (failure != null) {
-                                // the collect poll tells the rest
-                                send();
+                                // the collect poll tells the rest (a second question would fail
+                                // as well)
+                                poll();
                             } else if (status.isGloballyTerminalState()) {
                                 jobEnded(status);
                             } else {
@@ -365,11 +381,14 @@ final class LongPollCall {
         if (lastEmpty != null) {
             query.handedBack(this);
             answer.complete(lastEmpty);
+        } else if (lastFailure != null) {
+            answer.completeExceptionally(lastFailure);
         } else {
-            answer.completeExceptionally(
-                    lastFailure != null
-                            ? lastFailure
-                            : new IllegalStateException("No collect response"));
+            // nothing was polled (a question came first and showed the end, or the query is
+            // cancelled): what the sink's coordinator answers when it cannot reach the sink, which
+            // has the fetcher look at the job's status, as it does after any empty answer. An
+            // exception would be logged as a WARN by Flink's fetcher in the SQL Gateway's log.
+            answer.complete(new CollectCoordinationResponse(version, -1, List.of()));
         }
     }
 }

@@ -13,27 +13,31 @@ import java.util.concurrent.TimeUnit;
  * Flink's {@code RetryStrategy} is of the attempt. {@link CollectLongPoll} keeps the requests and
  * their state, reads its clock and asks this class at each step.
  *
- * <p>While the sink has not been reached (the job starts, or ended before its sink ever answered)
- * polls go at most every {@value #UNREACHED_SINK_POLL_MILLIS} ms, Flink's own fetcher's pace: such
- * a poll can find no rows, and after it reaches the sink Flink's fetcher needs another poll 100 ms
- * later for rows, so no row is shown later than that fetcher would show it; polling faster would
- * only cost the JobManager requests. Then, and every {@value #STATUS_CHECK_EVERY_EMPTY_POLLS}th
- * such poll, the end is asked for, in case a JobManager answers for an ended job (a safety net,
- * about once a second). Once the job may have ended, a poll of a sink not seen alive goes only
- * after a question for the end (see {@link CollectLongPoll}). While polls are fast (the query runs
- * alone, early on; see {@code execution.interactive.fast-start}), once the job may have ended
- * (after the shortest usual run of recent jobs like it, {@link
- * RecentJobRuns#shortestUsualRunNanos}), the end of a job whose sink has not been reached is asked
- * for at the strategy's pace between those polls: the answer that shows the end comes within a few
- * ms of it and brings the result too, for a few more requests; while other queries share the
- * cluster, the JobManager's capacity goes first. A sink that answers is polled at the strategy's
- * pace.
+ * <p>Three phases of a job's run, from {@link RecentJobRuns.PollTimes}: before it may have ended
+ * (its shortest usual run), while its end is expected (until it has outlived the usual runs of jobs
+ * like it), and after, when it is a long one.
+ *
+ * <ul>
+ *   <li>A sink not reached yet (the job starts, or ended before its sink ever answered) is polled
+ *       at most every {@value #UNREACHED_SINK_POLL_MILLIS} ms, Flink's own fetcher's pace: such a
+ *       poll can find no rows, and after it reaches the sink Flink's fetcher needs another poll 100
+ *       ms later for rows, so no row is shown later than that fetcher would show it. Before the job
+ *       may have ended, every {@value #STATUS_CHECK_EVERY_EMPTY_POLLS}th such poll also asks for
+ *       the end (a safety net, about once a second); from then on each poll goes after a question
+ *       ({@link #questionFirst}). While polls are fast (the query runs alone, early on; see {@code
+ *       execution.interactive.fast-start}) the end is also asked for at the strategy's pace between
+ *       those polls: the answer that shows the end comes within a few ms of it and brings the
+ *       result too; while other queries share the cluster, the JobManager's capacity goes first.
+ *   <li>A sink that answers is polled at the strategy's pace before the job may have ended and once
+ *       it is a long one, its answers showing the end; while the end is expected it is polled as
+ *       one not reached, since a short query's rows come with its end.
+ * </ul>
  */
 final class LongPollPacing {
 
     /**
      * Polls in a row that did not reach the sink after which the long poll also asks whether the
-     * job has ended.
+     * job has ended, before the job may have ended.
      */
     @VisibleForTesting static final int STATUS_CHECK_EVERY_EMPTY_POLLS = 10;
 
@@ -73,15 +77,14 @@ final class LongPollPacing {
     private final CollectRetryStrategy strategy;
     private final long budgetNanos;
     private final long firstPollAtNanos;
-    private final long fastPollsFromNanos;
+    private final long mayHaveEndedNanos;
     private final long usualRunsOverNanos;
 
     /**
      * @param strategy the waits between polls that came back empty
      * @param budget how long one long poll may keep re-sending
      * @param firstPollAtNanos when (on the long poll's clock) the query's first poll may go out
-     * @param fastPollsFromNanos from when the job may have ended, so that fast polls ask for its
-     *     end
+     * @param mayHaveEndedNanos from when the job may have ended, so that fast polls ask for its end
      * @param usualRunsOverNanos from when the job is a long one: a sink seen alive is polled
      *     without a question first
      */
@@ -89,12 +92,12 @@ final class LongPollPacing {
             CollectRetryStrategy strategy,
             Duration budget,
             long firstPollAtNanos,
-            long fastPollsFromNanos,
+            long mayHaveEndedNanos,
             long usualRunsOverNanos) {
         this.strategy = strategy;
         this.budgetNanos = budget.toNanos();
         this.firstPollAtNanos = firstPollAtNanos;
-        this.fastPollsFromNanos = fastPollsFromNanos;
+        this.mayHaveEndedNanos = mayHaveEndedNanos;
         this.usualRunsOverNanos = usualRunsOverNanos;
     }
 
@@ -159,7 +162,7 @@ final class LongPollPacing {
      * RecentJobRuns#shortestUsualRunNanos}).
      */
     boolean mayHaveEnded(long nowNanos) {
-        return nowNanos - fastPollsFromNanos >= 0;
+        return nowNanos - mayHaveEndedNanos >= 0;
     }
 
     /**
@@ -203,7 +206,7 @@ final class LongPollPacing {
         if (!fast) {
             return UNREACHED_SINK_POLL_MILLIS;
         }
-        long untilFast = fastPollsFromNanos - nowNanos;
+        long untilFast = mayHaveEndedNanos - nowNanos;
         return untilFast <= 0
                 ? 0
                 : Math.min(

@@ -10,8 +10,8 @@ import java.util.function.LongSupplier;
 
 /**
  * What the long poll calls of one query share: the job and the means to pace its polls, the counts
- * of polls, a back-off that goes on into the fetcher's next call, and whether the job is being
- * cancelled.
+ * of polls, a back-off that goes on into the fetcher's next call, whether the last poll answered
+ * (of a call still waited for) reached the sink alive, and whether the job is being cancelled.
  */
 final class QueryPolling {
 
@@ -38,7 +38,7 @@ final class QueryPolling {
 
     private volatile boolean cancelled;
 
-    /** Whether the last poll reached the job's collect sink, alive. */
+    /** Whether the last poll answered reached the job's collect sink, alive. */
     private volatile boolean sinkSeenAlive;
 
     private final Object pollLock = new Object();

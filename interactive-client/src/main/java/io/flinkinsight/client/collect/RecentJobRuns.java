@@ -17,10 +17,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The shortest usual run is the {@link #QUANTILE} of the last {@link #SHAPE_WINDOW} runs of the
  * query's shape once {@link #SHAPE_MIN_RUNS} are known, else of the last {@link #WINDOW} runs of
- * any shape once {@link #MIN_RUNS} are known, else 0. The first poll waits for it, at most {@link
- * #MAX_FIRST_POLL_DELAY} (Flink's own fetcher polls every 100 ms, so no row is seen later than it
- * would have shown it). At most {@link #MAX_SHAPES} shapes are kept, the least recently used going
- * first, so this holds at most about 64 KB. Thread-safe.
+ * any shape once {@link #MIN_RUNS} are known, else 0; the longest usual run is their {@link
+ * #LONG_QUANTILE}. A job's end is expected from its shortest usual run until twice its longest
+ * ({@link PollTimes}). The first poll waits for the shortest, at most {@link #MAX_FIRST_POLL_DELAY}
+ * (Flink's own fetcher polls every 100 ms, so no row is seen later than it would have shown it). At
+ * most {@link #MAX_SHAPES} shapes are kept, the least recently used going first, so this holds at
+ * most about 64 KB. Thread-safe.
  */
 public final class RecentJobRuns {
 
@@ -31,7 +33,10 @@ public final class RecentJobRuns {
     @VisibleForTesting static final int MAX_SHAPES = 256;
     static final double QUANTILE = 0.1;
 
-    /** The quantile of the same runs taken as the longest usual run. */
+    /**
+     * The quantile of the same runs taken as the longest usual run (with 3 runs of a shape known,
+     * their median).
+     */
     static final double LONG_QUANTILE = 0.9;
 
     @VisibleForTesting public static final Duration MAX_FIRST_POLL_DELAY = Duration.ofMillis(100);
@@ -41,6 +46,12 @@ public final class RecentJobRuns {
      * longest usual run, never less than this (and this while none is known).
      */
     @VisibleForTesting static final Duration MIN_USUAL_RUNS_OVER = Duration.ofSeconds(1);
+
+    /**
+     * How long after the shortest usual run a job is one of the usual runs at most, however long
+     * jobs like it once ran: while it is, its end is expected and each poll goes after a question.
+     */
+    @VisibleForTesting static final Duration MAX_EXPECTED_END = Duration.ofSeconds(10);
 
     /**
      * When, after a query's job was accepted (ns), its collect long poll sends its first poll, the
@@ -86,7 +97,9 @@ public final class RecentJobRuns {
         return new PollTimes(
                 firstPollDelayNanos(shortest),
                 shortest,
-                Math.max(2 * longest, MIN_USUAL_RUNS_OVER.toNanos()));
+                Math.max(
+                        Math.min(2 * longest, shortest + MAX_EXPECTED_END.toNanos()),
+                        MIN_USUAL_RUNS_OVER.toNanos()));
     }
 
     /**
@@ -96,14 +109,6 @@ public final class RecentJobRuns {
      */
     public long shortestUsualRunNanos(long shape) {
         return quantile(knownRuns(shape), QUANTILE);
-    }
-
-    /**
-     * The longest usual run of jobs of {@code shape} (ns), as the shortest with {@link
-     * #LONG_QUANTILE}.
-     */
-    long longestUsualRunNanos(long shape) {
-        return quantile(knownRuns(shape), LONG_QUANTILE);
     }
 
     /** The runs that tell of {@code shape}, sorted; empty while too few are known. */

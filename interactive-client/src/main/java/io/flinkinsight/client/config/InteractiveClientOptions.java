@@ -114,9 +114,10 @@ public final class InteractiveClientOptions {
                                     + " job's end at the collect strategy's pace once the job may have ended (after"
                                     + " the shortest usual run of the process's recent jobs like it), so a short"
                                     + " query's end is seen within a few ms, for a few more REST requests to the"
-                                    + " JobManager. Otherwise (among other queries, or later) it learns the end from"
-                                    + " its polls for results, which go at most every 100 ms while the sink has not"
-                                    + " been reached, Flink's own fetcher's pace, sparing the JobManager's capacity ("
+                                    + " JobManager. Otherwise (among other queries, or later) its polls for results"
+                                    + " go at most every 100 ms while the sink has not been reached, Flink's own"
+                                    + " fetcher's pace, each after one question for the end once the job may have"
+                                    + " ended, sparing the JobManager's capacity ("
                                     + FAST_START_RANGE
                                     + "; 0 turns it off).");
 

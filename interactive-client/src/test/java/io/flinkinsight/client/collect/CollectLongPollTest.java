@@ -430,6 +430,42 @@ class CollectLongPollTest {
     }
 
     @Test
+    void aQuestionThatShowsTheEndWithNothingLeftHandsBackTheCoordinatorsEmptyAnswerNotAFailure()
+            throws Exception {
+        // the job ended before the first request of this call; its rows, if any, came before
+        TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE).endsAtStatusCall(1);
+
+        CoordinationResponse answer =
+                await(
+                        longPoll(job, GENEROUS_BUDGET)
+                                .answer(
+                                        "uid",
+                                        new CollectCoordinationRequest(
+                                                TestingCollectJob.SINK_VERSION, 3)));
+
+        // what the sink's coordinator answers when it cannot reach the sink: Flink's fetcher then
+        // looks at the job's status, where an exception would be a WARN in the gateway's log
+        CollectCoordinationResponse empty = (CollectCoordinationResponse) answer;
+        assertThat(empty.getVersion()).isEqualTo(TestingCollectJob.SINK_VERSION);
+        assertThat(empty.getLastCheckpointedOffset()).isEqualTo(-1);
+        assertThat(resultCount(empty)).isZero();
+        assertThat(job.polls).isZero();
+    }
+
+    @Test
+    void aCancelledQuerysCallSendsNoPoll() throws Exception {
+        TestingCollectJob job = new TestingCollectJob(Integer.MAX_VALUE);
+        CollectLongPoll longPoll = longPoll(job, GENEROUS_BUDGET);
+        longPoll.cancel();
+
+        CoordinationResponse answer = answer(longPoll, "");
+
+        assertThat(resultCount(answer)).isZero();
+        assertThat(job.polls).isZero();
+        assertThat(job.statusCalls).isZero();
+    }
+
+    @Test
     void aLongJobsLiveSinkIsPolledWithoutQuestions() {
         TestingCollectJob job = new TestingCollectJob(100).rowsAt(10, "x");
         CollectLongPoll longPoll =

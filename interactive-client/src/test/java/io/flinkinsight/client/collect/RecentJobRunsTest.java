@@ -59,6 +59,17 @@ class RecentJobRunsTest {
     }
 
     @Test
+    void theEndIsExpectedAtMostTenSecondsPastTheShortestUsualRun() {
+        RecentJobRuns runs = new RecentJobRuns();
+        for (int i = 0; i < RecentJobRuns.SHAPE_WINDOW; i++) {
+            runs.add(SHAPE, 60_000);
+        }
+
+        assertThat(millis(runs.pollTimes(SHAPE).usualRunsOverNanos()))
+                .isEqualTo(60_000 + RecentJobRuns.MAX_EXPECTED_END.toMillis());
+    }
+
+    @Test
     void aNewShapeWaitsForTheShortestUsualRunOfAllRecentJobs() {
         RecentJobRuns runs = new RecentJobRuns();
         // 60, 61, ..., 91 ms: the 10th percentile of the 32 is the 4th shortest (index 3 of 0..31)
