@@ -353,6 +353,7 @@ public final class InteractiveQueryBenchmark {
         Map<String, Double> cpuBefore = cpu.seconds();
         LogLines jobManagerLog =
                 LogLines.from(cluster.jobManagers().stream().map(cluster::logFile).toList());
+        LogLines gatewayLog = LogLines.from(List.of(cluster.logFile(Role.SQL_GATEWAY)));
         long start = System.nanoTime();
         long deadline = start + TimeUnit.SECONDS.toNanos(options.seconds());
         List<Future<Long>> done = new ArrayList<>();
@@ -422,7 +423,8 @@ public final class InteractiveQueryBenchmark {
                 jobs.before(),
                 jobs.after(),
                 cpuSeconds,
-                jobManagerLog.sinceStart());
+                jobManagerLog.sinceStart(),
+                gatewayLog.sinceStart());
     }
 
     private static String sessionTag(String tag, int session) {
@@ -510,7 +512,8 @@ public final class InteractiveQueryBenchmark {
             List<Double> beforeJobMs,
             List<Double> afterJobMs,
             Map<String, Double> cpuSeconds,
-            LogLines.Counts jobManagerLogLines) {
+            LogLines.Counts jobManagerLogLines,
+            LogLines.Counts gatewayLogLines) {
 
         double qps() {
             return latenciesMs.size() / wallSeconds;
@@ -528,7 +531,8 @@ public final class InteractiveQueryBenchmark {
                     "%-4s c=%-2d %-9s %-18s round %d: %4d queries, %5.1f QPS, E2E p50 %6.1f ms, p99 %6.1f ms,"
                             + " job p50 %6.1f ms (%d jobs), before/after job p50 %.0f/%.0f ms, %d failed;"
                             + " CPU JM %.0f%%, TM %.0f%%, gateway %.0f%%,"
-                            + " gateway client %.0f%%; JM log %d ERROR, %d WARN lines",
+                            + " gateway client %.0f%%; JM log %d ERROR, %d WARN lines; gateway log %d"
+                            + " ERROR, %d WARN lines",
                     gatewayClient.label,
                     concurrency,
                     query,
@@ -548,7 +552,9 @@ public final class InteractiveQueryBenchmark {
                     cpuPercent(GATEWAY_CPU),
                     cpuPercent(DRIVER_CPU),
                     jobManagerLogLines.errors(),
-                    jobManagerLogLines.warnings());
+                    jobManagerLogLines.warnings(),
+                    gatewayLogLines.errors(),
+                    gatewayLogLines.warnings());
         }
     }
 

@@ -46,7 +46,8 @@ final class InteractiveReport {
             double wallSeconds,
             int failures,
             Map<String, Double> cpuSeconds,
-            LogLines.Counts jobManagerLogLines) {
+            LogLines.Counts jobManagerLogLines,
+            LogLines.Counts gatewayLogLines) {
 
         double qps() {
             return latencies.size() / wallSeconds;
@@ -113,8 +114,10 @@ final class InteractiveReport {
         int failures = 0;
         Map<String, Double> cpu = new LinkedHashMap<>();
         LogLines.Counts logLines = LogLines.Counts.NONE;
+        LogLines.Counts gatewayLogLines = LogLines.Counts.NONE;
         for (Block b : mine) {
             logLines = logLines.plus(b.jobManagerLogLines());
+            gatewayLogLines = gatewayLogLines.plus(b.gatewayLogLines());
             b.cpuSeconds().forEach((process, seconds) -> cpu.merge(process, seconds, Double::sum));
             latencies.addAll(b.latenciesMs());
             jobs.addAll(b.jobMs());
@@ -135,7 +138,8 @@ final class InteractiveReport {
                 wall,
                 failures,
                 cpu,
-                logLines);
+                logLines,
+                gatewayLogLines);
     }
 
     private static String settings(Map<String, String> settings) {
@@ -204,9 +208,9 @@ final class InteractiveReport {
                 "| gateway client | concurrency | query | executor | queries | failed | QPS | E2E p50 (ms) |"
                         + " E2E p99 (ms) | job p50, cluster (ms) | outside job (ms) | before job p50 (ms) |"
                         + " after job p50 (ms) | JM CPU (% core) | TM CPU | gateway CPU | gateway client CPU |"
-                        + " JM log ERROR / WARN lines |\n");
+                        + " JM log ERROR / WARN lines | gateway log ERROR / WARN lines |\n");
         md.append(
-                "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (GatewayClient g : options.gatewayClients()) {
             for (int c : options.concurrency()) {
                 for (String q : options.queryNames()) {
@@ -216,7 +220,7 @@ final class InteractiveReport {
                                 String.format(
                                         Locale.ROOT,
                                         "| %s | %d | %s | `%s` | %d | %d | %.1f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f"
-                                                + " | %.0f | %.0f | %.0f | %.0f | %d / %d |%n",
+                                                + " | %.0f | %.0f | %.0f | %.0f | %d / %d | %d / %d |%n",
                                         g.label,
                                         c,
                                         q,
@@ -235,7 +239,9 @@ final class InteractiveReport {
                                         x.gatewayCpu(),
                                         x.driverCpu(),
                                         x.jobManagerLogLines().errors(),
-                                        x.jobManagerLogLines().warnings()));
+                                        x.jobManagerLogLines().warnings(),
+                                        x.gatewayLogLines().errors(),
+                                        x.gatewayLogLines().warnings()));
                     }
                 }
             }

@@ -48,7 +48,8 @@ class InteractiveReportTest {
                 List.of(),
                 List.of(),
                 cpu,
-                new LogLines.Counts(round, 2 * round));
+                new LogLines.Counts(round, 2 * round),
+                new LogLines.Counts(0, round));
     }
 
     private InteractiveReport report(String cluster) throws Exception {
@@ -96,7 +97,8 @@ class InteractiveReportTest {
         assertThat(stock.jmCpu()).isCloseTo(25, within(1e-9));
         // the JobManager's log lines of rounds 1 and 2: 1 + 2 ERROR, 2 + 4 WARN
         assertThat(stock.jobManagerLogLines()).isEqualTo(new LogLines.Counts(3, 6));
-        assertThat(report.markdown()).contains("| 3 / 6 |");
+        assertThat(stock.gatewayLogLines()).isEqualTo(new LogLines.Counts(0, 3));
+        assertThat(report.markdown()).contains("| 3 / 6 | 0 / 3 |");
     }
 
     @Test
