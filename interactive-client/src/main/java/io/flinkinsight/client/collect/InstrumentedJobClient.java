@@ -214,8 +214,8 @@ public class InstrumentedJobClient implements JobClientGateway {
         if (known != null) {
             return CompletableFuture.completedFuture(Optional.of(new Ended(known, jobResult())));
         }
-        record.requestSent();
-        return delegate.endIfEnded()
+        // a question no pooled connection was free for is asked again, as a status request is
+        return whilePoolBusy(delegate::endIfEnded)
                 .thenApply(
                         ended -> {
                             if (ended.isEmpty()) {

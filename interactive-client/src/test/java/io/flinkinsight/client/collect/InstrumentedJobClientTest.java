@@ -189,6 +189,21 @@ class InstrumentedJobClientTest {
     }
 
     @Test
+    void aQuestionForTheEndThatFindsThePoolBusyIsAskedAgainAndWhatNeverLeftIsNotCounted()
+            throws Exception {
+        ChannelAcquireTimeoutException busy =
+                new ChannelAcquireTimeoutException(
+                        "jobmanager:8081", ChannelPoolSettings.defaults());
+        TestingCollectJob job =
+                new TestingCollectJob(100).failEnd(2, new CompletionException(busy));
+        InstrumentedJobClient client = client(job, GENEROUS_BUDGET);
+
+        assertThat(client.endIfEnded().get(30, TimeUnit.SECONDS)).isEmpty();
+        assertThat(job.endCalls).as("asked until a connection was free").isEqualTo(3);
+        assertThat(record.requests()).as("requests that left").isEqualTo(1);
+    }
+
+    @Test
     void aPoolBusyForLongerThanThePatienceOrACancelledQueryEndsTheWait() throws Exception {
         ChannelAcquireTimeoutException busy =
                 new ChannelAcquireTimeoutException(

@@ -62,6 +62,8 @@ final class TestingCollectJob implements JobClientGateway {
     private Throwable statusFailure;
     private int resultFailures;
     private Throwable resultFailure;
+    private int endFailures;
+    private Throwable endFailure;
 
     private LongSupplier clock;
     private long endsAtNanos;
@@ -89,6 +91,15 @@ final class TestingCollectJob implements JobClientGateway {
     synchronized TestingCollectJob failStatus(int count, Throwable failure) {
         statusFailures = count;
         statusFailure = failure;
+        return this;
+    }
+
+    /**
+     * The next {@code count} questions for the end ({@link #endIfEnded}) fail with {@code failure}.
+     */
+    synchronized TestingCollectJob failEnd(int count, Throwable failure) {
+        endFailures = count;
+        endFailure = failure;
         return this;
     }
 
@@ -277,6 +288,10 @@ final class TestingCollectJob implements JobClientGateway {
     @Override
     public synchronized CompletableFuture<Optional<Ended>> endIfEnded() {
         endCalls++;
+        if (endFailures > 0) {
+            endFailures--;
+            return CompletableFuture.failedFuture(endFailure);
+        }
         if (polls >= sinkGoneAtPoll && status == JobStatus.RUNNING) {
             finish();
         }
