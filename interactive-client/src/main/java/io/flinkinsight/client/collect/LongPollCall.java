@@ -140,32 +140,38 @@ final class LongPollCall {
             poll();
             return;
         }
-        ask().whenComplete(
-                        (status, failure) -> {
-                            if (stopped) {
-                                return;
-                            }
-                            if (query.isCancelled()) {
-                                handBack();
-                            } else if (failure == null && status.isGloballyTerminalState()) {
-                                jobEnded(status);
-                            } else {
-                                // running, or unknown: the poll tells the rest, as Flink's fetcher
-                                // would learn it
-                                poll();
-                            }
-                        });
+        // running, or unknown: the poll tells the rest, as Flink's fetcher would learn it
+        askThen(this::poll, this::poll);
     }
 
     /**
-     * A question for the end (the job's status); a question that fails at once fails its future.
+     * Asks whether the job has ended (its status), then: nothing if this poll has stopped
+     * meanwhile; hands the last answer back if the query is being cancelled; the end if the job has
+     * ended; else {@code ifRunning}, or {@code ifUnknown} if the question failed (also when it
+     * fails at once).
      */
-    private CompletableFuture<JobStatus> ask() {
+    private void askThen(Runnable ifRunning, Runnable ifUnknown) {
+        CompletableFuture<JobStatus> question;
         try {
-            return query.job.status();
+            question = query.job.status();
         } catch (Throwable t) {
-            return CompletableFuture.failedFuture(t);
+            question = CompletableFuture.failedFuture(t);
         }
+        question.whenComplete(
+                (status, failure) -> {
+                    if (stopped) {
+                        return;
+                    }
+                    if (query.isCancelled()) {
+                        handBack();
+                    } else if (failure != null) {
+                        ifUnknown.run();
+                    } else if (status.isGloballyTerminalState()) {
+                        jobEnded(status);
+                    } else {
+                        ifRunning.run();
+                    }
+                });
     }
 
     private void poll() {
@@ -262,17 +268,8 @@ final class LongPollCall {
             case ASK_END -> askEndLater();
             case POLL -> stepLater(this::send, next.pollDelayMillis());
             case ASK_END_THEN_POLL ->
-                    ask().whenComplete(
-                                    (status, failure) -> {
-                                        if (failure != null) {
-                                            // the fetcher has its own rule for an unknown status
-                                            handBack();
-                                        } else if (status.isGloballyTerminalState()) {
-                                            jobEnded(status);
-                                        } else {
-                                            stepLater(this::send, next.pollDelayMillis());
-                                        }
-                                    });
+                    // an unknown status: the fetcher has its own rule for it
+                    askThen(() -> stepLater(this::send, next.pollDelayMillis()), this::handBack);
         }
     }
 
@@ -304,21 +301,8 @@ final class LongPollCall {
             send();
             return;
         }
-        ask().whenComplete(
-                        (status, failure) -> {
-                            if (stopped) {
-                                return;
-                            }
-                            if (failure != null) {
-                                // the collect poll tells the rest (a second question would fail
-                                // as well)
-                                poll();
-                            } else if (status.isGloballyTerminalState()) {
-                                jobEnded(status);
-                            } else {
-                                askEndLater();
-                            }
-                        });
+        // an unknown status: the collect poll tells the rest (a second question would fail as well)
+        askThen(this::askEndLater, this::poll);
     }
 
     /**
