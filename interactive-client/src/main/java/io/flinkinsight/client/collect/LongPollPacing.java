@@ -159,7 +159,7 @@ final class LongPollPacing {
 
     /**
      * Whether the job may have ended by now: past the shortest usual run of jobs like it ({@link
-     * RecentJobRuns#shortestUsualRunNanos}).
+     * RecentJobRuns.PollTimes#mayHaveEndedNanos}).
      */
     boolean mayHaveEnded(long nowNanos) {
         return nowNanos - mayHaveEndedNanos >= 0;

@@ -54,9 +54,11 @@ public final class RecentJobRuns {
     @VisibleForTesting static final Duration MAX_EXPECTED_END = Duration.ofSeconds(10);
 
     /**
-     * When, after a query's job was accepted (ns), its collect long poll sends its first poll, the
-     * job may have ended (the shortest usual run), and the job has outlived the usual runs of jobs
-     * like it (a long one: its polls no longer expect its end).
+     * When, after a query's job was accepted (ns), its collect long poll sends its first poll (the
+     * shortest usual run, at most {@link #MAX_FIRST_POLL_DELAY}), the job may have ended (the
+     * shortest usual run: before then polls meant to see its end soon are not worth sending), and
+     * the job has outlived the usual runs of jobs like it (a long one: its polls no longer expect
+     * its end).
      */
     public record PollTimes(
             long firstPollDelayNanos, long mayHaveEndedNanos, long usualRunsOverNanos) {}
@@ -81,34 +83,17 @@ public final class RecentJobRuns {
         }
     }
 
-    /**
-     * How long a new query's first poll for results waits after its job was accepted (ns), given
-     * the shortest usual run of jobs like it ({@link #shortestUsualRunNanos}).
-     */
-    public static long firstPollDelayNanos(long shortestUsualRunNanos) {
-        return Math.min(shortestUsualRunNanos, MAX_FIRST_POLL_DELAY.toNanos());
-    }
-
     /** The poll times of a new query whose job is of {@code shape}. */
     public PollTimes pollTimes(long shape) {
         long[] sorted = knownRuns(shape);
         long shortest = quantile(sorted, QUANTILE);
         long longest = quantile(sorted, LONG_QUANTILE);
         return new PollTimes(
-                firstPollDelayNanos(shortest),
+                Math.min(shortest, MAX_FIRST_POLL_DELAY.toNanos()),
                 shortest,
                 Math.max(
                         Math.min(2 * longest, shortest + MAX_EXPECTED_END.toNanos()),
                         MIN_USUAL_RUNS_OVER.toNanos()));
-    }
-
-    /**
-     * The shortest usual run of jobs of {@code shape} (ns), see the class comment: before then a
-     * new query's job is not likely to have ended, so polls meant to see its end soon are not worth
-     * sending yet.
-     */
-    public long shortestUsualRunNanos(long shape) {
-        return quantile(knownRuns(shape), QUANTILE);
     }
 
     /** The runs that tell of {@code shape}, sorted; empty while too few are known. */

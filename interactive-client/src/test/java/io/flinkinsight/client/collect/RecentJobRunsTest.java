@@ -33,8 +33,8 @@ class RecentJobRunsTest {
         }
         addOfDistinctShapes(runs, RecentJobRuns.MIN_RUNS - RecentJobRuns.SHAPE_MIN_RUNS, 80);
 
-        assertThat(RecentJobRuns.firstPollDelayNanos(runs.shortestUsualRunNanos(SHAPE))).isZero();
-        assertThat(runs.shortestUsualRunNanos(SHAPE)).isZero();
+        assertThat(runs.pollTimes(SHAPE).firstPollDelayNanos()).isZero();
+        assertThat(runs.pollTimes(SHAPE).mayHaveEndedNanos()).isZero();
     }
 
     @Test
@@ -77,8 +77,7 @@ class RecentJobRunsTest {
             runs.add(1000 + i, 60 + i);
         }
 
-        assertThat(millis(RecentJobRuns.firstPollDelayNanos(runs.shortestUsualRunNanos(NEW_SHAPE))))
-                .isEqualTo(63);
+        assertThat(millis(runs.pollTimes(NEW_SHAPE).firstPollDelayNanos())).isEqualTo(63);
     }
 
     @Test
@@ -87,8 +86,7 @@ class RecentJobRunsTest {
         addOfDistinctShapes(runs, RecentJobRuns.WINDOW, 5);
         addOfDistinctShapes(runs, RecentJobRuns.WINDOW, 40);
 
-        assertThat(millis(RecentJobRuns.firstPollDelayNanos(runs.shortestUsualRunNanos(NEW_SHAPE))))
-                .isEqualTo(40);
+        assertThat(millis(runs.pollTimes(NEW_SHAPE).firstPollDelayNanos())).isEqualTo(40);
     }
 
     @Test
@@ -97,15 +95,15 @@ class RecentJobRunsTest {
         addOfDistinctShapes(runs, RecentJobRuns.WINDOW, 60);
         runs.add(SHAPE, 900);
         runs.add(SHAPE, 850);
-        assertThat(millis(runs.shortestUsualRunNanos(SHAPE)))
+        assertThat(millis(runs.pollTimes(SHAPE).mayHaveEndedNanos()))
                 .as("two runs of the shape: all jobs count")
                 .isEqualTo(60);
 
         runs.add(SHAPE, 1200);
 
-        assertThat(millis(runs.shortestUsualRunNanos(SHAPE))).isEqualTo(850);
-        assertThat(millis(runs.shortestUsualRunNanos(NEW_SHAPE))).isEqualTo(60);
-        assertThat(millis(RecentJobRuns.firstPollDelayNanos(runs.shortestUsualRunNanos(SHAPE))))
+        assertThat(millis(runs.pollTimes(SHAPE).mayHaveEndedNanos())).isEqualTo(850);
+        assertThat(millis(runs.pollTimes(NEW_SHAPE).mayHaveEndedNanos())).isEqualTo(60);
+        assertThat(millis(runs.pollTimes(SHAPE).firstPollDelayNanos()))
                 .isEqualTo(RecentJobRuns.MAX_FIRST_POLL_DELAY.toMillis());
     }
 
@@ -119,17 +117,17 @@ class RecentJobRunsTest {
         for (int shape = 0; shape < RecentJobRuns.MAX_SHAPES - 1; shape++) {
             if (shape == RecentJobRuns.MAX_SHAPES / 2) {
                 // asked about midway: used more recently than NEW_SHAPE, though added as early
-                assertThat(millis(runs.shortestUsualRunNanos(SHAPE))).isEqualTo(500);
+                assertThat(millis(runs.pollTimes(SHAPE).mayHaveEndedNanos())).isEqualTo(500);
             }
             for (int run = 0; run < RecentJobRuns.SHAPE_MIN_RUNS; run++) {
                 runs.add(1000 + shape, 70);
             }
         }
 
-        assertThat(millis(runs.shortestUsualRunNanos(SHAPE)))
+        assertThat(millis(runs.pollTimes(SHAPE).mayHaveEndedNanos()))
                 .as("kept: used recently")
                 .isEqualTo(500);
-        assertThat(millis(runs.shortestUsualRunNanos(NEW_SHAPE)))
+        assertThat(millis(runs.pollTimes(NEW_SHAPE).mayHaveEndedNanos()))
                 .as("forgotten: all jobs count")
                 .isEqualTo(70);
     }
@@ -141,9 +139,9 @@ class RecentJobRunsTest {
             runs.add(SHAPE, 5_000);
         }
 
-        assertThat(millis(RecentJobRuns.firstPollDelayNanos(runs.shortestUsualRunNanos(SHAPE))))
+        assertThat(millis(runs.pollTimes(SHAPE).firstPollDelayNanos()))
                 .isEqualTo(RecentJobRuns.MAX_FIRST_POLL_DELAY.toMillis());
-        assertThat(millis(runs.shortestUsualRunNanos(SHAPE)))
+        assertThat(millis(runs.pollTimes(SHAPE).mayHaveEndedNanos()))
                 .as("when a job may have ended, which is not capped")
                 .isEqualTo(5_000);
     }
@@ -153,6 +151,6 @@ class RecentJobRunsTest {
         RecentJobRuns runs = new RecentJobRuns();
         runs.add(SHAPE, 5_000);
 
-        assertThat(runs.shortestUsualRunNanos(SHAPE)).isZero();
+        assertThat(runs.pollTimes(SHAPE).mayHaveEndedNanos()).isZero();
     }
 }
