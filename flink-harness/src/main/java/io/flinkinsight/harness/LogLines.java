@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
@@ -48,7 +47,7 @@ public final class LogLines {
 
     /** From where {@code files} end now. */
     public static LogLines from(List<Path> files) {
-        return new LogLines(new ArrayList<>(files));
+        return new LogLines(files);
     }
 
     /** The ERROR and WARN lines written since {@link #from}, up to where each file ends now. */
